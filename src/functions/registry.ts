@@ -1,0 +1,89 @@
+/**
+ * The declarative function table: every GoogleSQL builtin, keyed by its ZetaSQL function name
+ * (the resolved AST's `function.name` without the `ZetaSQL:` prefix, e.g. `$add`, `concat`,
+ * `date_trunc`, `$case_with_value`), maps to a lowering that produces DuckDB SQL.
+ *
+ * A lowering receives the already-lowered DuckDB SQL of each argument plus the GoogleSQL types,
+ * and returns one DuckDB SQL expression. Runtime errors are raised in DuckDB with `error('<BigQuery
+ * text>')`; when `safe` is true (SAFE. prefix or SAFE_ function) the lowering must return NULL
+ * where BigQuery would raise. Functions with no entry are rejected with a clear "not supported"
+ * error by the lowering (DESIGN §5 practice 5) — never a silently wrong answer.
+ */
+import type { BqType } from '../types/types.js';
+
+/** What a function lowering sees. */
+export interface FnCall {
+  /** ZetaSQL function name without the `ZetaSQL:` prefix, lower-case for named functions. */
+  name: string;
+  /** DuckDB SQL of each argument, in order (already parenthesised where needed). */
+  args: string[];
+  /** GoogleSQL type of each argument. */
+  argTypes: BqType[];
+  /** GoogleSQL result type. */
+  returnType: BqType;
+  /** SAFE. call: return NULL instead of raising. */
+  safe: boolean;
+  /** Aggregates only: DISTINCT, IGNORE/RESPECT NULLS, ORDER BY (DuckDB SQL list), LIMIT (SQL). */
+  distinct?: boolean;
+  nullHandling?: 'IGNORE' | 'RESPECT';
+  orderBy?: string;
+  limit?: string;
+  /** Lowers a GoogleSQL type to the DuckDB type name (for CASTs inside templates). */
+  duckType: (t: BqType) => string;
+}
+
+export type FnLowering = (c: FnCall) => string;
+
+/** One category's table: function name → lowering, or a string giving why it is not supported. */
+export type FnTable = Record<string, FnLowering | { unsupported: string }>;
+
+const tables: FnTable[] = [];
+
+/** Adds a category table; later registrations override earlier ones for the same name. */
+export function registerFunctions(t: FnTable): void {
+  tables.push(t);
+}
+
+/** Looks a function up; undefined when no category knows it. */
+export function lookupFunction(name: string): FnLowering | { unsupported: string } | undefined {
+  for (let i = tables.length - 1; i >= 0; i--) {
+    const f = tables[i][name];
+    if (f) return f;
+  }
+  return undefined;
+}
+
+/** Every name registered (for the coverage accounting script). */
+export function registeredNames(): string[] {
+  return [...new Set(tables.flatMap((t) => Object.keys(t)))].sort();
+}
+
+// ---------- small helpers shared by category tables ----------
+
+/** `name(a, b, …)` — a plain rename to a DuckDB function. */
+export const rename =
+  (duck: string): FnLowering =>
+  (c) =>
+    `${duck}(${c.args.join(', ')})`;
+
+/** A template with $1…$n placeholders for the arguments, e.g. `($1 || $2)`. */
+export const template =
+  (tpl: string): FnLowering =>
+  (c) =>
+    tpl.replace(/\$(\d+)/g, (_, n) => c.args[Number(n) - 1] ?? 'NULL');
+
+/** A SQL string literal for DuckDB. */
+export const sqlString = (s: string): string => `'${s.replace(/'/g, "''")}'`;
+
+/**
+ * Raise BigQuery's runtime error `message` (a DuckDB SQL string expression) unless `safe`,
+ * in which case the value is NULL. Use inside CASE branches.
+ */
+export const raise = (c: FnCall, messageSql: string): string => (c.safe ? 'NULL' : `error(${messageSql})`);
+
+/** An aggregate call with DISTINCT / ORDER BY modifiers applied. */
+export function aggregate(duck: string, c: FnCall, args = c.args): string {
+  const distinct = c.distinct ? 'DISTINCT ' : '';
+  const order = c.orderBy ? ` ORDER BY ${c.orderBy}` : '';
+  return `${duck}(${distinct}${args.join(', ')}${order})`;
+}
