@@ -1,0 +1,94 @@
+/**
+ * `bqemu corpus run` entry point (contract §1.2, §3, §6): discovers fixtures, runs them against an
+ * endpoint or an in-process emulator, prints the report and returns the exit code.
+ */
+import { discoverFixtures, resolveSqlRoot } from './fixtures.js';
+import { formatReport, writeJsonReport } from './report.js';
+import { runCorpus } from './runner.js';
+
+/** Options of {@link corpusRun}. */
+export interface CorpusRunOptions {
+  /** Corpus root, `bigquery-recorded/`, or its `sql/` directory. */
+  corpus: string;
+  /** Base URL of a running emulator; when absent an in-process emulator is started. */
+  endpoint?: string;
+  /** Write the JSON report to this file. */
+  json?: string;
+  /** Comma-separated id patterns (glob with `*`/`?`, else substring). */
+  filter?: string;
+  /** Fixtures run at once (default 1). */
+  concurrency?: number;
+  /** Project id used with `endpoint` (default `bqemu-conformance`); the in-process emulator's own otherwise. */
+  project?: string;
+  /** Per-fixture time limit in ms (default 120000). */
+  timeoutMs?: number;
+  /** How many failing fixtures to list in the text report (default 40). */
+  maxFailures?: number;
+  /** Output sink (default console.log). */
+  log?: (line: string) => void;
+}
+
+/** Shape of the in-process emulator handle (src/server/server.ts). */
+interface EmulatorHandle {
+  url: string;
+  projectId: string;
+  close(): Promise<void>;
+}
+type StartEmulator = (opts: { host?: string; port?: number; projectId?: string; dataDir?: string; quiet?: boolean }) => Promise<EmulatorHandle>;
+
+/**
+ * Run the SQL corpus and report (contract §3, §6.2, §7.1). Exit code: 0 when every selected
+ * fixture passes, 1 when any fails, 2 when the corpus or emulator cannot be used. The report's
+ * last line is `N passed, N failed`.
+ */
+export async function corpusRun(opts: CorpusRunOptions): Promise<number> {
+  const log = opts.log ?? ((l: string) => console.log(l));
+  let fixtures: { id: string; dir: string }[];
+  try {
+    fixtures = discoverFixtures(resolveSqlRoot(opts.corpus), opts.filter);
+  } catch (e) {
+    log(`corpus: ${(e as Error).message}`);
+    return 2;
+  }
+  if (fixtures.length === 0) {
+    log(`corpus: no fixtures match${opts.filter ? ` filter "${opts.filter}"` : ''}`);
+    log('0 passed, 0 failed');
+    return 2;
+  }
+
+  let emulator: EmulatorHandle | undefined;
+  let endpoint = opts.endpoint;
+  let projectId = opts.project ?? 'bqemu-conformance';
+  if (!endpoint) {
+    try {
+      const { startEmulator } = (await import('../server/server.js')) as { startEmulator: StartEmulator };
+      emulator = await startEmulator({ host: '127.0.0.1', port: 0, quiet: true, ...(opts.project ? { projectId: opts.project } : {}) });
+      endpoint = emulator.url;
+      projectId = emulator.projectId;
+    } catch (e) {
+      log(`corpus: cannot start the in-process emulator: ${(e as Error).message}`);
+      return 2;
+    }
+  }
+
+  const interactive = process.stderr.isTTY === true;
+  try {
+    const outcomes = await runCorpus(fixtures, {
+      endpoint,
+      projectId,
+      concurrency: opts.concurrency,
+      timeoutMs: opts.timeoutMs,
+      onResult: interactive
+        ? (_o, done, total) => {
+            if (done % 10 === 0 || done === total) process.stderr.write(`\r${done}/${total} fixtures`);
+            if (done === total) process.stderr.write('\n');
+          }
+        : undefined,
+    });
+    if (opts.json) writeJsonReport(opts.json, outcomes, { endpoint: opts.endpoint ?? 'in-process', projectId, filter: opts.filter ?? null });
+    log(formatReport(outcomes, { maxFailures: opts.maxFailures ?? 40 }));
+    return outcomes.every((o) => o.status === 'pass') ? 0 : 1;
+  } finally {
+    if (emulator) await emulator.close();
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * Statement analysis: split a request into statements, resolve the tables each references, build
+ * the minimal per-statement catalog (DESIGN §2.3) and call the ZetaSQL analyzer with BigQuery's
+ * options (DESIGN §2.4). Analyses of identical (SQL, position, catalog version, parameter types,
+ * defaults) are cached.
+ */
+import type { AnalyzerClient } from '../analyzer/client.js';
+import type { Node } from '../analyzer/ast.js';
+import { toTypeProto } from '../analyzer/types.js';
+import type { CatalogStore, TableMeta } from '../catalog/store.js';
+import { BigQueryError } from '../errors/errors.js';
+import type { BqType } from '../types/types.js';
+import { resolveTablePath, type NameDefaults, type TableRef } from './names.js';
+
+export interface AnalyzedStatement {
+  stmt: Node;
+  /** Tables bound in the catalog, by serialization id. */
+  tables: Map<string, TableMeta>;
+}
+
+export interface ParamTypes {
+  named?: Map<string, BqType>;
+  positional?: BqType[];
+}
+
+/** Removes comments and whitespace; empty when nothing executable remains. */
+export function stripComments(s: string): string {
+  return s.replace(/--[^\n]*|#[^\n]*|\/\*[\s\S]*?\*\//g, '').trim();
+}
+
+const MAX_CACHE = 2000;
+
+export class StatementAnalyzer {
+  private cache = new Map<string, AnalyzedStatement & { next: number }>();
+  private extractCache = new Map<string, { names: string[][]; next: number }>();
+
+  constructor(
+    private readonly analyzer: AnalyzerClient,
+    private readonly catalog: CatalogStore,
+  ) {}
+
+  /** Byte positions where statements start; the caller analyzes them one by one. */
+  async nextStatement(sql: string, pos: number): Promise<{ names: string[][]; next: number }> {
+    const key = `${pos}\u0000${sql}`;
+    const hit = this.extractCache.get(key);
+    if (hit) return hit;
+    const res = await this.analyzer.call('extractTableNamesFromNextStatement', {
+      parseResumeLocation: { input: sql, bytePosition: pos, allowResume: true },
+      options: this.analyzer.languageOptions,
+    });
+    const out = {
+      names: (res.tableName ?? []).map((t: { tableNameSegment?: string[] }) => t.tableNameSegment ?? []),
+      next: Number(res.resumeBytePosition ?? Buffer.byteLength(sql)),
+    };
+    remember(this.extractCache, key, out);
+    return out;
+  }
+
+  /**
+   * Analyzes the statement starting at byte `pos` of `sql`.
+   * @throws BigQueryError invalidQuery (syntax/analysis), notFound (dataset/table)
+   */
+  async analyze(sql: string, pos: number, defaults: NameDefaults, params: ParamTypes): Promise<AnalyzedStatement & { next: number }> {
+    const paramKey = [...(params.named ?? new Map()).entries()].map(([k, v]) => `${k}:${JSON.stringify(v)}`).join(',') + '|' + JSON.stringify(params.positional ?? []);
+    const key = `${this.catalog.version}\u0000${pos}\u0000${defaults.projectId}\u0000${defaults.defaultDataset?.projectId}.${defaults.defaultDataset?.datasetId}\u0000${paramKey}\u0000${sql}`;
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const { names, next } = await this.nextStatement(sql, pos);
+    const root: CatalogProto = { name: '', table: [], catalog: [] };
+    const tables = new Map<string, TableMeta>();
+    for (const segs of names) {
+      let ref: TableRef;
+      try {
+        ref = resolveTablePath(segs, defaults);
+      } catch {
+        continue; // not a table we can bind (e.g. INFORMATION_SCHEMA); the analyzer reports it
+      }
+      const meta = this.catalog.getTable(ref.projectId, ref.datasetId, ref.tableId);
+      if (!meta) continue;
+      const id = String(tables.size + 1);
+      tables.set(id, meta);
+      addTable(root, segs, {
+        name: segs[segs.length - 1],
+        serializationId: id,
+        fullName: `${ref.projectId}.${ref.datasetId}.${ref.tableId}`,
+        column: meta.columns.map((c) => ({ name: c.name, type: toTypeProto(c.type) })),
+      });
+    }
+    const options = {
+      languageOptions: this.analyzer.languageOptions,
+      defaultTimezone: 'UTC',
+      errorMessageMode: 'ERROR_MESSAGE_ONE_LINE',
+      pruneUnusedColumns: true,
+      parameterMode: params.positional?.length ? 'PARAMETER_POSITIONAL' : 'PARAMETER_NAMED',
+      queryParameters: [...(params.named ?? new Map()).entries()].map(([name, t]) => ({ name, type: toTypeProto(t) })),
+      positionalQueryParameters: (params.positional ?? []).map(toTypeProto),
+    };
+    root.builtinFunctionOptions = { languageOptions: this.analyzer.languageOptions };
+    let stmt: Node;
+    try {
+      const res = await this.analyzer.call('analyze', {
+        options,
+        simpleCatalog: root,
+        parseResumeLocation: { input: sql, bytePosition: pos, allowResume: true },
+      });
+      const { normalize } = await import('../analyzer/ast.js');
+      stmt = normalize(res.resolvedStatement);
+    } catch (e) {
+      throw this.notFoundFromAnalyzer(e, defaults);
+    }
+    const out = { stmt, tables, next };
+    remember(this.cache, key, out);
+    return out;
+  }
+
+  /** Turns ZetaSQL's `Table not found: x` into BigQuery's 404 for the resolved name. */
+  private notFoundFromAnalyzer(e: unknown, defaults: NameDefaults): unknown {
+    if (!(e instanceof BigQueryError)) return e;
+    const m = /^Table not found: (.+?)(?: at \[\d+:\d+\])?(?:;.*)?$/.exec(e.message);
+    if (!m) return e;
+    const path = m[1].replace(/`/g, '');
+    let ref: TableRef;
+    try {
+      ref = resolveTablePath([path], { ...defaults, defaultDataset: defaults.defaultDataset });
+    } catch (err) {
+      return path.split('.').length === 1 ? err : e;
+    }
+    if (!this.catalog.getDataset(ref.projectId, ref.datasetId)) return BigQueryError.datasetNotFound(ref.projectId, ref.datasetId);
+    return BigQueryError.tableNotFound(ref.projectId, ref.datasetId, ref.tableId);
+  }
+}
+
+interface CatalogProto {
+  name: string;
+  table: object[];
+  catalog: CatalogProto[];
+  builtinFunctionOptions?: object;
+}
+
+function addTable(root: CatalogProto, segs: string[], table: object): void {
+  let cur = root;
+  for (const s of segs.slice(0, -1)) {
+    let next = cur.catalog.find((c) => c.name.toLowerCase() === s.toLowerCase());
+    if (!next) {
+      next = { name: s, table: [], catalog: [] };
+      cur.catalog.push(next);
+    }
+    cur = next;
+  }
+  const name = segs[segs.length - 1].toLowerCase();
+  if (!cur.table.some((t) => (t as { name: string }).name.toLowerCase() === name)) cur.table.push(table);
+}
+
+function remember<K, V>(m: Map<K, V>, k: K, v: V): void {
+  if (m.size >= MAX_CACHE) m.delete(m.keys().next().value as K);
+  m.set(k, v);
+}

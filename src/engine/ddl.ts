@@ -1,0 +1,223 @@
+/**
+ * DDL statements: CREATE [OR REPLACE | IF NOT EXISTS] TABLE (column list, AS SELECT), CREATE VIEW,
+ * DROP TABLE/VIEW, CREATE/DROP SCHEMA, TRUNCATE TABLE. Messages are BigQuery's
+ * (`Already Exists: Table p:d.t`, `Not found: Table p:d.t`, fixtures rest_crud/error_*).
+ */
+import type { Node } from '../analyzer/ast.js';
+import type { TableMeta } from '../catalog/store.js';
+import { BigQueryError } from '../errors/errors.js';
+import type { Column } from '../types/schema.js';
+import { fromTypeProto } from '../analyzer/types.js';
+import { valueFromProto } from '../analyzer/values.js';
+import type { Engine, QueryOptions, StatementResult } from './engine.js';
+import { colName, ident, type LowerContext } from './lower/context.js';
+import { lowerScan } from './lower/scans.js';
+import { duckType } from './duckdb/types.js';
+import { resolveTablePath, refText, type TableRef } from './names.js';
+import type { StatementHandler } from './statements.js';
+
+const now = () => Date.now();
+
+function targetRef(stmt: Node, opts: QueryOptions): TableRef {
+  return resolveTablePath(stmt.namePath as string[], opts);
+}
+
+function requireDataset(e: Engine, r: TableRef): void {
+  if (!e.catalog.getDataset(r.projectId, r.datasetId)) throw BigQueryError.datasetNotFound(r.projectId, r.datasetId);
+}
+
+/** Reads `OPTIONS(name = literal)` into a plain object. */
+function options(list: Node[] | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const o of list ?? []) {
+    if (o.value?.kind === 'Literal') out[String(o.name).toLowerCase()] = valueFromProto(o.value.value?.value, fromTypeProto(o.value.type));
+  }
+  return out;
+}
+
+function columnsFromDefinitions(defs: Node[]): Column[] {
+  return defs.map((d) => {
+    const opts = options(d.annotations?.optionList);
+    const c: Column = { name: String(d.name), type: fromTypeProto(d.type), required: !!d.annotations?.notNull };
+    if (typeof opts.description === 'string') c.description = opts.description;
+    return c;
+  });
+}
+
+function tableFields(stmt: Node): Record<string, unknown> {
+  const o = options(stmt.optionList);
+  const f: Record<string, unknown> = {};
+  if (typeof o.description === 'string') f.description = o.description;
+  if (typeof o.friendly_name === 'string') f.friendlyName = o.friendly_name;
+  if (typeof o.expiration_timestamp === 'bigint') f.expirationTime = String(o.expiration_timestamp / 1000n);
+  return f;
+}
+
+const columnDdl = (c: Column) => `${ident(c.name)} ${duckType(c.type)}${c.required ? ' NOT NULL' : ''}`;
+
+/**
+ * Decides what CREATE does given the existing object and the create mode.
+ * @returns 'CREATE' | 'REPLACE' | 'SKIP'
+ * @throws BigQueryError duplicate when the object exists and neither OR REPLACE nor IF NOT EXISTS was given.
+ */
+function createDecision(existing: TableMeta | undefined, mode: string, r: TableRef, what: 'Table'): 'CREATE' | 'REPLACE' | 'SKIP' {
+  if (!existing) return 'CREATE';
+  if (mode === 'CREATE_OR_REPLACE') return 'REPLACE';
+  if (mode === 'CREATE_IF_NOT_EXISTS') return 'SKIP';
+  throw BigQueryError.duplicate(`Already Exists: ${what} ${refText(r)}`);
+}
+
+/** Creates (or replaces) a stored table from columns and an optional SELECT filling it. */
+export async function createStoredTable(
+  e: Engine,
+  r: TableRef,
+  columns: Column[],
+  fields: Record<string, unknown>,
+  fill?: string,
+  existing?: TableMeta,
+): Promise<TableMeta> {
+  const duckName = await e.catalog.newDuckName();
+  const stmts = [`CREATE TABLE ${ident(duckName)} (${columns.map(columnDdl).join(', ')})`];
+  if (fill) stmts.push(`INSERT INTO ${ident(duckName)} ${fill}`);
+  if (existing?.type === 'TABLE') stmts.push(`DROP TABLE IF EXISTS ${ident(existing.duckName)}`);
+  await e.db.transaction(stmts);
+  const t: TableMeta = {
+    ...r,
+    type: 'TABLE',
+    duckName,
+    columns,
+    creationTime: now(),
+    lastModifiedTime: now(),
+    fields,
+  };
+  await e.catalog.putTable(t);
+  return t;
+}
+
+async function createTable(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
+  const r = targetRef(stmt, opts);
+  requireDataset(e, r);
+  const existing = e.catalog.getTable(r.projectId, r.datasetId, r.tableId);
+  const op = createDecision(existing, stmt.createMode, r, 'Table');
+  const isCtas = stmt.kind === 'CreateTableAsSelectStmt';
+  const statementType = isCtas ? 'CREATE_TABLE_AS_SELECT' : 'CREATE_TABLE';
+  const base = { statementType, ddlOperationPerformed: op, ddlTargetTable: r } as StatementResult;
+  if (op === 'SKIP' || opts.dryRun) return base;
+  let columns: Column[];
+  let fill: string | undefined;
+  if (isCtas) {
+    const outs: Node[] = stmt.outputColumnList ?? [];
+    const defs = stmt.columnDefinitionList?.length ? columnsFromDefinitions(stmt.columnDefinitionList) : undefined;
+    columns = outs.map((o, i) => defs?.[i] ?? { name: String(o.name), type: fromTypeProto(o.column.type), required: false });
+    const items = outs.map((o, i) => `CAST(${colName(o.column)} AS ${duckType(columns[i].type)})`);
+    fill = `SELECT ${items.join(', ')} FROM (${lowerScan(stmt.query, ctx)})`;
+  } else columns = columnsFromDefinitions(stmt.columnDefinitionList ?? []);
+  await createStoredTable(e, r, columns, tableFields(stmt), fill, existing);
+  return base;
+}
+
+async function createView(e: Engine, stmt: Node, _ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
+  const r = targetRef(stmt, opts);
+  requireDataset(e, r);
+  const existing = e.catalog.getTable(r.projectId, r.datasetId, r.tableId);
+  const op = createDecision(existing, stmt.createMode, r, 'Table');
+  const base: StatementResult = { statementType: 'CREATE_VIEW', ddlOperationPerformed: op, ddlTargetTable: r };
+  if (op === 'SKIP' || opts.dryRun) return base;
+  if (existing?.type === 'TABLE') await e.db.run(`DROP TABLE IF EXISTS ${ident(existing.duckName)}`);
+  const outs: Node[] = stmt.outputColumnList ?? [];
+  await e.catalog.putTable({
+    ...r,
+    type: 'VIEW',
+    duckName: '',
+    columns: outs.map((o) => ({ name: String(o.name), type: fromTypeProto(o.column.type), required: false })),
+    viewQuery: qualifyViewSql(String(stmt.sql), opts),
+    creationTime: now(),
+    lastModifiedTime: now(),
+    fields: tableFields(stmt),
+  });
+  return base;
+}
+
+/** A view's SQL is analyzed later without the creating job's default dataset; BigQuery requires qualified names in views. */
+function qualifyViewSql(sql: string, _opts: QueryOptions): string {
+  return sql;
+}
+
+/** Drops a stored table or view's data and metadata. */
+export async function dropTableObject(e: Engine, t: TableMeta): Promise<void> {
+  if (t.type === 'TABLE' && t.duckName) await e.db.run(`DROP TABLE IF EXISTS ${ident(t.duckName)}`);
+  await e.catalog.deleteTable(t.projectId, t.datasetId, t.tableId);
+}
+
+async function dropStmt(e: Engine, stmt: Node, _ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
+  const kind = String(stmt.objectType ?? 'TABLE').toUpperCase();
+  if (kind === 'SCHEMA') return dropSchema(e, stmt, opts);
+  if (kind !== 'TABLE' && kind !== 'VIEW' && kind !== 'MATERIALIZED VIEW') throw BigQueryError.notSupported(`DROP ${kind}`);
+  const r = targetRef(stmt, opts);
+  const statementType = kind === 'TABLE' ? 'DROP_TABLE' : 'DROP_VIEW';
+  const t = e.catalog.getTable(r.projectId, r.datasetId, r.tableId);
+  if (!t) {
+    if (stmt.isIfExists) return { statementType, ddlOperationPerformed: 'SKIP', ddlTargetTable: r };
+    requireDataset(e, r);
+    throw BigQueryError.notFound(`Not found: ${kind === 'TABLE' ? 'Table' : 'View'} ${refText(r)}`);
+  }
+  if (!opts.dryRun) await dropTableObject(e, t);
+  return { statementType, ddlOperationPerformed: 'DROP', ddlTargetTable: r };
+}
+
+function schemaRef(stmt: Node, opts: QueryOptions): { projectId: string; datasetId: string } {
+  const parts = (stmt.namePath as string[]).flatMap((s) => s.split('.'));
+  if (parts.length === 1) return { projectId: opts.projectId, datasetId: parts[0] };
+  return { projectId: parts[0], datasetId: parts[1] };
+}
+
+async function createSchema(e: Engine, stmt: Node, _ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
+  const r = schemaRef(stmt, opts);
+  const existing = e.catalog.getDataset(r.projectId, r.datasetId);
+  const base = { statementType: 'CREATE_SCHEMA' };
+  if (existing) {
+    if (stmt.createMode === 'CREATE_IF_NOT_EXISTS') return { ...base, ddlOperationPerformed: 'SKIP' };
+    if (stmt.createMode !== 'CREATE_OR_REPLACE') throw BigQueryError.duplicate(`Already Exists: Dataset ${r.projectId}:${r.datasetId}`);
+  }
+  if (!opts.dryRun) {
+    const o = options(stmt.optionList);
+    const fields: Record<string, unknown> = {};
+    if (typeof o.description === 'string') fields.description = o.description;
+    await e.catalog.putDataset({ ...r, creationTime: now(), lastModifiedTime: now(), fields });
+  }
+  return { ...base, ddlOperationPerformed: existing ? 'REPLACE' : 'CREATE' };
+}
+
+async function dropSchema(e: Engine, stmt: Node, opts: QueryOptions): Promise<StatementResult> {
+  const r = schemaRef(stmt, opts);
+  const base = { statementType: 'DROP_SCHEMA' };
+  if (!e.catalog.getDataset(r.projectId, r.datasetId)) {
+    if (stmt.isIfExists) return { ...base, ddlOperationPerformed: 'SKIP' };
+    throw BigQueryError.datasetNotFound(r.projectId, r.datasetId, false);
+  }
+  const tables = e.catalog.listTables(r.projectId, r.datasetId);
+  if (tables.length && stmt.dropMode !== 'CASCADE')
+    throw BigQueryError.invalid(`Dataset ${r.projectId}:${r.datasetId} is still in use`);
+  if (!opts.dryRun) {
+    for (const t of tables) await dropTableObject(e, t);
+    await e.catalog.deleteDataset(r.projectId, r.datasetId);
+  }
+  return { ...base, ddlOperationPerformed: 'DROP' };
+}
+
+async function truncateStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
+  const t = ctx.tables.get(String(stmt.tableScan?.table?.serializationId));
+  if (!t) throw BigQueryError.internal('TRUNCATE target not bound');
+  let n = 0;
+  if (!opts.dryRun) [n] = await e.db.transaction([`DELETE FROM ${t.relation}`]);
+  return { statementType: 'TRUNCATE_TABLE', numDmlAffectedRows: n };
+}
+
+export const DDL: Record<string, StatementHandler> = {
+  CreateTableStmt: createTable,
+  CreateTableAsSelectStmt: createTable,
+  CreateViewStmt: createView,
+  DropStmt: dropStmt,
+  CreateSchemaStmt: createSchema,
+  TruncateStmt: truncateStmt,
+};

@@ -1,0 +1,30 @@
+/**
+ * Inserts domain rows into a stored table (insertAll, query destinations), as batched
+ * `INSERT … VALUES` of typed DuckDB literals in one transaction.
+ */
+import type { TableMeta } from '../catalog/store.js';
+import type { Value } from '../types/types.js';
+import type { Engine } from './engine.js';
+import { toDuckLiteral } from './duckdb/values.js';
+import { ident } from './lower/context.js';
+
+const BATCH = 1000;
+
+/**
+ * Inserts `rows` (values in the table's column order; `undefined` = column default/NULL).
+ * @returns the number of rows inserted.
+ */
+export async function insertValues(e: Engine, t: TableMeta, rows: (Value | undefined)[][]): Promise<number> {
+  if (!rows.length) return 0;
+  const cols = t.columns.map((c) => ident(c.name)).join(', ');
+  const stmts: string[] = [];
+  for (let i = 0; i < rows.length; i += BATCH) {
+    const values = rows
+      .slice(i, i + BATCH)
+      .map((r) => `(${t.columns.map((c, j) => toDuckLiteral(r[j] === undefined ? null : (r[j] as Value), c.type)).join(', ')})`);
+    stmts.push(`INSERT INTO ${ident(t.duckName)} (${cols}) VALUES ${values.join(', ')}`);
+  }
+  await e.db.transaction(stmts);
+  t.lastModifiedTime = Date.now();
+  return rows.length;
+}

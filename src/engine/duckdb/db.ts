@@ -1,0 +1,139 @@
+/**
+ * The embedded DuckDB database: in memory by default, a file under `--data-dir` when persisting.
+ * Sessions run with TimeZone UTC and BigQuery's NULL order (DESIGN §3). Holds a small pool of
+ * connections so reads run side by side; metadata is persisted in `__bqemu_meta`.
+ */
+import { DuckDBInstance, type DuckDBConnection, type DuckDBResultReader } from '@duckdb/node-api';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { MetaPersistence } from '../../catalog/store.js';
+import { BigQueryError } from '../../errors/errors.js';
+
+const POOL_SIZE = 4;
+
+/** Maps a DuckDB runtime error to BigQuery's text (DESIGN §3). */
+export function mapDuckDBError(e: unknown): BigQueryError {
+  if (e instanceof BigQueryError) return e;
+  let msg = e instanceof Error ? e.message : String(e);
+  msg = msg.split('\n')[0];
+  let m: RegExpExecArray | null;
+  if ((m = /^Invalid Input Error: (.*)$/s.exec(msg))) return BigQueryError.runtime(m[1]);
+  if ((m = /Overflow in (addition|subtraction|multiplication) of INT64 \((-?\d+) ([-+*]) (-?\d+)\)/.exec(msg)))
+    return BigQueryError.runtime(`int64 overflow: ${m[2]} ${m[3]} ${m[4]}`);
+  if (/Overflow in negation of INT64/.test(msg)) return BigQueryError.runtime('int64 overflow');
+  if (/Overflow|out of range for the destination type|is out of range/.test(msg) && /INT64|BIGINT|HUGEINT/.test(msg))
+    return BigQueryError.runtime('int64 overflow');
+  if ((m = /Could not convert string '(.*)' to INT64/.exec(msg))) return BigQueryError.runtime(`Bad int64 value: ${m[1]}`);
+  if ((m = /Could not convert string '(.*)' to DOUBLE/.exec(msg))) return BigQueryError.runtime(`Bad double value: ${m[1]}`);
+  if ((m = /Could not convert string '(.*)' to BOOL/.exec(msg))) return BigQueryError.runtime(`Bad bool value: ${m[1]}`);
+  if ((m = /Could not convert string '(.*)' to DECIMAL/.exec(msg))) return BigQueryError.runtime(`Invalid NUMERIC value: ${m[1]}`);
+  return BigQueryError.runtime(msg.replace(/^[A-Za-z ]+ Error: /, ''));
+}
+
+export class Database implements MetaPersistence {
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    private readonly pool: DuckDBConnection[],
+  ) {}
+  private free: DuckDBConnection[] = [];
+  private waiters: ((c: DuckDBConnection) => void)[] = [];
+
+  /** Opens the database: `:memory:` or `<dataDir>/bqemu.duckdb`. */
+  static async open(dataDir?: string): Promise<Database> {
+    let file = ':memory:';
+    if (dataDir) {
+      fs.mkdirSync(dataDir, { recursive: true });
+      file = path.join(dataDir, 'bqemu.duckdb');
+    }
+    const instance = await DuckDBInstance.create(file, { default_null_order: 'nulls_first_on_asc_last_on_desc' });
+    const pool: DuckDBConnection[] = [];
+    for (let i = 0; i < POOL_SIZE; i++) {
+      const c = await instance.connect();
+      await c.run("SET TimeZone='UTC'");
+      await c.run("SET default_null_order='nulls_first_on_asc_last_on_desc'");
+      pool.push(c);
+    }
+    const db = new Database(instance, pool);
+    db.free = [...pool];
+    await db.run('CREATE TABLE IF NOT EXISTS __bqemu_meta (kind VARCHAR, key VARCHAR, json VARCHAR, PRIMARY KEY (kind, key))');
+    return db;
+  }
+
+  private acquire(): Promise<DuckDBConnection> {
+    const c = this.free.pop();
+    if (c) return Promise.resolve(c);
+    return new Promise((r) => this.waiters.push(r));
+  }
+  private release(c: DuckDBConnection): void {
+    const w = this.waiters.shift();
+    if (w) w(c);
+    else this.free.push(c);
+  }
+
+  /** Runs `f` with a pooled connection. */
+  async withConnection<T>(f: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+    const c = await this.acquire();
+    try {
+      return await f(c);
+    } finally {
+      this.release(c);
+    }
+  }
+
+  /** Runs a statement; DuckDB errors become BigQuery errors. */
+  async run(sql: string): Promise<void> {
+    await this.withConnection(async (c) => {
+      try {
+        await c.run(sql);
+      } catch (e) {
+        throw mapDuckDBError(e);
+      }
+    });
+  }
+
+  /** Runs a query and reads every row. */
+  async readAll(sql: string): Promise<DuckDBResultReader> {
+    return this.withConnection(async (c) => {
+      try {
+        return await c.runAndReadAll(sql);
+      } catch (e) {
+        throw mapDuckDBError(e);
+      }
+    });
+  }
+
+  /** Runs several statements on one connection inside a transaction (all or nothing). */
+  async transaction(statements: string[]): Promise<number[]> {
+    return this.withConnection(async (c) => {
+      const counts: number[] = [];
+      await c.run('BEGIN TRANSACTION');
+      try {
+        for (const s of statements) {
+          const r = await c.run(s);
+          counts.push(Number(r.rowsChanged));
+        }
+        await c.run('COMMIT');
+        return counts;
+      } catch (e) {
+        await c.run('ROLLBACK').catch(() => undefined);
+        throw mapDuckDBError(e);
+      }
+    });
+  }
+
+  async save(kind: string, key: string, json: string | null): Promise<void> {
+    const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
+    if (json === null) await this.run(`DELETE FROM __bqemu_meta WHERE kind = ${q(kind)} AND key = ${q(key)}`);
+    else await this.run(`INSERT OR REPLACE INTO __bqemu_meta VALUES (${q(kind)}, ${q(key)}, ${q(json)})`);
+  }
+
+  async loadAll(): Promise<{ kind: string; key: string; json: string }[]> {
+    const r = await this.readAll('SELECT kind, key, json FROM __bqemu_meta');
+    return r.getRowsJS().map(([kind, key, json]) => ({ kind: String(kind), key: String(key), json: String(json) }));
+  }
+
+  close(): void {
+    for (const c of this.pool) c.closeSync();
+    this.instance.closeSync();
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The engine: executes GoogleSQL requests (one statement or several, separated by `;`) on DuckDB.
+ * Statement → analyzer → lowering → DuckDB → domain rows (DESIGN §2). The engine takes and
+ * returns plain domain objects; wire encoding happens in src/wire.
+ */
+import { AnalyzerClient } from '../analyzer/client.js';
+import { CatalogStore, type TableMeta } from '../catalog/store.js';
+import { BigQueryError } from '../errors/errors.js';
+import type { BqType, Value } from '../types/types.js';
+import { StatementAnalyzer, stripComments } from './analyze.js';
+import { Database } from './duckdb/db.js';
+import type { NameDefaults, TableRef } from './names.js';
+import type { ParamValue } from './lower/context.js';
+import { executeStatement } from './statements.js';
+
+/** A result column: name and GoogleSQL type. */
+export interface ResultField {
+  name: string;
+  type: BqType;
+}
+
+/** What one statement did (contract §4.4: statementType, numDmlAffectedRows, ddlOperationPerformed). */
+export interface StatementResult {
+  statementType: string;
+  schema?: ResultField[];
+  rows?: Value[][];
+  numDmlAffectedRows?: number;
+  ddlOperationPerformed?: 'CREATE' | 'SKIP' | 'REPLACE' | 'DROP' | 'ALTER';
+  ddlTargetTable?: TableRef;
+  /** Tables the statement read. */
+  referencedTables?: TableRef[];
+}
+
+export interface QueryOptions extends NameDefaults {
+  namedParams?: Map<string, ParamValue>;
+  positionalParams?: ParamValue[];
+  /** Analyze only (jobs dryRun). */
+  dryRun?: boolean;
+}
+
+export interface EngineOptions {
+  dataDir?: string;
+}
+
+export class Engine {
+  readonly analyzer = new AnalyzerClient();
+  readonly catalog: CatalogStore;
+  readonly statements: StatementAnalyzer;
+
+  private constructor(readonly db: Database) {
+    this.catalog = new CatalogStore(db);
+    this.statements = new StatementAnalyzer(this.analyzer, this.catalog);
+  }
+
+  /** Opens the database, loads persisted metadata and starts the analyzer. */
+  static async start(opts: EngineOptions = {}): Promise<Engine> {
+    const db = await Database.open(opts.dataDir);
+    const e = new Engine(db);
+    await e.catalog.load();
+    await e.analyzer.start();
+    return e;
+  }
+
+  /**
+   * Executes every statement of `sql` in order; returns each statement's result (the last one is
+   * the request's answer).
+   * @throws BigQueryError with BigQuery's reason and text.
+   */
+  async execute(sql: string, opts: QueryOptions): Promise<StatementResult[]> {
+    const results: StatementResult[] = [];
+    const total = Buffer.byteLength(sql);
+    let pos = 0;
+    const named = new Map<string, BqType>();
+    for (const [k, v] of opts.namedParams ?? []) named.set(k, v.type);
+    const params = { named, positional: (opts.positionalParams ?? []).map((p) => p.type) };
+    while (pos < total) {
+      const rest = Buffer.from(sql).subarray(pos).toString('utf8');
+      if (!stripComments(rest)) break;
+      const a = await this.statements.analyze(sql, pos, opts, params);
+      results.push(await executeStatement(this, a.stmt, a.tables, opts));
+      pos = a.next;
+    }
+    if (!results.length) throw BigQueryError.invalidQuery('Syntax error: Unexpected end of script at [1:1]');
+    return results;
+  }
+
+  /** The DuckDB relation of a stored table or a view. */
+  async relationOf(t: TableMeta, opts: NameDefaults): Promise<{ relation: string; columns: string[] }> {
+    if (t.type !== 'VIEW') return { relation: `"${t.duckName}"`, columns: t.columns.map((c) => c.name) };
+    const { lowerView } = await import('./statements.js');
+    return lowerView(this, t, opts);
+  }
+
+  stop(): void {
+    this.analyzer.stop();
+    this.db.close();
+  }
+}

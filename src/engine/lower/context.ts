@@ -1,0 +1,58 @@
+/**
+ * State shared while lowering one resolved statement to DuckDB SQL (DESIGN §2.5): the tables the
+ * statement references (by catalog serialization id), parameter values, and helpers for naming.
+ *
+ * Every scan lowers to a `SELECT` whose output columns are named `c<columnId>` (column ids are
+ * unique within a statement, so names never clash and correlated references resolve outward).
+ */
+import type { BqType, Value } from '../../types/types.js';
+import type { Node } from '../../analyzer/ast.js';
+import { fromTypeProto } from '../../analyzer/types.js';
+
+/** A table the statement reads, as bound in its catalog. */
+export interface BoundTable {
+  /** SQL of the relation in DuckDB (a quoted table name, or a parenthesised view query). */
+  relation: string;
+  /** DuckDB column names by table column index. */
+  columns: string[];
+}
+
+/** A query parameter value with its type. */
+export interface ParamValue {
+  type: BqType;
+  value: Value;
+}
+
+export interface LowerContext {
+  tables: Map<string, BoundTable>;
+  namedParams: Map<string, ParamValue>;
+  positionalParams: ParamValue[];
+  /** Lowers a GoogleSQL type to DuckDB. */
+  duckType(t: BqType): string;
+  /** A DuckDB literal for a domain value. */
+  literal(v: Value, t: BqType): string;
+  /** Unique alias generator. */
+  alias(prefix?: string): string;
+}
+
+/** Resolved column (`ResolvedColumnProto`) → its DuckDB name. */
+export const colName = (c: { columnId?: string | number } | Record<string, any>): string => `c${c.columnId}`;
+
+/** Type of a resolved expression node. */
+export const exprType = (n: Node): BqType => fromTypeProto(n.type);
+
+/** Type of a resolved column. */
+export const colType = (c: { type: any }): BqType => fromTypeProto(c.type);
+
+/** Double-quoted DuckDB identifier. */
+export const ident = (s: string): string => `"${s.replace(/"/g, '""')}"`;
+
+/** `SELECT c1, c2` list of a column list (or a dummy column for zero-column scans). */
+export function selectList(cols: { columnId: string | number }[]): string {
+  return cols.length ? cols.map(colName).join(', ') : 'NULL AS "__none"';
+}
+
+export function makeAliaser(): (prefix?: string) => string {
+  let n = 0;
+  return (prefix = 's') => `${prefix}${++n}`;
+}

@@ -1,0 +1,173 @@
+/**
+ * Lowers resolved-AST expressions to DuckDB SQL (DESIGN §2.5). Function calls go through the
+ * declarative function table (src/functions); a function without an entry is rejected with a clear
+ * "not supported" error, never lowered to something silently wrong.
+ */
+import type { Node } from '../../analyzer/ast.js';
+import { valueFromProto } from '../../analyzer/values.js';
+import { BigQueryError } from '../../errors/errors.js';
+import { lookupFunction, type FnCall } from '../../functions/registry.js';
+import '../../functions/index.js';
+import type { BqType } from '../../types/types.js';
+import { colName, exprType, ident, type LowerContext } from './context.js';
+import { duckFieldName } from '../duckdb/types.js';
+import { lowerScan } from './scans.js';
+
+type ExprLowering = (n: Node, ctx: LowerContext) => string;
+
+/** Lowers an ORDER BY item list (`OrderByItem` nodes) with BigQuery's default NULL order. */
+export function lowerOrderBy(items: Node[], ctx: LowerContext): string {
+  return items
+    .map((it) => {
+      const e = it.columnRef ? colName(it.columnRef.column) : lowerExpr(it.expression ?? it, ctx);
+      const desc = !!it.isDescending;
+      const nulls =
+        it.nullOrder === 'NULLS_FIRST' ? 'NULLS FIRST' : it.nullOrder === 'NULLS_LAST' ? 'NULLS LAST' : desc ? 'NULLS LAST' : 'NULLS FIRST';
+      return `${e} ${desc ? 'DESC' : 'ASC'} ${nulls}`;
+    })
+    .join(', ');
+}
+
+function functionName(n: Node): string {
+  const full: string = n.function?.name ?? '';
+  return full.replace(/^ZetaSQL:/, '');
+}
+
+/** Builds the FnCall a function lowering sees. */
+function fnCall(n: Node, ctx: LowerContext, name: string): FnCall {
+  const args: Node[] = n.argumentList ?? [];
+  return {
+    name,
+    args: args.map((a) => lowerExpr(a, ctx)),
+    argTypes: args.map((a) => exprType(a)),
+    returnType: exprType(n),
+    safe: n.errorMode === 'SAFE_ERROR_MODE',
+    duckType: ctx.duckType,
+  };
+}
+
+function callFunction(n: Node, ctx: LowerContext, extra?: Partial<FnCall>, wrap = true): string {
+  const name = functionName(n);
+  const f = lookupFunction(name);
+  if (!f) throw BigQueryError.notSupported(`Function ${displayName(name)}`);
+  if ('unsupported' in f) throw BigQueryError.notSupported(`Function ${displayName(name)} (${f.unsupported})`);
+  const sql = f({ ...fnCall(n, ctx, name), ...extra });
+  return wrap ? `(${sql})` : sql;
+}
+
+const BOUNDARY: Record<string, (e: string) => string> = {
+  UNBOUNDED_PRECEDING: () => 'UNBOUNDED PRECEDING',
+  OFFSET_PRECEDING: (e) => `${e} PRECEDING`,
+  CURRENT_ROW: () => 'CURRENT ROW',
+  OFFSET_FOLLOWING: (e) => `${e} FOLLOWING`,
+  UNBOUNDED_FOLLOWING: () => 'UNBOUNDED FOLLOWING',
+};
+
+/**
+ * Lowers an analytic function call with its window: `f(args) OVER (PARTITION BY … ORDER BY … frame)`.
+ * The function table entry gives the call; `window` holds the PARTITION BY / ORDER BY parts.
+ */
+export function lowerWindowCall(n: Node, ctx: LowerContext, window: string[]): string {
+  const parts = [...window];
+  const fr = n.windowFrame;
+  if (fr) {
+    const b = (x: Node) => BOUNDARY[x.boundaryType](x.expression ? lowerExpr(x.expression, ctx) : '');
+    parts.push(`${fr.frameUnit === 'RANGE' ? 'RANGE' : 'ROWS'} BETWEEN ${b(fr.startExpr)} AND ${b(fr.endExpr)}`);
+  }
+  const call = callFunction(n, ctx, {
+    distinct: !!n.distinct,
+    nullHandling: n.nullHandlingModifier === 'IGNORE_NULLS' ? 'IGNORE' : n.nullHandlingModifier === 'RESPECT_NULLS' ? 'RESPECT' : undefined,
+  }, false);
+  return `${call} OVER (${parts.join(' ')})`;
+}
+
+function displayName(name: string): string {
+  return name.startsWith('$') ? `operator ${name.slice(1)}` : name.toUpperCase();
+}
+
+function lowerLiteral(n: Node, ctx: LowerContext): string {
+  const t = exprType(n);
+  return ctx.literal(valueFromProto(n.value?.value, t), t);
+}
+
+function lowerParameter(n: Node, ctx: LowerContext): string {
+  const t = exprType(n);
+  const p = n.name ? ctx.namedParams.get(String(n.name).toLowerCase()) : ctx.positionalParams[Number(n.position) - 1];
+  if (!p) throw BigQueryError.invalidQuery(`Query parameter '${n.name ?? n.position}' not found`);
+  return ctx.literal(p.value, t);
+}
+
+function lowerCast(n: Node, ctx: LowerContext): string {
+  const from = exprType(n.expr);
+  const to = exprType(n);
+  const arg = lowerExpr(n.expr, ctx);
+  const f = lookupFunction('$cast');
+  if (f && !('unsupported' in f))
+    return `(${f({ name: '$cast', args: [arg], argTypes: [from], returnType: to, safe: !n.returnNullOnError ? false : true, duckType: ctx.duckType })})`;
+  return `${n.returnNullOnError ? 'TRY_CAST' : 'CAST'}(${arg} AS ${ctx.duckType(to)})`;
+}
+
+function lowerMakeStruct(n: Node, ctx: LowerContext): string {
+  const t = exprType(n) as Extract<BqType, { kind: 'STRUCT' }>;
+  const fields = (n.fieldList ?? []) as Node[];
+  if (!fields.length) return `NULL`;
+  const parts = fields.map((f, i) => `${ident(duckFieldName(t, i))} := ${lowerExpr(f, ctx)}`);
+  return `struct_pack(${parts.join(', ')})`;
+}
+
+function lowerGetStructField(n: Node, ctx: LowerContext): string {
+  const t = exprType(n.expr) as Extract<BqType, { kind: 'STRUCT' }>;
+  const idx = Number(n.fieldIdx ?? 0);
+  return `struct_extract(${lowerExpr(n.expr, ctx)}, '${duckFieldName(t, idx).replace(/'/g, "''")}')`;
+}
+
+function lowerSubquery(n: Node, ctx: LowerContext): string {
+  const scan: Node = n.subquery;
+  const inner = lowerScan(scan, ctx);
+  const out = scan.columnList?.[0];
+  switch (n.subqueryType) {
+    case 'SCALAR':
+      return `(SELECT ${colName(out)} FROM (${inner}))`;
+    case 'ARRAY': {
+      const a = ctx.alias('a');
+      return `(SELECT coalesce(list(${a}.${colName(out)}), []) FROM (${inner}) AS ${a})`;
+    }
+    case 'EXISTS':
+      return `(EXISTS (${inner}))`;
+    case 'IN':
+      return `(${lowerExpr(n.inExpr, ctx)} IN (SELECT ${colName(out)} FROM (${inner})))`;
+    default:
+      throw BigQueryError.notSupported(`Subquery kind ${n.subqueryType}`);
+  }
+}
+
+function lowerGetJsonField(n: Node, ctx: LowerContext): string {
+  const name = String(n.fieldName).replace(/"/g, '\\"');
+  return `json_extract(${lowerExpr(n.expr, ctx)}, '$."${name.replace(/'/g, "''")}"')`;
+}
+
+const EXPRS: Record<string, ExprLowering> = {
+  Literal: lowerLiteral,
+  Parameter: lowerParameter,
+  ColumnRef: (n) => colName(n.column),
+  FunctionCall: (n, ctx) => callFunction(n, ctx),
+  AggregateFunctionCall: (n, ctx) =>
+    callFunction(n, ctx, {
+      distinct: !!n.distinct,
+      nullHandling: n.nullHandlingModifier === 'IGNORE_NULLS' ? 'IGNORE' : n.nullHandlingModifier === 'RESPECT_NULLS' ? 'RESPECT' : undefined,
+      orderBy: n.orderByItemList?.length ? lowerOrderBy(n.orderByItemList, ctx) : undefined,
+      limit: n.limit ? lowerExpr(n.limit, ctx) : undefined,
+    }),
+  Cast: lowerCast,
+  MakeStruct: lowerMakeStruct,
+  GetStructField: lowerGetStructField,
+  SubqueryExpr: lowerSubquery,
+  GetJsonField: lowerGetJsonField,
+};
+
+/** Lowers one expression node to DuckDB SQL. */
+export function lowerExpr(n: Node, ctx: LowerContext): string {
+  const f = EXPRS[n.kind];
+  if (!f) throw BigQueryError.notSupported(`Expression ${n.kind}`);
+  return f(n, ctx);
+}

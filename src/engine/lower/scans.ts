@@ -1,0 +1,201 @@
+/**
+ * Lowers resolved-AST scans to DuckDB `SELECT`s (DESIGN §2.5). Each scan's output columns are
+ * named `c<columnId>`; ORDER BY and LIMIT stay in the same SELECT so the order survives; UNNEST
+ * becomes a lateral join with ordinality; WITH scans become CTEs with positional column names.
+ */
+import type { Node } from '../../analyzer/ast.js';
+import { BigQueryError } from '../../errors/errors.js';
+import { colName, ident, selectList, type LowerContext } from './context.js';
+import { lowerExpr, lowerOrderBy, lowerWindowCall } from './exprs.js';
+
+type ScanLowering = (n: Node, ctx: LowerContext) => string;
+
+const cols = (n: Node): { columnId: string }[] => n.columnList ?? [];
+
+function computed(list: Node[] | undefined, ctx: LowerContext): string[] {
+  return (list ?? []).map((cc) => `${lowerExpr(cc.expr, ctx)} AS ${colName(cc.column)}`);
+}
+
+function from(n: Node, ctx: LowerContext, a = ctx.alias()): string {
+  return `(${lowerScan(n, ctx)}) AS ${a}`;
+}
+
+function tableScan(n: Node, ctx: LowerContext): string {
+  const t = ctx.tables.get(String(n.table?.serializationId ?? '0'));
+  if (!t) throw BigQueryError.internal(`Unbound table ${n.table?.fullName ?? n.table?.name}`);
+  const idx: string[] = n.columnIndexList ?? [];
+  const items = cols(n).map((c, i) => `${ident(t.columns[Number(idx[i] ?? i)])} AS ${colName(c)}`);
+  return `SELECT ${items.length ? items.join(', ') : 'NULL AS "__none"'} FROM ${t.relation}`;
+}
+
+function projectScan(n: Node, ctx: LowerContext): string {
+  const exprs = new Map<string, string>();
+  for (const cc of n.exprList ?? []) exprs.set(String(cc.column.columnId), `${lowerExpr(cc.expr, ctx)} AS ${colName(cc.column)}`);
+  const items = cols(n).map((c) => exprs.get(String(c.columnId)) ?? colName(c));
+  const input = n.inputScan;
+  // Keep an ORDER BY of the input in the same SELECT so the order survives the projection.
+  if (input?.kind === 'OrderByScan' && !input.limit) {
+    return `SELECT ${items.length ? items.join(', ') : 'NULL AS "__none"'} FROM ${from(input.inputScan, ctx)} ORDER BY ${lowerOrderBy(input.orderByItemList, ctx)}`;
+  }
+  return `SELECT ${items.length ? items.join(', ') : 'NULL AS "__none"'} FROM ${from(input, ctx)}`;
+}
+
+function filterScan(n: Node, ctx: LowerContext): string {
+  return `SELECT ${selectList(cols(n))} FROM ${from(n.inputScan, ctx)} WHERE ${lowerExpr(n.filterExpr, ctx)}`;
+}
+
+function orderByScan(n: Node, ctx: LowerContext): string {
+  return `SELECT ${selectList(cols(n))} FROM ${from(n.inputScan, ctx)} ORDER BY ${lowerOrderBy(n.orderByItemList, ctx)}`;
+}
+
+function limitOffsetScan(n: Node, ctx: LowerContext): string {
+  const lim = n.limit ? ` LIMIT ${lowerExpr(n.limit, ctx)}` : '';
+  const off = n.offset ? ` OFFSET ${lowerExpr(n.offset, ctx)}` : '';
+  const input: Node = n.inputScan;
+  if (input.kind === 'OrderByScan')
+    return `SELECT ${selectList(cols(n))} FROM ${from(input.inputScan, ctx)} ORDER BY ${lowerOrderBy(input.orderByItemList, ctx)}${lim}${off}`;
+  if (input.kind === 'ProjectScan' && input.inputScan?.kind === 'OrderByScan')
+    return `SELECT ${selectList(cols(n))} FROM (${projectScan(input, ctx)})${lim}${off}`;
+  return `SELECT ${selectList(cols(n))} FROM ${from(input, ctx)}${lim}${off}`;
+}
+
+function singleRowScan(): string {
+  return 'SELECT NULL AS "__none"';
+}
+
+const JOIN: Record<string, string> = { INNER: 'JOIN', LEFT: 'LEFT JOIN', RIGHT: 'RIGHT JOIN', FULL: 'FULL JOIN' };
+
+function joinScan(n: Node, ctx: LowerContext): string {
+  const l = from(n.leftScan, ctx);
+  const r = from(n.rightScan, ctx);
+  const type = n.joinType ?? 'INNER';
+  const cond = n.joinExpr ? lowerExpr(n.joinExpr, ctx) : null;
+  if (!cond && type === 'INNER') return `SELECT ${selectList(cols(n))} FROM ${l} CROSS JOIN ${r}`;
+  return `SELECT ${selectList(cols(n))} FROM ${l} ${JOIN[type]} ${r} ON ${cond ?? 'TRUE'}`;
+}
+
+function arrayScan(n: Node, ctx: LowerContext): string {
+  const arrays: Node[] = n.arrayExprList ?? (n.arrayExpr ? [n.arrayExpr] : []);
+  const elems: { columnId: string }[] = n.elementColumnList ?? (n.elementColumn ? [n.elementColumn] : []);
+  if (arrays.length !== 1) throw BigQueryError.notSupported('UNNEST of several arrays');
+  const u = ctx.alias('u');
+  const arr = lowerExpr(arrays[0], ctx);
+  const off = n.arrayOffsetColumn?.column;
+  const unnest =
+    `(SELECT ${u}_t.${ident('e')} AS ${colName(elems[0])}` +
+    (off ? `, ${u}_t.${ident('o')} - 1 AS ${colName(off)}` : '') +
+    ` FROM unnest(${arr}) WITH ORDINALITY AS ${u}_t(${ident('e')}, ${ident('o')}))`;
+  const offOrder = off ? ` ORDER BY ${colName(off)}` : '';
+  if (!n.inputScan) return `SELECT ${selectList(cols(n))} FROM ${unnest} AS ${u}${offOrder}`;
+  const input = from(n.inputScan, ctx);
+  const cond = n.joinExpr ? lowerExpr(n.joinExpr, ctx) : 'TRUE';
+  return `SELECT ${selectList(cols(n))} FROM ${input} ${n.isOuter ? 'LEFT JOIN' : 'JOIN'} LATERAL ${unnest} AS ${u} ON ${cond}`;
+}
+
+function aggregateScan(n: Node, ctx: LowerContext): string {
+  const keys: Node[] = n.groupByList ?? [];
+  const aggs: Node[] = n.aggregateList ?? [];
+  const a = ctx.alias();
+  // Group keys are computed first in an inner projection; the aggregate groups by their names.
+  const inner = keys.length
+    ? `(SELECT *, ${computed(keys, ctx).join(', ')} FROM ${from(n.inputScan, ctx)}) AS ${a}`
+    : from(n.inputScan, ctx, a);
+  const items = [...keys.map((k) => colName(k.column)), ...computed(aggs, ctx)];
+  for (const g of n.groupingCallList ?? []) items.push(`GROUPING(${colName(g.groupByColumn.column)}) AS ${colName(g.outputColumn)}`);
+  let group = '';
+  const sets: Node[] = n.groupingSetList ?? [];
+  if (sets.length) {
+    const setSql = sets.map((s) => {
+      const refs: Node[] = s.groupByColumnList ?? s.groupingSet?.groupByColumnList ?? [];
+      return `(${refs.map((r) => colName(r.column)).join(', ')})`;
+    });
+    group = ` GROUP BY GROUPING SETS (${setSql.join(', ')})`;
+  } else if (n.rollupColumnList?.length) {
+    group = ` GROUP BY ROLLUP (${n.rollupColumnList.map((r: Node) => colName(r.column)).join(', ')})`;
+  } else if (keys.length) group = ` GROUP BY ${keys.map((k) => colName(k.column)).join(', ')}`;
+  return `SELECT ${items.length ? items.join(', ') : 'NULL AS "__none"'} FROM ${inner}${group}`;
+}
+
+function analyticScan(n: Node, ctx: LowerContext): string {
+  const items: string[] = [];
+  for (const g of n.functionGroupList ?? []) {
+    const parts: string[] = [];
+    const pb: Node[] = g.partitionBy?.partitionByList ?? [];
+    if (pb.length) parts.push(`PARTITION BY ${pb.map((r) => colName(r.column)).join(', ')}`);
+    if (g.orderBy?.orderByItemList?.length) parts.push(`ORDER BY ${lowerOrderBy(g.orderBy.orderByItemList, ctx)}`);
+    for (const cc of g.analyticFunctionList ?? []) items.push(`${lowerWindowCall(cc.expr, ctx, parts)} AS ${colName(cc.column)}`);
+  }
+  const input = n.inputScan;
+  const inputCols = new Set((input.columnList ?? []).map((c: Node) => String(c.columnId)));
+  const pass = cols(n).filter((c) => inputCols.has(String(c.columnId))).map(colName);
+  return `SELECT ${[...pass, ...items].join(', ')} FROM ${from(input, ctx)}`;
+}
+
+const SETOP: Record<string, string> = {
+  UNION_ALL: 'UNION ALL', UNION_DISTINCT: 'UNION', INTERSECT_ALL: 'INTERSECT ALL',
+  INTERSECT_DISTINCT: 'INTERSECT', EXCEPT_ALL: 'EXCEPT ALL', EXCEPT_DISTINCT: 'EXCEPT',
+};
+
+function setOperationScan(n: Node, ctx: LowerContext): string {
+  const out = cols(n);
+  const branches = (n.inputItemList as Node[]).map((item) => {
+    const oc: Node[] = item.outputColumnList ?? [];
+    const list = oc.map((c, i) => `${colName(c)} AS ${colName(out[i])}`).join(', ');
+    return `SELECT ${list} FROM ${from(item.scan, ctx)}`;
+  });
+  const op = SETOP[n.opType ?? 'UNION_ALL'];
+  if (!op) throw BigQueryError.notSupported(`Set operation ${n.opType}`);
+  return branches.map((b) => `(${b})`).join(` ${op} `);
+}
+
+function withScan(n: Node, ctx: LowerContext): string {
+  const ctes = (n.withEntryList as Node[]).map((e) => {
+    const q: Node = e.withSubquery;
+    const names = (q.columnList ?? []).map((_: unknown, i: number) => `w${i}`);
+    if (q.kind === 'RecursiveScan') (ctx as LowerContext & { recursiveName?: string }).recursiveName = e.withQueryName;
+    const body = q.kind === 'RecursiveScan' ? lowerScan(q, ctx) : `SELECT * FROM (${lowerScan(q, ctx)})`;
+    return `${ident(e.withQueryName)}(${names.join(', ') || 'w0'}) AS (${body})`;
+  });
+  return `WITH ${n.recursive ? 'RECURSIVE ' : ''}${ctes.join(', ')} SELECT ${selectList(cols(n))} FROM (${lowerScan(n.query, ctx)})`;
+}
+
+function withRefScan(n: Node, ctx: LowerContext): string {
+  const items = cols(n).map((c, i) => `w${i} AS ${colName(c)}`);
+  const name = n.withQueryName ?? (ctx as LowerContext & { recursiveName?: string }).recursiveName;
+  return `SELECT ${items.join(', ') || 'NULL AS "__none"'} FROM ${ident(name)}`;
+}
+
+function recursiveScan(n: Node, ctx: LowerContext): string {
+  const out = cols(n);
+  const branch = (item: Node) => {
+    const oc: Node[] = item.outputColumnList ?? [];
+    return `SELECT ${oc.map((c, i) => `${colName(c)} AS ${colName(out[i])}`).join(', ')} FROM ${from(item.scan, ctx)}`;
+  };
+  const op = n.opType === 'UNION_DISTINCT' ? 'UNION' : 'UNION ALL';
+  return `${branch(n.nonRecursiveTerm)} ${op} ${branch(n.recursiveTerm)}`;
+}
+
+const SCANS: Record<string, ScanLowering> = {
+  TableScan: tableScan,
+  ProjectScan: projectScan,
+  FilterScan: filterScan,
+  OrderByScan: orderByScan,
+  LimitOffsetScan: limitOffsetScan,
+  SingleRowScan: singleRowScan,
+  JoinScan: joinScan,
+  ArrayScan: arrayScan,
+  AggregateScan: aggregateScan,
+  AnalyticScan: analyticScan,
+  SetOperationScan: setOperationScan,
+  WithScan: withScan,
+  WithRefScan: withRefScan,
+  RecursiveScan: recursiveScan,
+  RecursiveRefScan: withRefScan,
+};
+
+/** Lowers a scan to a DuckDB SELECT whose columns are `c<id>` for each of its column list. */
+export function lowerScan(n: Node, ctx: LowerContext): string {
+  const f = SCANS[n.kind];
+  if (!f) throw BigQueryError.notSupported(`Query construct ${n.kind}`);
+  return f(n, ctx);
+}

@@ -1,0 +1,135 @@
+/**
+ * Executes one resolved statement (exhaustive dispatch by statement kind). Queries and DML live
+ * here; DDL in ddl.ts. Every statement kind without a handler is rejected clearly.
+ */
+import type { Node } from '../analyzer/ast.js';
+import type { TableMeta } from '../catalog/store.js';
+import { BigQueryError } from '../errors/errors.js';
+import type { Value } from '../types/types.js';
+import type { Engine, QueryOptions, ResultField, StatementResult } from './engine.js';
+import { colName, colType, makeAliaser, type BoundTable, type LowerContext } from './lower/context.js';
+import { lowerExpr } from './lower/exprs.js';
+import { lowerScan } from './lower/scans.js';
+import { duckType } from './duckdb/types.js';
+import { makeColumnDecoder, toDuckLiteral } from './duckdb/values.js';
+import type { NameDefaults } from './names.js';
+import { DDL } from './ddl.js';
+
+export type StatementHandler = (e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions) => Promise<StatementResult>;
+
+/** Builds the lowering context for a statement's bound tables. */
+export async function makeContext(e: Engine, tables: Map<string, TableMeta>, opts: NameDefaults & Partial<QueryOptions>): Promise<LowerContext> {
+  const bound = new Map<string, BoundTable>();
+  for (const [id, t] of tables) bound.set(id, await e.relationOf(t, opts));
+  return {
+    tables: bound,
+    namedParams: opts.namedParams ?? new Map(),
+    positionalParams: opts.positionalParams ?? [],
+    duckType,
+    literal: toDuckLiteral,
+    alias: makeAliaser(),
+  };
+}
+
+/** BigQuery's names for result columns: anonymous ones are `f0_`, `f1_`, … */
+export function resultFields(outputs: Node[]): ResultField[] {
+  let anon = 0;
+  return outputs.map((o) => ({
+    name: !o.name || String(o.name).startsWith('$') ? `f${anon++}_` : String(o.name),
+    type: colType(o.column),
+  }));
+}
+
+/** Lowers a query statement's scan to a SELECT of its output columns, in order. */
+export function lowerQuery(stmt: Node, ctx: LowerContext): string {
+  const outs: Node[] = stmt.outputColumnList ?? [];
+  return `SELECT ${outs.map((o) => colName(o.column)).join(', ')} FROM (${lowerScan(stmt.query, ctx)})`;
+}
+
+/** Runs a lowered SELECT and decodes its rows into domain values. */
+export async function readRows(e: Engine, sql: string, fields: ResultField[]): Promise<Value[][]> {
+  const reader = await e.db.readAll(sql);
+  const decoders = fields.map((f) => makeColumnDecoder(f.type));
+  const rows = reader.getRows();
+  const out: Value[][] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    const row: Value[] = new Array(decoders.length);
+    for (let j = 0; j < decoders.length; j++) row[j] = decoders[j](r[j]);
+    out[i] = row;
+  }
+  checkNoNullArrayElements(out, fields);
+  return out;
+}
+
+/** BigQuery refuses arrays with NULL elements in results (DESIGN §3). */
+function checkNoNullArrayElements(rows: Value[][], fields: ResultField[]): void {
+  const arrayCols = fields.map((f, i) => (f.type.kind === 'ARRAY' ? i : -1)).filter((i) => i >= 0);
+  if (!arrayCols.length) return;
+  for (const r of rows)
+    for (const i of arrayCols) {
+      const v = r[i];
+      if (Array.isArray(v) && v.some((x) => x === null))
+        throw BigQueryError.runtime('Array cannot have a null element; error in writing field ' + fields[i].name);
+    }
+}
+
+async function queryStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
+  const schema = resultFields(stmt.outputColumnList ?? []);
+  if (opts.dryRun) return { statementType: 'SELECT', schema, rows: [] };
+  const rows = await readRows(e, lowerQuery(stmt, ctx), schema);
+  return { statementType: 'SELECT', schema, rows };
+}
+
+function targetOf(ctx: LowerContext, scan: Node): BoundTable {
+  const t = ctx.tables.get(String(scan.table?.serializationId));
+  if (!t) throw BigQueryError.internal('DML target not bound');
+  return t;
+}
+
+async function insertStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
+  const target = targetOf(ctx, stmt.tableScan);
+  const idx: string[] = stmt.tableScan.columnIndexList ?? [];
+  const scanCols: Node[] = stmt.tableScan.columnList ?? [];
+  const nameOf = new Map(scanCols.map((c, i) => [String(c.columnId), target.columns[Number(idx[i] ?? i)]]));
+  const cols = (stmt.insertColumnList as Node[]).map((c) => `"${nameOf.get(String(c.columnId))!.replace(/"/g, '""')}"`);
+  let source: string;
+  if (stmt.query) {
+    const outs: Node[] = stmt.queryOutputColumnList ?? [];
+    source = `SELECT ${outs.map((c) => colName(c)).join(', ')} FROM (${lowerScan(stmt.query, ctx)})`;
+  } else {
+    const rows = (stmt.rowList as Node[]).map((r) => `(${(r.valueList as Node[]).map((v) => lowerExpr(v.value, ctx)).join(', ')})`);
+    source = `VALUES ${rows.join(', ')}`;
+  }
+  if (opts.dryRun) return { statementType: 'INSERT', numDmlAffectedRows: 0 };
+  const [n] = await e.db.transaction([`INSERT INTO ${target.relation} (${cols.join(', ')}) ${source}`]);
+  return { statementType: 'INSERT', numDmlAffectedRows: n };
+}
+
+const HANDLERS: Record<string, StatementHandler> = {
+  QueryStmt: queryStmt,
+  InsertStmt: insertStmt,
+  ...DDL,
+};
+
+const STATEMENT_NAMES: Record<string, string> = { UpdateStmt: 'UPDATE', DeleteStmt: 'DELETE', MergeStmt: 'MERGE' };
+
+/** Executes one analyzed statement. */
+export async function executeStatement(e: Engine, stmt: Node, tables: Map<string, TableMeta>, opts: QueryOptions): Promise<StatementResult> {
+  const h = HANDLERS[stmt.kind];
+  if (!h) throw BigQueryError.notSupported(`Statement ${STATEMENT_NAMES[stmt.kind] ?? stmt.kind.replace(/Stmt$/, '')}`);
+  const ctx = await makeContext(e, tables, opts);
+  return h(e, stmt, ctx, opts);
+}
+
+/** The relation of a view: its query analyzed and lowered, exposing the view's column names. */
+export async function lowerView(e: Engine, t: TableMeta, opts: NameDefaults): Promise<{ relation: string; columns: string[] }> {
+  const defaults: NameDefaults = { projectId: t.projectId, defaultDataset: undefined };
+  const a = await e.statements.analyze(t.viewQuery!, 0, defaults, {});
+  const ctx = await makeContext(e, a.tables, defaults);
+  const outs: Node[] = a.stmt.outputColumnList ?? [];
+  const names = t.columns.map((c) => c.name);
+  const items = outs.map((o, i) => `${colName(o.column)} AS "${(names[i] ?? `f${i}_`).replace(/"/g, '""')}"`);
+  void opts;
+  return { relation: `(SELECT ${items.join(', ')} FROM (${lowerScan(a.stmt.query, ctx)}))`, columns: names };
+}

@@ -1,0 +1,5 @@
+/**
+ * Loads every category of the function table (src/functions/registry.ts). Order matters only
+ * where a later category deliberately overrides an earlier entry.
+ */
+import './operators.js';

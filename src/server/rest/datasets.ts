@@ -1,0 +1,105 @@
+/**
+ * datasets: insert, get, list (`all`, `filter` by label, paging), patch, update (`If-Match` →
+ * 412 on a stale etag), delete (`deleteContents`). Source: Dataset / DatasetList in
+ * api/bigquery-v2-discovery.json; messages as recorded (fixtures rest_crud/error_*).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { BigQueryError } from '../../errors/errors.js';
+import { dropTableObject } from '../../engine/ddl.js';
+import { datasetListItem, datasetResource, offsetOfToken, pageToken } from '../../wire/resources.js';
+import { intParam, objectBody, requireDataset, type PathParams, type RestContext } from './context.js';
+
+const READ_ONLY = ['kind', 'etag', 'id', 'selfLink', 'datasetReference', 'creationTime', 'lastModifiedTime', 'location', 'type'];
+
+/** The client-settable fields of a Dataset body. */
+function settable(body: Record<string, any>): Record<string, unknown> {
+  const f: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) if (!READ_ONLY.includes(k) && v !== undefined) f[k] = v;
+  return f;
+}
+
+/** Dataset ids: letters, digits and underscores, at most 1024 characters. */
+export function checkDatasetId(id: unknown): string {
+  if (typeof id !== 'string' || !id) throw BigQueryError.invalid('Required parameter is missing: datasetReference.datasetId', 'datasetReference.datasetId');
+  if (!/^[A-Za-z0-9_]{1,1024}$/.test(id))
+    throw BigQueryError.invalid(
+      `Invalid dataset ID "${id}". Dataset IDs must be alphanumeric (plus underscores and dashes) and must be at most 1024 characters long.`,
+    );
+  return id;
+}
+
+/** Label filter `labels.k:v labels.k2` (all must hold). */
+function matchesFilter(labels: Record<string, string> | undefined, filter: string | undefined): boolean {
+  if (!filter) return true;
+  return filter
+    .split(/\s+(?:AND\s+)?/i)
+    .filter(Boolean)
+    .every((term) => {
+      const m = /^labels\.([^:]+)(?::(.*))?$/.exec(term);
+      if (!m) return false;
+      const v = labels?.[m[1]];
+      return v !== undefined && (m[2] === undefined || m[2] === v);
+    });
+}
+
+export function datasetsRoutes(app: FastifyInstance, ctx: RestContext): void {
+  const cat = ctx.engine.catalog;
+  type Req = FastifyRequest<{ Params: PathParams; Querystring: Record<string, string>; Body: unknown }>;
+
+  app.post('/projects/:projectId/datasets', async (req: Req) => {
+    const body = objectBody(req.body);
+    const ref = body.datasetReference ?? {};
+    const projectId = ref.projectId ?? req.params.projectId;
+    const datasetId = checkDatasetId(ref.datasetId);
+    if (cat.getDataset(projectId, datasetId)) throw BigQueryError.duplicate(`Already Exists: Dataset ${projectId}:${datasetId}`);
+    const now = Date.now();
+    const d = { projectId, datasetId, creationTime: now, lastModifiedTime: now, fields: settable(body) };
+    await cat.putDataset(d);
+    return datasetResource(ctx.baseUrl(), d);
+  });
+
+  app.get('/projects/:projectId/datasets/:datasetId', async (req: Req) =>
+    datasetResource(ctx.baseUrl(), requireDataset(ctx, req.params.projectId, req.params.datasetId)),
+  );
+
+  app.get('/projects/:projectId/datasets', async (req: Req) => {
+    const q = req.query;
+    const all = cat.listDatasets(req.params.projectId).filter((d) => matchesFilter(d.fields.labels as Record<string, string>, q.filter));
+    const start = offsetOfToken(q.pageToken) ?? 0;
+    const max = intParam(q.maxResults, 'maxResults') ?? 1000;
+    const page = all.slice(start, start + max);
+    const out: Record<string, unknown> = { kind: 'bigquery#datasetList', etag: '', datasets: page.map(datasetListItem) };
+    if (start + page.length < all.length) out.nextPageToken = pageToken(start + page.length);
+    return out;
+  });
+
+  const modify = (replace: boolean) => async (req: Req) => {
+    const d = requireDataset(ctx, req.params.projectId, req.params.datasetId);
+    const ifMatch = req.headers['if-match'];
+    if (ifMatch && ifMatch !== '*' && ifMatch !== datasetResource(ctx.baseUrl(), d).etag) throw BigQueryError.preconditionFailed();
+    const body = objectBody(req.body);
+    const fields = replace ? settable(body) : { ...d.fields, ...settable(body) };
+    for (const [k, v] of Object.entries(fields)) if (v === null) delete fields[k];
+    if (!replace && body.labels && typeof d.fields.labels === 'object') {
+      const labels: Record<string, unknown> = { ...(d.fields.labels as object), ...body.labels };
+      for (const [k, v] of Object.entries(labels)) if (v === null) delete labels[k];
+      fields.labels = labels;
+    }
+    const nd = { ...d, fields, lastModifiedTime: Math.max(Date.now(), d.lastModifiedTime + 1) };
+    await cat.putDataset(nd);
+    return datasetResource(ctx.baseUrl(), nd);
+  };
+  app.patch('/projects/:projectId/datasets/:datasetId', modify(false));
+  app.put('/projects/:projectId/datasets/:datasetId', modify(true));
+
+  app.delete('/projects/:projectId/datasets/:datasetId', async (req: Req, reply) => {
+    const { projectId, datasetId } = req.params;
+    requireDataset(ctx, projectId, datasetId);
+    const tables = cat.listTables(projectId, datasetId);
+    if (tables.length && String(req.query.deleteContents) !== 'true')
+      throw BigQueryError.invalid(`Dataset ${projectId}:${datasetId} is still in use`);
+    for (const t of tables) await dropTableObject(ctx.engine, t);
+    await cat.deleteDataset(projectId, datasetId);
+    reply.status(204).send();
+  });
+}

@@ -1,0 +1,95 @@
+/**
+ * tabledata: list (`maxResults`, `pageToken`, `startIndex`, `selectedFields`) and insertAll (rows
+ * with `json`; per-row `insertErrors`; `skipInvalidRows`, `ignoreUnknownValues`).
+ * Source: TableDataList / TableDataInsertAllRequest/Response in api/bigquery-v2-discovery.json.
+ * Without skipInvalidRows one bad row stops the whole request: the other rows get reason `stopped`.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { BigQueryError } from '../../errors/errors.js';
+import { makeColumnDecoder } from '../../engine/duckdb/values.js';
+import { insertValues } from '../../engine/dml-values.js';
+import type { Value } from '../../types/types.js';
+import { decodeJsonValue } from '../../wire/rest-values.js';
+import { encodeRows, offsetOfToken, pageToken } from '../../wire/resources.js';
+import { intParam, objectBody, requireTable, type PathParams, type RestContext } from './context.js';
+import { countRows } from './tables.js';
+
+const DEFAULT_PAGE = 100_000;
+
+export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
+  type Req = FastifyRequest<{ Params: PathParams; Querystring: Record<string, string>; Body: unknown }>;
+
+  app.get('/projects/:projectId/datasets/:datasetId/tables/:tableId/data', async (req: Req) => {
+    const t = requireTable(ctx, req.params.projectId, req.params.datasetId, req.params.tableId);
+    if (t.type !== 'TABLE') throw BigQueryError.invalid(`Cannot list a table of type ${t.type}.`);
+    const q = req.query;
+    const start = offsetOfToken(q.pageToken) ?? intParam(q.startIndex, 'startIndex') ?? 0;
+    const max = intParam(q.maxResults, 'maxResults') ?? DEFAULT_PAGE;
+    let cols = t.columns;
+    if (q.selectedFields) {
+      const wanted = new Set(String(q.selectedFields).split(',').map((s) => s.trim().split('.')[0].toLowerCase()));
+      cols = t.columns.filter((c) => wanted.has(c.name.toLowerCase()));
+    }
+    const total = await countRows(ctx, t);
+    let rows: Value[][] = [];
+    if (max > 0 && cols.length) {
+      const list = cols.map((c) => `"${c.name.replace(/"/g, '""')}"`).join(', ');
+      const reader = await ctx.engine.db.readAll(`SELECT ${list} FROM "${t.duckName}" ORDER BY rowid LIMIT ${max} OFFSET ${start}`);
+      const dec = cols.map((c) => makeColumnDecoder(c.type));
+      rows = reader.getRows().map((r) => r.map((v, i) => dec[i](v)));
+    }
+    const fmt = { useInt64Timestamp: String(q['formatOptions.useInt64Timestamp']) === 'true' };
+    const enc = encodeRows(cols.map((c) => ({ name: c.name, type: c.type })), rows, fmt);
+    const out: Record<string, unknown> = { kind: 'bigquery#tableDataList', etag: '', totalRows: String(total), rows: enc.rows };
+    if (start + rows.length < total && max > 0) out.pageToken = pageToken(start + rows.length);
+    return out;
+  });
+
+  app.post('/projects/:projectId/datasets/:datasetId/tables/:tableId/insertAll', async (req: Req) => {
+    const body = objectBody(req.body);
+    const t = requireTable(ctx, req.params.projectId, req.params.datasetId, req.params.tableId);
+    if (t.type !== 'TABLE') throw BigQueryError.invalid(`Cannot insert into a table of type ${t.type}.`);
+    const rows: { json?: Record<string, unknown>; insertId?: string }[] = Array.isArray(body.rows) ? body.rows : [];
+    const good: Value[][] = [];
+    const errors: { index: number; errors: object[] }[] = [];
+    rows.forEach((r, index) => {
+      try {
+        if (!r || typeof r.json !== 'object' || r.json === null) throw BigQueryError.invalid('Missing row data (json).');
+        good.push(decodeRow(t.columns, r.json, !!body.ignoreUnknownValues));
+      } catch (e) {
+        const be = e instanceof BigQueryError ? e : BigQueryError.invalid(String((e as Error).message));
+        errors.push({ index, errors: [{ reason: be.reason, location: be.location ?? '', debugInfo: '', message: be.message }] });
+      }
+    });
+    if (errors.length && !body.skipInvalidRows) {
+      const bad = new Set(errors.map((e) => e.index));
+      rows.forEach((_, index) => {
+        if (!bad.has(index)) errors.push({ index, errors: [{ reason: 'stopped', location: '', debugInfo: '', message: '' }] });
+      });
+      errors.sort((a, b) => a.index - b.index);
+      return { kind: 'bigquery#tableDataInsertAllResponse', insertErrors: errors };
+    }
+    await insertValues(ctx.engine, t, good);
+    const out: Record<string, unknown> = { kind: 'bigquery#tableDataInsertAllResponse' };
+    if (errors.length) out.insertErrors = errors;
+    return out;
+  });
+}
+
+/**
+ * Decodes one insertAll row into the table's column order.
+ * @throws BigQueryError invalid naming the field (unknown field, REQUIRED missing, bad value).
+ */
+function decodeRow(columns: { name: string; type: any; required: boolean }[], json: Record<string, unknown>, ignoreUnknown: boolean): Value[] {
+  const byName = new Map(Object.entries(json).map(([k, v]) => [k.toLowerCase(), { k, v }]));
+  const known = new Set(columns.map((c) => c.name.toLowerCase()));
+  if (!ignoreUnknown) for (const { k } of byName.values()) if (!known.has(k.toLowerCase())) throw BigQueryError.invalid(`no such field: ${k}.`, k);
+  return columns.map((c) => {
+    const e = byName.get(c.name.toLowerCase());
+    if (e === undefined || e.v === null) {
+      if (c.required) throw BigQueryError.invalid(`Missing required field: ${c.name}.`, c.name);
+      return c.type.kind === 'ARRAY' ? [] : null;
+    }
+    return decodeJsonValue(e.v, c.type, c.name, { ignoreUnknownValues: ignoreUnknown });
+  });
+}

@@ -1,0 +1,146 @@
+/**
+ * tables: insert (schema or view), get (`view=BASIC` omits storage statistics), list (paging),
+ * patch/update (`If-Match` → 412 on a stale etag; schema may add columns or relax REQUIRED),
+ * delete. Source: Table / TableList in api/bigquery-v2-discovery.json.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TableMeta } from '../../catalog/store.js';
+import { BigQueryError } from '../../errors/errors.js';
+import { createStoredTable, dropTableObject } from '../../engine/ddl.js';
+import { resultFields } from '../../engine/statements.js';
+import { columnFromField, type Column, type TableFieldSchema } from '../../types/schema.js';
+import { offsetOfToken, pageToken, tableListItem, tableResource } from '../../wire/resources.js';
+import { intParam, objectBody, requireDataset, requireTable, type PathParams, type RestContext } from './context.js';
+import { duckType } from '../../engine/duckdb/types.js';
+
+const READ_ONLY = ['kind', 'etag', 'id', 'selfLink', 'tableReference', 'schema', 'view', 'creationTime', 'lastModifiedTime', 'type', 'location', 'numRows', 'numBytes', 'numLongTermBytes', 'numTotalLogicalBytes'];
+
+function settable(body: Record<string, any>): Record<string, unknown> {
+  const f: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) if (!READ_ONLY.includes(k) && v !== undefined && v !== null) f[k] = v;
+  return f;
+}
+
+function checkTableId(id: unknown): string {
+  if (typeof id !== 'string' || !id) throw BigQueryError.invalid('Required parameter is missing: tableReference.tableId', 'tableReference.tableId');
+  if (!/^[\p{L}\p{M}\p{N}\p{Pc}\p{Pd}\p{Zs}$-]{1,1024}$/u.test(id))
+    throw BigQueryError.invalid(`Invalid table ID "${id}". Table IDs must be alphanumeric (plus underscores) and must be at most 1024 characters long. Also, Table decorators cannot be used.`);
+  return id;
+}
+
+function schemaColumns(schema: unknown): Column[] {
+  const fields = (schema as { fields?: TableFieldSchema[] } | undefined)?.fields ?? [];
+  const cols = fields.map(columnFromField);
+  const seen = new Set<string>();
+  for (const c of cols) {
+    const k = c.name.toLowerCase();
+    if (seen.has(k)) throw BigQueryError.invalid(`Duplicate column names: ${c.name}`, 'schema');
+    seen.add(k);
+  }
+  return cols;
+}
+
+/** Counts a stored table's rows. */
+export async function countRows(ctx: RestContext, t: TableMeta): Promise<number> {
+  if (t.type !== 'TABLE') return 0;
+  const r = await ctx.engine.db.readAll(`SELECT count(*) FROM "${t.duckName}"`);
+  return Number(r.getRowsJS()[0][0]);
+}
+
+export function tablesRoutes(app: FastifyInstance, ctx: RestContext): void {
+  const cat = ctx.engine.catalog;
+  type Req = FastifyRequest<{ Params: PathParams; Querystring: Record<string, string>; Body: unknown }>;
+
+  app.post('/projects/:projectId/datasets/:datasetId/tables', async (req: Req) => {
+    const body = objectBody(req.body);
+    const projectId = body.tableReference?.projectId ?? req.params.projectId;
+    const datasetId = body.tableReference?.datasetId ?? req.params.datasetId;
+    const tableId = checkTableId(body.tableReference?.tableId);
+    requireDataset(ctx, projectId, datasetId);
+    if (cat.getTable(projectId, datasetId, tableId)) throw BigQueryError.duplicate(`Already Exists: Table ${projectId}:${datasetId}.${tableId}`);
+    const ref = { projectId, datasetId, tableId };
+    let t: TableMeta;
+    if (body.view?.query) {
+      if (body.view.useLegacySql === true) throw BigQueryError.invalid('Legacy SQL views are not supported by bqemu');
+      const a = await ctx.engine.statements.analyze(String(body.view.query), 0, { projectId }, {});
+      if (a.stmt.kind !== 'QueryStmt') throw BigQueryError.invalid('A view query must be a SELECT statement');
+      const now = Date.now();
+      t = {
+        ...ref,
+        type: 'VIEW',
+        duckName: '',
+        columns: resultFields(a.stmt.outputColumnList ?? []).map((f) => ({ name: f.name, type: f.type, required: false })),
+        viewQuery: String(body.view.query),
+        creationTime: now,
+        lastModifiedTime: now,
+        fields: settable(body),
+      };
+      await cat.putTable(t);
+    } else t = await createStoredTable(ctx.engine, ref, schemaColumns(body.schema), settable(body));
+    return tableResource(ctx.baseUrl(), t, 0);
+  });
+
+  app.get('/projects/:projectId/datasets/:datasetId/tables/:tableId', async (req: Req) => {
+    const t = requireTable(ctx, req.params.projectId, req.params.datasetId, req.params.tableId);
+    const view = req.query.view;
+    return tableResource(ctx.baseUrl(), t, view === 'BASIC' ? 0 : await countRows(ctx, t), view);
+  });
+
+  app.get('/projects/:projectId/datasets/:datasetId/tables', async (req: Req) => {
+    requireDataset(ctx, req.params.projectId, req.params.datasetId);
+    const all = cat.listTables(req.params.projectId, req.params.datasetId);
+    const start = offsetOfToken(req.query.pageToken) ?? 0;
+    const max = intParam(req.query.maxResults, 'maxResults') ?? 1000;
+    const page = all.slice(start, start + max);
+    const out: Record<string, unknown> = { kind: 'bigquery#tableList', etag: '', tables: page.map(tableListItem), totalItems: all.length };
+    if (start + page.length < all.length) out.nextPageToken = pageToken(start + page.length);
+    return out;
+  });
+
+  const modify = (replace: boolean) => async (req: Req) => {
+    const t = requireTable(ctx, req.params.projectId, req.params.datasetId, req.params.tableId);
+    const ifMatch = req.headers['if-match'];
+    if (ifMatch && ifMatch !== '*' && ifMatch !== tableResource(ctx.baseUrl(), t, 0).etag) throw BigQueryError.preconditionFailed();
+    const body = objectBody(req.body);
+    let columns = t.columns;
+    if (body.schema?.fields && t.type === 'TABLE') columns = await evolveSchema(ctx, t, schemaColumns(body.schema));
+    const fields = replace ? settable(body) : { ...t.fields, ...settable(body) };
+    for (const k of Object.keys(body)) if (body[k] === null) delete fields[k];
+    const nt: TableMeta = { ...t, columns, fields, lastModifiedTime: Math.max(Date.now(), t.lastModifiedTime + 1) };
+    if (body.view?.query && t.type === 'VIEW') nt.viewQuery = String(body.view.query);
+    await cat.putTable(nt);
+    return tableResource(ctx.baseUrl(), nt, await countRows(ctx, nt));
+  };
+  app.patch('/projects/:projectId/datasets/:datasetId/tables/:tableId', modify(false));
+  app.put('/projects/:projectId/datasets/:datasetId/tables/:tableId', modify(true));
+
+  app.delete('/projects/:projectId/datasets/:datasetId/tables/:tableId', async (req: Req, reply) => {
+    const t = requireTable(ctx, req.params.projectId, req.params.datasetId, req.params.tableId);
+    await dropTableObject(ctx.engine, t);
+    reply.status(204).send();
+  });
+}
+
+/**
+ * Applies a patched schema: new columns are added (NULLABLE or REPEATED only), REQUIRED may be
+ * relaxed to NULLABLE; dropping or retyping a column is BigQuery's 400 `invalid`.
+ */
+async function evolveSchema(ctx: RestContext, t: TableMeta, next: Column[]): Promise<Column[]> {
+  const byName = new Map(next.map((c) => [c.name.toLowerCase(), c]));
+  const stmts: string[] = [];
+  for (const old of t.columns) {
+    const c = byName.get(old.name.toLowerCase());
+    if (!c) throw BigQueryError.invalid(`Provided Schema does not match Table ${t.projectId}:${t.datasetId}.${t.tableId}. Cannot add fields (field: ${old.name})`);
+    if (JSON.stringify(c.type) !== JSON.stringify(old.type))
+      throw BigQueryError.invalid(`Provided Schema does not match Table ${t.projectId}:${t.datasetId}.${t.tableId}. Field ${old.name} has changed type from ${old.type.kind} to ${c.type.kind}`);
+    if (old.required && !c.required) stmts.push(`ALTER TABLE "${t.duckName}" ALTER COLUMN "${old.name}" DROP NOT NULL`);
+  }
+  const oldNames = new Set(t.columns.map((c) => c.name.toLowerCase()));
+  for (const c of next)
+    if (!oldNames.has(c.name.toLowerCase())) {
+      if (c.required) throw BigQueryError.invalid(`Provided Schema does not match Table ${t.projectId}:${t.datasetId}.${t.tableId}. Cannot add required fields to an existing schema. (field: ${c.name})`);
+      stmts.push(`ALTER TABLE "${t.duckName}" ADD COLUMN "${c.name.replace(/"/g, '""')}" ${duckType(c.type)}`);
+    }
+  if (stmts.length) await ctx.engine.db.transaction(stmts);
+  return next;
+}

@@ -1,0 +1,110 @@
+/**
+ * The emulator process: engine + job manager + the REST server (fastify) on `host:port`, serving
+ * BigQuery REST v2 under both `/bigquery/v2/projects/…` and `/projects/…` (DESIGN §4, §7).
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Engine } from '../engine/engine.js';
+import { JobManager } from '../jobs/jobs.js';
+import { BigQueryError } from '../errors/errors.js';
+import type { RestContext } from './rest/context.js';
+import { projectsRoutes } from './rest/projects.js';
+import { datasetsRoutes } from './rest/datasets.js';
+import { tablesRoutes } from './rest/tables.js';
+import { tabledataRoutes } from './rest/tabledata.js';
+import { jobsRoutes } from './rest/jobs.js';
+import { discoveryRoutes } from './rest/discovery.js';
+
+export interface EmulatorOptions {
+  host?: string;
+  /** REST port; 0 picks a free one. */
+  port?: number;
+  grpcPort?: number;
+  projectId?: string;
+  /** Dataset created at start (in the default project). */
+  dataset?: string;
+  dataDir?: string;
+  quiet?: boolean;
+}
+
+export interface Emulator {
+  url: string;
+  projectId: string;
+  engine: Engine;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/** Parses a JSON body; malformed JSON is BigQuery's 400 `invalid`, never a 5xx. */
+function parseJsonBody(body: string): unknown {
+  if (!body || !body.trim()) return {};
+  try {
+    return JSON.parse(body);
+  } catch (e) {
+    throw BigQueryError.invalid(`Invalid JSON payload received. ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Starts the emulator.
+ * @throws if the port is taken or the analyzer cannot start.
+ */
+export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
+  const projectId = opts.projectId ?? 'test-project';
+  const engine = await Engine.start({ dataDir: opts.dataDir });
+  const jobs = new JobManager(engine, projectId);
+  engine.catalog.touchProject(projectId);
+  if (opts.dataset && !engine.catalog.getDataset(projectId, opts.dataset)) {
+    const now = Date.now();
+    await engine.catalog.putDataset({ projectId, datasetId: opts.dataset, creationTime: now, lastModifiedTime: now, fields: {} });
+  }
+  const app = Fastify({ logger: opts.quiet === false ? { level: 'info' } : false, bodyLimit: 1024 * 1024 * 1024 });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (e) {
+      done(e as Error, undefined);
+    }
+  });
+  app.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
+    let e: BigQueryError;
+    if (err instanceof BigQueryError) e = err;
+    else if ((err as { statusCode?: number }).statusCode && (err as { statusCode: number }).statusCode < 500)
+      e = BigQueryError.invalid(err.message);
+    else {
+      app.log.error(err);
+      e = BigQueryError.internal(err.message);
+    }
+    reply.status(e.httpStatus).header('content-type', 'application/json; charset=UTF-8').send(e.toEnvelope());
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const e = BigQueryError.notFound(`Not found: ${req.method} ${req.url}`);
+    reply.status(404).send(e.toEnvelope());
+  });
+  const ctx: RestContext = { engine, jobs, defaultProject: projectId, baseUrl: () => '' };
+  for (const prefix of ['/bigquery/v2', '']) {
+    await app.register(
+      async (r) => {
+        projectsRoutes(r, ctx);
+        datasetsRoutes(r, ctx);
+        tablesRoutes(r, ctx);
+        tabledataRoutes(r, ctx);
+        jobsRoutes(r, ctx);
+      },
+      { prefix },
+    );
+  }
+  discoveryRoutes(app, ctx);
+  const host = opts.host ?? '127.0.0.1';
+  const address = await app.listen({ host, port: opts.port ?? 9050 });
+  const url = address.replace('[::1]', 'localhost');
+  ctx.baseUrl = () => url;
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await app.close();
+    engine.stop();
+  };
+  return { url, projectId, engine, app, close };
+}

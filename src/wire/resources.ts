@@ -1,0 +1,107 @@
+/**
+ * REST resource shapes (api/bigquery-v2-discovery.json: Dataset, DatasetList, Table, TableList,
+ * Job, QueryResponse, GetQueryResultsResponse): every resource carries kind, etag, id, selfLink
+ * and its reference; times are milliseconds since the epoch as strings; int64 fields are strings.
+ */
+import { createHash } from 'node:crypto';
+import type { DatasetMeta, TableMeta } from '../catalog/store.js';
+import { fieldFromColumn, fieldFromType, type TableFieldSchema } from '../types/schema.js';
+import type { BqType, Value } from '../types/types.js';
+import { encodeRow, type CellEncodeOptions } from './rest-values.js';
+
+/** A result column as the engine describes it. */
+export interface WireField {
+  name: string;
+  type: BqType;
+}
+
+/** A strong etag of any JSON-able content. */
+export function etagOf(content: unknown): string {
+  return createHash('md5').update(JSON.stringify(content, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))).digest('base64');
+}
+
+const API = '/bigquery/v2';
+
+export function datasetResource(base: string, d: DatasetMeta): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    kind: 'bigquery#dataset',
+    id: `${d.projectId}:${d.datasetId}`,
+    selfLink: `${base}${API}/projects/${d.projectId}/datasets/${d.datasetId}`,
+    datasetReference: { datasetId: d.datasetId, projectId: d.projectId },
+    ...d.fields,
+    creationTime: String(d.creationTime),
+    lastModifiedTime: String(d.lastModifiedTime),
+    location: 'US',
+    type: 'DEFAULT',
+  };
+  return { etag: etagOf([d.fields, d.lastModifiedTime]), ...body };
+}
+
+export function datasetListItem(d: DatasetMeta): Record<string, unknown> {
+  const item: Record<string, unknown> = {
+    kind: 'bigquery#dataset',
+    id: `${d.projectId}:${d.datasetId}`,
+    datasetReference: { datasetId: d.datasetId, projectId: d.projectId },
+    location: 'US',
+  };
+  if (d.fields.labels) item.labels = d.fields.labels;
+  if (d.fields.friendlyName) item.friendlyName = d.fields.friendlyName;
+  return item;
+}
+
+export function tableSchema(t: TableMeta): { fields: TableFieldSchema[] } {
+  return { fields: t.columns.map(fieldFromColumn) };
+}
+
+/** A table resource; `numRows` is counted by the caller. */
+export function tableResource(base: string, t: TableMeta, numRows: number, view?: 'BASIC' | 'FULL' | string): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    kind: 'bigquery#table',
+    id: `${t.projectId}:${t.datasetId}.${t.tableId}`,
+    selfLink: `${base}${API}/projects/${t.projectId}/datasets/${t.datasetId}/tables/${t.tableId}`,
+    tableReference: { projectId: t.projectId, datasetId: t.datasetId, tableId: t.tableId },
+    ...t.fields,
+    schema: tableSchema(t),
+    creationTime: String(t.creationTime),
+    lastModifiedTime: String(t.lastModifiedTime),
+    type: t.type,
+    location: 'US',
+  };
+  if (t.type === 'VIEW') body.view = { query: t.viewQuery, useLegacySql: false };
+  else if (view !== 'BASIC') {
+    body.numRows = String(numRows);
+    body.numBytes = '0';
+    body.numLongTermBytes = '0';
+    body.numTotalLogicalBytes = '0';
+  }
+  return { etag: etagOf([t.fields, t.columns, t.lastModifiedTime, t.viewQuery]), ...body };
+}
+
+export function tableListItem(t: TableMeta): Record<string, unknown> {
+  const item: Record<string, unknown> = {
+    kind: 'bigquery#table',
+    id: `${t.projectId}:${t.datasetId}.${t.tableId}`,
+    tableReference: { projectId: t.projectId, datasetId: t.datasetId, tableId: t.tableId },
+    type: t.type,
+    creationTime: String(t.creationTime),
+  };
+  for (const k of ['labels', 'friendlyName', 'expirationTime', 'timePartitioning', 'clustering']) if (t.fields[k] !== undefined) item[k] = t.fields[k];
+  if (t.type === 'VIEW') item.view = { useLegacySql: false };
+  return item;
+}
+
+/** Schema + rows of a result page in REST form. */
+export function encodeRows(fields: WireField[], rows: Value[][], opts: CellEncodeOptions): { schema: { fields: TableFieldSchema[] }; rows: unknown[] } {
+  const types = fields.map((f) => f.type);
+  return { schema: { fields: fields.map((f) => fieldFromType(f.name, f.type)) }, rows: rows.map((r) => encodeRow(r, types, opts)) };
+}
+
+/** Opaque page token for a row offset. */
+export const pageToken = (offset: number): string => Buffer.from(`o:${offset}`).toString('base64url');
+
+/** Row offset of a page token, or undefined when malformed. */
+export function offsetOfToken(token: string | undefined): number | undefined {
+  if (!token) return undefined;
+  const m = /^o:(\d+)$/.exec(Buffer.from(token, 'base64url').toString());
+  return m ? Number(m[1]) : undefined;
+}

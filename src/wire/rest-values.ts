@@ -1,0 +1,149 @@
+/**
+ * Domain values ⇄ BigQuery REST JSON values (DESIGN §4).
+ *
+ * Encoding produces the `v` of a tabledata/query cell `{v: …}` (rows are `{f:[{v}]}`):
+ * scalars as strings, ARRAY as `[{v}]`, STRUCT as `{f:[{v}]}`, NULL as `null`. Decoding of
+ * insertAll rows lives in rest-json.ts and of query parameters in rest-params.ts; both are
+ * re-exported here. This module never imports anything under src/engine.
+ */
+import type { BqType, IntervalValue, RangeValue, Value } from '../types/types.js';
+import { formatInterval } from '../types/interval.js';
+import { BigQueryError } from '../errors/errors.js';
+
+export { decodeJsonValue, type JsonDecodeOptions } from './rest-json.js';
+export { decodeQueryParameter, decodeParameterType, type RestQueryParameter, type RestParameterType, type RestParameterValue } from './rest-params.js';
+
+/** Options of the REST row encoding (`formatOptions` of jobs.query / getQueryResults / tabledata.list). */
+export interface CellEncodeOptions {
+  /** `formatOptions.useInt64Timestamp`: TIMESTAMP as integer microseconds text instead of float seconds. */
+  useInt64Timestamp: boolean;
+}
+
+/** A REST cell: `{v: …}`. */
+export interface RestCell {
+  v: unknown;
+}
+/** A REST row: `{f: [{v: …}, …]}`. */
+export interface RestRow {
+  f: RestCell[];
+}
+
+/**
+ * A FLOAT64 as the REST API writes it, which is Java's `Double.toString`: the shortest digits that
+ * round-trip; plain notation with at least one fractional digit for 10^-3 ≤ |x| < 10^7 (`1.5`, `3.0`,
+ * `0.001`), otherwise `d.dddE±n` without a `+` (`1.0E20`, `1.0E-4`, `1.7040672E9`); `NaN`,
+ * `Infinity`, `-Infinity`, `0.0`, `-0.0`.
+ * Source: cells such as `"1.447216127E9"` and `"1.561017697269367E9"` returned by the API
+ * (tylertreat/BigQuery-Python#72, googleapis/elixir-google-api#1713).
+ */
+export function formatFloat64(x: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (x === Infinity) return 'Infinity';
+  if (x === -Infinity) return '-Infinity';
+  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  const sign = x < 0 ? '-' : '';
+  const abs = Math.abs(x);
+  const [mant, expText] = abs.toExponential().split('e');
+  const digits = mant.replace('.', '');
+  const exp = Number(expText);
+  if (abs >= 1e-3 && abs < 1e7) {
+    if (exp >= 0) {
+      const intPart = digits.slice(0, exp + 1).padEnd(exp + 1, '0');
+      const frac = digits.slice(exp + 1);
+      return `${sign}${intPart}.${frac || '0'}`;
+    }
+    return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;
+  }
+  return `${sign}${digits[0]}.${digits.slice(1) || '0'}E${exp}`;
+}
+
+/**
+ * A TIMESTAMP (µs since the epoch) as the REST API writes it without `useInt64Timestamp`: seconds
+ * as a double in Java notation (`1.7040672E9`, `1.704067200123456E9`). The double is the one
+ * nearest to the exact decimal seconds, so @google-cloud/bigquery's float path
+ * (`BigQueryTimestamp.fromFloatValue_`) recovers the exact microsecond for non-negative times up
+ * to 2242-03-16 (beyond, a double's spacing exceeds 1 µs). For times before 1970 with a fraction
+ * that client is off by one µs (it rounds the negative fraction with `trunc(f·1e6 + 0.5)`), as it
+ * is against BigQuery itself.
+ */
+export function formatTimestampSeconds(micros: bigint): string {
+  const neg = micros < 0n;
+  const abs = neg ? -micros : micros;
+  const text = `${neg ? '-' : ''}${abs / 1_000_000n}.${String(abs % 1_000_000n).padStart(6, '0')}`;
+  return formatFloat64(Number(text));
+}
+
+function bytesToBase64(b: Uint8Array): string {
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64');
+}
+
+function badValue(v: Value, t: BqType): BigQueryError {
+  const shown = typeof v === 'bigint' ? `${v}n` : typeof v === 'object' ? JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? `${x}` : x)) : String(v);
+  return BigQueryError.internal(`Cannot encode ${shown} as a REST cell of type ${t.kind}`);
+}
+
+/**
+ * The REST value of one cell (the `v` of `{v: …}`) for a domain value of type `t`.
+ *
+ * INT64 decimal text; FLOAT64 per formatFloat64; NUMERIC/BIGNUMERIC, STRING, DATE, DATETIME, TIME,
+ * JSON and GEOGRAPHY as the domain text; BOOL `"true"`/`"false"`; BYTES base64; TIMESTAMP per
+ * formatTimestampSeconds, or integer microseconds text when `opts.useInt64Timestamp`; INTERVAL
+ * `Y-M D H:M:S[.F]` (formatInterval); RANGE `[start, end)` with each bound written as a cell of
+ * the element type and `UNBOUNDED` for a missing bound (the form @google-cloud/bigquery's
+ * `BigQueryRange.fromSchemaValue_` parses); ARRAY `[{v}]`; STRUCT `{f:[{v}]}`; NULL `null`.
+ * @throws BigQueryError backendError (500) when the value does not match the type (an engine bug).
+ */
+export function encodeCell(v: Value, t: BqType, opts: CellEncodeOptions): unknown {
+  if (v === null || v === undefined) return null;
+  switch (t.kind) {
+    case 'INT64':
+      if (typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v))) return String(v);
+      break;
+    case 'FLOAT64':
+      if (typeof v === 'number') return formatFloat64(v);
+      break;
+    case 'BOOL':
+      if (typeof v === 'boolean') return v ? 'true' : 'false';
+      break;
+    case 'NUMERIC':
+    case 'BIGNUMERIC':
+    case 'STRING':
+    case 'DATE':
+    case 'DATETIME':
+    case 'TIME':
+    case 'JSON':
+    case 'GEOGRAPHY':
+      if (typeof v === 'string') return v;
+      break;
+    case 'BYTES':
+      if (v instanceof Uint8Array) return bytesToBase64(v);
+      break;
+    case 'TIMESTAMP':
+      if (typeof v === 'bigint') return opts.useInt64Timestamp ? v.toString() : formatTimestampSeconds(v);
+      break;
+    case 'INTERVAL':
+      if (typeof v === 'object' && !Array.isArray(v) && 'months' in v) return formatInterval(v as IntervalValue);
+      break;
+    case 'RANGE':
+      if (typeof v === 'object' && !Array.isArray(v) && 'start' in v) {
+        const r = v as RangeValue;
+        const bound = (b: Value): string => (b === null ? 'UNBOUNDED' : String(encodeCell(b, t.element, opts)));
+        return `[${bound(r.start)}, ${bound(r.end)})`;
+      }
+      break;
+    case 'ARRAY':
+      if (Array.isArray(v)) return v.map((e) => ({ v: encodeCell(e, t.element, opts) }));
+      break;
+    case 'STRUCT':
+      if (Array.isArray(v) && v.length === t.fields.length) return { f: t.fields.map((f, i) => ({ v: encodeCell(v[i], f.type, opts) })) };
+      break;
+  }
+  throw badValue(v, t);
+}
+
+/** One REST row `{f:[{v}]}` from the values of a row and the column types (same length). */
+export function encodeRow(values: Value[], types: BqType[], opts: CellEncodeOptions): RestRow {
+  const f: RestCell[] = new Array(types.length);
+  for (let i = 0; i < types.length; i++) f[i] = { v: encodeCell(values[i], types[i], opts) };
+  return { f };
+}
