@@ -22,7 +22,7 @@ const NODE_RE = /^resolved(.*)Node$/;
 /** Normalises any decoded proto value; nodes become `Node`s with a `kind`. */
 export function normalize(x: unknown, field?: string): any {
   if (Array.isArray(x)) return x.map((e) => normalize(e, field));
-  if (x === null || typeof x !== 'object') return x;
+  if (x === null || typeof x !== 'object' || x instanceof Uint8Array) return x;
   const o = x as Record<string, unknown>;
   // oneof wrapper: {node: 'resolvedXNode', resolvedXNode: {...}}
   if (typeof o.node === 'string' && NODE_RE.test(o.node) && o[o.node] && typeof o[o.node] === 'object') {

@@ -39,13 +39,16 @@ export function dateFromDays(days: number): string {
 }
 
 function decodeInterval(b: Uint8Array): { months: number; days: number; micros: bigint } {
-  // IntervalValue::SerializeAsBytes: int64 micros, int32 days, int64 months_nanos (months << 10 | nanos)
+  // IntervalValue::SerializeAsBytes: int64 micros, int32 days, int32 months_nanos
+  // in sign-magnitude: bit 31 the sign, then months << 13 | sub-micro nanos; all little-endian
+  // (measured on this analyzer build: '1-2' → 0x0001c000, '-1-2' → 0x8001c000).
   const buf = Buffer.from(b);
   const micros = buf.length >= 8 ? buf.readBigInt64LE(0) : 0n;
   const days = buf.length >= 12 ? buf.readInt32LE(8) : 0;
-  const mn = buf.length >= 20 ? buf.readBigInt64LE(12) : 0n;
-  const months = Number(mn >> 10n);
-  const nanos = Number(mn & 1023n);
+  const mn = buf.length >= 16 ? buf.readUInt32LE(12) : 0;
+  const mag = mn & 0x7fffffff;
+  const months = (mn & 0x80000000 ? -1 : 1) * (mag >>> 13);
+  const nanos = mag & 0x1fff;
   return { months, days, micros: micros + BigInt(Math.trunc(nanos / 1000)) };
 }
 

@@ -115,8 +115,8 @@ export class CatalogStore {
 
   /** A fresh DuckDB table name. */
   async newDuckName(): Promise<string> {
-    this.seq++;
-    await this.persistence?.save('seq', 'seq', String(this.seq));
-    return `t${this.seq}`;
+    const n = ++this.seq;
+    await this.persistence?.save('seq', 'seq', String(n));
+    return `t${n}`;
   }
 }

@@ -5,7 +5,7 @@
  * defaults) are cached.
  */
 import type { AnalyzerClient } from '../analyzer/client.js';
-import type { Node } from '../analyzer/ast.js';
+import { normalize, type Node } from '../analyzer/ast.js';
 import { toTypeProto } from '../analyzer/types.js';
 import type { CatalogStore, TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
@@ -68,15 +68,15 @@ export class StatementAnalyzer {
     const { names, next } = await this.nextStatement(sql, pos);
     const root: CatalogProto = { name: '', table: [], catalog: [] };
     const tables = new Map<string, TableMeta>();
-    for (const segs of names) {
+    const bind = (segs: string[]): boolean => {
       let ref: TableRef;
       try {
         ref = resolveTablePath(segs, defaults);
       } catch {
-        continue; // not a table we can bind (e.g. INFORMATION_SCHEMA); the analyzer reports it
+        return false; // not a table we can bind (e.g. INFORMATION_SCHEMA); the analyzer reports it
       }
       const meta = this.catalog.getTable(ref.projectId, ref.datasetId, ref.tableId);
-      if (!meta) continue;
+      if (!meta) return false;
       const id = String(tables.size + 1);
       tables.set(id, meta);
       addTable(root, segs, {
@@ -85,7 +85,9 @@ export class StatementAnalyzer {
         fullName: `${ref.projectId}.${ref.datasetId}.${ref.tableId}`,
         column: meta.columns.map((c) => ({ name: c.name, type: toTypeProto(c.type) })),
       });
-    }
+      return true;
+    };
+    for (const segs of names) bind(segs);
     const options = {
       languageOptions: this.analyzer.languageOptions,
       defaultTimezone: 'UTC',
@@ -96,17 +98,21 @@ export class StatementAnalyzer {
       positionalQueryParameters: (params.positional ?? []).map(toTypeProto),
     };
     root.builtinFunctionOptions = { languageOptions: this.analyzer.languageOptions };
-    let stmt: Node;
-    try {
-      const res = await this.analyzer.call('analyze', {
-        options,
-        simpleCatalog: root,
-        parseResumeLocation: { input: sql, bytePosition: pos, allowResume: true },
-      });
-      const { normalize } = await import('../analyzer/ast.js');
-      stmt = normalize(res.resolvedStatement);
-    } catch (e) {
-      throw this.notFoundFromAnalyzer(e, defaults);
+    let stmt: Node | undefined;
+    // Statement targets the name extractor does not report (ALTER TABLE …) are bound on demand.
+    for (let attempt = 0; !stmt; attempt++) {
+      try {
+        const res = await this.analyzer.call('analyze', {
+          options,
+          simpleCatalog: root,
+          parseResumeLocation: { input: sql, bytePosition: pos, allowResume: true },
+        });
+        stmt = normalize(res.resolvedStatement) as Node;
+      } catch (e) {
+        const missing = missingTable(e);
+        if (attempt < 8 && missing && bind(missing)) continue;
+        throw this.notFoundFromAnalyzer(e, defaults);
+      }
     }
     const out = { stmt, tables, next };
     remember(this.cache, key, out);
@@ -115,10 +121,9 @@ export class StatementAnalyzer {
 
   /** Turns ZetaSQL's `Table not found: x` into BigQuery's 404 for the resolved name. */
   private notFoundFromAnalyzer(e: unknown, defaults: NameDefaults): unknown {
-    if (!(e instanceof BigQueryError)) return e;
-    const m = /^Table not found: (.+?)(?: at \[\d+:\d+\])?(?:;.*)?$/.exec(e.message);
-    if (!m) return e;
-    const path = m[1].replace(/`/g, '');
+    const segs = missingTable(e);
+    if (!segs) return e;
+    const path = segs.join('.');
     let ref: TableRef;
     try {
       ref = resolveTablePath([path], { ...defaults, defaultDataset: defaults.defaultDataset });
@@ -128,6 +133,26 @@ export class StatementAnalyzer {
     if (!this.catalog.getDataset(ref.projectId, ref.datasetId)) return BigQueryError.datasetNotFound(ref.projectId, ref.datasetId);
     return BigQueryError.tableNotFound(ref.projectId, ref.datasetId, ref.tableId);
   }
+}
+
+/** The path of ZetaSQL's `Table not found: x` error, if that is what `e` is. */
+function missingTable(e: unknown): string[] | undefined {
+  if (!(e instanceof BigQueryError)) return undefined;
+  const m = /^Table not found: (.+?)(?: at \[\d+:\d+\])?(?:;.*)?$/.exec(e.message);
+  if (!m) return undefined;
+  // Split on dots outside backquotes: `p.d.t` is one segment, p.d.t three (as the query wrote it).
+  const segs: string[] = [];
+  let cur = '';
+  let quoted = false;
+  for (const ch of m[1]) {
+    if (ch === '`') quoted = !quoted;
+    else if (ch === '.' && !quoted) {
+      segs.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  segs.push(cur);
+  return segs;
 }
 
 interface CatalogProto {

@@ -8,7 +8,10 @@ import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Column } from '../types/schema.js';
 import { fromTypeProto } from '../analyzer/types.js';
-import { valueFromProto } from '../analyzer/values.js';
+import { literalOptions } from './options.js';
+import { lowerExpr } from './lower/exprs.js';
+import { makeAliaser } from './lower/context.js';
+import { toDuckLiteral } from './duckdb/values.js';
 import type { Engine, QueryOptions, StatementResult } from './engine.js';
 import { colName, ident, type LowerContext } from './lower/context.js';
 import { lowerScan } from './lower/scans.js';
@@ -26,20 +29,19 @@ function requireDataset(e: Engine, r: TableRef): void {
   if (!e.catalog.getDataset(r.projectId, r.datasetId)) throw BigQueryError.datasetNotFound(r.projectId, r.datasetId);
 }
 
-/** Reads `OPTIONS(name = literal)` into a plain object. */
-function options(list: Node[] | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const o of list ?? []) {
-    if (o.value?.kind === 'Literal') out[String(o.name).toLowerCase()] = valueFromProto(o.value.value?.value, fromTypeProto(o.value.type));
-  }
-  return out;
-}
+const options = literalOptions;
 
 function columnsFromDefinitions(defs: Node[]): Column[] {
   return defs.map((d) => {
     const opts = options(d.annotations?.optionList);
     const c: Column = { name: String(d.name), type: fromTypeProto(d.type), required: !!d.annotations?.notNull };
     if (typeof opts.description === 'string') c.description = opts.description;
+    if (d.defaultValue?.expression) {
+      c.defaultValueExpression = String(d.defaultValue.sql ?? '');
+      c.defaultSql = lowerExpr(d.defaultValue.expression, {
+        tables: new Map(), namedParams: new Map(), positionalParams: [], duckType, literal: toDuckLiteral, alias: makeAliaser(),
+      });
+    }
     return c;
   });
 }
@@ -53,7 +55,11 @@ function tableFields(stmt: Node): Record<string, unknown> {
   return f;
 }
 
-const columnDdl = (c: Column) => `${ident(c.name)} ${duckType(c.type)}${c.required ? ' NOT NULL' : ''}`;
+const columnDdl = (c: Column) =>
+  `${ident(c.name)} ${duckType(c.type)}${c.defaultSql ? ` DEFAULT (${c.defaultSql})` : ''}${c.required ? ' NOT NULL' : ''}`;
+
+/** DDL jobs answer with the schema of the table or view they describe and no rows (recorded rest_crud/ddl_result_*). */
+const schemaResult = (columns: Column[]) => ({ schema: columns.map((c) => ({ name: c.name, type: c.type })), rows: [] });
 
 /**
  * Decides what CREATE does given the existing object and the create mode.
@@ -101,8 +107,6 @@ async function createTable(e: Engine, stmt: Node, ctx: LowerContext, opts: Query
   const op = createDecision(existing, stmt.createMode, r, 'Table');
   const isCtas = stmt.kind === 'CreateTableAsSelectStmt';
   const statementType = isCtas ? 'CREATE_TABLE_AS_SELECT' : 'CREATE_TABLE';
-  const base = { statementType, ddlOperationPerformed: op, ddlTargetTable: r } as StatementResult;
-  if (op === 'SKIP' || opts.dryRun) return base;
   let columns: Column[];
   let fill: string | undefined;
   if (isCtas) {
@@ -112,6 +116,8 @@ async function createTable(e: Engine, stmt: Node, ctx: LowerContext, opts: Query
     const items = outs.map((o, i) => `CAST(${colName(o.column)} AS ${duckType(columns[i].type)})`);
     fill = `SELECT ${items.join(', ')} FROM (${lowerScan(stmt.query, ctx)})`;
   } else columns = columnsFromDefinitions(stmt.columnDefinitionList ?? []);
+  const base = { statementType, ddlOperationPerformed: op, ddlTargetTable: r, ...schemaResult(columns) } as StatementResult;
+  if (op === 'SKIP' || opts.dryRun) return base;
   await createStoredTable(e, r, columns, tableFields(stmt), fill, existing);
   return base;
 }
@@ -121,15 +127,16 @@ async function createView(e: Engine, stmt: Node, _ctx: LowerContext, opts: Query
   requireDataset(e, r);
   const existing = e.catalog.getTable(r.projectId, r.datasetId, r.tableId);
   const op = createDecision(existing, stmt.createMode, r, 'Table');
-  const base: StatementResult = { statementType: 'CREATE_VIEW', ddlOperationPerformed: op, ddlTargetTable: r };
+  const outs: Node[] = stmt.outputColumnList ?? [];
+  const columns: Column[] = outs.map((o) => ({ name: String(o.name), type: fromTypeProto(o.column.type), required: false }));
+  const base: StatementResult = { statementType: 'CREATE_VIEW', ddlOperationPerformed: op, ddlTargetTable: r, ...schemaResult(columns) };
   if (op === 'SKIP' || opts.dryRun) return base;
   if (existing?.type === 'TABLE') await e.db.run(`DROP TABLE IF EXISTS ${ident(existing.duckName)}`);
-  const outs: Node[] = stmt.outputColumnList ?? [];
   await e.catalog.putTable({
     ...r,
     type: 'VIEW',
     duckName: '',
-    columns: outs.map((o) => ({ name: String(o.name), type: fromTypeProto(o.column.type), required: false })),
+    columns,
     viewQuery: qualifyViewSql(String(stmt.sql), opts),
     creationTime: now(),
     lastModifiedTime: now(),
@@ -197,7 +204,7 @@ async function dropSchema(e: Engine, stmt: Node, opts: QueryOptions): Promise<St
   }
   const tables = e.catalog.listTables(r.projectId, r.datasetId);
   if (tables.length && stmt.dropMode !== 'CASCADE')
-    throw BigQueryError.invalid(`Dataset ${r.projectId}:${r.datasetId} is still in use`);
+    throw new BigQueryError('resourceInUse', `Dataset ${r.projectId}:${r.datasetId} is still in use`);
   if (!opts.dryRun) {
     for (const t of tables) await dropTableObject(e, t);
     await e.catalog.deleteDataset(r.projectId, r.datasetId);

@@ -14,6 +14,8 @@ import { duckType } from './duckdb/types.js';
 import { makeColumnDecoder, toDuckLiteral } from './duckdb/values.js';
 import type { NameDefaults } from './names.js';
 import { DDL } from './ddl.js';
+import { DML } from './dml.js';
+import { ALTER } from './ddl-alter.js';
 
 export type StatementHandler = (e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions) => Promise<StatementResult>;
 
@@ -98,7 +100,8 @@ async function insertStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
     const outs: Node[] = stmt.queryOutputColumnList ?? [];
     source = `SELECT ${outs.map((c) => colName(c)).join(', ')} FROM (${lowerScan(stmt.query, ctx)})`;
   } else {
-    const rows = (stmt.rowList as Node[]).map((r) => `(${(r.valueList as Node[]).map((v) => lowerExpr(v.value, ctx)).join(', ')})`);
+    const value = (v: Node) => (v.value?.kind === 'DMLDefault' ? 'DEFAULT' : lowerExpr(v.value, ctx));
+    const rows = (stmt.rowList as Node[]).map((r) => `(${(r.valueList as Node[]).map(value).join(', ')})`);
     source = `VALUES ${rows.join(', ')}`;
   }
   if (opts.dryRun) return { statementType: 'INSERT', numDmlAffectedRows: 0 };
@@ -110,6 +113,8 @@ const HANDLERS: Record<string, StatementHandler> = {
   QueryStmt: queryStmt,
   InsertStmt: insertStmt,
   ...DDL,
+  ...DML,
+  ...ALTER,
 };
 
 const STATEMENT_NAMES: Record<string, string> = { UpdateStmt: 'UPDATE', DeleteStmt: 'DELETE', MergeStmt: 'MERGE' };

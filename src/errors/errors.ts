@@ -19,6 +19,7 @@ export const REASON_STATUS = {
   backendError: 500,
   notImplemented: 501,
   resourcesExceeded: 400,
+  resourceInUse: 400,
   jobInternalError: 400,
 } as const;
 

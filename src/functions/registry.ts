@@ -28,6 +28,15 @@ export interface FnCall {
   nullHandling?: 'IGNORE' | 'RESPECT';
   orderBy?: string;
   limit?: string;
+  /**
+   * Analytic calls: the window text (`PARTITION BY … ORDER BY … frame`) without `OVER`. When set,
+   * the lowering applies it to every aggregate/analytic call it emits (the `aggregate` and
+   * `windowed` helpers do), so lowerings may wrap the call (CASE, CAST…). When unset the caller
+   * appends `OVER (…)` to the returned text.
+   */
+  over?: string;
+  /** Analytic calls: the window (`OVER (…)`); `aggregate()` places it right after the call. */
+  over?: string;
   /** Lowers a GoogleSQL type to the DuckDB type name (for CASTs inside templates). */
   duckType: (t: BqType) => string;
 }
@@ -81,9 +90,16 @@ export const sqlString = (s: string): string => `'${s.replace(/'/g, "''")}'`;
  */
 export const raise = (c: FnCall, messageSql: string): string => (c.safe ? 'NULL' : `error(${messageSql})`);
 
-/** An aggregate call with DISTINCT / ORDER BY modifiers applied. */
-export function aggregate(duck: string, c: FnCall, args = c.args): string {
+/** Appends the call's window (`OVER (…)`) when it is an analytic call lowered with `c.over`. */
+export const windowed = (c: FnCall, call: string): string => (c.over !== undefined ? `${call} OVER (${c.over})` : call);
+
+/**
+ * An aggregate call with DISTINCT / ORDER BY modifiers applied, an optional FILTER condition, and
+ * the window when `c.over` is set.
+ */
+export function aggregate(duck: string, c: FnCall, args = c.args, filter?: string): string {
   const distinct = c.distinct ? 'DISTINCT ' : '';
-  const order = c.orderBy ? ` ORDER BY ${c.orderBy}` : '';
-  return `${duck}(${distinct}${args.join(', ')}${order})`;
+  const order = c.orderBy && c.over === undefined ? ` ORDER BY ${c.orderBy}` : '';
+  const f = filter ? ` FILTER (WHERE ${filter})` : '';
+  return windowed(c, `${duck}(${distinct}${args.join(', ')}${order})${f}`);
 }

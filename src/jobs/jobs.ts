@@ -94,7 +94,9 @@ export class JobManager {
         dryRun: !!job.configuration.dryRun,
       });
       job.children = results;
-      job.result = results[results.length - 1];
+      const last = results[results.length - 1];
+      // A request of several statements is a script job: its statementType is SCRIPT (recorded rest_crud/dml_*).
+      job.result = results.length > 1 ? { ...last, statementType: 'SCRIPT' } : last;
       if (q.destinationTable && job.result.statementType === 'SELECT' && !job.configuration.dryRun)
         await applyDestination(this.engine, job.projectId, q, job.result);
     } catch (e) {

@@ -29,6 +29,10 @@ export interface Column {
   type: BqType;
   required: boolean;
   description?: string;
+  /** GoogleSQL text of the column's DEFAULT (REST `defaultValueExpression`). */
+  defaultValueExpression?: string;
+  /** The DEFAULT lowered to DuckDB (engine-private). */
+  defaultSql?: string;
 }
 
 const INPUT_NAMES: Record<string, ScalarKind | 'STRUCT' | 'RANGE'> = {
@@ -90,4 +94,8 @@ export function fieldFromType(name: string, type: BqType, required = false, desc
   return out;
 }
 
-export const fieldFromColumn = (c: Column): TableFieldSchema => fieldFromType(c.name, c.type, c.required, c.description);
+export const fieldFromColumn = (c: Column): TableFieldSchema => {
+  const f = fieldFromType(c.name, c.type, c.required, c.description);
+  if (c.defaultValueExpression) f.defaultValueExpression = c.defaultValueExpression;
+  return f;
+};

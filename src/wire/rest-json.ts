@@ -253,6 +253,19 @@ function decodeRange(json: unknown, t: Extract<BqType, { kind: 'RANGE' }>, path:
   return { start: decodeJsonValue(start ?? null, t.element, `${path}.start`, { ...opts, dialect: d }), end: decodeJsonValue(end ?? null, t.element, `${path}.end`, { ...opts, dialect: d }) };
 }
 
+const fieldIndexCache = new WeakMap<BqType, Map<string, number>>();
+
+/** Lower-cased field name → index of a STRUCT type (cached per type object). */
+function fieldIndex(t: Extract<BqType, { kind: 'STRUCT' }>): Map<string, number> {
+  let m = fieldIndexCache.get(t);
+  if (!m) {
+    m = new Map();
+    for (let i = t.fields.length - 1; i >= 0; i--) if (t.fields[i].name) m.set(t.fields[i].name.toLowerCase(), i);
+    fieldIndexCache.set(t, m);
+  }
+  return m;
+}
+
 /**
  * A JSON value (insertAll row cell, or a query parameter's JSON value) → the domain value of type `t`.
  * `path` is the value's location, reported as the error `location` (`col`, `rec.sub`, `arr[2].x`).
@@ -278,8 +291,7 @@ export function decodeJsonValue(json: unknown, t: BqType, path: string, opts: Js
     case 'STRUCT': {
       if (Array.isArray(json)) throw invalid(`Array specified for non-repeated field: ${leafName(path)}.`, path);
       if (typeof json !== 'object' || isLosslessNumber(json)) throw invalid(`Cannot convert value to record (bad value): ${show(json)}`, path);
-      const byName = new Map<string, number>();
-      t.fields.forEach((f, i) => byName.set(f.name.toLowerCase(), i));
+      const byName = fieldIndex(t);
       const out: Value[] = new Array(t.fields.length).fill(null);
       for (const [key, val] of Object.entries(json as Record<string, unknown>)) {
         const i = byName.get(key.toLowerCase());

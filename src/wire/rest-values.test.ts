@@ -30,7 +30,9 @@ describe('formatFloat64 (Java Double.toString, as the REST API writes FLOAT64 an
     expect(formatFloat64(1e-4)).toBe('1.0E-4');
     expect(formatFloat64(-1.2345e-10)).toBe('-1.2345E-10');
     expect(formatFloat64(Number.MAX_VALUE)).toBe('1.7976931348623157E308');
-    expect(formatFloat64(5e-324)).toBe('4.9E-324'.replace('4.9', '5.0')); // shortest digits: JS and JDK ≥ 19 agree on 5e-324
+    expect(formatFloat64(5e-324)).toBe('4.9E-324'); // Double.toString(Double.MIN_VALUE) per the Java docs
+    expect(formatFloat64(1e23)).toBe('1.0E23');
+    expect(formatFloat64(0.002)).toBe('0.002');
   });
   it('spells the special values', () => {
     expect(formatFloat64(NaN)).toBe('NaN');

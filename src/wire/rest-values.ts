@@ -32,7 +32,8 @@ export interface RestRow {
  * A FLOAT64 as the REST API writes it, which is Java's `Double.toString`: the shortest digits that
  * round-trip; plain notation with at least one fractional digit for 10^-3 ≤ |x| < 10^7 (`1.5`, `3.0`,
  * `0.001`), otherwise `d.dddE±n` without a `+` (`1.0E20`, `1.0E-4`, `1.7040672E9`); `NaN`,
- * `Infinity`, `-Infinity`, `0.0`, `-0.0`.
+ * `Infinity`, `-Infinity`, `0.0`, `-0.0`; at least two significant digits are considered, so
+ * `Double.MIN_VALUE` is `4.9E-324`.
  * Source: cells such as `"1.447216127E9"` and `"1.561017697269367E9"` returned by the API
  * (tylertreat/BigQuery-Python#72, googleapis/elixir-google-api#1713).
  */
@@ -43,7 +44,13 @@ export function formatFloat64(x: number): string {
   if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
   const sign = x < 0 ? '-' : '';
   const abs = Math.abs(x);
-  const [mant, expText] = abs.toExponential().split('e');
+  let [mant, expText] = abs.toExponential().split('e');
+  if (mant.length === 1) {
+    // Java prints at least two significant digits and then picks the 2-digit decimal nearest to
+    // x (Double.MIN_VALUE is "4.9E-324"); it equals d.0 whenever x is exactly d×10^n.
+    const [m2, e2] = abs.toExponential(1).split('e');
+    if (Number(`${m2}e${e2}`) === abs) [mant, expText] = [m2.replace(/\.?0$/, ''), e2];
+  }
   const digits = mant.replace('.', '');
   const exp = Number(expText);
   if (abs >= 1e-3 && abs < 1e7) {

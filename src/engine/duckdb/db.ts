@@ -36,6 +36,15 @@ export class Database implements MetaPersistence {
     private readonly pool: DuckDBConnection[],
   ) {}
   private free: DuckDBConnection[] = [];
+  /** Writes are serialised (BigQuery queues DML per table; DuckDB's optimistic writes would conflict). */
+  private writeChain: Promise<unknown> = Promise.resolve();
+
+  /** Runs `f` after every earlier write finished. */
+  serializeWrite<T>(f: () => Promise<T>): Promise<T> {
+    const next = this.writeChain.then(f, f);
+    this.writeChain = next.catch(() => undefined);
+    return next;
+  }
   private waiters: ((c: DuckDBConnection) => void)[] = [];
 
   /** Opens the database: `:memory:` or `<dataDir>/bqemu.duckdb`. */
@@ -82,13 +91,13 @@ export class Database implements MetaPersistence {
 
   /** Runs a statement; DuckDB errors become BigQuery errors. */
   async run(sql: string): Promise<void> {
-    await this.withConnection(async (c) => {
+    await this.serializeWrite(() => this.withConnection(async (c) => {
       try {
         await c.run(sql);
       } catch (e) {
         throw mapDuckDBError(e);
       }
-    });
+    }));
   }
 
   /** Runs a query and reads every row. */
@@ -104,7 +113,7 @@ export class Database implements MetaPersistence {
 
   /** Runs several statements on one connection inside a transaction (all or nothing). */
   async transaction(statements: string[]): Promise<number[]> {
-    return this.withConnection(async (c) => {
+    return this.serializeWrite(() => this.withConnection(async (c) => {
       const counts: number[] = [];
       await c.run('BEGIN TRANSACTION');
       try {
@@ -118,7 +127,7 @@ export class Database implements MetaPersistence {
         await c.run('ROLLBACK').catch(() => undefined);
         throw mapDuckDBError(e);
       }
-    });
+    }));
   }
 
   async save(kind: string, key: string, json: string | null): Promise<void> {

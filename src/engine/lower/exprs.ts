@@ -74,11 +74,14 @@ export function lowerWindowCall(n: Node, ctx: LowerContext, window: string[]): s
     const b = (x: Node) => BOUNDARY[x.boundaryType](x.expression ? lowerExpr(x.expression, ctx) : '');
     parts.push(`${fr.frameUnit === 'RANGE' ? 'RANGE' : 'ROWS'} BETWEEN ${b(fr.startExpr)} AND ${b(fr.endExpr)}`);
   }
+  const over = `OVER (${parts.join(' ')})`;
   const call = callFunction(n, ctx, {
     distinct: !!n.distinct,
     nullHandling: n.nullHandlingModifier === 'IGNORE_NULLS' ? 'IGNORE' : n.nullHandlingModifier === 'RESPECT_NULLS' ? 'RESPECT' : undefined,
+    over,
   }, false);
-  return `${call} OVER (${parts.join(' ')})`;
+  // Aggregates place the window themselves (inside any cast); plain analytic functions get it appended.
+  return call.includes(over) ? call : `${call} ${over}`;
 }
 
 function displayName(name: string): string {

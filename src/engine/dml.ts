@@ -1,0 +1,174 @@
+/**
+ * UPDATE, DELETE and MERGE (GoogleSQL DML). Target rows are addressed by DuckDB's `rowid`: each
+ * statement first computes, in one SELECT over the lowered scans, which target rows change and
+ * their new values, then applies them in one transaction. BigQuery's rule that a target row may
+ * match at most one source row is checked (`UPDATE/MERGE must match at most one source row for
+ * each target row`).
+ */
+import type { Node } from '../analyzer/ast.js';
+import { BigQueryError } from '../errors/errors.js';
+import type { Engine, QueryOptions, StatementResult } from './engine.js';
+import { colName, ident, type BoundTable, type LowerContext } from './lower/context.js';
+import { lowerExpr } from './lower/exprs.js';
+import { lowerScan } from './lower/scans.js';
+import type { StatementHandler } from './statements.js';
+
+const MULTI_MATCH = 'UPDATE/MERGE must match at most one source row for each target row';
+
+function bound(ctx: LowerContext, scan: Node): BoundTable {
+  const t = ctx.tables.get(String(scan.table?.serializationId));
+  if (!t) throw BigQueryError.internal('DML target not bound');
+  return t;
+}
+
+/** The target scan with its rowid: `SELECT rowid AS __r, "col" AS c<id>, … FROM t`. */
+function targetSelect(t: BoundTable, scan: Node): string {
+  const idx: string[] = scan.columnIndexList ?? [];
+  const cols = (scan.columnList ?? []).map((c: Node, i: number) => `${ident(t.columns[Number(idx[i] ?? i)])} AS ${colName(c)}`);
+  return `SELECT rowid AS __r${cols.length ? ', ' + cols.join(', ') : ''} FROM ${t.relation}`;
+}
+
+/** Target column name of an update item (`SET col = …`); nested paths are not supported yet. */
+function updateColumn(t: BoundTable, scan: Node, item: Node): string {
+  const target: Node = item.target;
+  if (target.kind !== 'ColumnRef') throw BigQueryError.notSupported('UPDATE of a nested field path');
+  const idx: string[] = scan.columnIndexList ?? [];
+  const pos = (scan.columnList as Node[]).findIndex((c) => String(c.columnId) === String(target.column.columnId));
+  return t.columns[Number(idx[pos] ?? pos)];
+}
+
+function updateValue(item: Node, ctx: LowerContext): string {
+  const v: Node = item.setValue?.value;
+  if (!v || v.kind === 'DMLDefault') return 'NULL';
+  return lowerExpr(v, ctx);
+}
+
+async function deleteStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
+  const t = bound(ctx, stmt.tableScan);
+  const where = stmt.whereExpr ? lowerExpr(stmt.whereExpr, ctx) : 'TRUE';
+  const sel = `SELECT __r FROM (${targetSelect(t, stmt.tableScan)}) WHERE ${where}`;
+  if (opts.dryRun) return { statementType: 'DELETE', numDmlAffectedRows: 0 };
+  const [n] = await e.db.transaction([`DELETE FROM ${t.relation} WHERE rowid IN (${sel})`]);
+  return { statementType: 'DELETE', numDmlAffectedRows: n };
+}
+
+async function updateStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
+  const t = bound(ctx, stmt.tableScan);
+  const items: Node[] = stmt.updateItemList ?? [];
+  const cols = items.map((it) => updateColumn(t, stmt.tableScan, it));
+  const vals = items.map((it) => updateValue(it, ctx));
+  const a = ctx.alias('tg');
+  let source = `(${targetSelect(t, stmt.tableScan)}) AS ${a}`;
+  if (stmt.fromScan) source += ` CROSS JOIN (${lowerScan(stmt.fromScan, ctx)}) AS ${ctx.alias('fr')}`;
+  const where = stmt.whereExpr ? lowerExpr(stmt.whereExpr, ctx) : 'TRUE';
+  const changes = `SELECT __r, ${vals.map((v, i) => `${v} AS __v${i}`).join(', ')} FROM ${source} WHERE ${where}`;
+  if (opts.dryRun) return { statementType: 'UPDATE', numDmlAffectedRows: 0 };
+  return e.db.serializeWrite(async () => {
+    const tmp = `__upd_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+    return e.db.withConnection(async (c) => {
+      try {
+        await c.run(`CREATE TEMP TABLE ${tmp} AS ${changes}`);
+        if (stmt.fromScan) {
+          const dup = await c.runAndReadAll(`SELECT count(*) - count(DISTINCT __r) FROM ${tmp}`);
+          if (Number(dup.getRowsJS()[0][0]) > 0) throw BigQueryError.runtime(MULTI_MATCH);
+        }
+        const set = cols.map((col, i) => `${ident(col)} = s.__v${i}`).join(', ');
+        const r = await c.run(`UPDATE ${t.relation} SET ${set} FROM ${tmp} AS s WHERE ${t.relation}.rowid = s.__r`);
+        return { statementType: 'UPDATE', numDmlAffectedRows: Number(r.rowsChanged) };
+      } catch (err) {
+        const { mapDuckDBError } = await import('./duckdb/db.js');
+        throw mapDuckDBError(err);
+      } finally {
+        await c.run(`DROP TABLE IF EXISTS ${tmp}`).catch(() => undefined);
+      }
+    });
+  });
+}
+
+async function mergeStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
+  const t = bound(ctx, stmt.tableScan);
+  const clauses: Node[] = stmt.whenClauseList ?? [];
+  const tgt = ctx.alias('tg');
+  const src = ctx.alias('sr');
+  const on = lowerExpr(stmt.mergeExpr, ctx);
+  const join =
+    `FROM (SELECT *, TRUE AS __tm FROM (${targetSelect(t, stmt.tableScan)})) AS ${tgt} ` +
+    `FULL JOIN (SELECT *, TRUE AS __sm FROM (${lowerScan(stmt.fromScan, ctx)})) AS ${src} ON ${on}`;
+  const MATCH: Record<string, string> = {
+    MATCHED: '__tm AND __sm',
+    NOT_MATCHED_BY_TARGET: '__sm AND __tm IS NULL',
+    NOT_MATCHED_BY_SOURCE: '__tm AND __sm IS NULL',
+  };
+  const pick = clauses
+    .map((cl, i) => `WHEN ${MATCH[cl.matchType]}${cl.matchExpr ? ` AND (${lowerExpr(cl.matchExpr, ctx)})` : ''} THEN ${i}`)
+    .join(' ');
+  // Per clause, the values it writes (UPDATE set values / INSERT row), computed in the same scope.
+  const values: string[] = [];
+  const plan = clauses.map((cl, i) => {
+    if (cl.actionType === 'UPDATE') {
+      const cols = (cl.updateItemList as Node[]).map((it) => updateColumn(t, stmt.tableScan, it));
+      const v = (cl.updateItemList as Node[]).map((it, j) => {
+        values.push(`CASE WHEN __clause = ${i} THEN ${updateValue(it, ctx)} END AS __c${i}_${j}`);
+        return `__c${i}_${j}`;
+      });
+      return { kind: 'UPDATE' as const, cols, v };
+    }
+    if (cl.actionType === 'INSERT') {
+      const scanCols: Node[] = stmt.tableScan.columnList ?? [];
+      const idx: string[] = stmt.tableScan.columnIndexList ?? [];
+      const cols = (cl.insertColumnList as Node[]).map((c) => {
+        const pos = scanCols.findIndex((s) => String(s.columnId) === String(c.columnId));
+        return t.columns[Number(idx[pos] ?? pos)];
+      });
+      const v = ((cl.insertRow?.valueList ?? []) as Node[]).map((dv, j) => {
+        values.push(`CASE WHEN __clause = ${i} THEN ${dv.value?.kind === 'DMLDefault' ? 'NULL' : lowerExpr(dv.value, ctx)} END AS __c${i}_${j}`);
+        return `__c${i}_${j}`;
+      });
+      return { kind: 'INSERT' as const, cols, v };
+    }
+    return { kind: 'DELETE' as const, cols: [], v: [] };
+  });
+  const decided = `SELECT *, CASE ${pick || 'WHEN FALSE THEN 0'} END AS __clause ${join}`;
+  const sql = `SELECT __r, __tm, __sm, __clause${values.length ? ', ' + values.join(', ') : ''} FROM (${decided}) WHERE __clause IS NOT NULL`;
+  if (opts.dryRun) return { statementType: 'MERGE', numDmlAffectedRows: 0 };
+  return e.db.serializeWrite(() =>
+    e.db.withConnection(async (c) => {
+      const tmp = `__merge_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+      try {
+        await c.run(`CREATE TEMP TABLE ${tmp} AS ${sql}`);
+        const dup = await c.runAndReadAll(
+          `SELECT count(*) FROM (SELECT __r FROM ${tmp} WHERE __tm AND __sm GROUP BY __r HAVING count(*) > 1)`,
+        );
+        if (Number(dup.getRowsJS()[0][0]) > 0) throw BigQueryError.runtime(MULTI_MATCH);
+        await c.run('BEGIN TRANSACTION');
+        let n = 0;
+        for (let i = 0; i < plan.length; i++) {
+          const p = plan[i];
+          if (p.kind === 'DELETE')
+            n += Number((await c.run(`DELETE FROM ${t.relation} WHERE rowid IN (SELECT __r FROM ${tmp} WHERE __clause = ${i})`)).rowsChanged);
+          else if (p.kind === 'UPDATE' && p.cols.length) {
+            const set = p.cols.map((col, j) => `${ident(col)} = s.${p.v[j]}`).join(', ');
+            n += Number((await c.run(`UPDATE ${t.relation} SET ${set} FROM ${tmp} AS s WHERE s.__clause = ${i} AND ${t.relation}.rowid = s.__r`)).rowsChanged);
+          } else if (p.kind === 'INSERT') {
+            const cols = p.cols.map(ident).join(', ');
+            n += Number((await c.run(`INSERT INTO ${t.relation} (${cols}) SELECT ${p.v.join(', ')} FROM ${tmp} WHERE __clause = ${i}`)).rowsChanged);
+          }
+        }
+        await c.run('COMMIT');
+        return { statementType: 'MERGE', numDmlAffectedRows: n };
+      } catch (err) {
+        await c.run('ROLLBACK').catch(() => undefined);
+        const { mapDuckDBError } = await import('./duckdb/db.js');
+        throw mapDuckDBError(err);
+      } finally {
+        await c.run(`DROP TABLE IF EXISTS ${tmp}`).catch(() => undefined);
+      }
+    }),
+  );
+}
+
+export const DML: Record<string, StatementHandler> = {
+  DeleteStmt: deleteStmt,
+  UpdateStmt: updateStmt,
+  MergeStmt: mergeStmt,
+};
