@@ -151,7 +151,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 function compareString(e: string, a: string): boolean {
   if (e === a) return true;
-  
+  if (isWktShaped(e) || isWktShaped(a)) return normaliseWkt(e) === normaliseWkt(a);
   if (isJsonShaped(e) || isJsonShaped(a)) {
     const pe = tryParseJson(e);
     const pa = tryParseJson(a);

@@ -87,12 +87,16 @@ export class StatementAnalyzer {
       });
       return true;
     };
-    for (const segs of names) bind(segs);
+    for (const segs of names) {
+      checkDatasetIdInPath(segs, defaults);
+      bind(segs);
+    }
     const options = {
       languageOptions: this.analyzer.languageOptions,
       defaultTimezone: 'UTC',
       errorMessageMode: 'ERROR_MESSAGE_ONE_LINE',
       pruneUnusedColumns: true,
+      showFunctionSignatureMismatchDetails: true,
       parameterMode: params.positional?.length ? 'PARAMETER_POSITIONAL' : 'PARAMETER_NAMED',
       queryParameters: [...(params.named ?? new Map()).entries()].map(([name, t]) => ({ name, type: toTypeProto(t) })),
       positionalQueryParameters: (params.positional ?? []).map(toTypeProto),
@@ -133,6 +137,24 @@ export class StatementAnalyzer {
     if (!this.catalog.getDataset(ref.projectId, ref.datasetId)) return BigQueryError.datasetNotFound(ref.projectId, ref.datasetId);
     return BigQueryError.tableNotFound(ref.projectId, ref.datasetId, ref.tableId);
   }
+}
+
+/**
+ * A dataset id that can never exist (BigQuery's rule: letters, digits, underscores) is BigQuery's
+ * 400 `invalid` with the path as location (recorded standard_functions/error_invalid_dataset_id).
+ */
+function checkDatasetIdInPath(segs: string[], defaults: NameDefaults): void {
+  let ref: TableRef;
+  try {
+    ref = resolveTablePath(segs, defaults);
+  } catch {
+    return;
+  }
+  if (!/^[A-Za-z0-9_]+$/.test(ref.datasetId) && ref.datasetId.toUpperCase() !== 'INFORMATION_SCHEMA' && !ref.datasetId.startsWith('region-'))
+    throw BigQueryError.invalid(
+      `Invalid dataset ID "${ref.datasetId}". Dataset IDs must be alphanumeric (plus underscores and dashes) and must be at most 1024 characters long.`,
+      segs.join('.'),
+    );
 }
 
 /** The path of ZetaSQL's `Table not found: x` error, if that is what `e` is. */

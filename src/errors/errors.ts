@@ -92,7 +92,7 @@ export class BigQueryError extends Error {
   }
   /** A runtime error raised while executing a query (division by zero, overflow, bad cast …). */
   static runtime(message: string): BigQueryError {
-    return new BigQueryError('invalidQuery', message);
+    return new BigQueryError('invalidQuery', message, 'query');
   }
   static outOfRange(message: string): BigQueryError {
     return new BigQueryError('outOfRange', message);

@@ -5,7 +5,7 @@
  */
 const M = (1n << 64n) - 1n;
 const K0 = 0xc3a5c85c97cb3127n;
-const K1 = 0xb492b66be98f6d43n;
+const K1 = 0xb492b66fbe98f273n;
 const K2 = 0x9ae16a3b2f90404fn;
 
 const mul = (a: bigint, b: bigint) => (a * b) & M;

@@ -3,3 +3,4 @@
  * where a later category deliberately overrides an earlier entry.
  */
 import './operators.js';
+import './hash.js';

@@ -35,8 +35,6 @@ export interface FnCall {
    * appends `OVER (…)` to the returned text.
    */
   over?: string;
-  /** Analytic calls: the window (`OVER (…)`); `aggregate()` places it right after the call. */
-  over?: string;
   /** Lowers a GoogleSQL type to the DuckDB type name (for CASTs inside templates). */
   duckType: (t: BqType) => string;
 }

@@ -74,14 +74,15 @@ export function lowerWindowCall(n: Node, ctx: LowerContext, window: string[]): s
     const b = (x: Node) => BOUNDARY[x.boundaryType](x.expression ? lowerExpr(x.expression, ctx) : '');
     parts.push(`${fr.frameUnit === 'RANGE' ? 'RANGE' : 'ROWS'} BETWEEN ${b(fr.startExpr)} AND ${b(fr.endExpr)}`);
   }
-  const over = `OVER (${parts.join(' ')})`;
+  const over = parts.join(' ');
   const call = callFunction(n, ctx, {
     distinct: !!n.distinct,
     nullHandling: n.nullHandlingModifier === 'IGNORE_NULLS' ? 'IGNORE' : n.nullHandlingModifier === 'RESPECT_NULLS' ? 'RESPECT' : undefined,
     over,
   }, false);
-  // Aggregates place the window themselves (inside any cast); plain analytic functions get it appended.
-  return call.includes(over) ? call : `${call} ${over}`;
+  // Lowerings built with `aggregate`/`windowed` place the window themselves (inside any CAST or
+  // CASE); for the others it is appended.
+  return call.includes(`OVER (${over})`) ? call : `${call} OVER (${over})`;
 }
 
 function displayName(name: string): string {

@@ -1,0 +1,30 @@
+/**
+ * Test helper: an in-process emulator on a free port and a real `@google-cloud/bigquery` client
+ * pointed at it (apiEndpoint + PassThroughClient, DESIGN §7).
+ */
+import { BigQuery } from '@google-cloud/bigquery';
+import { PassThroughClient } from 'google-auth-library';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/server/server.js';
+
+export interface TestEmulator {
+  emu: Emulator;
+  bq: BigQuery;
+  projectId: string;
+}
+
+export async function startTestEmulator(opts: EmulatorOptions = {}): Promise<TestEmulator> {
+  const projectId = opts.projectId ?? 'test-project';
+  const emu = await startEmulator({ port: 0, projectId, ...opts });
+  const bq = new BigQuery({ projectId, apiEndpoint: emu.url, authClient: new PassThroughClient() as never });
+  return { emu, bq, projectId };
+}
+
+/** The error a client call raised (fails the test when it resolves). */
+export async function errorOf(p: Promise<unknown>): Promise<{ code?: number; message: string; errors?: { reason?: string; location?: string; message?: string }[] }> {
+  try {
+    await p;
+  } catch (e) {
+    return e as never;
+  }
+  throw new Error('expected the call to fail');
+}
