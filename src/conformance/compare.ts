@@ -2,8 +2,10 @@
  * Result comparison for the SQL corpus: schema, rows with type-driven tolerances, `job_metadata`,
  * and error parity (contract §3 fixture execution rules, §4.4, §6.2, §7.1).
  */
-import type { Expected, ExpectedError, SchemaField } from './fixtures.js';
-import { stringifyJson, type JsonValue } from './jsonsafe.js';
+import type { Expected, SchemaField } from './fixtures.js';
+import type { JsonValue } from './jsonsafe.js';
+import { show, type ActualOutcome, type Diff } from './diff.js';
+import { compareError } from './errorparity.js';
 import {
   decimalsEqual,
   floatsEqual,
@@ -16,44 +18,8 @@ import {
   tryParseJson,
 } from './values.js';
 
-/** What the emulator answered, in comparable plain form (see client.ts for the conversion). */
-export type ActualOutcome = ActualSuccess | ActualError;
-
-export interface ActualSuccess {
-  kind: 'success';
-  schema: SchemaField[];
-  rows: Record<string, unknown>[];
-  /** The job resource (jobs.get / dry-run insert answer), when fetched; source of `job_metadata`. */
-  job?: Record<string, unknown>;
-}
-
-export interface ActualError {
-  kind: 'error';
-  reason?: string;
-  location?: string | null;
-  httpStatus?: number;
-  message: string;
-}
-
-export type DiffKind =
-  | 'kind mismatch'
-  | 'schema'
-  | 'row-count'
-  | 'rows'
-  | 'row-order'
-  | 'job-metadata'
-  | 'error-reason'
-  | 'error-location'
-  | 'error-status'
-  | 'error-message';
-
-/** One difference. `cause` is a short, groupable summary for the report. */
-export interface Diff {
-  kind: DiffKind;
-  path: string;
-  message: string;
-  cause: string;
-}
+export * from './diff.js';
+export { compareError, pythonPatternToRegExp } from './errorparity.js';
 
 const TYPE_ALIASES: Record<string, string> = {
   INTEGER: 'INT64',
@@ -73,19 +39,6 @@ export function normaliseType(t: string | undefined): string {
 /** Normalise a mode: absent means NULLABLE (contract §4.4). */
 export function normaliseMode(m: string | undefined | null): string {
   return m ? m.toUpperCase() : 'NULLABLE';
-}
-
-/** Short display of a value for diff messages. */
-export function show(v: unknown): string {
-  if (v === undefined) return '<absent>';
-  if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
-  let s: string;
-  try {
-    s = typeof v === 'string' ? JSON.stringify(v) : stringifyJson(v);
-  } catch {
-    s = String(v);
-  }
-  return s.length > 200 ? s.slice(0, 197) + '...' : s;
 }
 
 /**
@@ -351,57 +304,6 @@ export function compareJobMetadata(expected: Record<string, JsonValue>, job: Rec
     if (!metadataEqual(e, a)) {
       diffs.push({ kind: 'job-metadata', path: `job_metadata.${key}`, message: `job_metadata.${key}: expected ${show(e)}, got ${show(a)}`, cause: `job_metadata.${key}${a === undefined ? ' absent' : ''}` });
     }
-  }
-  return diffs;
-}
-
-/**
- * Translate a Python `re` pattern to a JavaScript RegExp with dot-all (contract §7.1: search with
- * dot matching newline). Handles named groups, `\A`/`\Z` and leading inline flags.
- */
-export function pythonPatternToRegExp(pattern: string): RegExp {
-  let src = pattern;
-  let flags = 's';
-  const inline = /^\(\?([aiLmsux]+)\)/.exec(src);
-  if (inline) {
-    src = src.slice(inline[0].length);
-    if (inline[1]!.includes('i')) flags += 'i';
-    if (inline[1]!.includes('m')) flags += 'm';
-  }
-  src = src
-    .replace(/\(\?P<([A-Za-z_]\w*)>/g, '(?<$1>')
-    .replace(/\(\?P=([A-Za-z_]\w*)\)/g, '\\k<$1>')
-    .replace(/\\A/g, '^')
-    .replace(/\\Z/g, '$(?![\\s\\S])');
-  return new RegExp(src, flags);
-}
-
-function normLocation(l: string | null | undefined): string | undefined {
-  return l === null || l === undefined || l === '' ? undefined : l;
-}
-
-/** Error parity (contract §7.1): reason, location, http_status exact; message by regex search. */
-export function compareError(expected: ExpectedError, actual: ActualError): Diff[] {
-  const diffs: Diff[] = [];
-  if (expected.reason !== actual.reason) {
-    diffs.push({ kind: 'error-reason', path: 'error.reason', message: `error.reason: expected ${show(expected.reason)}, got ${show(actual.reason)} (message: ${show(actual.message)})`, cause: `error reason ${expected.reason} vs ${actual.reason ?? '<absent>'}` });
-  }
-  const el = normLocation(expected.location);
-  const al = normLocation(actual.location);
-  if (el !== al) {
-    diffs.push({ kind: 'error-location', path: 'error.location', message: `error.location: expected ${show(el)}, got ${show(al)}`, cause: `error location ${el ?? '<absent>'} vs ${al ?? '<absent>'}` });
-  }
-  if (expected.http_status !== actual.httpStatus) {
-    diffs.push({ kind: 'error-status', path: 'error.http_status', message: `error.http_status: expected ${expected.http_status}, got ${show(actual.httpStatus)}`, cause: `http status ${expected.http_status} vs ${actual.httpStatus ?? '<absent>'}` });
-  }
-  let re: RegExp | undefined;
-  try {
-    re = pythonPatternToRegExp(expected.message_pattern);
-  } catch (e) {
-    diffs.push({ kind: 'error-message', path: 'error.message', message: `message_pattern does not compile: ${(e as Error).message}`, cause: 'uncompilable message_pattern' });
-  }
-  if (re && !re.test(actual.message)) {
-    diffs.push({ kind: 'error-message', path: 'error.message', message: `error.message ${show(actual.message)} does not match /${expected.message_pattern}/ (recorded: ${show(expected.message_sample)})`, cause: `error message (${expected.reason})` });
   }
   return diffs;
 }

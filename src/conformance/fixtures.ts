@@ -113,7 +113,11 @@ function validateSchema(schema: unknown, where: string): SchemaField[] {
 /** Validate a parsed `expected.json` (contract §2.2 / §2.3: the two forms are mutually exclusive). */
 export function validateExpected(raw: JsonValue | undefined): Expected {
   if (!isObject(raw)) throw new FixtureError('expected.json must be a JSON object');
-  const exp: Expected = { ...(raw as Record<string, never>) };
+  const exp: Expected = {};
+  if (typeof raw.fixture_version === 'number') exp.fixture_version = raw.fixture_version;
+  if (isObject(raw.bigquery)) exp.bigquery = raw.bigquery;
+  if (typeof raw.row_count === 'number') exp.row_count = raw.row_count;
+  if (typeof raw.duration_class === 'string') exp.duration_class = raw.duration_class;
   if (raw.error !== undefined && raw.error !== null) {
     const e = raw.error;
     if (!isObject(e) || typeof e.reason !== 'string' || typeof e.message_pattern !== 'string' || typeof e.http_status !== 'number') {
@@ -129,12 +133,14 @@ export function validateExpected(raw: JsonValue | undefined): Expected {
     };
     return exp;
   }
-  delete exp.error;
   exp.schema = validateSchema(raw.schema ?? [], 'expected.json schema');
   const rows = raw.rows ?? [];
   if (!Array.isArray(rows) || !rows.every(isObject)) throw new FixtureError('expected.json rows must be an array of objects');
   exp.rows = rows as Record<string, JsonValue>[];
-  if (raw.job_metadata !== undefined && !isObject(raw.job_metadata)) throw new FixtureError('expected.json job_metadata must be an object');
+  if (raw.job_metadata !== undefined && raw.job_metadata !== null) {
+    if (!isObject(raw.job_metadata)) throw new FixtureError('expected.json job_metadata must be an object');
+    exp.job_metadata = raw.job_metadata;
+  }
   return exp;
 }
 

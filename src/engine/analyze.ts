@@ -30,6 +30,12 @@ export function stripComments(s: string): string {
 
 const MAX_CACHE = 2000;
 
+/** ZetaSQL rewrites that turn constructs into simpler resolved AST (PIVOT → aggregation, …). */
+const ANALYZER_REWRITES = [
+  'REWRITE_FLATTEN', 'REWRITE_ARRAY_FILTER_TRANSFORM', 'REWRITE_UNPIVOT', 'REWRITE_PIVOT', 'REWRITE_ARRAY_INCLUDES',
+  'REWRITE_TYPEOF_FUNCTION', 'REWRITE_WITH_EXPR', 'REWRITE_NULLIFERROR_FUNCTION', 'REWRITE_LIKE_ANY_ALL',
+];
+
 export class StatementAnalyzer {
   private cache = new Map<string, AnalyzedStatement & { next: number }>();
   private extractCache = new Map<string, { names: string[][]; next: number }>();
@@ -97,6 +103,7 @@ export class StatementAnalyzer {
       errorMessageMode: 'ERROR_MESSAGE_ONE_LINE',
       pruneUnusedColumns: true,
       showFunctionSignatureMismatchDetails: true,
+      enabledRewrites: ANALYZER_REWRITES,
       parameterMode: params.positional?.length ? 'PARAMETER_POSITIONAL' : 'PARAMETER_NAMED',
       queryParameters: [...(params.named ?? new Map()).entries()].map(([name, t]) => ({ name, type: toTypeProto(t) })),
       positionalQueryParameters: (params.positional ?? []).map(toTypeProto),

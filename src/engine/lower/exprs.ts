@@ -21,9 +21,13 @@ export function lowerOrderBy(items: Node[], ctx: LowerContext): string {
     .map((it) => {
       const e = it.columnRef ? colName(it.columnRef.column) : lowerExpr(it.expression ?? it, ctx);
       const desc = !!it.isDescending;
-      const nulls =
-        it.nullOrder === 'NULLS_FIRST' ? 'NULLS FIRST' : it.nullOrder === 'NULLS_LAST' ? 'NULLS LAST' : desc ? 'NULLS LAST' : 'NULLS FIRST';
-      return `${e} ${desc ? 'DESC' : 'ASC'} ${nulls}`;
+      const nullsFirst = it.nullOrder === 'NULLS_FIRST' || (it.nullOrder !== 'NULLS_LAST' && !desc);
+      const key = `${e} ${desc ? 'DESC' : 'ASC'} ${nullsFirst ? 'NULLS FIRST' : 'NULLS LAST'}`;
+      const t = it.columnRef ? it.columnRef.column?.type : it.expression?.type;
+      if (t?.typeKind !== 'TYPE_DOUBLE') return key;
+      // BigQuery orders NaN right after NULL (before -inf); DuckDB puts NaN above +inf.
+      const nanRank = `CASE WHEN ${e} IS NULL THEN ${nullsFirst ? 0 : 3} WHEN isnan(${e}) THEN ${desc ? 2 : 1} ELSE ${desc ? 1 : 2} END`;
+      return `${nanRank} ASC, ${key}`;
     })
     .join(', ');
 }

@@ -104,16 +104,18 @@ function aggregateScan(n: Node, ctx: LowerContext): string {
   for (const g of n.groupingCallList ?? []) items.push(`GROUPING(${colName(g.groupByColumn.column)}) AS ${colName(g.outputColumn)}`);
   let group = '';
   const sets: Node[] = n.groupingSetList ?? [];
-  if (sets.length) {
-    const setSql = sets.map((s) => {
-      const refs: Node[] = s.groupByColumnList ?? s.groupingSet?.groupByColumnList ?? [];
-      return `(${refs.map((r) => colName(r.column)).join(', ')})`;
-    });
-    group = ` GROUP BY GROUPING SETS (${setSql.join(', ')})`;
-  } else if (n.rollupColumnList?.length) {
-    group = ` GROUP BY ROLLUP (${n.rollupColumnList.map((r: Node) => colName(r.column)).join(', ')})`;
-  } else if (keys.length) group = ` GROUP BY ${keys.map((k) => colName(k.column)).join(', ')}`;
+  if (sets.length) group = ` GROUP BY GROUPING SETS (${sets.map(groupingSet).join(', ')})`;
+  else if (n.rollupColumnList?.length) group = ` GROUP BY ROLLUP (${n.rollupColumnList.map((r: Node) => colName(r.column)).join(', ')})`;
+  else if (keys.length) group = ` GROUP BY ${keys.map((k) => colName(k.column)).join(', ')}`;
   return `SELECT ${items.length ? items.join(', ') : 'NULL AS "__none"'} FROM ${inner}${group}`;
+}
+
+/** One element of ZetaSQL's grouping set list: a plain set, ROLLUP or CUBE (of multi-column items). */
+function groupingSet(s: Node): string {
+  const multi = (m: Node) => `(${(m.columnList ?? []).map((r: Node) => colName(r.column)).join(', ')})`;
+  if (s.kind === 'Rollup') return `ROLLUP (${(s.rollupColumnList ?? []).map(multi).join(', ')})`;
+  if (s.kind === 'Cube') return `CUBE (${(s.cubeColumnList ?? []).map(multi).join(', ')})`;
+  return `(${(s.groupByColumnList ?? []).map((r: Node) => colName(r.column)).join(', ')})`;
 }
 
 function analyticScan(n: Node, ctx: LowerContext): string {
