@@ -35,7 +35,7 @@ export interface TableMeta {
 
 /** What the store persists through (the engine's DuckDB connection). */
 export interface MetaPersistence {
-  save(kind: 'dataset' | 'table' | 'seq', key: string, json: string | null): Promise<void>;
+  save(kind: 'dataset' | 'table' | 'seq' | 'job', key: string, json: string | null): Promise<void>;
   loadAll(): Promise<{ kind: string; key: string; json: string }[]>;
 }
 

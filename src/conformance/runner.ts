@@ -75,7 +75,16 @@ async function runRestSetup(endpoint: string, fx: Fixture, created: DatasetRef[]
       throw new SetupError(`setup_rest.json[${i}] ${step.method} ${step.path}: ${errText(e)}`);
     }
     const text = await res.text();
-    if (!res.ok) throw new SetupError(`setup_rest.json[${i}] ${step.method} ${step.path}: HTTP ${res.status} ${text.slice(0, 300)}`);
+    if (!res.ok) {
+      let why = text.slice(0, 300);
+      try {
+        const err = (JSON.parse(text) as { error?: { message?: string; errors?: { reason?: string }[] } }).error;
+        if (err?.message) why = `${err.errors?.[0]?.reason ?? ''}: ${err.message}`;
+      } catch {
+        // not JSON: keep the raw text
+      }
+      throw new SetupError(`setup_rest.json[${i}] ${step.method} ${step.path}: HTTP ${res.status} ${why}`);
+    }
     const m = /\/projects\/([^/]+)\/datasets\/?$/.exec(step.path.split('?')[0]!);
     if (step.method === 'POST' && m) {
       const body = step.body as { datasetReference?: { projectId?: string; datasetId?: string } } | undefined;
@@ -136,7 +145,12 @@ async function runCanonical(bq: BigQuery, q: Record<string, unknown>, wantJob: b
   const plainRows = (rows ?? []).map((r) => toPlainValue(r) as Record<string, unknown>);
   let jobMd: Record<string, unknown> | undefined;
   if (wantJob) {
-    jobMd = job ? ((await job.getMetadata())[0] as Record<string, unknown>) : await fetchJob(bq, resp);
+    try {
+      jobMd = job ? ((await job.getMetadata())[0] as Record<string, unknown>) : await fetchJob(bq, resp);
+    } catch {
+      // jobs.get failed after a successful query: job_metadata keys then show as absent.
+      jobMd = undefined;
+    }
   }
   const out: ActualSuccess = { kind: 'success', schema, rows: plainRows };
   if (jobMd) out.job = jobMd;
@@ -226,7 +240,7 @@ async function runPrepared(
     }
     await runRestSetup(opts.endpoint, fx, created, opts.projectId);
   } catch (e) {
-    if (e instanceof SetupError) return fail(base, started, 'setup', e.message, `setup: ${e.message.replace(/\[[^\]]*\]$/, '').replace(/statement \d+\/\d+/, 'statement')}`);
+    if (e instanceof SetupError) return fail(base, started, 'setup', e.message, `setup: ${e.message.replace(/ \[[^\]]*\]$/, '').replace(/statement \d+\/\d+/, 'statement').replace(/setup_rest\.json\[\d+\]/, 'setup_rest.json')}`);
     throw e;
   }
 

@@ -4,3 +4,4 @@
  */
 import './operators.js';
 import './hash.js';
+import './math.js';

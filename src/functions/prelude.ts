@@ -4,7 +4,7 @@
  *
  * Category files declare their UDFs with `defineUdf` at import time; the engine must call
  * `installFunctionPrelude(connection)` on every DuckDB connection it opens (UDFs are registered
- * per connection). UDF names start with `bq_`. A UDF never raises: it returns NULL for input it
+ * per connection; the prelude also sets `ieee_floating_point_ops`). UDF names start with `bq_`. A UDF never raises: it returns NULL for input it
  * cannot handle and the lowering turns that into BigQuery's error text (or NULL under SAFE.).
  * SQL NULL arguments give NULL without calling the function.
  */
@@ -59,6 +59,9 @@ function fromDuck(t: UdfType, v: unknown): unknown {
 /** Registers every declared UDF on a connection. */
 export async function installFunctionPrelude(con: DuckDBConnection): Promise<void> {
   await import('./index.js');
+  // IEEE results (inf, NaN) instead of NULL for non-finite floating-point results; the lowerings
+  // raise BigQuery's errors before DuckDB sees a domain error.
+  await con.run('SET ieee_floating_point_ops = true');
   for (const d of udfs.values()) {
     con.registerScalarFunction(
       DuckDBScalarFunction.create({

@@ -13,6 +13,7 @@ import type { ParamValue } from '../engine/lower/context.js';
 import type { Value } from '../types/types.js';
 import { decodeQueryParameter } from '../wire/rest-values.js';
 import { applyDestination } from './destination.js';
+import { jobFromJson, jobToJson } from './persist.js';
 
 export interface JobRecord {
   projectId: string;
@@ -38,7 +39,24 @@ export class JobManager {
     private readonly defaultProject: string,
   ) {}
 
-  private key = (p: string, j: string) => `${p}\u0000${j}`;
+  private key = (p: string, j: string) => JSON.stringify([p, j]);
+
+  /** Loads the jobs persisted in the database (with `--data-dir`). */
+  async load(): Promise<void> {
+    for (const r of await this.engine.db.loadAll()) {
+      if (r.kind !== 'job') continue;
+      const j = jobFromJson(r.json);
+      this.jobs.set(this.key(j.projectId, j.jobId), j);
+    }
+  }
+
+  /** Persists a finished job (with `--data-dir` only); results over 100,000 rows keep metadata only. */
+  private async persist(j: JobRecord): Promise<void> {
+    if (!this.engine.db.persistent) return;
+    const big = (j.result?.rows?.length ?? 0) > 100_000;
+    const rec = big ? { ...j, children: undefined, result: { ...j.result!, rows: [] } } : j;
+    await this.engine.db.save('job', this.key(j.projectId, j.jobId), jobToJson(rec));
+  }
 
   get(projectId: string, jobId: string): JobRecord {
     const j = this.jobs.get(this.key(projectId, jobId));
@@ -53,6 +71,7 @@ export class JobManager {
   delete(projectId: string, jobId: string): void {
     this.get(projectId, jobId);
     this.jobs.delete(this.key(projectId, jobId));
+    void this.engine.db.save('job', this.key(projectId, jobId), null);
   }
 
   /**
@@ -104,6 +123,7 @@ export class JobManager {
     }
     job.state = 'DONE';
     job.endTime = Date.now();
+    if (!job.configuration.dryRun) await this.persist(job);
   }
 
   /** Result page of a finished query job. */

@@ -52,6 +52,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const projectId = opts.projectId ?? 'test-project';
   const engine = await Engine.start({ dataDir: opts.dataDir });
   const jobs = new JobManager(engine, projectId);
+  await jobs.load();
   engine.catalog.touchProject(projectId);
   if (opts.dataset && !engine.catalog.getDataset(projectId, opts.dataset)) {
     const now = Date.now();

@@ -34,6 +34,8 @@ export class Database implements MetaPersistence {
   private constructor(
     private readonly instance: DuckDBInstance,
     private readonly pool: DuckDBConnection[],
+    /** True when the database is a file (`--data-dir`). */
+    readonly persistent: boolean,
   ) {}
   private free: DuckDBConnection[] = [];
   /** Writes are serialised (BigQuery queues DML per table; DuckDB's optimistic writes would conflict). */
@@ -62,7 +64,7 @@ export class Database implements MetaPersistence {
       await c.run("SET default_null_order='nulls_first_on_asc_last_on_desc'");
       pool.push(c);
     }
-    const db = new Database(instance, pool);
+    const db = new Database(instance, pool, file !== ':memory:');
     db.free = [...pool];
     await db.run('CREATE TABLE IF NOT EXISTS __bqemu_meta (kind VARCHAR, key VARCHAR, json VARCHAR, PRIMARY KEY (kind, key))');
     return db;

@@ -64,7 +64,11 @@ export function datasetsRoutes(app: FastifyInstance, ctx: RestContext): void {
 
   app.get('/projects/:projectId/datasets', async (req: Req) => {
     const q = req.query;
-    const all = cat.listDatasets(req.params.projectId).filter((d) => matchesFilter(d.fields.labels as Record<string, string>, q.filter));
+    // `all`: "Whether to list all datasets, including hidden ones" (discovery); hidden = the id starts with "_".
+    const includeHidden = String(q.all) === 'true';
+    const all = cat
+      .listDatasets(req.params.projectId)
+      .filter((d) => (includeHidden || !d.datasetId.startsWith('_')) && matchesFilter(d.fields.labels as Record<string, string>, q.filter));
     const start = offsetOfToken(q.pageToken) ?? 0;
     const max = intParam(q.maxResults, 'maxResults') ?? 1000;
     const page = all.slice(start, start + max);
@@ -96,8 +100,9 @@ export function datasetsRoutes(app: FastifyInstance, ctx: RestContext): void {
     const { projectId, datasetId } = req.params;
     requireDataset(ctx, projectId, datasetId);
     const tables = cat.listTables(projectId, datasetId);
+    // BigQuery: 400 `Dataset p:d is still in use`, reason resourceInUse (hashicorp/terraform-provider-google#6688).
     if (tables.length && String(req.query.deleteContents) !== 'true')
-      throw BigQueryError.invalid(`Dataset ${projectId}:${datasetId} is still in use`);
+      throw new BigQueryError('resourceInUse', `Dataset ${projectId}:${datasetId} is still in use`);
     for (const t of tables) await dropTableObject(ctx.engine, t);
     await cat.deleteDataset(projectId, datasetId);
     reply.status(204).send();

@@ -1,0 +1,168 @@
+/**
+ * The timed cases. Each gives the operation on a client target (GoogleSQL through
+ * `@google-cloud/bigquery`) and the same logical operation on raw DuckDB; an operation resolves to
+ * the number of rows it returned or moved (checked between the two sides on the first run).
+ */
+import { DATASETS, ctasSql, type GenMode } from './data.js';
+import type { RawDuck } from './duckdb.js';
+import type { Target } from './target.js';
+
+export type Op = () => Promise<number>;
+
+export interface Case {
+  name: string;
+  /** Timed iterations (after `warmup` untimed ones). */
+  iters: number;
+  warmup: number;
+  /** Data sets the case reads. */
+  needs: string[];
+  /** Prepares (untimed) and returns the operation on a target. */
+  target: (t: Target) => Promise<Op>;
+  /** Prepares (untimed) and returns the raw DuckDB operation; `mode` is how the target built its data. */
+  duck: (d: RawDuck, mode: GenMode) => Promise<Op>;
+  /** Absolute target for the emulator's p50 (ms). */
+  maxP50Ms?: number;
+  /** Rows moved per operation, to report rows/s. */
+  rowsPerOp?: number;
+  /** Minimum rows/s for the emulator (from its p50). */
+  minRowsPerSec?: number;
+  note?: string;
+}
+
+/** A plain query case: `bq(t)` is the GoogleSQL, `duck` the DuckDB SQL over bare table names. */
+function queryCase(c: { name: string; iters: number; warmup?: number; needs: string[]; bq: (t: Target) => string; duck: string; maxP50Ms?: number }): Case {
+  return {
+    name: c.name,
+    iters: c.iters,
+    warmup: c.warmup ?? 2,
+    needs: c.needs,
+    maxP50Ms: c.maxP50Ms,
+    target: async (t) => {
+      const sql = c.bq(t);
+      return async () => (await t.query(sql)).length;
+    },
+    duck: async (d) => () => d.query(c.duck),
+  };
+}
+
+const SMALL = 20;
+const BIG = 5;
+
+export const CASES: Case[] = [
+  queryCase({ name: 'select_literal', iters: SMALL, needs: [], bq: () => `SELECT 1 AS n, 'hello' AS s`, duck: `SELECT 1 AS n, 'hello' AS s`, maxP50Ms: 3 }),
+  queryCase({
+    name: 'join_hash_100k',
+    iters: SMALL,
+    needs: ['a', 'b'],
+    bq: (t) => `SELECT COUNT(*) AS n, SUM(v) AS s FROM ${t.t('a')} JOIN ${t.t('b')} USING (k)`,
+    duck: `SELECT COUNT(*) AS n, SUM(v) AS s FROM a JOIN b USING (k)`,
+    maxP50Ms: 30,
+  }),
+  queryCase({
+    name: 'agg_group_by_1m',
+    iters: BIG,
+    needs: ['t1m'],
+    bq: (t) => `SELECT k, COUNT(*) AS n, SUM(v) AS s FROM ${t.t('t1m')} GROUP BY k ORDER BY k`,
+    duck: `SELECT k, COUNT(*) AS n, SUM(v) AS s FROM t1m GROUP BY k ORDER BY k`,
+    maxP50Ms: 60,
+  }),
+  queryCase({
+    name: 'agg_high_card_2m',
+    iters: BIG,
+    needs: ['t2m'],
+    bq: (t) => `SELECT k, COUNT(*) AS n FROM ${t.t('t2m')} GROUP BY k ORDER BY k LIMIT 1000`,
+    duck: `SELECT k, COUNT(*) AS n FROM t2m GROUP BY k ORDER BY k LIMIT 1000`,
+  }),
+  queryCase({
+    name: 'window_partition_1m',
+    iters: BIG,
+    needs: ['t1m'],
+    bq: (t) =>
+      `SELECT id, rn FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY MOD(id, 1000) ORDER BY id) AS rn FROM ${t.t('t1m')}) WHERE rn <= 3 ORDER BY id LIMIT 500`,
+    duck: `SELECT id, rn FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY id % 1000 ORDER BY id) AS rn FROM t1m) WHERE rn <= 3 ORDER BY id LIMIT 500`,
+    maxP50Ms: 120,
+  }),
+  queryCase({
+    name: 'order_by_100k',
+    iters: SMALL,
+    needs: ['a'],
+    bq: (t) => `SELECT id, k FROM ${t.t('a')} ORDER BY k, id LIMIT 1000`,
+    duck: `SELECT id, k FROM a ORDER BY k, id LIMIT 1000`,
+  }),
+  {
+    name: 'paging_1m',
+    iters: 3,
+    warmup: 1,
+    needs: ['t1m'],
+    rowsPerOp: 1_000_000,
+    minRowsPerSec: 700_000,
+    note: 'createQueryJob + getQueryResults pages of maxResults 100,000 (raw: one read of every row)',
+    target: async (t) => async () => {
+      const [job] = await t.bq.createQueryJob({ query: `SELECT id, k, v FROM ${t.t('t1m')}`, useLegacySql: false, useQueryCache: false });
+      let n = 0;
+      let opts: Record<string, unknown> | null = { maxResults: 100_000, autoPaginate: false };
+      while (opts) {
+        const [rows, next] = (await job.getQueryResults(opts)) as unknown as [unknown[], Record<string, unknown> | null];
+        n += rows.length;
+        opts = next;
+      }
+      return n;
+    },
+    duck: async (d) => () => d.query('SELECT id, k, v FROM t1m'),
+  },
+  {
+    name: 'insert_all_10k',
+    iters: BIG,
+    warmup: 1,
+    needs: [],
+    rowsPerOp: 10_000,
+    note: 'table.insert of 10,000 rows (id INT64, name STRING, v FLOAT64) per run (raw: DuckDB appender)',
+    target: async (t) => {
+      const table = t.bq.dataset(t.dataset).table('ins');
+      await t.query(`CREATE OR REPLACE TABLE ${t.t('ins')} (id INT64, name STRING, v FLOAT64)`);
+      return async () => {
+        await table.insert(insertRows());
+        return 10_000;
+      };
+    },
+    duck: async (d) => {
+      await d.run('CREATE OR REPLACE TABLE ins (id BIGINT, name VARCHAR, v DOUBLE)');
+      return async () => {
+        await d.append('ins', insertRows());
+        return 10_000;
+      };
+    },
+  },
+  {
+    name: 'ctas_1m',
+    iters: BIG,
+    warmup: 1,
+    needs: [],
+    rowsPerOp: 1_000_000,
+    note: 'CREATE OR REPLACE TABLE of the 1M-row t1m data set',
+    target: async (t) => {
+      const sql = ctasSql(dataset('t1m'), t.t('ctas'), t.mode, 'bq');
+      return async () => {
+        await t.query(sql);
+        return 1_000_000;
+      };
+    },
+    duck: async (d, mode) => {
+      const sql = ctasSql(dataset('t1m'), 'ctas', mode, 'duck');
+      return async () => {
+        await d.run(sql);
+        return 1_000_000;
+      };
+    },
+  },
+];
+
+function dataset(name: string) {
+  const d = DATASETS.find((x) => x.name === name);
+  if (!d) throw new Error(`no data set ${name}`);
+  return d;
+}
+
+function insertRows(): { id: number; name: string; v: number }[] {
+  return Array.from({ length: 10_000 }, (_, i) => ({ id: i + 1, name: `row-${i + 1}`, v: (i + 1) / 7 }));
+}
