@@ -59,7 +59,7 @@ const columnDdl = (c: Column) =>
   `${ident(c.name)} ${duckType(c.type)}${c.defaultSql ? ` DEFAULT (${c.defaultSql})` : ''}${c.required ? ' NOT NULL' : ''}`;
 
 /** DDL jobs answer with the schema of the table or view they describe and no rows (recorded rest_crud/ddl_result_*). */
-const schemaResult = (columns: Column[]) => ({ schema: columns.map((c) => ({ name: c.name, type: c.type })), rows: [] });
+const schemaResult = (columns: Column[]) => ({ schema: columns.map((c) => ({ name: c.name, type: c.type, required: c.required })), rows: [] });
 
 /**
  * Decides what CREATE does given the existing object and the create mode.

@@ -39,7 +39,7 @@ function updateColumn(t: BoundTable, scan: Node, item: Node): string {
 
 function updateValue(item: Node, ctx: LowerContext): string {
   const v: Node = item.setValue?.value;
-  if (!v || v.kind === 'DMLDefault') return 'NULL';
+  if (!v || v.kind === 'Dmldefault') return 'NULL';
   return lowerExpr(v, ctx);
 }
 
@@ -121,7 +121,7 @@ async function mergeStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOp
         return t.columns[Number(idx[pos] ?? pos)];
       });
       const v = ((cl.insertRow?.valueList ?? []) as Node[]).map((dv, j) => {
-        values.push(`CASE WHEN __clause = ${i} THEN ${dv.value?.kind === 'DMLDefault' ? 'NULL' : lowerExpr(dv.value, ctx)} END AS __c${i}_${j}`);
+        values.push(`CASE WHEN __clause = ${i} THEN ${dv.value?.kind === 'Dmldefault' ? 'NULL' : lowerExpr(dv.value, ctx)} END AS __c${i}_${j}`);
         return `__c${i}_${j}`;
       });
       return { kind: 'INSERT' as const, cols, v };

@@ -17,6 +17,8 @@ import { executeStatement } from './statements.js';
 export interface ResultField {
   name: string;
   type: BqType;
+  /** REQUIRED mode (DDL results describing a table's NOT NULL columns). */
+  required?: boolean;
 }
 
 /** What one statement did (contract §4.4: statementType, numDmlAffectedRows, ddlOperationPerformed). */

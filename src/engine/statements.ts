@@ -100,7 +100,7 @@ async function insertStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
     const outs: Node[] = stmt.queryOutputColumnList ?? [];
     source = `SELECT ${outs.map((c) => colName(c)).join(', ')} FROM (${lowerScan(stmt.query, ctx)})`;
   } else {
-    const value = (v: Node) => (v.value?.kind === 'DMLDefault' ? 'DEFAULT' : lowerExpr(v.value, ctx));
+    const value = (v: Node) => (v.value?.kind === 'Dmldefault' ? 'DEFAULT' : lowerExpr(v.value, ctx));
     const rows = (stmt.rowList as Node[]).map((r) => `(${(r.valueList as Node[]).map(value).join(', ')})`);
     source = `VALUES ${rows.join(', ')}`;
   }

@@ -29,7 +29,7 @@ export function jobStatistics(j: JobRecord): Record<string, unknown> {
   stats.totalBytesProcessed = '0';
   if (r) {
     q.statementType = r.statementType;
-    if (r.schema) q.schema = { fields: r.schema.map((f) => fieldFromType(f.name, f.type)) };
+    if (r.schema) q.schema = { fields: r.schema.map((f) => fieldFromType(f.name, f.type, f.required)) };
     if (r.numDmlAffectedRows !== undefined) {
       q.numDmlAffectedRows = String(r.numDmlAffectedRows);
       const n = String(r.numDmlAffectedRows);

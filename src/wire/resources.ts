@@ -13,6 +13,7 @@ import { encodeRow, type CellEncodeOptions } from './rest-values.js';
 export interface WireField {
   name: string;
   type: BqType;
+  required?: boolean;
 }
 
 /** A strong etag of any JSON-able content. */
@@ -93,7 +94,7 @@ export function tableListItem(t: TableMeta): Record<string, unknown> {
 /** Schema + rows of a result page in REST form. */
 export function encodeRows(fields: WireField[], rows: Value[][], opts: CellEncodeOptions): { schema: { fields: TableFieldSchema[] }; rows: unknown[] } {
   const types = fields.map((f) => f.type);
-  return { schema: { fields: fields.map((f) => fieldFromType(f.name, f.type)) }, rows: rows.map((r) => encodeRow(r, types, opts)) };
+  return { schema: { fields: fields.map((f) => fieldFromType(f.name, f.type, f.required)) }, rows: rows.map((r) => encodeRow(r, types, opts)) };
 }
 
 /** Opaque page token for a row offset. */

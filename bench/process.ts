@@ -1,0 +1,145 @@
+/**
+ * Measurements on a spawned `node bin/bqemu.js serve`: cold start (spawn → first answered
+ * `SELECT 1`) and resident memory (VmRSS from /proc, the emulator and its analyzer child) after
+ * many small queries.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Target } from './target.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface Spawned {
+  child: ChildProcess;
+  url: string;
+  projectId: string;
+  /** ms from spawn to the first answered `SELECT 1`. */
+  coldStartMs: number;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** POSTs jobs.query `SELECT 1`; true when it answers 200. */
+async function selectOne(url: string, projectId: string): Promise<boolean> {
+  try {
+    const r = await fetch(`${url}/bigquery/v2/projects/${projectId}/queries`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'SELECT 1', useLegacySql: false }),
+      signal: AbortSignal.timeout(5000),
+    });
+    await r.arrayBuffer();
+    return r.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+/** Spawns the emulator and polls `SELECT 1` (every 5 ms) until it answers. */
+export async function spawnEmulator(timeoutMs = 30_000): Promise<Spawned> {
+  const port = await freePort();
+  const grpcPort = await freePort();
+  const projectId = 'bench-project';
+  const url = `http://127.0.0.1:${port}`;
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/bqemu.js'), 'serve', '--port', String(port), '--grpc-port', String(grpcPort), '--project', projectId], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (b: Buffer) => (stderr += b.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+  for (;;) {
+    if (await selectOne(url, projectId)) break;
+    if (child.exitCode !== null) throw new Error(`emulator exited with ${child.exitCode}: ${stderr.slice(0, 500)}`);
+    if (performance.now() - t0 > timeoutMs) {
+      await stop();
+      throw new Error(`emulator did not answer SELECT 1 within ${timeoutMs} ms`);
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return { child, url, projectId, coldStartMs: performance.now() - t0, stop };
+}
+
+/** VmRSS of a pid in MB (0 when it is gone). */
+function rssMb(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Direct children of a pid (scanning /proc/<pid>/stat's ppid). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const e of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) out.push(Number(e));
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
+export interface RssPoint {
+  queries: number;
+  /** The emulator's node process. */
+  nodeMb: number;
+  /** Its descendants (the ZetaSQL analyzer). */
+  childrenMb: number;
+}
+
+/** The node process's RSS and the sum over its descendants. */
+export function rssOf(pid: number): RssPoint {
+  let childrenMb = 0;
+  const stack = childrenOf(pid);
+  while (stack.length) {
+    const p = stack.pop()!;
+    childrenMb += rssMb(p);
+    stack.push(...childrenOf(p));
+  }
+  return { queries: 0, nodeMb: rssMb(pid), childrenMb };
+}
+
+/**
+ * Runs `total` small queries (`SELECT <i> AS n, 'hello' AS s`, so the text varies) through the
+ * client, sampling RSS after each count in `marks`. Returns the samples and the mean ms per query.
+ */
+export async function rssRun(s: Spawned, marks: number[], progress: (n: number) => void): Promise<{ points: RssPoint[]; msPerQuery: number }> {
+  const pid = s.child.pid!;
+  const t = new Target('rss', s.url, s.projectId, 'unused');
+  const points: RssPoint[] = [{ ...rssOf(pid), queries: 0 }];
+  const total = Math.max(...marks);
+  const t0 = performance.now();
+  for (let i = 1; i <= total; i++) {
+    await t.query(`SELECT ${i} AS n, 'hello' AS s`);
+    if (marks.includes(i)) points.push({ ...rssOf(pid), queries: i });
+    if (i % 1000 === 0) progress(i);
+  }
+  return { points, msPerQuery: (performance.now() - t0) / total };
+}

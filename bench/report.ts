@@ -1,0 +1,228 @@
+/**
+ * Statistics, the results table (a padded Markdown table, printed and written), the target
+ * checks and the machine description of a benchmark run.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import type { RssPoint } from './process.js';
+
+export interface Stats {
+  p50: number;
+  p95: number;
+  n: number;
+}
+
+/** Nearest-rank percentiles (with 5 samples p95 is the maximum). */
+export function stats(ms: number[]): Stats {
+  const s = [...ms].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.max(0, Math.ceil(p * s.length) - 1)];
+  return { p50: at(0.5), p95: at(0.95), n: s.length };
+}
+
+export type Side = { stats: Stats } | { error: string };
+
+export interface CaseResult {
+  name: string;
+  iters: number;
+  warmup: number;
+  emu: Side;
+  duck: Side;
+  peer?: Side;
+  rowsPerOp?: number;
+  maxP50Ms?: number;
+  minRowsPerSec?: number;
+  notes: string[];
+}
+
+export interface RunResult {
+  date: string;
+  cases: CaseResult[];
+  coldStartMs?: number[];
+  coldStartError?: string;
+  rss?: { points: RssPoint[]; msPerQuery: number };
+  rssError?: string;
+  peerUrl?: string;
+  dataModes: string[];
+  setupLog: string[];
+  duckVersion: string;
+  totalSeconds: number;
+  args: string;
+}
+
+const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const p50Of = (s: Side | undefined) => (s && 'stats' in s ? s.stats.p50 : undefined);
+const rate = (rows: number, msPerOp: number) => Math.round((rows / msPerOp) * 1000);
+const int = (x: number) => x.toLocaleString('en-US');
+
+function cell(s: Side | undefined, which: 'p50' | 'p95'): string {
+  if (!s) return '';
+  if ('error' in s) return which === 'p50' ? 'FAILED' : '';
+  return ms(s.stats[which]);
+}
+
+/** Pads a Markdown table so it also reads well in a terminal. */
+function table(head: string[], rows: string[][]): string {
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) => `| ${r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join(' | ')} |`;
+  return [line(head), `|${w.map((x, i) => (i === 0 ? ':' : '') + '-'.repeat(x + 1) + (i === 0 ? '' : ':')).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+/** The main table: times in ms, ratio of p50s, rows/s where a case moves rows. */
+export function resultsTable(r: RunResult): string {
+  const peer = !!r.peerUrl;
+  const head = ['case', 'iters', 'bqemu p50', 'bqemu p95', 'duckdb p50', 'duckdb p95', 'ratio', ...(peer ? ['peer p50', 'peer p95', 'peer/bqemu'] : []), 'rows/s (bqemu)'];
+  const rows = r.cases.map((c) => {
+    const e = p50Of(c.emu);
+    const d = p50Of(c.duck);
+    const p = p50Of(c.peer);
+    return [
+      c.name,
+      `${c.iters}+${c.warmup}w`,
+      cell(c.emu, 'p50'),
+      cell(c.emu, 'p95'),
+      cell(c.duck, 'p50'),
+      cell(c.duck, 'p95'),
+      e !== undefined && d !== undefined ? `${(e / d).toFixed(2)}×` : '',
+      ...(peer ? [cell(c.peer, 'p50'), cell(c.peer, 'p95'), p !== undefined && e !== undefined ? `${(p / e).toFixed(2)}×` : ''] : []),
+      c.rowsPerOp && e !== undefined ? int(rate(c.rowsPerOp, e)) : '',
+    ];
+  });
+  return table(head, rows);
+}
+
+/** Cold start and RSS lines. */
+export function processLines(r: RunResult): string[] {
+  const out: string[] = [];
+  if (r.coldStartMs?.length) {
+    const s = stats(r.coldStartMs);
+    out.push(`cold start (spawn \`node bin/bqemu.js serve\` → first answered SELECT 1): p50 ${ms(s.p50)} ms over ${s.n} runs [${r.coldStartMs.map(ms).join(', ')}] ms`);
+  } else out.push(`cold start: FAILED (${r.coldStartError ?? 'not run'})`);
+  if (r.rss) {
+    for (const p of r.rss.points)
+      out.push(`RSS after ${int(p.queries)} queries: node ${p.nodeMb.toFixed(1)} MB + analyzer ${p.childrenMb.toFixed(1)} MB = ${(p.nodeMb + p.childrenMb).toFixed(1)} MB`);
+    out.push(`small queries (SELECT <i> AS n, 'hello' AS s) through the client on the spawned emulator: ${r.rss.msPerQuery.toFixed(2)} ms each on average`);
+  } else out.push(`RSS: FAILED (${r.rssError ?? 'not run'})`);
+  return out;
+}
+
+interface Check {
+  what: string;
+  actual: string;
+  holds: boolean | null;
+}
+
+/** Evaluates the targets against the emulator's numbers. */
+export function checks(r: RunResult): Check[] {
+  const out: Check[] = [];
+  for (const c of r.cases) {
+    const e = p50Of(c.emu);
+    const d = p50Of(c.duck);
+    const limit = d !== undefined ? d * 1.3 + 3 : undefined;
+    out.push({
+      what: `${c.name}: p50 ≤ 1.3 × raw DuckDB + 3 ms`,
+      actual: e === undefined ? `bqemu failed: ${'error' in c.emu ? c.emu.error : ''}` : limit === undefined ? 'no raw DuckDB number' : `${ms(e)} ms vs limit ${ms(limit)} ms`,
+      holds: e === undefined || limit === undefined ? (e === undefined ? false : null) : e <= limit,
+    });
+    if (c.maxP50Ms !== undefined)
+      out.push({ what: `${c.name}: p50 ≤ ${c.maxP50Ms} ms`, actual: e === undefined ? 'failed' : `${ms(e)} ms`, holds: e !== undefined && e <= c.maxP50Ms });
+    if (c.minRowsPerSec !== undefined && c.rowsPerOp)
+      out.push({
+        what: `${c.name}: ≥ ${int(c.minRowsPerSec)} rows/s`,
+        actual: e === undefined ? 'failed' : `${int(rate(c.rowsPerOp, e))} rows/s`,
+        holds: e !== undefined && rate(c.rowsPerOp, e) >= c.minRowsPerSec,
+      });
+  }
+  const cs = r.coldStartMs?.length ? stats(r.coldStartMs).p50 : undefined;
+  out.push({ what: 'cold start ≤ 1 s (p50)', actual: cs === undefined ? 'failed' : `${ms(cs)} ms`, holds: cs !== undefined && cs <= 1000 });
+  const pts = r.rss?.points ?? [];
+  const a = pts.find((p) => p.queries === 100);
+  const b = pts.find((p) => p.queries === 10_000);
+  if (a && b) {
+    const g = b.nodeMb + b.childrenMb - (a.nodeMb + a.childrenMb);
+    const gn = b.nodeMb - a.nodeMb;
+    out.push({ what: 'RSS growth 100 → 10,000 queries ≤ 30 MB', actual: `${g.toFixed(1)} MB (node ${gn.toFixed(1)} MB, analyzer ${(g - gn).toFixed(1)} MB)`, holds: g <= 30 });
+  } else out.push({ what: 'RSS growth 100 → 10,000 queries ≤ 30 MB', actual: 'not measured', holds: false });
+  return out;
+}
+
+function checkLines(r: RunResult): string[] {
+  return checks(r).map((c) => `- [${c.holds === null ? '?' : c.holds ? 'x' : ' '}] ${c.what} — ${c.actual}${c.holds === false ? ' — **MISSED**' : ''}`);
+}
+
+/** Notes on failures and mismatches, one line each. */
+function noteLines(r: RunResult): string[] {
+  const out: string[] = [];
+  for (const c of r.cases) {
+    for (const [who, s] of [['bqemu', c.emu], ['duckdb', c.duck], ['peer', c.peer]] as const)
+      if (s && 'error' in s) out.push(`- ${c.name} (${who}): ${s.error}`);
+    for (const n of c.notes) out.push(`- ${c.name}: ${n}`);
+  }
+  return out;
+}
+
+function versions(): string[] {
+  const req = createRequire(import.meta.url);
+  const pkgs = ['@google-cloud/bigquery', 'google-auth-library', '@duckdb/node-api', 'fastify', '@fivetrandevelopers/zetasql', 'tsx'];
+  return pkgs.map((p) => {
+    try {
+      return `${p} ${(req(`${p}/package.json`) as { version: string }).version}`;
+    } catch {
+      return `${p} ?`;
+    }
+  });
+}
+
+/** The machine line(s). */
+export function machine(duckVersion: string): string[] {
+  const cpus = os.cpus();
+  return [
+    `- machine: ${cpus.length} cores (${cpus[0]?.model ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, ${os.type()} ${os.release()} ${os.arch()}`,
+    `- Node ${process.version}; DuckDB ${duckVersion}`,
+    `- packages: ${versions().join(', ')}`,
+  ];
+}
+
+/** Everything printed at the end of a run (and the body of the results file). */
+export function render(r: RunResult): string {
+  return [
+    `# bqemu benchmark — ${r.date}`,
+    '',
+    ...machine(r.duckVersion),
+    `- command: \`npm run bench${r.args ? ` -- ${r.args}` : ''}\`; whole run ${r.totalSeconds.toFixed(0)} s`,
+    `- iterations: "iters+Nw" = timed runs after N untimed warm-up runs; p95 is nearest-rank (the maximum for ≤ 20 runs)`,
+    `- bqemu = in-process emulator (\`startEmulator({port: 0})\`) driven by \`@google-cloud/bigquery\` over HTTP in the same process (\`bq.query\` = jobs.query + every page); duckdb = a separate in-memory DuckDB in the same process, rows materialised with \`getRowsJS()\``,
+    ...(r.peerUrl ? [`- peer = ${r.peerUrl} through the same client`] : []),
+    `- data: ${r.dataModes.join('; ')}`,
+    '',
+    '## Results (ms)',
+    '',
+    resultsTable(r),
+    '',
+    ...processLines(r).map((l) => `- ${l}`),
+    '',
+    '## Targets',
+    '',
+    ...checkLines(r),
+    '',
+    '## Notes',
+    '',
+    ...(noteLines(r).length ? noteLines(r) : ['- none']),
+    '',
+    '## Setup log',
+    '',
+    '```',
+    ...r.setupLog,
+    '```',
+    '',
+  ].join('\n');
+}
+
+/** Writes `bench/results/<date>.md`; returns its path. */
+export function writeResults(dir: string, r: RunResult, extra = ''): string {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${r.date}.md`);
+  fs.writeFileSync(file, render(r) + extra);
+  return file;
+}
