@@ -6,6 +6,7 @@
 import type { Engine, StatementResult } from '../engine/engine.js';
 import { createStoredTable } from '../engine/ddl.js';
 import { insertValues } from '../engine/dml-values.js';
+import { readRows } from '../engine/statements.js';
 import { BigQueryError } from '../errors/errors.js';
 
 export async function applyDestination(e: Engine, projectId: string, q: Record<string, any>, result: StatementResult): Promise<void> {
@@ -33,4 +34,10 @@ export async function applyDestination(e: Engine, projectId: string, q: Record<s
     } else await insertValues(e, existing, rows);
   }
   result.numDmlAffectedRows = rows.length;
+  // A query job's results are its destination table (recorded api_configuration/write_append_*).
+  const t = e.catalog.getTable(ref.projectId, ref.datasetId, ref.tableId)!;
+  const fields = t.columns.map((c) => ({ name: c.name, type: c.type }));
+  const list = t.columns.map((c) => `"${c.name.replace(/"/g, '""')}"`).join(', ');
+  result.schema = fields;
+  result.rows = await readRows(e, `SELECT ${list} FROM "${t.duckName}" ORDER BY rowid`, fields);
 }

@@ -8,7 +8,7 @@ import type { TableMeta } from '../../catalog/store.js';
 import { BigQueryError } from '../../errors/errors.js';
 import { createStoredTable, dropTableObject } from '../../engine/ddl.js';
 import { resultFields } from '../../engine/statements.js';
-import { columnFromField, type Column, type TableFieldSchema } from '../../types/schema.js';
+import { columnFromField, fieldFromColumn, type Column, type TableFieldSchema } from '../../types/schema.js';
 import { offsetOfToken, pageToken, tableListItem, tableResource } from '../../wire/resources.js';
 import { intParam, objectBody, requireDataset, requireTable, type PathParams, type RestContext } from './context.js';
 import { duckType } from '../../engine/duckdb/types.js';
@@ -127,18 +127,25 @@ export function tablesRoutes(app: FastifyInstance, ctx: RestContext): void {
  */
 async function evolveSchema(ctx: RestContext, t: TableMeta, next: Column[]): Promise<Column[]> {
   const byName = new Map(next.map((c) => [c.name.toLowerCase(), c]));
+  const mismatch = `Provided Schema does not match Table ${t.projectId}:${t.datasetId}.${t.tableId}`;
+  const modeName = (c: Column) => (c.type.kind === 'ARRAY' ? 'REPEATED' : c.required ? 'REQUIRED' : 'NULLABLE');
   const stmts: string[] = [];
   for (const old of t.columns) {
     const c = byName.get(old.name.toLowerCase());
-    if (!c) throw BigQueryError.invalid(`Provided Schema does not match Table ${t.projectId}:${t.datasetId}.${t.tableId}. Cannot add fields (field: ${old.name})`);
+    // BigQuery's texts: "… Field x is missing in new schema" (mozilla/mozilla-schema-generator#100),
+    // "… Field x has changed type from STRING to INTEGER" (legacy REST type names), "… Field x has
+    // changed mode from NULLABLE to REPEATED".
+    if (!c) throw BigQueryError.invalid(`${mismatch}. Field ${old.name} is missing in new schema`);
+    if ((old.type.kind === 'ARRAY') !== (c.type.kind === 'ARRAY'))
+      throw BigQueryError.invalid(`${mismatch}. Field ${old.name} has changed mode from ${modeName(old)} to ${modeName(c)}`);
     if (JSON.stringify(c.type) !== JSON.stringify(old.type))
-      throw BigQueryError.invalid(`Provided Schema does not match Table ${t.projectId}:${t.datasetId}.${t.tableId}. Field ${old.name} has changed type from ${old.type.kind} to ${c.type.kind}`);
+      throw BigQueryError.invalid(`${mismatch}. Field ${old.name} has changed type from ${fieldFromColumn(old).type} to ${fieldFromColumn(c).type}`);
     if (old.required && !c.required) stmts.push(`ALTER TABLE "${t.duckName}" ALTER COLUMN "${old.name}" DROP NOT NULL`);
   }
   const oldNames = new Set(t.columns.map((c) => c.name.toLowerCase()));
   for (const c of next)
     if (!oldNames.has(c.name.toLowerCase())) {
-      if (c.required) throw BigQueryError.invalid(`Provided Schema does not match Table ${t.projectId}:${t.datasetId}.${t.tableId}. Cannot add required fields to an existing schema. (field: ${c.name})`);
+      if (c.required) throw BigQueryError.invalid(`${mismatch}. Cannot add required fields to an existing schema. (field: ${c.name})`);
       stmts.push(`ALTER TABLE "${t.duckName}" ADD COLUMN "${c.name.replace(/"/g, '""')}" ${duckType(c.type)}`);
     }
   if (stmts.length) await ctx.engine.db.transaction(stmts);
