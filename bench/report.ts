@@ -147,7 +147,7 @@ export function checks(r: RunResult): Check[] {
   return out;
 }
 
-function checkLines(r: RunResult): string[] {
+export function checkLines(r: RunResult): string[] {
   return checks(r).map((c) => `- [${c.holds === null ? '?' : c.holds ? 'x' : ' '}] ${c.what} — ${c.actual}${c.holds === false ? ' — **MISSED**' : ''}`);
 }
 

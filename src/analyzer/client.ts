@@ -58,8 +58,8 @@ export class AnalyzerClient {
   /** Reaps orphans, starts the child, waits for a real RPC to answer, loads language options. */
   async start(): Promise<void> {
     reapOrphans();
+    this.proc.start(); // spawn first: the child boots while the protos load
     const Ctor = serviceConstructor();
-    this.proc.start();
     this.client = new Ctor(this.proc.address, grpc.credentials.createInsecure(), {
       'grpc.max_send_message_length': 512 * 1024 * 1024,
       'grpc.max_receive_message_length': 512 * 1024 * 1024,

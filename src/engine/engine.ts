@@ -45,21 +45,24 @@ export interface EngineOptions {
 }
 
 export class Engine {
-  readonly analyzer = new AnalyzerClient();
   readonly catalog: CatalogStore;
   readonly statements: StatementAnalyzer;
 
-  private constructor(readonly db: Database) {
+  private constructor(
+    readonly db: Database,
+    readonly analyzer: AnalyzerClient,
+  ) {
     this.catalog = new CatalogStore(db);
     this.statements = new StatementAnalyzer(this.analyzer, this.catalog);
   }
 
   /** Opens the database, loads persisted metadata and starts the analyzer. */
   static async start(opts: EngineOptions = {}): Promise<Engine> {
-    const db = await Database.open(opts.dataDir);
-    const e = new Engine(db);
+    // The analyzer child and DuckDB start side by side (cold start, issue 4).
+    const analyzer = new AnalyzerClient();
+    const [db] = await Promise.all([Database.open(opts.dataDir), analyzer.start()]);
+    const e = new Engine(db, analyzer);
     await e.catalog.load();
-    await e.analyzer.start();
     return e;
   }
 

@@ -40,7 +40,9 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
     }
     const fmt = { useInt64Timestamp: String(q['formatOptions.useInt64Timestamp']) === 'true' };
     const enc = encodeRows(cols.map((c) => ({ name: c.name, type: c.type })), rows, fmt);
-    const out: Record<string, unknown> = { kind: 'bigquery#tableDataList', etag: '', totalRows: String(total), rows: enc.rows };
+    // No `rows` key on an empty page (recorded tabledata_list_empty_table, page_max_results_zero).
+    const out: Record<string, unknown> = { kind: 'bigquery#tableDataList', etag: '', totalRows: String(total) };
+    if (enc.rows.length) out.rows = enc.rows;
     if (start + rows.length < total && max > 0) out.pageToken = pageToken(start + rows.length);
     return out;
   });

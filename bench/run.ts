@@ -1,0 +1,186 @@
+/**
+ * `npm run bench [-- options]`: times each case through the emulator (in process, driven by
+ * `@google-cloud/bigquery`) and on raw DuckDB, then cold start and RSS of a spawned emulator;
+ * prints the table and writes `bench/results/<YYYY-MM-DD>.md`. Plain timing, no assertions.
+ *
+ * Options:
+ *   --peer URL          also run every case against another endpoint (side-by-side column)
+ *   --peer-project ID   project id on the peer (default bench-project)
+ *   --only a,b          only these cases (names from cases.ts)
+ *   --no-process        skip cold start and RSS
+ *   --rss-queries N     small queries for the RSS run (default 10000; samples at 100 and N)
+ *   --no-write          print only, do not write bench/results/
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startEmulator } from '../src/server/server.js';
+import { CASES, type Case, type Op } from './cases.js';
+import { DATASETS, dataSelect } from './data.js';
+import { RawDuck } from './duckdb.js';
+import { rssRun, spawnEmulator, type Spawned } from './process.js';
+import { checkLines, resultsTable, processLines, stats, writeResults, type CaseResult, type RunResult, type Side } from './report.js';
+import { Target, errText } from './target.js';
+
+interface Args {
+  peer?: string;
+  peerProject: string;
+  only?: string[];
+  process: boolean;
+  rssQueries: number;
+  write: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = { peerProject: 'bench-project', process: true, rssQueries: 10_000, write: true };
+  for (let i = 0; i < argv.length; i++) {
+    const v = () => {
+      const x = argv[++i];
+      if (x === undefined) throw new Error(`${argv[i - 1]} needs a value`);
+      return x;
+    };
+    switch (argv[i]) {
+      case '--peer': a.peer = v().replace(/\/+$/, ''); break;
+      case '--peer-project': a.peerProject = v(); break;
+      case '--only': a.only = v().split(','); break;
+      case '--no-process': a.process = false; break;
+      case '--rss-queries': a.rssQueries = Number(v()); break;
+      case '--no-write': a.write = false; break;
+      default: throw new Error(`unknown option ${argv[i]} (see bench/run.ts)`);
+    }
+  }
+  return a;
+}
+
+const log = (s: string) => process.stderr.write(s + '\n');
+
+/** Runs `warmup` untimed then `iters` timed operations; returns the ms and the first row count. */
+async function time(op: Op, iters: number, warmup: number): Promise<{ ms: number[]; rows: number }> {
+  let rows = -1;
+  for (let i = 0; i < warmup; i++) rows = await op();
+  const ms: number[] = [];
+  for (let i = 0; i < iters; i++) {
+    const t0 = performance.now();
+    const n = await op();
+    ms.push(performance.now() - t0);
+    if (rows < 0) rows = n;
+  }
+  return { ms, rows };
+}
+
+/** Times a case on one side; a failure becomes `{error}`. */
+async function side(c: Case, prepare: () => Promise<Op>, missing: Map<string, string>): Promise<{ side: Side; rows?: number }> {
+  const gone = c.needs.find((n) => missing.has(n));
+  if (gone) return { side: { error: `data set ${gone} could not be created: ${missing.get(gone)}` } };
+  try {
+    const r = await time(await prepare(), c.iters, c.warmup);
+    return { side: { stats: stats(r.ms) }, rows: r.rows };
+  } catch (e) {
+    return { side: { error: errText(e) } };
+  }
+}
+
+async function runCases(args: Args, cases: Case[], setupLog: string[], dataModes: string[]): Promise<{ results: CaseResult[]; duckVersion: string }> {
+  const slog = (s: string) => (setupLog.push(s.trim()), log(s));
+  const emu = await startEmulator({ port: 0, projectId: 'bench-project' });
+  const duck = await RawDuck.create();
+  const duckVersion = await duck.version();
+  const me = new Target('bqemu', emu.url, emu.projectId, 'bench');
+  const peer = args.peer ? new Target('peer', args.peer, args.peerProject, `bqemu_bench_${Date.now()}`) : undefined;
+  const results: CaseResult[] = [];
+  try {
+    log('setting up data sets…');
+    await me.setup(slog);
+    dataModes.push(`bqemu built its tables with ${me.mode === 'spec' ? 'UNNEST(GENERATE_ARRAY(…)) and MOD' : 'cross joins of literal arrays (GENERATE_ARRAY/MOD unavailable); raw DuckDB uses the same cross joins'}`);
+    for (const d of DATASETS) await duck.run(`CREATE TABLE ${d.name} AS ${dataSelect(d, me.mode, 'duck')}`);
+    if (peer) {
+      try {
+        await peer.setup(slog);
+        dataModes.push(`peer built its tables with ${peer.mode === 'spec' ? 'GENERATE_ARRAY and MOD' : 'literal-array cross joins'}`);
+      } catch (e) {
+        slog(`  peer: setup failed: ${errText(e)}`);
+        for (const d of DATASETS) peer.missing.set(d.name, 'peer setup failed');
+      }
+    }
+    for (const c of cases) {
+      log(`${c.name}: ${c.iters} iterations after ${c.warmup} warm-up…`);
+      const e = await side(c, () => c.target(me), me.missing);
+      const d = await side(c, () => c.duck(duck, me.mode), new Map());
+      const p = peer ? await side(c, () => c.target(peer), peer.missing) : undefined;
+      const notes: string[] = [];
+      if (c.note) notes.push(c.note);
+      if (e.rows !== undefined && d.rows !== undefined && e.rows !== d.rows) notes.push(`row count differs: bqemu ${e.rows}, duckdb ${d.rows}`);
+      if (p?.rows !== undefined && d.rows !== undefined && p.rows !== d.rows) notes.push(`row count differs: peer ${p.rows}, duckdb ${d.rows}`);
+      if (p && 'error' in p.side) notes.push('skipped on the peer (failed there)');
+      results.push({ name: c.name, iters: c.iters, warmup: c.warmup, emu: e.side, duck: d.side, peer: p?.side, rowsPerOp: c.rowsPerOp, maxP50Ms: c.maxP50Ms, minRowsPerSec: c.minRowsPerSec, notes });
+      const show = (s: Side) => ('stats' in s ? `p50 ${s.stats.p50.toFixed(1)} ms` : `FAILED: ${s.error}`);
+      log(`  bqemu ${show(e.side)} | duckdb ${show(d.side)}${p ? ` | peer ${show(p.side)}` : ''}`);
+    }
+  } finally {
+    if (peer) await peer.teardown();
+    await emu.close();
+    duck.close();
+  }
+  return { results, duckVersion };
+}
+
+async function runProcess(args: Args, r: RunResult): Promise<void> {
+  let last: Spawned | undefined;
+  try {
+    log('cold start: spawning the emulator 3 times…');
+    r.coldStartMs = [];
+    for (let i = 0; i < 3; i++) {
+      if (last) await last.stop();
+      last = await spawnEmulator();
+      r.coldStartMs.push(last.coldStartMs);
+      log(`  ${last.coldStartMs.toFixed(0)} ms`);
+    }
+  } catch (e) {
+    r.coldStartError = errText(e);
+  }
+  try {
+    if (!last) last = await spawnEmulator();
+    log(`RSS: ${args.rssQueries} small queries on the spawned emulator…`);
+    r.rss = await rssRun(last, [100, args.rssQueries], (n) => log(`  ${n} queries`));
+  } catch (e) {
+    r.rssError = errText(e);
+  } finally {
+    await last?.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const args = parseArgs(argv);
+  const t0 = performance.now();
+  const cases = args.only ? CASES.filter((c) => args.only!.includes(c.name)) : CASES;
+  if (args.only && cases.length !== args.only.length) throw new Error(`unknown case in --only; cases: ${CASES.map((c) => c.name).join(', ')}`);
+  const setupLog: string[] = [];
+  const dataModes: string[] = [];
+  const { results, duckVersion } = await runCases(args, cases, setupLog, dataModes);
+  const r: RunResult = {
+    date: new Date().toISOString().slice(0, 10),
+    cases: results,
+    peerUrl: args.peer,
+    dataModes,
+    setupLog,
+    duckVersion,
+    totalSeconds: 0,
+    args: argv.join(' '),
+  };
+  if (args.process) await runProcess(args, r);
+  else r.coldStartError = r.rssError = 'skipped (--no-process)';
+  r.totalSeconds = (performance.now() - t0) / 1000;
+  process.stdout.write(`\n${resultsTable(r)}\n\n${processLines(r).join('\n')}\n\nTargets:\n${checkLines(r).join('\n')}\n\n`);
+  if (args.write) {
+    const file = writeResults(path.join(path.dirname(fileURLToPath(import.meta.url)), 'results'), r);
+    process.stdout.write(`results written to ${path.relative(process.cwd(), file)}\n`);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    process.stderr.write(`bench failed: ${(e as Error).stack ?? e}\n`);
+    process.exit(1);
+  },
+);
