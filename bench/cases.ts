@@ -1,13 +1,21 @@
 /**
  * The timed cases. Each gives the operation on a client target (GoogleSQL through
  * `@google-cloud/bigquery`) and the same logical operation on raw DuckDB; an operation resolves to
- * the number of rows it returned or moved (checked between the two sides on the first run).
+ * the rows it returned or moved (compared between the two sides on the first run).
  */
 import { DATASETS, ctasSql, type GenMode } from './data.js';
 import type { RawDuck } from './duckdb.js';
 import type { Target } from './target.js';
 
-export type Op = () => Promise<number>;
+/** What one operation returned: the rows it returned or moved, and for queries the rows themselves. */
+export interface OpResult {
+  count: number;
+  values?: unknown[][];
+}
+
+export type Op = () => Promise<OpResult>;
+
+const moved = (count: number): OpResult => ({ count });
 
 export interface Case {
   name: string;
@@ -39,9 +47,15 @@ function queryCase(c: { name: string; iters: number; warmup?: number; needs: str
     maxP50Ms: c.maxP50Ms,
     target: async (t) => {
       const sql = c.bq(t);
-      return async () => (await t.query(sql)).length;
+      return async () => {
+        const rows = (await t.query(sql)) as Record<string, unknown>[];
+        return { count: rows.length, values: rows.map((r) => Object.values(r)) };
+      };
     },
-    duck: async (d) => () => d.query(c.duck),
+    duck: async (d) => async () => {
+      const values = await d.rows(c.duck);
+      return { count: values.length, values };
+    },
   };
 }
 
@@ -106,9 +120,9 @@ export const CASES: Case[] = [
         n += rows.length;
         opts = next;
       }
-      return n;
+      return moved(n);
     },
-    duck: async (d) => () => d.query('SELECT id, k, v FROM t1m'),
+    duck: async (d) => async () => moved((await d.rows('SELECT id, k, v FROM t1m')).length),
   },
   {
     name: 'insert_all_10k',
@@ -122,14 +136,14 @@ export const CASES: Case[] = [
       await t.query(`CREATE OR REPLACE TABLE ${t.t('ins')} (id INT64, name STRING, v FLOAT64)`);
       return async () => {
         await table.insert(insertRows());
-        return 10_000;
+        return moved(10_000);
       };
     },
     duck: async (d) => {
       await d.run('CREATE OR REPLACE TABLE ins (id BIGINT, name VARCHAR, v DOUBLE)');
       return async () => {
         await d.append('ins', insertRows());
-        return 10_000;
+        return moved(10_000);
       };
     },
   },
@@ -144,14 +158,14 @@ export const CASES: Case[] = [
       const sql = ctasSql(dataset('t1m'), t.t('ctas'), t.mode, 'bq');
       return async () => {
         await t.query(sql);
-        return 1_000_000;
+        return moved(1_000_000);
       };
     },
     duck: async (d, mode) => {
       const sql = ctasSql(dataset('t1m'), 'ctas', mode, 'duck');
       return async () => {
         await d.run(sql);
-        return 1_000_000;
+        return moved(1_000_000);
       };
     },
   },

@@ -20,10 +20,10 @@ export class RawDuck {
     await this.conn.run(sql);
   }
 
-  /** Runs a query and materialises every row; returns the row count. */
-  async query(sql: string): Promise<number> {
+  /** Runs a query and materialises every row (JS values). */
+  async rows(sql: string): Promise<unknown[][]> {
     const reader = await this.conn.runAndReadAll(sql);
-    return reader.getRowsJS().length;
+    return reader.getRowsJS();
   }
 
   /** DuckDB's version string. */

@@ -14,11 +14,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../src/server/server.js';
-import { CASES, type Case, type Op } from './cases.js';
+import { CASES, type Case, type Op, type OpResult } from './cases.js';
 import { DATASETS, dataSelect } from './data.js';
 import { RawDuck } from './duckdb.js';
 import { rssRun, spawnEmulator, type Spawned } from './process.js';
-import { checkLines, resultsTable, processLines, stats, writeResults, type CaseResult, type RunResult, type Side } from './report.js';
+import { checkLines, noteLines, resultsTable, processLines, stats, writeResults, type CaseResult, type RunResult, type Side } from './report.js';
 import { Target, errText } from './target.js';
 
 interface Args {
@@ -53,30 +53,49 @@ function parseArgs(argv: string[]): Args {
 
 const log = (s: string) => process.stderr.write(s + '\n');
 
-/** Runs `warmup` untimed then `iters` timed operations; returns the ms and the first row count. */
-async function time(op: Op, iters: number, warmup: number): Promise<{ ms: number[]; rows: number }> {
-  let rows = -1;
-  for (let i = 0; i < warmup; i++) rows = await op();
+/** Runs `warmup` untimed then `iters` timed operations; returns the ms and the first result. */
+async function time(op: Op, iters: number, warmup: number): Promise<{ ms: number[]; first: OpResult }> {
+  let first: OpResult | undefined;
+  for (let i = 0; i < warmup; i++) first ??= await op();
   const ms: number[] = [];
   for (let i = 0; i < iters; i++) {
     const t0 = performance.now();
-    const n = await op();
+    const r = await op();
     ms.push(performance.now() - t0);
-    if (rows < 0) rows = n;
+    first ??= r;
   }
-  return { ms, rows };
+  return { ms, first: first! };
 }
 
 /** Times a case on one side; a failure becomes `{error}`. */
-async function side(c: Case, prepare: () => Promise<Op>, missing: Map<string, string>): Promise<{ side: Side; rows?: number }> {
+async function side(c: Case, prepare: () => Promise<Op>, missing: Map<string, string>): Promise<{ side: Side; first?: OpResult }> {
   const gone = c.needs.find((n) => missing.has(n));
   if (gone) return { side: { error: `data set ${gone} could not be created: ${missing.get(gone)}` } };
   try {
     const r = await time(await prepare(), c.iters, c.warmup);
-    return { side: { stats: stats(r.ms) }, rows: r.rows };
+    return { side: { stats: stats(r.ms) }, first: r.first };
   } catch (e) {
     return { side: { error: errText(e) } };
   }
+}
+
+/** A value as compared between sides: numbers (and bigints) to 12 significant digits. */
+function norm(v: unknown): string {
+  if (typeof v === 'number' || typeof v === 'bigint') return String(Number(Number(v).toPrecision(12)));
+  return v === null || v === undefined ? 'NULL' : String(v);
+}
+
+/** A note when two sides' results differ (row count, or the first differing row). */
+function compare(who: string, a: OpResult | undefined, b: OpResult | undefined): string | undefined {
+  if (!a || !b) return undefined;
+  if (a.count !== b.count) return `row count differs: ${who} ${a.count}, duckdb ${b.count}`;
+  if (!a.values || !b.values) return undefined;
+  for (let i = 0; i < a.values.length; i++) {
+    const x = a.values[i].map(norm).join(', ');
+    const y = (b.values[i] ?? []).map(norm).join(', ');
+    if (x !== y) return `result differs at row ${i}: ${who} (${x}), duckdb (${y})`;
+  }
+  return undefined;
 }
 
 async function runCases(args: Args, cases: Case[], setupLog: string[], dataModes: string[]): Promise<{ results: CaseResult[]; duckVersion: string }> {
@@ -108,8 +127,7 @@ async function runCases(args: Args, cases: Case[], setupLog: string[], dataModes
       const p = peer ? await side(c, () => c.target(peer), peer.missing) : undefined;
       const notes: string[] = [];
       if (c.note) notes.push(c.note);
-      if (e.rows !== undefined && d.rows !== undefined && e.rows !== d.rows) notes.push(`row count differs: bqemu ${e.rows}, duckdb ${d.rows}`);
-      if (p?.rows !== undefined && d.rows !== undefined && p.rows !== d.rows) notes.push(`row count differs: peer ${p.rows}, duckdb ${d.rows}`);
+      for (const n of [compare('bqemu', e.first, d.first), compare('peer', p?.first, d.first)]) if (n) notes.push(n);
       if (p && 'error' in p.side) notes.push('skipped on the peer (failed there)');
       results.push({ name: c.name, iters: c.iters, warmup: c.warmup, emu: e.side, duck: d.side, peer: p?.side, rowsPerOp: c.rowsPerOp, maxP50Ms: c.maxP50Ms, minRowsPerSec: c.minRowsPerSec, notes });
       const show = (s: Side) => ('stats' in s ? `p50 ${s.stats.p50.toFixed(1)} ms` : `FAILED: ${s.error}`);
@@ -170,7 +188,7 @@ async function main(): Promise<void> {
   if (args.process) await runProcess(args, r);
   else r.coldStartError = r.rssError = 'skipped (--no-process)';
   r.totalSeconds = (performance.now() - t0) / 1000;
-  process.stdout.write(`\n${resultsTable(r)}\n\n${processLines(r).join('\n')}\n\nTargets:\n${checkLines(r).join('\n')}\n\n`);
+  process.stdout.write(`\n${resultsTable(r)}\n\n${processLines(r).join('\n')}\n\nTargets:\n${checkLines(r).join('\n')}\n\nNotes:\n${noteLines(r).join('\n') || '- none'}\n\n`);
   if (args.write) {
     const file = writeResults(path.join(path.dirname(fileURLToPath(import.meta.url)), 'results'), r);
     process.stdout.write(`results written to ${path.relative(process.cwd(), file)}\n`);

@@ -7,6 +7,7 @@
 import type { AnalyzerClient } from '../analyzer/client.js';
 import { normalize, type Node } from '../analyzer/ast.js';
 import { toTypeProto } from '../analyzer/types.js';
+import { EXTRA_FUNCTIONS } from '../analyzer/extra-functions.js';
 import type { CatalogStore, TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { BqType } from '../types/types.js';
@@ -109,6 +110,7 @@ export class StatementAnalyzer {
       positionalQueryParameters: (params.positional ?? []).map(toTypeProto),
     };
     root.builtinFunctionOptions = { languageOptions: this.analyzer.languageOptions };
+    root.customFunction = EXTRA_FUNCTIONS;
     let stmt: Node | undefined;
     // Statement targets the name extractor does not report (ALTER TABLE …) are bound on demand.
     for (let attempt = 0; !stmt; attempt++) {
@@ -189,6 +191,7 @@ interface CatalogProto {
   table: object[];
   catalog: CatalogProto[];
   builtinFunctionOptions?: object;
+  customFunction?: object[];
 }
 
 function addTable(root: CatalogProto, segs: string[], table: object): void {

@@ -5,3 +5,6 @@
 import './operators.js';
 import './hash.js';
 import './math.js';
+import './string.js';
+import './string2.js';
+import './extra.js';

@@ -76,12 +76,12 @@ function pad(which: 'lpad' | 'rpad') {
     const name = which.toUpperCase();
     if (isBytes(c)) {
       const p = c.args[2] ?? `'\\x20'::BLOB`;
-      const body = `CASE WHEN octet_length(${p}) = 0 THEN (CASE WHEN ${len} <= octet_length(${s}) THEN unhex(left(hex(${s}), 2 * ${len})) ELSE ${s} END) ELSE unhex(${which}(hex(${s}), 2 * ${len}, hex(${p}))) END`;
+      const body = `CASE WHEN octet_length(${p}) = 0 THEN (CASE WHEN ${len} <= octet_length(${s}) THEN unhex(left(hex(${s}), 2 * ${len})) ELSE ${s} END) ELSE unhex(${which}(hex(${s}), CAST(least(2 * ${len}, 2147483647) AS INTEGER), hex(${p}))) END`;
       return nullIfAnyNull([s, len, p], `CASE WHEN ${len} < 0 THEN ${neg} ELSE ${body} END`);
     }
     const p = c.args[2] ?? `' '`;
     const empty = `CASE WHEN ${len} <= length(${s}) THEN left(${s}, ${len}) ELSE ${fail(c, `'${name}: pattern is empty'`)} END`;
-    return nullIfAnyNull([s, len, p], `CASE WHEN ${len} < 0 THEN ${neg} WHEN ${p} = '' THEN ${empty} ELSE ${which}(${s}, ${len}, ${p}) END`);
+    return nullIfAnyNull([s, len, p], `CASE WHEN ${len} < 0 THEN ${neg} WHEN ${p} = '' THEN ${empty} ELSE ${which}(${s}, CAST(least(${len}, 2147483647) AS INTEGER), ${p}) END`);
   };
 }
 

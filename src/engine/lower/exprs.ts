@@ -34,7 +34,7 @@ export function lowerOrderBy(items: Node[], ctx: LowerContext): string {
 
 function functionName(n: Node): string {
   const full: string = n.function?.name ?? '';
-  return full.replace(/^ZetaSQL:/, '');
+  return full.replace(/^[A-Za-z]+:/, ''); // 'ZetaSQL:upper', 'BigQuery:min_by' (catalog-declared)
 }
 
 /** Builds the FnCall a function lowering sees. */
