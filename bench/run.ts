@@ -8,9 +8,10 @@
  *   --peer-project ID   project id on the peer (default bench-project)
  *   --only a,b          only these cases (names from cases.ts)
  *   --no-process        skip cold start and RSS
- *   --rss-queries N     small queries for the RSS run (default 10000; samples at 100 and N)
+ *   --rss-queries N     small queries for the RSS run (default 10000; samples at 100, 1000, 2500, 5000 and N)
  *   --no-write          print only, do not write bench/results/
  */
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../src/server/server.js';
@@ -158,7 +159,8 @@ async function runProcess(args: Args, r: RunResult): Promise<void> {
   try {
     if (!last) last = await spawnEmulator();
     log(`RSS: ${args.rssQueries} small queries on the spawned emulator…`);
-    r.rss = await rssRun(last, [100, args.rssQueries], (n) => log(`  ${n} queries`));
+    const marks = [...new Set([100, 1000, 2500, 5000, args.rssQueries])].filter((m) => m <= args.rssQueries);
+    r.rss = await rssRun(last, marks, (n) => log(`  ${n} queries`));
   } catch (e) {
     r.rssError = errText(e);
   } finally {
@@ -170,6 +172,7 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const args = parseArgs(argv);
   const t0 = performance.now();
+  const load0 = os.loadavg()[0];
   const cases = args.only ? CASES.filter((c) => args.only!.includes(c.name)) : CASES;
   if (args.only && cases.length !== args.only.length) throw new Error(`unknown case in --only; cases: ${CASES.map((c) => c.name).join(', ')}`);
   const setupLog: string[] = [];
@@ -184,11 +187,13 @@ async function main(): Promise<void> {
     duckVersion,
     totalSeconds: 0,
     args: argv.join(' '),
+    load: [load0, 0],
   };
   if (args.process) await runProcess(args, r);
   else r.coldStartError = r.rssError = 'skipped (--no-process)';
   r.totalSeconds = (performance.now() - t0) / 1000;
-  process.stdout.write(`\n${resultsTable(r)}\n\n${processLines(r).join('\n')}\n\nTargets:\n${checkLines(r).join('\n')}\n\nNotes:\n${noteLines(r).join('\n') || '- none'}\n\n`);
+  r.load[1] = os.loadavg()[0];
+  process.stdout.write(`\nload average ${r.load[0].toFixed(2)} → ${r.load[1].toFixed(2)} on ${os.cpus().length} cores\n\n${resultsTable(r)}\n\n${processLines(r).join('\n')}\n\nTargets:\n${checkLines(r).join('\n')}\n\nNotes:\n${noteLines(r).join('\n') || '- none'}\n\n`);
   if (args.write) {
     const file = writeResults(path.join(path.dirname(fileURLToPath(import.meta.url)), 'results'), r);
     process.stdout.write(`results written to ${path.relative(process.cwd(), file)}\n`);

@@ -123,6 +123,16 @@ describe('tabledata.insertAll', () => {
     expect(rows).toEqual([{ a: 5 }]);
   });
 
+  it('refuses a request without rows: 400 "No rows present in the request."', async () => {
+    await ds.createTable('ins_none', { schema: 'a:integer' });
+    for (const body of [{ rows: [] }, {}]) {
+      const r = await http(t.emu.url, 'POST', path('ins_none', '/insertAll'), body);
+      // HttpError 400 … returned "No rows present in the request." (google/clusterfuzz#721).
+      expect(r.status).toBe(400);
+      expect(r.body.error.message).toBe('No rows present in the request.');
+    }
+  });
+
   it('rejects inserting into a view', async () => {
     await ds.createTable('ins_view', { view: 'SELECT 1 AS a' });
     const r = await http(t.emu.url, 'POST', path('ins_view', '/insertAll'), { rows: [{ json: { a: 1 } }] });

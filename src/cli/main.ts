@@ -1,5 +1,6 @@
 /**
- * The `bqemu` command line: `serve` (the emulator) and `corpus run` (the conformance runner).
+ * The `bqemu` command line: `serve` (the emulator), `corpus run` (the conformance runner) and
+ * `corpus record` (the baseline recorder).
  * Every serve flag has a `BQEMU_*` environment equivalent (flag wins).
  */
 import { Command } from 'commander';
@@ -50,10 +51,73 @@ corpus
   .option('--json <file>', 'write per-fixture results as JSON')
   .option('--filter <s>', 'only fixture ids containing this text')
   .option('--concurrency <n>', 'fixtures run at once', '4')
+  .option('--strict', 'strict mode: divergence registry, pending list and the pass gate decide the exit code')
+  .option('--divergences <file>', 'divergence registry (default conformance/divergences.json)')
+  .option('--pending <file>', 'pending list (default conformance/pending.json)')
+  .option('--update-pending', 'rewrite the pending list from this run (implies --strict); only removes entries unless --allow-grow')
+  .option('--allow-grow', 'with --update-pending: also add new failures to the pending list')
   .action(async (o) => {
     const { corpusRun } = await import('../conformance/cli.js');
-    const code = await corpusRun({ corpus: o.corpus, endpoint: o.endpoint, json: o.json, filter: o.filter, concurrency: Number(o.concurrency) });
+    const code = await corpusRun({
+      corpus: o.corpus,
+      endpoint: o.endpoint,
+      json: o.json,
+      filter: o.filter,
+      concurrency: Number(o.concurrency),
+      strict: o.strict === true,
+      divergences: o.divergences,
+      pending: o.pending,
+      updatePending: o.updatePending === true,
+      allowGrow: o.allowGrow === true,
+    });
     process.exit(code);
+  });
+
+corpus
+  .command('record')
+  .description('Record expected.json baselines from real BigQuery (local operator action; refuses under CI)')
+  .option('--corpus <dir>', 'fixture root (<phase>/<name>/)', 'conformance/fixtures')
+  .option('--endpoint <url>', 'record against this endpoint instead of BigQuery (fake credentials unless GOOGLE_APPLICATION_CREDENTIALS is set)')
+  .option('--project <id>', 'project to record in (default: the credentials\' project, or bqemu-conformance with --endpoint)')
+  .option('--force', 're-record fixtures that already have an expected.json')
+  .option('--max-bytes <n>', 'per-fixture byte-scan cap from the dry-run estimate', '1073741824')
+  .option('--filter <s>', 'only fixture ids matching (comma-separated globs or substrings)')
+  .option('--location <loc>', 'location of the per-fixture datasets', 'US')
+  .action(async (o) => {
+    const { recordCorpus } = await import('../conformance/recorder.js');
+    const code = await recordCorpus({
+      corpus: o.corpus,
+      endpoint: o.endpoint,
+      project: o.project,
+      force: o.force === true,
+      maxBytes: Number(o.maxBytes),
+      filter: o.filter,
+      location: o.location,
+    });
+    process.exit(code);
+  });
+
+corpus
+  .command('coverage')
+  .description('Coverage of the corpus: surface items by depth tier, variation tags, broad-but-shallow items')
+  .option('--corpus <dir>', 'fixture root (default conformance/fixtures, else ../shared/corpus/bigquery-recorded/sql)')
+  .option('--html <file>', 'also write a static HTML report')
+  .option('--no-analyzer', 'take builtin function names from the function table only')
+  .action(async (o) => {
+    const { corpusCoverage } = await import('../conformance/coverage.js');
+    process.exit(await corpusCoverage({ corpus: o.corpus, html: o.html, analyzer: o.analyzer }));
+  });
+corpus
+  .command('docs')
+  .description('Run the GoogleSQL documentation examples and compare in the docs display style')
+  .option('--cases <file>', 'JSONL of documentation examples', '../shared/corpus/docs-examples/visible.jsonl')
+  .option('--json <file>', 'write per-case results as JSON')
+  .option('--filter <s>', 'only case ids or doc pages containing this text (comma-separated, globs allowed)')
+  .option('--endpoint <url>', 'a running emulator (or BigQuery) to test; in-process otherwise')
+  .option('--concurrency <n>', 'cases run at once', '4')
+  .action(async (o) => {
+    const { corpusDocs } = await import('../conformance/docs.js');
+    process.exit(await corpusDocs({ cases: o.cases, json: o.json, filter: o.filter, endpoint: o.endpoint, concurrency: Number(o.concurrency) }));
   });
 
 await program.parseAsync(process.argv);

@@ -3,8 +3,10 @@
  * endpoint or an in-process emulator, prints the report and returns the exit code.
  */
 import { discoverFixtures, resolveSqlRoot } from './fixtures.js';
+import { checkQualification } from './qualify.js';
 import { formatReport, writeJsonReport } from './report.js';
 import { runCorpus } from './runner.js';
+import { DEFAULT_DIVERGENCES, DEFAULT_PENDING, evaluateStrict, formatStrictReport, loadStrictLists, updatePendingList, writeIdList, type PendingUpdate, type StrictLists } from './strict.js';
 
 /** Options of {@link corpusRun}. */
 export interface CorpusRunOptions {
@@ -26,6 +28,16 @@ export interface CorpusRunOptions {
   maxFailures?: number;
   /** Output sink (default console.log). */
   log?: (line: string) => void;
+  /** Strict mode (contract §3, §6.4): divergence registry, pending list and pass gate decide the exit code. */
+  strict?: boolean;
+  /** Divergence registry file (default `conformance/divergences.json` of this repository). */
+  divergences?: string;
+  /** Pending list file (default `conformance/pending.json` of this repository). */
+  pending?: string;
+  /** Rewrite the pending list from this run's failures (implies strict); only removes entries unless `allowGrow`. */
+  updatePending?: boolean;
+  /** With `updatePending`: also add new failures to the pending list. */
+  allowGrow?: boolean;
 }
 
 /** Shape of the in-process emulator handle (src/server/server.ts). */
@@ -38,8 +50,9 @@ type StartEmulator = (opts: { host?: string; port?: number; projectId?: string; 
 
 /**
  * Run the SQL corpus and report (contract §3, §6.2, §7.1). Exit code: 0 when every selected
- * fixture passes, 1 when any fails, 2 when the corpus or emulator cannot be used. The report's
- * last line is `N passed, N failed`.
+ * fixture passes, 1 when any fails, 2 when the corpus or emulator cannot be used. In strict mode
+ * (`strict` or `updatePending`) the exit code is the pass gate's instead: 0 when green, 1 when red
+ * (see strict.ts). The report's last line is `N passed, N failed`.
  */
 export async function corpusRun(opts: CorpusRunOptions): Promise<number> {
   const log = opts.log ?? ((l: string) => console.log(l));
@@ -49,6 +62,18 @@ export async function corpusRun(opts: CorpusRunOptions): Promise<number> {
   } catch (e) {
     log(`corpus: ${(e as Error).message}`);
     return 2;
+  }
+  let lists: StrictLists | undefined;
+  const strict = opts.strict === true || opts.updatePending === true;
+  const divergencesFile = opts.divergences ?? DEFAULT_DIVERGENCES;
+  const pendingFile = opts.pending ?? DEFAULT_PENDING;
+  if (strict) {
+    try {
+      lists = loadStrictLists(divergencesFile, pendingFile);
+    } catch (e) {
+      log(`corpus: ${(e as Error).message}`);
+      return 2;
+    }
   }
   if (fixtures.length === 0) {
     log(`corpus: no fixtures match${opts.filter ? ` filter "${opts.filter}"` : ''}`);
@@ -85,7 +110,23 @@ export async function corpusRun(opts: CorpusRunOptions): Promise<number> {
           }
         : undefined,
     });
-    if (opts.json) writeJsonReport(opts.json, outcomes, { endpoint: opts.endpoint ?? 'in-process', projectId, filter: opts.filter ?? null });
+    const unqualified = checkQualification(fixtures);
+    if (strict && lists) {
+      const corpusIds = discoverFixtures(resolveSqlRoot(opts.corpus)).map((f) => f.id);
+      let update: (PendingUpdate & { file: string }) | undefined;
+      if (opts.updatePending) {
+        const u = updatePendingList(lists.pending, outcomes, lists.divergences, { allowGrow: opts.allowGrow === true, corpusIds });
+        writeIdList(pendingFile, u.next);
+        lists = { ...lists, pending: u.next };
+        update = { ...u, file: pendingFile };
+      }
+      const result = evaluateStrict(outcomes, lists, { corpusIds });
+      if (opts.json) writeJsonReport(opts.json, outcomes, { endpoint: opts.endpoint ?? 'in-process', projectId, filter: opts.filter ?? null, strict: { gate: result.gate, verdicts: result.verdicts, unqualified, pendingUpdate: update ?? null } });
+      log(formatStrictReport(outcomes, result, { maxFailures: opts.maxFailures ?? 40, unqualified, divergencesFile, pendingFile, update }));
+      return result.gate.green ? 0 : 1;
+    }
+    if (opts.json) writeJsonReport(opts.json, outcomes, { endpoint: opts.endpoint ?? 'in-process', projectId, filter: opts.filter ?? null, unqualified });
+    for (const u of unqualified) log(`non-qualifying fixture (contract §1.5): ${u.id}: ${u.issues.map((i) => `${i.rule} in ${i.file} (${i.detail})`).join('; ')}`);
     log(formatReport(outcomes, { maxFailures: opts.maxFailures ?? 40 }));
     return outcomes.every((o) => o.status === 'pass') ? 0 : 1;
   } finally {

@@ -68,6 +68,8 @@ export function jobResource(base: string, j: JobRecord): Record<string, unknown>
     jobReference: { projectId: j.projectId, jobId: j.jobId, location: j.location },
     statistics: jobStatistics(j),
     status,
+    // JobCreationReason (discovery): REQUESTED = "Job creation was requested."; recorded on every job.
+    jobCreationReason: { code: 'REQUESTED' },
   };
   return { etag: etagOf([j.jobId, j.state, j.endTime]), ...body };
 }

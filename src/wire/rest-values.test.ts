@@ -82,7 +82,9 @@ describe('encodeCell', () => {
     expect(encodeCell(new Uint8Array([0xab, 0xcd, 0xef]), T('BYTES'), float)).toBe('q83v');
     expect(encodeCell('2024-01-15', T('DATE'), float)).toBe('2024-01-15');
     expect(encodeCell('2024-01-15T12:00:00', T('DATETIME'), float)).toBe('2024-01-15T12:00:00');
-    expect(encodeCell('12:00:00.500', T('TIME'), float)).toBe('12:00:00.500');
+    // google-cloud-python _time_from_json accepts only HH:MM:SS (8) or HH:MM:SS.ffffff (15 characters).
+    expect(encodeCell('12:00:00.500', T('TIME'), float)).toBe('12:00:00.500000');
+    expect(encodeCell('2024-01-15T12:00:00.5', T('DATETIME'), float)).toBe('2024-01-15T12:00:00.500000');
     expect(encodeCell('{"a":1}', T('JSON'), float)).toBe('{"a":1}');
     expect(encodeCell('POINT(1 2)', T('GEOGRAPHY'), float)).toBe('POINT(1 2)');
   });

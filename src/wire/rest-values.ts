@@ -80,6 +80,16 @@ export function formatTimestampSeconds(micros: bigint): string {
   return formatFloat64(Number(text));
 }
 
+/**
+ * TIME / DATETIME as REST cells: the fraction, when present, is always six digits
+ * (`HH:MM:SS` or `HH:MM:SS.ffffff`). google-cloud-python's `_time_from_json` accepts a TIME cell of
+ * exactly 8 or 15 characters and `_datetime_from_json` documents `YYYY-MM-DDTHH:MM:SS.ffffff`, so
+ * the `.fff` form of the GoogleSQL text (`12:00:00.500`) is not what the API sends.
+ */
+function restCivilTime(text: string): string {
+  return text.replace(/\.(\d{1,6})$/, (_m, f: string) => `.${f.padEnd(6, '0')}`);
+}
+
 function bytesToBase64(b: Uint8Array): string {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64');
 }
@@ -92,8 +102,8 @@ function badValue(v: Value, t: BqType): BigQueryError {
 /**
  * The REST value of one cell (the `v` of `{v: …}`) for a domain value of type `t`.
  *
- * INT64 decimal text; FLOAT64 per formatFloat64; NUMERIC/BIGNUMERIC, STRING, DATE, DATETIME, TIME,
- * JSON and GEOGRAPHY as the domain text; BOOL `"true"`/`"false"`; BYTES base64; TIMESTAMP per
+ * INT64 decimal text; FLOAT64 per formatFloat64; NUMERIC/BIGNUMERIC, STRING, DATE, JSON and GEOGRAPHY
+ * as the domain text; DATETIME and TIME as the domain text with a six-digit fraction (restCivilTime); BOOL `"true"`/`"false"`; BYTES base64; TIMESTAMP per
  * formatTimestampSeconds, or integer microseconds text when `opts.useInt64Timestamp`; INTERVAL
  * `Y-M D H:M:S[.F]` (formatInterval); RANGE `[start, end)` with each bound written as a cell of
  * the element type and `UNBOUNDED` for a missing bound (the form @google-cloud/bigquery's
@@ -112,12 +122,14 @@ export function encodeCell(v: Value, t: BqType, opts: CellEncodeOptions): unknow
     case 'BOOL':
       if (typeof v === 'boolean') return v ? 'true' : 'false';
       break;
+    case 'DATETIME':
+    case 'TIME':
+      if (typeof v === 'string') return restCivilTime(v);
+      break;
     case 'NUMERIC':
     case 'BIGNUMERIC':
     case 'STRING':
     case 'DATE':
-    case 'DATETIME':
-    case 'TIME':
     case 'JSON':
     case 'GEOGRAPHY':
       if (typeof v === 'string') return v;

@@ -36,7 +36,8 @@ function resultPage(ctx: RestContext, j: JobRecord, q: Record<string, unknown>, 
   if (j.result?.schema) {
     const enc = encodeRows(page.fields, page.rows, { useInt64Timestamp });
     out.schema = enc.schema;
-    out.rows = enc.rows;
+    // No `rows` key on an empty page (recorded page_empty_result_set, page_max_results_zero).
+    if (enc.rows.length) out.rows = enc.rows;
     out.totalRows = String(page.total);
     if (page.next !== undefined) out.pageToken = pageToken(page.next);
   }
@@ -69,7 +70,16 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
       etag: '',
       jobs: page.map((j) => {
         const r = jobResource(base(), j);
-        return { kind: r.kind, id: r.id, jobReference: r.jobReference, state: j.state, configuration: r.configuration, statistics: r.statistics, status: r.status, user_email: r.user_email, errorResult: j.error?.toErrorProto() };
+        // projection=minimal: "Does not include the job configuration" (discovery); the recorded
+        // minimal item (job_list_in_project) is {id, kind, jobReference, state, statistics, status}.
+        const item: Record<string, unknown> = { kind: r.kind, id: r.id, jobReference: r.jobReference, state: j.state, statistics: r.statistics, status: r.status };
+        if (String(req.query.projection ?? 'full').toLowerCase() !== 'minimal') {
+          item.configuration = r.configuration;
+          item.user_email = r.user_email;
+          item.principal_subject = r.principal_subject;
+        }
+        if (j.error) item.errorResult = j.error.toErrorProto();
+        return item;
       }),
     };
     if (start + page.length < all.length) out.nextPageToken = pageToken(start + page.length);
@@ -83,7 +93,8 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
 
   app.delete('/projects/:projectId/jobs/:jobId/delete', async (req: Req, reply) => {
     ctx.jobs.delete(req.params.projectId, req.params.jobId);
-    reply.status(204).send();
+    // Recorded jobs.delete answer (job_delete): HTTP 200 with an empty JSON object.
+    reply.status(200).send({});
   });
 
   app.post('/projects/:projectId/queries', async (req: Req) => {
@@ -99,13 +110,23 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
     const jobId = body.dryRun ? undefined : `job_${randomUUID().replace(/-/g, '_')}`;
     const j = await ctx.jobs.insert(req.params.projectId, { jobReference: { jobId, location: body.location }, configuration });
     const out = resultPage(ctx, j, { maxResults: body.maxResults, formatOptions: body.formatOptions }, 'bigquery#queryResponse');
-    out.queryId = j.jobId;
+    // QueryResponse fields beyond GetQueryResultsResponse, as recorded (page_total_rows_in_response).
+    out.totalBytesBilled = '0';
+    out.location = j.location;
+    out.creationTime = String(j.creationTime);
     if (body.dryRun) {
-      delete out.jobReference;
+      // Recorded dryrun_simple_query: jobReference without jobId; no rows, totalRows, queryId, startTime.
+      out.jobReference = { projectId: j.projectId, location: j.location };
       delete out.rows;
       delete out.totalRows;
+      delete out.pageToken;
       ctx.jobs.delete(j.projectId, j.jobId);
+    } else {
+      out.queryId = j.jobId;
+      out.jobCreationReason = { code: 'REQUESTED' };
+      if (j.startTime) out.startTime = String(j.startTime);
     }
+    if (j.endTime) out.endTime = String(j.endTime);
     return out;
   });
 

@@ -51,7 +51,10 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
     const body = objectBody(req.body);
     const t = requireTable(ctx, req.params.projectId, req.params.datasetId, req.params.tableId);
     if (t.type !== 'TABLE') throw BigQueryError.invalid(`Cannot insert into a table of type ${t.type}.`);
-    const rows: { json?: Record<string, unknown>; insertId?: string }[] = Array.isArray(body.rows) ? body.rows : [];
+    // BigQuery: 400 "No rows present in the request." (google/clusterfuzz#721, google-api-ruby-client#220).
+    if (body.rows !== undefined && !Array.isArray(body.rows)) throw BigQueryError.invalid(`Invalid value at 'rows': expected a list of rows.`, 'rows');
+    if (!body.rows?.length) throw BigQueryError.invalid('No rows present in the request.');
+    const rows: { json?: Record<string, unknown>; insertId?: string }[] = body.rows;
     const good: Value[][] = [];
     const errors: { index: number; errors: object[] }[] = [];
     rows.forEach((r, index) => {

@@ -1,0 +1,137 @@
+/**
+ * Aggregate functions (GoogleSQL "Aggregate functions", "Statistical aggregate functions",
+ * "Approximate aggregate functions"). Every aggregate call is built with `aggregate()` so that
+ * DISTINCT/ORDER BY and, for analytic use, the window (`c.over`) are applied to each call even
+ * when the lowering wraps it.
+ *
+ * - SUM(INT64) raises `int64 overflow` (DuckDB widens to HUGEINT);
+ * - AVG(NUMERIC) is exact: the scaled sum divided by the count, rounded half away from zero;
+ * - ARRAY_AGG / STRING_AGG / ARRAY_CONCAT_AGG honour IGNORE NULLS, ORDER BY and LIMIT;
+ * - APPROX_* are computed exactly (COUNT(DISTINCT), exact quantiles, exact top counts);
+ * - MIN_BY/MAX_BY ignore rows whose key is NULL.
+ */
+import { BigQueryError } from '../errors/errors.js';
+import { duckFieldName } from '../engine/duckdb/types.js';
+import { aggregate, registerFunctions, type FnCall, type FnTable } from './registry.js';
+import { fail, intLiteral } from './util.js';
+
+const INT64_MIN = '-9223372036854775808';
+const INT64_MAX = '9223372036854775807';
+
+function sum(c: FnCall): string {
+  const s = aggregate('sum', c);
+  if (c.returnType.kind === 'INT64')
+    return `CASE WHEN ${s} < ${INT64_MIN} OR ${s} > ${INT64_MAX} THEN ${fail(c, `'int64 overflow'`)} ELSE CAST(${s} AS BIGINT) END`;
+  return `CAST(${s} AS ${c.duckType(c.returnType)})`;
+}
+
+function avg(c: FnCall): string {
+  if (c.returnType.kind !== 'NUMERIC') return `CAST(${aggregate('avg', c)} AS ${c.duckType(c.returnType)})`;
+  const x = `CAST(${c.args[0]} AS DECIMAL(38,9))`;
+  const s = `CAST(${aggregate('sum', c, [x])} * 1000000000 AS HUGEINT)`;
+  const n = aggregate('count', c, [x]);
+  const q = `((2 * ${s} + sign(${s}) * ${n}) // (2 * ${n}))`;
+  return `CASE WHEN ${n} = 0 THEN NULL ELSE CAST(CAST(${q} AS DECIMAL(38,0)) * CAST(0.000000001 AS DECIMAL(10,9)) AS DECIMAL(38,9)) END`;
+}
+
+/** `list(x ORDER BY …)` with IGNORE NULLS as a FILTER and LIMIT as a slice. */
+function collect(c: FnCall, x: string, ignoreNulls: boolean): string {
+  const l = aggregate('list', c, [x], ignoreNulls ? `${x} IS NOT NULL` : undefined);
+  return c.limit !== undefined ? `list_slice(${l}, 1, ${c.limit})` : l;
+}
+
+function arrayAgg(c: FnCall): string {
+  return collect(c, c.args[0], c.nullHandling === 'IGNORE');
+}
+
+function arrayConcatAgg(c: FnCall): string {
+  return `flatten(${collect(c, c.args[0], true)})`;
+}
+
+function stringAgg(c: FnCall): string {
+  const [x, d] = c.args;
+  const bytes = c.argTypes[0]?.kind === 'BYTES';
+  const delim = d ?? (bytes ? `'\\x2C'::BLOB` : `','`);
+  if (bytes) {
+    const l = collect(c, `hex(${x})`, true);
+    return `unhex(array_to_string(${l}, hex(${delim})))`;
+  }
+  if (c.limit !== undefined) return `array_to_string(${collect(c, x, true)}, ${delim})`;
+  return aggregate('string_agg', c, [x, delim]);
+}
+
+/** APPROX_QUANTILES(x, n): the exact 0/n, 1/n, …, n/n quantiles (discrete, BigQuery's ranks). */
+function approxQuantiles(c: FnCall): string {
+  const n = intLiteral(c.args[1]);
+  if (n === undefined || n <= 0n) throw BigQueryError.invalidQuery('APPROX_QUANTILES requires a positive constant number of quantiles');
+  const qs = Array.from({ length: Number(n) + 1 }, (_v, i) => String(i / Number(n))).join(', ');
+  const x = c.args[0];
+  const filter = c.nullHandling === 'RESPECT' ? undefined : `${x} IS NOT NULL`;
+  return aggregate('quantile_disc', { ...c, distinct: c.distinct }, [x, `[${qs}]`], filter);
+}
+
+/** Names of the fields of the STRUCT elements of an ARRAY<STRUCT<…>> return type. */
+function elementFields(c: FnCall): string[] {
+  const t = c.returnType;
+  if (t.kind !== 'ARRAY' || t.element.kind !== 'STRUCT') throw BigQueryError.internal(`${c.name} must return ARRAY<STRUCT>`);
+  const el = t.element;
+  return el.fields.map((_f, i) => `"${duckFieldName(el, i).replace(/"/g, '""')}"`);
+}
+
+/** APPROX_TOP_COUNT(x, n): exact counts, highest first. */
+function approxTopCount(c: FnCall): string {
+  const [x, n] = c.args;
+  const [fv, fc] = elementFields(c);
+  const counted = `list_transform(map_entries(${aggregate('histogram', c, [x])}), e -> struct_pack(c := e.value, v := e.key))`;
+  return `list_transform(list_slice(list_reverse_sort(${counted}), 1, ${n}), s -> struct_pack(${fv} := s.v, ${fc} := s.c))`;
+}
+
+/** APPROX_TOP_SUM(x, weight, n): exact sums of weight per value, highest first. */
+function approxTopSum(c: FnCall): string {
+  const [x, w, n] = c.args;
+  const [fv, fs] = elementFields(c);
+  const pairs = aggregate('list', c, [`struct_pack(v := ${x}, w := ${w})`]);
+  const sums = `list_transform(list_distinct(list_transform(${pairs}, p -> p.v)), k -> struct_pack(s := list_sum(list_transform(list_filter(${pairs}, p -> p.v = k), p -> p.w)), v := k))`;
+  return `list_transform(list_slice(list_reverse_sort(${sums}), 1, ${n}), e -> struct_pack(${fv} := e.v, ${fs} := e.s))`;
+}
+
+const simple = (duck: string) => (c: FnCall) => aggregate(duck, c);
+const typed = (duck: string) => (c: FnCall) => `CAST(${aggregate(duck, c)} AS ${c.duckType(c.returnType)})`;
+
+const HLL = { unsupported: 'HyperLogLog++ sketches (HLL_COUNT.*) are not supported' };
+
+const TABLE: FnTable = {
+  sum,
+  avg,
+  array_agg: arrayAgg,
+  array_concat_agg: arrayConcatAgg,
+  string_agg: stringAgg,
+  countif: (c) => aggregate('count', c, [`CASE WHEN ${c.args[0]} THEN 1 END`]),
+  logical_and: simple('bool_and'),
+  logical_or: simple('bool_or'),
+  bit_and: simple('bit_and'),
+  bit_or: simple('bit_or'),
+  bit_xor: simple('bit_xor'),
+  any_value: simple('any_value'),
+  min_by: simple('arg_min'),
+  max_by: simple('arg_max'),
+  approx_count_distinct: (c) => aggregate('count', { ...c, distinct: true }),
+  approx_quantiles: approxQuantiles,
+  approx_top_count: approxTopCount,
+  approx_top_sum: approxTopSum,
+  stddev: typed('stddev_samp'),
+  stddev_samp: typed('stddev_samp'),
+  stddev_pop: typed('stddev_pop'),
+  variance: typed('var_samp'),
+  var_samp: typed('var_samp'),
+  var_pop: typed('var_pop'),
+  corr: typed('corr'),
+  covar_pop: typed('covar_pop'),
+  covar_samp: typed('covar_samp'),
+  'hll_count.init': HLL,
+  'hll_count.merge': HLL,
+  'hll_count.merge_partial': HLL,
+  'hll_count.extract': HLL,
+};
+
+registerFunctions(TABLE);

@@ -1,0 +1,123 @@
+/**
+ * Array functions (GoogleSQL "Array functions"). GoogleSQL arrays are DuckDB lists; a NULL array
+ * argument gives NULL unless noted. ARRAY_CONCAT is NULL when any argument is NULL (DuckDB's
+ * list_concat treats NULL as empty). Lambda forms (ARRAY_FILTER, ARRAY_TRANSFORM…) need the
+ * lambda lowered by the expression lowering into a DuckDB lambda (`x -> …`) passed as the last
+ * argument.
+ */
+import { BigQueryError } from '../errors/errors.js';
+import { registerFunctions, type FnCall, type FnTable } from './registry.js';
+import { fail, nullIfAnyNull } from './util.js';
+
+const isBytesArray = (c: FnCall, i = 0) => {
+  const t = c.argTypes[i];
+  return t?.kind === 'ARRAY' && t.element.kind === 'BYTES';
+};
+
+function arrayToString(c: FnCall): string {
+  const [a, d, nt] = c.args;
+  if (isBytesArray(c)) {
+    const items = nt === undefined ? `list_filter(${a}, x -> x IS NOT NULL)` : `list_transform(${a}, x -> coalesce(x, ${nt}))`;
+    return nullIfAnyNull([a, d], `unhex(array_to_string(list_transform(${items}, x -> hex(x)), hex(${d})))`);
+  }
+  const items = nt === undefined ? a : `list_transform(${a}, x -> coalesce(x, ${nt}))`;
+  return nullIfAnyNull(nt === undefined ? [a, d] : [a, d, nt], `array_to_string(${items}, ${d})`);
+}
+
+function arrayConcat(c: FnCall): string {
+  return nullIfAnyNull(c.args, c.args.reduce((x, y) => `list_concat(${x}, ${y})`));
+}
+
+const firstLast = (which: 'first' | 'last') => (c: FnCall) => {
+  const a = c.args[0];
+  const err = fail(c, `'ARRAY_${which.toUpperCase()} cannot get the ${which} element of an empty array'`);
+  return `CASE WHEN ${a} IS NULL THEN NULL WHEN len(${a}) = 0 THEN ${err} ELSE list_extract(${a}, ${which === 'first' ? 1 : -1}) END`;
+};
+
+/** ARRAY_SLICE(array, start_offset, end_offset): 0-based inclusive offsets, negative from the end. */
+function arraySlice(c: FnCall): string {
+  const [a, s, e] = c.args;
+  const n = `len(${a})`;
+  const from = `(CASE WHEN ${s} < 0 THEN greatest(${n} + ${s}, 0) ELSE ${s} END)`;
+  const to = `(CASE WHEN ${e} < 0 THEN ${n} + ${e} ELSE least(${e}, ${n} - 1) END)`;
+  return nullIfAnyNull(c.args, `CASE WHEN ${from} > ${to} THEN list_slice(${a}, 1, 0) ELSE list_slice(${a}, ${from} + 1, ${to} + 1) END`);
+}
+
+/** ARRAY_FIRST_N / ARRAY_LAST_N / ARRAY_REMOVE_FIRST_N / ARRAY_REMOVE_LAST_N. */
+function firstN(kind: 'first' | 'last' | 'remove_first' | 'remove_last') {
+  return (c: FnCall) => {
+    const [a, k] = c.args;
+    const neg = fail(c, `'The n argument to ARRAY_${kind.toUpperCase()}_N must not be negative'`);
+    const body = {
+      first: `list_slice(${a}, 1, ${k})`,
+      last: `list_slice(${a}, greatest(len(${a}) - ${k} + 1, 1), len(${a}))`,
+      remove_first: `list_slice(${a}, ${k} + 1, len(${a}))`,
+      remove_last: `list_slice(${a}, 1, greatest(len(${a}) - ${k}, 0))`,
+    }[kind];
+    return nullIfAnyNull(c.args, `CASE WHEN ${k} < 0 THEN ${neg} ELSE ${body} END`);
+  };
+}
+
+/** ARRAY_IS_DISTINCT: NULL counts as a value (two NULLs are duplicates). */
+function arrayIsDistinct(c: FnCall): string {
+  const a = c.args[0];
+  const nulls = `len(list_filter(${a}, x -> x IS NULL))`;
+  return `CASE WHEN ${a} IS NULL THEN NULL ELSE len(list_distinct(${a})) + least(${nulls}, 1) = len(${a}) END`;
+}
+
+/** GENERATE_ARRAY(start, end[, step]). */
+function generateArray(c: FnCall): string {
+  const [a, b] = c.args;
+  const step = c.args[2] ?? '1';
+  const zero = fail(c, `'Sequence step cannot be 0.'`);
+  const el = c.returnType.kind === 'ARRAY' ? c.returnType.element : c.returnType;
+  const body =
+    el.kind === 'INT64'
+      ? `generate_series(${a}, ${b}, ${step})`
+      : `list_transform(range(0, CAST(floor((${b} - ${a}) / ${step}) AS BIGINT) + 1), i -> CAST(${a} + i * ${step} AS ${c.duckType(el)}))`;
+  const empty = `(${step} > 0 AND ${a} > ${b}) OR (${step} < 0 AND ${a} < ${b})`;
+  return nullIfAnyNull([a, b, step], `CASE WHEN ${step} = 0 THEN ${zero} WHEN ${empty} THEN []::${c.duckType(c.returnType)} ELSE ${body} END`);
+}
+
+/** A lambda-taking function: the lambda is the last argument, already a DuckDB lambda. */
+const withLambda = (duck: (c: FnCall) => string) => (c: FnCall) => {
+  if (c.args.length < 2 || !/->|lambda/.test(c.args[c.args.length - 1])) throw BigQueryError.notSupported(`Function ${c.name.toUpperCase()} with a lambda argument`);
+  return duck(c);
+};
+
+function arraySum(c: FnCall): string {
+  const a = c.args[0];
+  if (c.returnType.kind === 'INT64')
+    return `CASE WHEN list_sum(${a}) NOT BETWEEN -9223372036854775808 AND 9223372036854775807 THEN ${fail(c, `'int64 overflow'`)} ELSE CAST(list_sum(${a}) AS BIGINT) END`;
+  return `CAST(list_sum(${a}) AS ${c.duckType(c.returnType)})`;
+}
+
+const TABLE: FnTable = {
+  array_length: (c) => `CAST(len(${c.args[0]}) AS BIGINT)`,
+  array_to_string: arrayToString,
+  array_reverse: (c) => `list_reverse(${c.args[0]})`,
+  array_concat: arrayConcat,
+  array_first: firstLast('first'),
+  array_last: firstLast('last'),
+  array_slice: arraySlice,
+  array_first_n: firstN('first'),
+  array_last_n: firstN('last'),
+  array_remove_first_n: firstN('remove_first'),
+  array_remove_last_n: firstN('remove_last'),
+  array_is_distinct: arrayIsDistinct,
+  array_includes: (c) =>
+    c.args.length === 2 && !/->/.test(c.args[1])
+      ? nullIfAnyNull(c.args, `list_contains(${c.args[0]}, ${c.args[1]})`)
+      : withLambda((d) => `len(list_filter(${d.args[0]}, ${d.args[1]})) > 0`)(c),
+  array_includes_any: (c) => nullIfAnyNull(c.args, `list_has_any(${c.args[0]}, ${c.args[1]})`),
+  array_includes_all: (c) => nullIfAnyNull(c.args, `list_has_all(${c.args[0]}, ${c.args[1]})`),
+  array_min: (c) => `list_min(${c.args[0]})`,
+  array_max: (c) => `list_max(${c.args[0]})`,
+  array_sum: arraySum,
+  array_avg: (c) => `CAST(list_avg(${c.args[0]}) AS ${c.duckType(c.returnType)})`,
+  array_filter: withLambda((c) => `list_filter(${c.args[0]}, ${c.args[1]})`),
+  array_transform: withLambda((c) => `list_transform(${c.args[0]}, ${c.args[1]})`),
+  generate_array: generateArray,
+};
+
+registerFunctions(TABLE);

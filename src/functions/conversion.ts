@@ -1,0 +1,145 @@
+/**
+ * Conversion functions (GoogleSQL "Conversion functions"): CAST / SAFE_CAST (`$cast`, with
+ * `safe` for SAFE_CAST), PARSE_NUMERIC, PARSE_BIGNUMERIC.
+ *
+ * BigQuery rules that differ from DuckDB's casts:
+ * - FLOAT64 → STRING is the shortest round-trip text (`1`, `0.1`, `1e+20`, `inf`, `nan`);
+ *   NUMERIC → STRING has no trailing zeros; BOOL → 'true'/'false'; TIMESTAMP → `… +00`;
+ *   INTERVAL → `Y-M D H:M:S`; BYTES ⇄ STRING are UTF-8 (not DuckDB's escaped text);
+ * - STRING → INT64 accepts decimal or 0x hex (with sign and surrounding spaces) only, else
+ *   `Bad int64 value: …`; → FLOAT64 `Bad double value: …`; → BOOL only true/false (any case),
+ *   else `Bad bool value: …`; → NUMERIC `Invalid NUMERIC value: …`; → DATE `Invalid date: '…'`;
+ *   → DATETIME `Invalid datetime string "…"`; → TIME `Invalid time string "…"`; → TIMESTAMP
+ *   honours zone names and offsets, else `Invalid timestamp: '…'`;
+ * - FLOAT64/NUMERIC → INT64 round half away from zero (DuckDB rounds half to even for DOUBLE);
+ *   non-finite → `Illegal conversion of non-finite floating point number to an integer: inf`;
+ *   out of range → `int64 out of range: 1e+20`.
+ * ARRAY and STRUCT casts convert element by element.
+ */
+import { BigQueryError } from '../errors/errors.js';
+import { duckFieldName } from '../engine/duckdb/types.js';
+import type { BqType } from '../types/types.js';
+import { parseTimestampText, toLocal } from './datetime.js';
+import { defineUdf } from './prelude.js';
+import { registerFunctions, type FnCall, type FnTable } from './registry.js';
+import { castToString } from './text.js';
+import { fail } from './util.js';
+
+/** BIGNUMERIC text (76 digits, 38 after the point) normalised, or null when invalid. */
+export function normalizeBigNumeric(s: string): string | null {
+  const m = /^\s*([+-])?\s*(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/.exec(s);
+  if (!m || (!m[2] && !m[3])) return null;
+  let digits = (m[2] || '') + (m[3] || '');
+  let point = (m[2] || '').length + Number(m[4] ?? 0);
+  if (point < 0) {
+    digits = '0'.repeat(-point) + digits;
+    point = 0;
+  }
+  digits = digits.padEnd(point, '0');
+  let int = digits.slice(0, point).replace(/^0+/, '') || '0';
+  let frac = digits.slice(point);
+  if (frac.length > 38) {
+    const up = Number(frac[38]) >= 5;
+    let v = BigInt(int + frac.slice(0, 38));
+    if (up) v += 1n;
+    const t = v.toString().padStart(39, '0');
+    int = t.slice(0, -38).replace(/^0+/, '') || '0';
+    frac = t.slice(-38);
+  }
+  frac = frac.replace(/0+$/, '');
+  if (int.length > 39) return null;
+  const neg = m[1] === '-' && (int !== '0' || frac !== '');
+  return `${neg ? '-' : ''}${int}${frac ? '.' + frac : ''}`;
+}
+
+defineUdf('bq_parse_bignumeric', ['VARCHAR'], 'VARCHAR', (s) => normalizeBigNumeric(s));
+
+const quoteMsg = (prefix: string, x: string, open: string, close = open) => `'${prefix}${open.replace(/'/g, "''")}' || ${x} || '${close.replace(/'/g, "''")}'`;
+
+/** STRING → scalar type (SQL), with BigQuery's validation and error text. */
+function fromString(c: FnCall, x: string, to: BqType): string {
+  const check = (ok: string, value: string, msg: string) => `CASE WHEN ${x} IS NULL THEN NULL WHEN ${ok} THEN ${value} ELSE ${fail(c, msg)} END`;
+  const t = `trim(${x})`;
+  switch (to.kind) {
+    case 'INT64': {
+      const v = `TRY_CAST(${t} AS BIGINT)`;
+      return check(`regexp_full_match(${t}, '[+-]?([0-9]+|0[xX][0-9a-fA-F]+)') AND ${v} IS NOT NULL`, v, `'Bad int64 value: ' || ${x}`);
+    }
+    case 'FLOAT64': {
+      const v = `TRY_CAST(${t} AS DOUBLE)`;
+      return check(`${v} IS NOT NULL AND regexp_full_match(lower(${t}), '[+-]?(inf|infinity|nan|([0-9]+[.]?[0-9]*|[.][0-9]+)(e[+-]?[0-9]+)?)')`, v, `'Bad double value: ' || ${x}`);
+    }
+    case 'NUMERIC': {
+      const v = `TRY_CAST(${t} AS DECIMAL(38,9))`;
+      return check(`${v} IS NOT NULL`, v, `'Invalid NUMERIC value: ' || ${x}`);
+    }
+    case 'BIGNUMERIC':
+      return check(`bq_parse_bignumeric(${x}) IS NOT NULL`, `bq_parse_bignumeric(${x})`, `'Invalid BIGNUMERIC value: ' || ${x}`);
+    case 'BOOL':
+      return check(`lower(${t}) IN ('true', 'false')`, `lower(${t}) = 'true'`, `'Bad bool value: ' || ${x}`);
+    case 'BYTES':
+      return `encode(${x})`;
+    case 'DATE': {
+      const v = `TRY_CAST(${t} AS DATE)`;
+      return check(`regexp_full_match(${t}, '[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}') AND ${v} IS NOT NULL`, v, quoteMsg('Invalid date: ', x, "'"));
+    }
+    case 'DATETIME': {
+      const s = `regexp_replace(${t}, '^([0-9]+-[0-9]+-[0-9]+)[Tt]', '\\1 ')`;
+      const v = `TRY_CAST(${s} AS TIMESTAMP)`;
+      return check(`regexp_full_match(${s}, '[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}( [0-9]{1,2}:[0-9]{1,2}(:[0-9]{1,2}([.][0-9]{1,9})?)?)?') AND ${v} IS NOT NULL`, v, quoteMsg('Invalid datetime string ', x, '"'));
+    }
+    case 'TIME': {
+      const v = `TRY_CAST(${t} AS TIME)`;
+      return check(`regexp_full_match(${t}, '[0-9]{1,2}:[0-9]{1,2}(:[0-9]{1,2}([.][0-9]{1,9})?)?') AND ${v} IS NOT NULL`, v, quoteMsg('Invalid time string ', x, '"'));
+    }
+    case 'TIMESTAMP':
+      return parseTimestampText(c, x);
+    case 'JSON':
+    case 'INTERVAL':
+    default:
+      throw BigQueryError.notSupported(`CAST from STRING to ${to.kind}`);
+  }
+}
+
+/** FLOAT64/NUMERIC → INT64: round half away from zero, with BigQuery's range errors. */
+function toInt64(c: FnCall, x: string, from: BqType): string {
+  if (from.kind === 'NUMERIC' || from.kind === 'BIGNUMERIC') {
+    const d = from.kind === 'BIGNUMERIC' ? `CAST(${x} AS DECIMAL(38,0))` : x;
+    return `CASE WHEN round(${d}) NOT BETWEEN -9223372036854775808 AND 9223372036854775807 THEN ${fail(c, `'int64 out of range: ' || CAST(${x} AS VARCHAR)`)} ELSE CAST(round(${d}) AS BIGINT) END`;
+  }
+  const nonFinite = fail(c, `'Illegal conversion of non-finite floating point number to an integer: ' || bq_float_text(${x})`);
+  const range = fail(c, `'int64 out of range: ' || bq_float_text(${x})`);
+  return `CASE WHEN NOT isfinite(${x}) THEN ${nonFinite} WHEN round(${x}) >= 9.223372036854775807e18 OR round(${x}) < -9.223372036854775808e18 THEN ${range} ELSE CAST(round(${x}) AS BIGINT) END`;
+}
+
+/** The SQL of CAST(x AS to) for a value of type `from`. */
+export function castSql(c: FnCall, x: string, from: BqType, to: BqType): string {
+  if (from.kind === to.kind && from.kind !== 'ARRAY' && from.kind !== 'STRUCT') return x;
+  if (to.kind === 'STRING') {
+    if (from.kind === 'BYTES') return c.safe ? `TRY(decode(${x}))` : `decode(${x})`;
+    return castToString(x, from);
+  }
+  if (from.kind === 'STRING') return fromString(c, x, to);
+  if (to.kind === 'INT64' && (from.kind === 'FLOAT64' || from.kind === 'NUMERIC' || from.kind === 'BIGNUMERIC')) return toInt64(c, x, from);
+  if (from.kind === 'BYTES' || to.kind === 'BYTES') throw BigQueryError.notSupported(`CAST from ${from.kind} to ${to.kind}`);
+  if (to.kind === 'BIGNUMERIC') return from.kind === 'NUMERIC' ? castToString(x, from) : `CAST(${x} AS VARCHAR)`;
+  if (to.kind === 'TIMESTAMP' && (from.kind === 'DATE' || from.kind === 'DATETIME')) return `timezone('UTC', CAST(${x} AS TIMESTAMP))`;
+  if (from.kind === 'TIMESTAMP' && (to.kind === 'DATE' || to.kind === 'DATETIME' || to.kind === 'TIME'))
+    return `CAST(${toLocal(x)} AS ${c.duckType(to)})`;
+  if (from.kind === 'ARRAY' && to.kind === 'ARRAY') return `list_transform(${x}, e -> ${castSql(c, 'e', from.element, to.element)})`;
+  if (from.kind === 'STRUCT' && to.kind === 'STRUCT' && from.fields.length === to.fields.length) {
+    if (!to.fields.length) return x;
+    const parts = to.fields.map((f, i) => `"${duckFieldName(to, i).replace(/"/g, '""')}" := ${castSql(c, `struct_extract(${x}, '${duckFieldName(from, i).replace(/'/g, "''")}')`, from.fields[i].type, f.type)}`);
+    return `CASE WHEN ${x} IS NULL THEN NULL ELSE struct_pack(${parts.join(', ')}) END`;
+  }
+  const dt = c.duckType(to);
+  return c.safe ? `TRY_CAST(${x} AS ${dt})` : `CAST(${x} AS ${dt})`;
+}
+
+const TABLE: FnTable = {
+  $cast: (c) => castSql(c, c.args[0], c.argTypes[0], c.returnType),
+  parse_numeric: (c) => fromString(c, `replace(${c.args[0]}, ' ', '')`, { kind: 'NUMERIC' }),
+  parse_bignumeric: (c) => fromString(c, c.args[0], { kind: 'BIGNUMERIC' }),
+};
+
+registerFunctions(TABLE);

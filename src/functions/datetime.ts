@@ -1,0 +1,328 @@
+/**
+ * Date and time functions (GoogleSQL "Date", "Datetime", "Time", "Timestamp" functions), part 1:
+ * constructors, EXTRACT, *_ADD/*_SUB, *_DIFF, *_TRUNC, LAST_DAY, UNIX conversions.
+ * Part 2 (datetime2.ts): FORMAT_* and PARSE_*, GENERATE_*_ARRAY, INTERVAL functions.
+ *
+ * Storage: DATE → DATE, DATETIME → TIMESTAMP (civil), TIME → TIME, TIMESTAMP → TIMESTAMPTZ (the
+ * session runs in UTC). A TIMESTAMP is viewed in a time zone through `toLocal` (a civil
+ * TIMESTAMP) and a civil value is placed in a zone with `fromLocal`. Zones are names or fixed
+ * offsets (`+05:30`, `-08`, `UTC+3`); fixed offsets are applied arithmetically.
+ *
+ * Semantics (ZetaSQL date_time_util.h): DATE_DIFF/DATETIME_DIFF/TIME_DIFF count part boundaries;
+ * TIMESTAMP_DIFF counts whole parts elapsed; WEEK is Sunday-based (days before the first Sunday
+ * are week 0); WEEK(<weekday>) starts on that weekday; ISOWEEK/ISOYEAR are ISO 8601; TIME
+ * arithmetic wraps around midnight; month arithmetic clamps to the month's last day.
+ */
+import { BigQueryError } from '../errors/errors.js';
+import { registerFunctions, type FnCall, type FnTable } from './registry.js';
+import { datePart, fail, floorDiv, stringLiteral } from './util.js';
+
+// ---------- time zones ----------
+
+/** Minutes east of UTC for a fixed-offset zone text, or undefined for a named zone. */
+export function fixedOffset(tz: string): number | undefined {
+  const m = /^(?:UTC|GMT)?\s*([+-])(\d{1,2})(?::?(\d{2}))?$/i.exec(tz.trim());
+  if (!m) return /^(UTC|GMT|Z)$/i.test(tz.trim()) ? 0 : undefined;
+  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0));
+}
+
+/** A TIMESTAMPTZ viewed as a civil TIMESTAMP in zone `tz` (SQL text; default UTC). */
+export function toLocal(ts: string, tz?: string): string {
+  if (tz === undefined) return `timezone('UTC', ${ts})`;
+  const lit = stringLiteral(tz);
+  const off = lit !== undefined ? fixedOffset(lit) : undefined;
+  if (off !== undefined) return `(timezone('UTC', ${ts}) + to_minutes(${off}))`;
+  return `timezone(${tz}, ${ts})`;
+}
+
+/** A civil TIMESTAMP placed in zone `tz`, as TIMESTAMPTZ. */
+export function fromLocal(local: string, tz?: string): string {
+  if (tz === undefined) return `timezone('UTC', ${local})`;
+  const lit = stringLiteral(tz);
+  const off = lit !== undefined ? fixedOffset(lit) : undefined;
+  if (off !== undefined) return `timezone('UTC', ${local} - to_minutes(${off}))`;
+  return `timezone(${tz}, ${local})`;
+}
+
+// ---------- parts ----------
+
+/** 0 = Sunday … 6 = Saturday: the first day of a WEEK / WEEK_<DAY> / ISOWEEK part. */
+export function weekStart(part: string): number | undefined {
+  const days = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'];
+  if (part === 'WEEK') return 0;
+  if (part === 'ISOWEEK') return 1;
+  const m = /^WEEK_(\w+)$/.exec(part);
+  return m ? days.indexOf(m[1]) : undefined;
+}
+
+/** Microseconds per fixed-size part. */
+export const MICROS: Record<string, number> = {
+  MICROSECOND: 1, MILLISECOND: 1000, SECOND: 1e6, MINUTE: 6e7, HOUR: 3.6e9, DAY: 8.64e10,
+};
+
+const badPart = (c: FnCall, part: string): never => {
+  throw BigQueryError.invalidQuery(`${c.name.toUpperCase()} does not support the ${part} date part`);
+};
+
+/** EXTRACT(part FROM civil value x) where x is a DATE, civil TIMESTAMP or TIME. */
+export function extractPart(c: FnCall, part: string, x: string): string {
+  const w = weekStart(part);
+  if (w !== undefined && part !== 'ISOWEEK')
+    return `CAST((dayofyear(${x}) + 6 - (dayofweek(${x}) - ${w} + 7) % 7) // 7 AS BIGINT)`;
+  const simple: Record<string, string> = {
+    YEAR: `year(${x})`, MONTH: `month(${x})`, DAY: `day(${x})`, QUARTER: `quarter(${x})`,
+    DAYOFWEEK: `dayofweek(${x}) + 1`, DAYOFYEAR: `dayofyear(${x})`, ISOWEEK: `week(${x})`, ISOYEAR: `isoyear(${x})`,
+    HOUR: `hour(${x})`, MINUTE: `minute(${x})`, SECOND: `second(${x})`, MILLISECOND: `millisecond(${x}) % 1000`,
+    MICROSECOND: `microsecond(${x}) % 1000000`, NANOSECOND: `(microsecond(${x}) % 1000000) * 1000`,
+  };
+  if (!simple[part]) badPart(c, part);
+  return `CAST(${simple[part]} AS BIGINT)`;
+}
+
+function extract(c: FnCall): string {
+  const part = datePart(c, 1);
+  const [x] = c.args;
+  switch (c.argTypes[0]?.kind) {
+    case 'TIMESTAMP':
+      return extractPart(c, part, toLocal(x, c.args[2]));
+    case 'INTERVAL': {
+      const e: Record<string, string> = {
+        YEAR: `datepart('year', ${x})`, MONTH: `datepart('month', ${x})`, DAY: `datepart('day', ${x})`,
+        HOUR: `datepart('hour', ${x})`, MINUTE: `datepart('minute', ${x})`, SECOND: `datepart('second', ${x})`,
+        MILLISECOND: `datepart('microseconds', ${x}) // 1000 % 1000`, MICROSECOND: `datepart('microseconds', ${x}) % 1000000`,
+      };
+      if (!e[part]) badPart(c, part);
+      return `CAST(${e[part]} AS BIGINT)`;
+    }
+    default:
+      return extractPart(c, part, x);
+  }
+}
+
+/** A civil value (DATE or civil TIMESTAMP) truncated to a date-or-coarser part, as DATE. */
+function truncDate(c: FnCall, part: string, x: string): string {
+  const w = weekStart(part);
+  if (w !== undefined) return `CAST(CAST(${x} AS DATE) - CAST((dayofweek(${x}) - ${w} + 7) % 7 AS INTEGER) AS DATE)`;
+  const duck: Record<string, string> = { DAY: 'day', MONTH: 'month', QUARTER: 'quarter', YEAR: 'year', ISOYEAR: 'isoyear' };
+  if (!duck[part]) badPart(c, part);
+  return `CAST(date_trunc('${duck[part]}', ${x}) AS DATE)`;
+}
+
+/** A civil TIMESTAMP truncated to any part, as civil TIMESTAMP. */
+function truncCivil(c: FnCall, part: string, x: string): string {
+  if (part === 'MICROSECOND' || part === 'NANOSECOND') return x;
+  if (['MILLISECOND', 'SECOND', 'MINUTE', 'HOUR'].includes(part)) return `date_trunc('${part.toLowerCase()}', ${x})`;
+  return `CAST(${truncDate(c, part, x)} AS TIMESTAMP)`;
+}
+
+const dateTrunc = (c: FnCall) => truncDate(c, datePart(c, 1), c.args[0]);
+const datetimeTrunc = (c: FnCall) => truncCivil(c, datePart(c, 1), c.args[0]);
+function timeTrunc(c: FnCall): string {
+  const part = datePart(c, 1);
+  if (!(part in MICROS) || part === 'DAY') badPart(c, part);
+  return `CAST(${truncCivil(c, part, `(DATE '1970-01-01' + ${c.args[0]})`)} AS TIME)`;
+}
+function timestampTrunc(c: FnCall): string {
+  const part = datePart(c, 1);
+  const [ts, , tz] = c.args;
+  if (['MICROSECOND', 'MILLISECOND', 'SECOND'].includes(part)) return `date_trunc('${part.toLowerCase()}', ${ts})`;
+  return fromLocal(truncCivil(c, part, toLocal(ts, tz)), tz);
+}
+
+/** The interval of `n` parts (for *_ADD/*_SUB). */
+function partInterval(c: FnCall, part: string, n: string): string {
+  switch (part) {
+    case 'YEAR':
+      return `to_months(${n} * 12)`;
+    case 'QUARTER':
+      return `to_months(${n} * 3)`;
+    case 'MONTH':
+      return `to_months(${n})`;
+    case 'WEEK':
+      return `to_days(${n} * 7)`;
+    case 'DAY':
+      return `to_days(${n})`;
+    default:
+      if (MICROS[part]) return `to_microseconds(${n} * ${MICROS[part]})`;
+      return badPart(c, part);
+  }
+}
+
+function addSub(kind: 'date' | 'datetime' | 'time' | 'timestamp', sign: 1 | -1) {
+  return (c: FnCall) => {
+    const part = datePart(c, 2);
+    const [x, n0] = c.args;
+    const n = sign < 0 ? `(- ${n0})` : n0;
+    if (kind === 'timestamp') {
+      if (!MICROS[part]) badPart(c, part);
+      return `(${x} + to_microseconds(${n} * ${MICROS[part]}))`;
+    }
+    if (kind === 'time') {
+      if (!MICROS[part] || part === 'DAY') badPart(c, part);
+      return `(${x} + to_microseconds((${n} * ${MICROS[part]}) % 86400000000))`;
+    }
+    if (kind === 'date' && MICROS[part] && part !== 'DAY') badPart(c, part);
+    const r = `(${x} + ${partInterval(c, part, n)})`;
+    return kind === 'date' ? `CAST(${r} AS DATE)` : r;
+  };
+}
+
+/** DATE_DIFF / DATETIME_DIFF: boundaries of `part` between two civil values. */
+function civilDiff(c: FnCall, part: string, a: string, b: string): string {
+  const w = weekStart(part);
+  if (w !== undefined) return `CAST((${truncDate(c, part, a)} - ${truncDate(c, part, b)}) // 7 AS BIGINT)`;
+  switch (part) {
+    case 'DAY':
+      return `CAST(CAST(${a} AS DATE) - CAST(${b} AS DATE) AS BIGINT)`;
+    case 'MONTH':
+      return `CAST((year(${a}) * 12 + month(${a})) - (year(${b}) * 12 + month(${b})) AS BIGINT)`;
+    case 'QUARTER':
+      return `CAST((year(${a}) * 4 + quarter(${a})) - (year(${b}) * 4 + quarter(${b})) AS BIGINT)`;
+    case 'YEAR':
+      return `CAST(year(${a}) - year(${b}) AS BIGINT)`;
+    case 'ISOYEAR':
+      return `CAST(isoyear(${a}) - isoyear(${b}) AS BIGINT)`;
+  }
+  if (!MICROS[part]) badPart(c, part);
+  const u = MICROS[part];
+  return `(${floorDiv(`epoch_us(${a})`, String(u))} - ${floorDiv(`epoch_us(${b})`, String(u))})`;
+}
+
+function timeDiff(c: FnCall): string {
+  const part = datePart(c, 2);
+  if (!MICROS[part] || part === 'DAY') badPart(c, part);
+  const [a, b] = c.args;
+  return `(epoch_us(${a}) // ${MICROS[part]} - epoch_us(${b}) // ${MICROS[part]})`;
+}
+
+function timestampDiff(c: FnCall): string {
+  const part = datePart(c, 2);
+  if (!MICROS[part]) badPart(c, part);
+  const [a, b] = c.args;
+  return `((epoch_us(${a}) - epoch_us(${b})) // ${MICROS[part]})`;
+}
+
+/** LAST_DAY(date_or_datetime[, part]). */
+function lastDay(c: FnCall): string {
+  const part = c.args[1] ? datePart(c, 1) : 'MONTH';
+  const x = c.args[0];
+  const w = weekStart(part);
+  if (w !== undefined) return `CAST(${truncDate(c, part, x)} + 6 AS DATE)`;
+  switch (part) {
+    case 'MONTH':
+      return `last_day(CAST(${x} AS DATE))`;
+    case 'QUARTER':
+      return `CAST(date_trunc('quarter', ${x}) + INTERVAL 3 MONTH - INTERVAL 1 DAY AS DATE)`;
+    case 'YEAR':
+      return `make_date(year(${x}), 12, 31)`;
+    case 'ISOYEAR':
+      return `CAST(date_trunc('isoyear', CAST(date_trunc('isoyear', ${x}) AS DATE) + 371) - INTERVAL 1 DAY AS DATE)`;
+  }
+  return badPart(c, part);
+}
+
+/** UNIX_SECONDS / UNIX_MILLIS: whole units since the epoch, rounded down. */
+const unixUnits = (u: number) => (c: FnCall) => floorDiv(`epoch_us(${c.args[0]})`, String(u));
+
+/** TIMESTAMP_SECONDS / _MILLIS / _MICROS with BigQuery's range. */
+function fromUnix(u: number) {
+  return (c: FnCall) => {
+    const n = c.args[0];
+    const max = Math.floor(253402300799999999 / u);
+    const min = Math.ceil(-62135596800000000 / u);
+    const err = fail(c, `'Value ' || CAST(${n} AS VARCHAR) || ' cannot be converted to a timestamp'`);
+    return `CASE WHEN ${n} > ${max} OR ${n} < ${min} THEN ${err} ELSE make_timestamptz(CAST(${n} AS BIGINT) * ${u}) END`;
+  };
+}
+
+/** TIMESTAMP(string[, zone]): the string's own zone/offset wins over `zone`. */
+export function parseTimestampText(c: FnCall, s: string, tz?: string): string {
+  const hasZone = `regexp_matches(trim(${s}), '(Z|[+-][0-9]{1,2}(:?[0-9]{2})?|[ ][A-Za-z_]+(/[A-Za-z_]+)*)$')`;
+  const err = fail(c, `'Invalid timestamp: ''' || ${s} || ''''`);
+  const text = `regexp_replace(trim(${s}), '^([0-9]+-[0-9]+-[0-9]+)[Tt]', '\\1 ')`;
+  const withZone = `TRY_CAST(${text} AS TIMESTAMPTZ)`;
+  const local = `TRY_CAST(${text} AS TIMESTAMP)`;
+  const v = `CASE WHEN ${hasZone} THEN ${withZone} ELSE ${fromLocal(local, tz)} END`;
+  return `CASE WHEN ${s} IS NULL THEN NULL WHEN (${v}) IS NULL THEN ${err} ELSE ${v} END`;
+}
+
+function timestampCtor(c: FnCall): string {
+  const [x, tz] = c.args;
+  switch (c.argTypes[0]?.kind) {
+    case 'STRING':
+      return parseTimestampText(c, x, tz);
+    case 'DATE':
+      return fromLocal(`CAST(${x} AS TIMESTAMP)`, tz);
+    case 'DATETIME':
+      return fromLocal(x, tz);
+    default:
+      return x;
+  }
+}
+
+function dateCtor(c: FnCall): string {
+  const a = c.args;
+  if (a.length === 3) return `make_date(${a[0]}, ${a[1]}, ${a[2]})`;
+  if (c.argTypes[0]?.kind === 'TIMESTAMP') return `CAST(${toLocal(a[0], a[1])} AS DATE)`;
+  return `CAST(${a[0]} AS DATE)`;
+}
+
+function datetimeCtor(c: FnCall): string {
+  const a = c.args;
+  if (a.length === 6) return `make_timestamp(${a[0]}, ${a[1]}, ${a[2]}, ${a[3]}, ${a[4]}, ${a[5]})`;
+  if (a.length === 2 && c.argTypes[1]?.kind === 'TIME') return `(${a[0]} + ${a[1]})`;
+  if (c.argTypes[0]?.kind === 'TIMESTAMP') return toLocal(a[0], a[1]);
+  return `CAST(${a[0]} AS TIMESTAMP)`;
+}
+
+function timeCtor(c: FnCall): string {
+  const a = c.args;
+  if (a.length === 3) return `make_time(${a[0]}, ${a[1]}, ${a[2]})`;
+  if (c.argTypes[0]?.kind === 'TIMESTAMP') return `CAST(${toLocal(a[0], a[1])} AS TIME)`;
+  return `CAST(${a[0]} AS TIME)`;
+}
+
+const TABLE: FnTable = {
+  current_date: (c) => `CAST(${toLocal('current_timestamp', c.args[0])} AS DATE)`,
+  current_datetime: (c) => `CAST(${toLocal('current_timestamp', c.args[0])} AS TIMESTAMP)`,
+  current_time: (c) => `CAST(${toLocal('current_timestamp', c.args[0])} AS TIME)`,
+  current_timestamp: () => 'current_timestamp',
+  date: dateCtor,
+  datetime: datetimeCtor,
+  time: timeCtor,
+  timestamp: timestampCtor,
+  $extract: extract,
+  $extract_date: (c) => (c.argTypes[0]?.kind === 'TIMESTAMP' ? `CAST(${toLocal(c.args[0], c.args[1])} AS DATE)` : `CAST(${c.args[0]} AS DATE)`),
+  $extract_time: (c) => (c.argTypes[0]?.kind === 'TIMESTAMP' ? `CAST(${toLocal(c.args[0], c.args[1])} AS TIME)` : `CAST(${c.args[0]} AS TIME)`),
+  $extract_datetime: (c) => toLocal(c.args[0], c.args[1]),
+  date_add: addSub('date', 1),
+  date_sub: addSub('date', -1),
+  datetime_add: addSub('datetime', 1),
+  datetime_sub: addSub('datetime', -1),
+  time_add: addSub('time', 1),
+  time_sub: addSub('time', -1),
+  timestamp_add: addSub('timestamp', 1),
+  timestamp_sub: addSub('timestamp', -1),
+  date_diff: (c) => civilDiff(c, datePart(c, 2), c.args[0], c.args[1]),
+  datetime_diff: (c) => civilDiff(c, datePart(c, 2), c.args[0], c.args[1]),
+  time_diff: timeDiff,
+  timestamp_diff: timestampDiff,
+  date_trunc: dateTrunc,
+  datetime_trunc: datetimeTrunc,
+  time_trunc: timeTrunc,
+  timestamp_trunc: timestampTrunc,
+  last_day: lastDay,
+  unix_date: (c) => `CAST(${c.args[0]} - DATE '1970-01-01' AS BIGINT)`,
+  date_from_unix_date: (c) => `CAST(DATE '1970-01-01' + to_days(${c.args[0]}) AS DATE)`,
+  unix_seconds: unixUnits(1e6),
+  unix_millis: unixUnits(1e3),
+  unix_micros: (c) => `epoch_us(${c.args[0]})`,
+  timestamp_seconds: fromUnix(1e6),
+  timestamp_millis: fromUnix(1e3),
+  timestamp_micros: fromUnix(1),
+  timestamp_from_unix_seconds: fromUnix(1e6),
+  timestamp_from_unix_millis: fromUnix(1e3),
+  timestamp_from_unix_micros: fromUnix(1),
+};
+
+registerFunctions(TABLE);

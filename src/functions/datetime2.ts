@@ -1,0 +1,215 @@
+/**
+ * Date and time functions, part 2: FORMAT_DATE/DATETIME/TIME/TIMESTAMP, PARSE_*,
+ * GENERATE_DATE_ARRAY / GENERATE_TIMESTAMP_ARRAY, INTERVAL constructors and JUSTIFY_*, and
+ * STRING(timestamp). Format strings must be constants: each format element is turned into SQL
+ * here (FORMAT) or into a DuckDB strptime pattern (PARSE).
+ */
+import { BigQueryError } from '../errors/errors.js';
+import { registerFunctions, type FnCall, type FnTable } from './registry.js';
+import { fromLocal, MICROS, toLocal } from './datetime.js';
+import { datePart, fail, q, stringLiteral } from './util.js';
+
+const pad = (e: string, n = 2, ch = '0') => `lpad(CAST(${e} AS VARCHAR), ${n}, '${ch}')`;
+const h12 = (x: string) => `(CASE WHEN hour(${x}) % 12 = 0 THEN 12 ELSE hour(${x}) % 12 END)`;
+
+/** Offset of zone `tz` at instant `ts`, in minutes (SQL). */
+const offsetMinutes = (ts: string, tz?: string) => `((epoch_us(${toLocal(ts, tz)}) - epoch_us(${ts})) // 60000000)`;
+const offsetText = (mins: string, colon: boolean) =>
+  `(CASE WHEN ${mins} < 0 THEN '-' ELSE '+' END || ${pad(`abs(${mins}) // 60`)} || '${colon ? ':' : ''}' || ${pad(`abs(${mins}) % 60`)})`;
+
+/** Composite elements, expanded before formatting/parsing. */
+const COMPOSITE: Record<string, string> = { '%c': '%a %b %e %H:%M:%S %Y', '%D': '%m/%d/%y', '%F': '%Y-%m-%d', '%R': '%H:%M', '%T': '%H:%M:%S', '%x': '%m/%d/%y', '%X': '%H:%M:%S' };
+const ELEMENT = /%(E\d+S|E\*S|E4Y|Ez|O[a-zA-Z]|E[a-zA-Z]|[a-zA-Z%])/g;
+
+/** SQL for one format element of civil TIMESTAMP `x` (`ts`/`tz`: the instant, for %z %Z %s). */
+function element(el: string, x: string, ts?: string, tz?: string): string {
+  const frac = `lpad(CAST(microsecond(${x}) % 1000000 AS VARCHAR), 6, '0')`;
+  const m = /^E(\d+)S$/.exec(el);
+  if (m) return Number(m[1]) === 0 ? pad(`second(${x})`) : `${pad(`second(${x})`)} || '.' || left(${frac}, ${m[1]})`;
+  const map: Record<string, string> = {
+    A: `dayname(${x})`, a: `left(dayname(${x}), 3)`, B: `monthname(${x})`, b: `left(monthname(${x}), 3)`,
+    h: `left(monthname(${x}), 3)`, C: pad(`year(${x}) // 100`), d: pad(`day(${x})`), e: pad(`day(${x})`, 2, ' '),
+    G: `CAST(isoyear(${x}) AS VARCHAR)`, g: pad(`isoyear(${x}) % 100`), H: pad(`hour(${x})`), I: pad(h12(x)),
+    j: pad(`dayofyear(${x})`, 3), k: pad(`hour(${x})`, 2, ' '), l: pad(h12(x), 2, ' '), M: pad(`minute(${x})`),
+    m: pad(`month(${x})`), n: 'chr(10)', t: 'chr(9)', p: `CASE WHEN hour(${x}) < 12 THEN 'AM' ELSE 'PM' END`,
+    P: `CASE WHEN hour(${x}) < 12 THEN 'am' ELSE 'pm' END`, Q: `CAST(quarter(${x}) AS VARCHAR)`, S: pad(`second(${x})`),
+    U: pad(`(dayofyear(${x}) + 6 - dayofweek(${x})) // 7`), u: `CAST(isodow(${x}) AS VARCHAR)`, V: pad(`week(${x})`),
+    W: pad(`(dayofyear(${x}) + 6 - (dayofweek(${x}) + 6) % 7) // 7`), w: `CAST(dayofweek(${x}) AS VARCHAR)`,
+    Y: `CAST(year(${x}) AS VARCHAR)`, y: pad(`year(${x}) % 100`), E4Y: pad(`year(${x})`, 4), '%': `'%'`,
+    J: pad(`(CAST(${x} AS DATE) - CAST(date_trunc('isoyear', ${x}) AS DATE)) + 1`, 3),
+    'E*S': `${pad(`second(${x})`)} || CASE WHEN microsecond(${x}) % 1000000 = 0 THEN '' ELSE '.' || regexp_replace(${frac}, '0+$', '') END`,
+  };
+  if (map[el]) return map[el];
+  if (ts !== undefined) {
+    if (el === 'z') return offsetText(offsetMinutes(ts, tz), false);
+    if (el === 'Ez') return offsetText(offsetMinutes(ts, tz), true);
+    if (el === 's') return `CAST(epoch_us(${ts}) // 1000000 AS VARCHAR)`;
+    if (el === 'Z') return tz === undefined ? `'UTC'` : `strftime(${ts}, '%Z')`;
+  }
+  throw BigQueryError.notSupported(`the format element %${el}`);
+}
+
+/** FORMAT_* of a civil TIMESTAMP x. */
+function formatCivil(c: FnCall, fmtSql: string, x: string, ts?: string, tz?: string): string {
+  const fmt = stringLiteral(fmtSql);
+  if (fmt === undefined) throw BigQueryError.notSupported(`${c.name.toUpperCase()} with a non-constant format string`);
+  const expanded = fmt.replace(/%[cDFRTxX]/g, (e) => COMPOSITE[e]);
+  const parts: string[] = [];
+  let last = 0;
+  for (const m of expanded.matchAll(ELEMENT)) {
+    if (m.index! > last) parts.push(q(expanded.slice(last, m.index)));
+    parts.push(element(m[1], x, ts, tz));
+    last = m.index! + m[0].length;
+  }
+  if (last < expanded.length) parts.push(q(expanded.slice(last)));
+  const body = parts.length ? parts.join(' || ') : `''`;
+  return `CASE WHEN ${fmtSql} IS NULL OR ${x} IS NULL THEN NULL ELSE (${body}) END`;
+}
+
+const civilOf: Record<string, (x: string) => string> = {
+  DATE: (x) => `CAST(${x} AS TIMESTAMP)`,
+  TIME: (x) => `(DATE '1970-01-01' + ${x})`,
+  DATETIME: (x) => x,
+};
+
+function formatFn(c: FnCall): string {
+  const [fmt, x, tz] = c.args;
+  const k = c.argTypes[1]?.kind ?? 'DATETIME';
+  if (k === 'TIMESTAMP') return formatCivil(c, fmt, toLocal(x, tz), x, tz);
+  return formatCivil(c, fmt, civilOf[k](x));
+}
+
+// ---------- PARSE_* ----------
+
+const STRPTIME: Record<string, string> = {
+  Y: '%Y', y: '%y', m: '%m', d: '%d', e: '%d', H: '%H', k: '%H', I: '%I', l: '%I', M: '%M', S: '%S', p: '%p',
+  A: '%A', a: '%a', B: '%B', b: '%b', h: '%b', j: '%j', z: '%z', Ez: '%z', Z: '%Z', '%': '%%', n: ' ', t: ' ',
+  E4Y: '%Y', w: '%w', U: '%U', W: '%W',
+};
+
+/** DuckDB strptime patterns for a BigQuery format (several when %E*S makes the fraction optional). */
+function strptimePatterns(fmt: string): { patterns: string[]; zoned: boolean; hasYear: boolean } {
+  const expanded = fmt.replace(/%[cDFRTxX]/g, (e) => COMPOSITE[e]);
+  let zoned = false;
+  let hasYear = false;
+  let optionalFraction = false;
+  const out = expanded.replace(ELEMENT, (_all, el: string) => {
+    if (el === 'z' || el === 'Ez' || el === 'Z') zoned = true;
+    if (['Y', 'y', 'E4Y', 'C', 'G', 'g', 's'].includes(el)) hasYear = true;
+    if (el === 'E*S') {
+      optionalFraction = true;
+      return '%S\u0000';
+    }
+    if (/^E\d+S$/.test(el)) return el === 'E0S' ? '%S' : '%S.%f';
+    const p = STRPTIME[el];
+    if (!p) throw BigQueryError.notSupported(`the parse element %${el}`);
+    return p;
+  });
+  const patterns = optionalFraction ? [out.replace('\u0000', '.%f'), out.replace('\u0000', '')] : [out];
+  return { patterns, zoned, hasYear };
+}
+
+/** PARSE_DATE / PARSE_DATETIME / PARSE_TIME / PARSE_TIMESTAMP. */
+function parseFn(kind: 'DATE' | 'DATETIME' | 'TIME' | 'TIMESTAMP') {
+  return (c: FnCall) => {
+    const [fmtSql, s, tz] = c.args;
+    const fmt = stringLiteral(fmtSql);
+    if (fmt === undefined) throw BigQueryError.notSupported(`${c.name.toUpperCase()} with a non-constant format string`);
+    const { patterns, zoned, hasYear } = strptimePatterns(fmt);
+    const input = hasYear || kind === 'TIME' ? s : `'1970 ' || ${s}`;
+    const pats = (hasYear || kind === 'TIME' ? patterns : patterns.map((p) => `%Y ${p}`)).map(q);
+    const list = pats.length === 1 ? pats[0] : `[${pats.join(', ')}]`;
+    const parsed = `try_strptime(${input}, ${list})`;
+    let v: string;
+    if (kind === 'TIMESTAMP') v = zoned ? parsed : fromLocal(parsed, tz);
+    else if (kind === 'DATETIME') v = zoned ? `CAST(timezone('UTC', ${parsed}) AS TIMESTAMP)` : parsed;
+    else v = `CAST(${parsed} AS ${kind})`;
+    const err = fail(c, `'Failed to parse input string "' || ${s} || '"'`);
+    return `CASE WHEN ${s} IS NULL OR ${fmtSql} IS NULL THEN NULL WHEN ${parsed} IS NULL THEN ${err} ELSE ${v} END`;
+  };
+}
+
+// ---------- arrays of dates and timestamps ----------
+
+function generateDateArray(c: FnCall): string {
+  const [a, b] = c.args;
+  const n = c.args[2] ?? '1';
+  const part = c.args[3] ? datePart(c, 3) : 'DAY';
+  const months: Record<string, number> = { MONTH: 1, QUARTER: 3, YEAR: 12 };
+  const days: Record<string, number> = { DAY: 1, WEEK: 7 };
+  let step: string;
+  let count: string;
+  if (months[part]) {
+    step = `to_months(i * ${n} * ${months[part]})`;
+    count = `abs((year(${b}) * 12 + month(${b})) - (year(${a}) * 12 + month(${a}))) // abs(${n} * ${months[part]}) + 2`;
+  } else if (days[part]) {
+    step = `to_days(i * ${n} * ${days[part]})`;
+    count = `abs(${b} - ${a}) // abs(${n} * ${days[part]}) + 2`;
+  } else throw BigQueryError.invalidQuery(`GENERATE_DATE_ARRAY does not support the ${part} date part`);
+  const seq = `list_filter(list_transform(range(0, ${count}), i -> CAST(${a} + ${step} AS DATE)), d -> CASE WHEN ${n} > 0 THEN d <= ${b} ELSE d >= ${b} END)`;
+  return `CASE WHEN ${a} IS NULL OR ${b} IS NULL OR ${n} IS NULL THEN NULL WHEN ${n} = 0 THEN ${fail(c, `'Sequence step cannot be 0.'`)} WHEN (${n} > 0 AND ${a} > ${b}) OR (${n} < 0 AND ${a} < ${b}) THEN []::DATE[] ELSE ${seq} END`;
+}
+
+function generateTimestampArray(c: FnCall): string {
+  const [a, b, n] = c.args;
+  const part = datePart(c, 3);
+  const u = MICROS[part];
+  if (!u) throw BigQueryError.invalidQuery(`GENERATE_TIMESTAMP_ARRAY does not support the ${part} date part`);
+  return `CASE WHEN ${a} IS NULL OR ${b} IS NULL OR ${n} IS NULL THEN NULL WHEN ${n} = 0 THEN ${fail(c, `'Sequence step cannot be 0.'`)} WHEN (${n} > 0 AND ${a} > ${b}) OR (${n} < 0 AND ${a} < ${b}) THEN []::TIMESTAMPTZ[] ELSE generate_series(${a}, ${b}, to_microseconds(${n} * ${u})) END`;
+}
+
+// ---------- intervals ----------
+
+const ivMonths = (i: string) => `(datepart('year', ${i}) * 12 + datepart('month', ${i}))`;
+const ivDays = (i: string) => `datepart('day', ${i})`;
+const ivMicros = (i: string) => `(datepart('hour', ${i}) * 3600000000 + datepart('minute', ${i}) * 60000000 + datepart('microseconds', ${i}))`;
+const mkInterval = (m: string, d: string, us: string) => `(to_months(CAST(${m} AS INTEGER)) + to_days(CAST(${d} AS INTEGER)) + to_microseconds(CAST(${us} AS BIGINT)))`;
+
+function interval(c: FnCall): string {
+  const part = datePart(c, 1);
+  const n = c.args[0];
+  const m: Record<string, string> = { YEAR: `${n} * 12`, QUARTER: `${n} * 3`, MONTH: n };
+  if (m[part]) return mkInterval(m[part], '0', '0');
+  if (part === 'WEEK') return mkInterval('0', `${n} * 7`, '0');
+  if (part === 'DAY') return mkInterval('0', n, '0');
+  if (MICROS[part]) return mkInterval('0', '0', `${n} * ${MICROS[part]}`);
+  throw BigQueryError.invalidQuery(`INTERVAL does not support the ${part} date part`);
+}
+
+function makeInterval(c: FnCall): string {
+  const [y, mo, d, h, mi, s] = [0, 1, 2, 3, 4, 5].map((i) => c.args[i] ?? '0');
+  return mkInterval(`${y} * 12 + ${mo}`, d, `${h} * 3600000000 + ${mi} * 60000000 + ${s} * 1000000`);
+}
+
+const justifyDays = (i: string, m = ivMonths(i), d = ivDays(i), us = ivMicros(i)) => mkInterval(`${m} + trunc(${d} / 30)`, `${d} % 30`, us);
+const justifyHours = (i: string) => mkInterval(ivMonths(i), `${ivDays(i)} + trunc(${ivMicros(i)} / 86400000000)`, `${ivMicros(i)} % 86400000000`);
+
+/** STRING(timestamp[, zone]): `YYYY-MM-DD HH:MM:SS[.ffffff]±HH[:MM]` in the zone. */
+export function timestampString(ts: string, tz?: string): string {
+  const mins = offsetMinutes(ts, tz);
+  const off = `(CASE WHEN ${mins} < 0 THEN '-' ELSE '+' END || ${pad(`abs(${mins}) // 60`)} || CASE WHEN abs(${mins}) % 60 = 0 THEN '' ELSE ':' || ${pad(`abs(${mins}) % 60`)} END)`;
+  return `CAST(${toLocal(ts, tz)} AS VARCHAR) || ${off}`;
+}
+
+const TABLE: FnTable = {
+  format_date: formatFn,
+  format_datetime: formatFn,
+  format_time: formatFn,
+  format_timestamp: formatFn,
+  parse_date: parseFn('DATE'),
+  parse_datetime: parseFn('DATETIME'),
+  parse_time: parseFn('TIME'),
+  parse_timestamp: parseFn('TIMESTAMP'),
+  generate_date_array: generateDateArray,
+  generate_timestamp_array: generateTimestampArray,
+  $interval: interval,
+  make_interval: makeInterval,
+  justify_days: (c) => justifyDays(c.args[0]),
+  justify_hours: (c) => justifyHours(c.args[0]),
+  justify_interval: (c) => justifyDays(justifyHours(c.args[0])),
+  date_bucket: { unsupported: 'DATE_BUCKET is not implemented yet' },
+  datetime_bucket: { unsupported: 'DATETIME_BUCKET is not implemented yet' },
+  timestamp_bucket: { unsupported: 'TIMESTAMP_BUCKET is not implemented yet' },
+};
+
+registerFunctions(TABLE);

@@ -1,0 +1,169 @@
+/**
+ * Supervision of the ZetaSQL analyzer child (`remote_server.so`, DESIGN §5 practice 8,
+ * src/analyzer/process.ts):
+ * - SIGKILLed during a run, it is restarted and the next query succeeds;
+ * - an emulator started as its own process (`node bin/bqemu.js serve`) leaves no analyzer behind
+ *   after SIGTERM;
+ * - an analyzer orphaned by a SIGKILLed emulator is killed by the next emulator's start (reapOrphans).
+ * Processes are inspected through /proc (Linux only; the suite is skipped elsewhere).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const HAS_PROC = process.platform === 'linux' && fs.existsSync('/proc/self/stat');
+
+interface Proc {
+  pid: number;
+  ppid: number;
+  state: string;
+  cmd: string;
+}
+
+/** Every process visible in /proc (state from /proc/PID/stat; Z = zombie). */
+function processes(): Proc[] {
+  const out: Proc[] = [];
+  for (const e of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cmd = fs.readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0').join(' ').trim();
+      out.push({ pid: Number(e), state: rest[0], ppid: Number(rest[1]), cmd });
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return out;
+}
+
+/** Live (not zombie) process `pid`, if any. */
+const live = (pid: number) => processes().find((p) => p.pid === pid && p.state !== 'Z');
+
+/** Live analyzer processes whose command line mentions `needle` (e.g. a socket directory). */
+const analyzersWith = (needle: string) => processes().filter((p) => p.state !== 'Z' && p.cmd.includes('remote_server') && p.cmd.includes(needle));
+
+async function until<T>(f: () => T | undefined | false, what: string, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = f();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `node bin/bqemu.js serve --port P` and waits for its "serving" line. */
+async function spawnEmulator(): Promise<{ child: ChildProcess; port: number; analyzer: Proc; sockDir: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/bqemu.js'), 'serve', '--port', String(port), '--project', 'sup-project'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  await until(() => out.includes('bqemu serving') || child.exitCode !== null, 'the emulator to start', 30_000);
+  if (child.exitCode !== null) throw new Error(`emulator exited: ${out}`);
+  const analyzer = await until(() => processes().find((p) => p.ppid === child.pid && p.cmd.includes('remote_server') && p.state !== 'Z'), 'its analyzer child');
+  const m = /unix:(\S+)\/zs\.sock/.exec(analyzer.cmd);
+  if (!m) throw new Error(`unexpected analyzer command line: ${analyzer.cmd}`);
+  return { child, port, analyzer, sockDir: m[1] };
+}
+
+const started: ChildProcess[] = [];
+afterAll(() => {
+  // Only processes this file started, by pid.
+  for (const c of started) if (c.exitCode === null && c.signalCode === null && c.pid) process.kill(c.pid, 'SIGKILL');
+});
+
+describe.skipIf(!HAS_PROC)('analyzer supervision (needs Linux /proc)', () => {
+  describe('in-process emulator', () => {
+    let t: TestEmulator;
+    beforeAll(async () => {
+      t = await startTestEmulator({ projectId: 'sup-project' });
+    });
+    afterAll(async () => {
+      await t?.emu.close();
+    });
+
+    it('restarts a SIGKILLed analyzer; the next query succeeds', async () => {
+      const [before] = await t.bq.query({ query: 'SELECT 1 AS one' });
+      expect(before).toEqual([{ one: 1 }]);
+      const pid = t.emu.engine.analyzer.pid!;
+      expect(pid).toBeGreaterThan(0);
+      expect(live(pid)?.cmd).toContain('remote_server');
+      process.kill(pid, 'SIGKILL');
+      await until(() => !live(pid), 'the analyzer to die');
+      const [after] = await t.bq.query({ query: 'SELECT 2 AS two, "x" AS s' });
+      expect(after).toEqual([{ two: 2, s: 'x' }]);
+      const next = t.emu.engine.analyzer.pid!;
+      expect(next).not.toBe(pid);
+      expect(live(next)?.cmd).toContain('remote_server');
+      // And once more, right after a query: supervision is not a one-shot.
+      process.kill(next, 'SIGKILL');
+      const [again] = await t.bq.query({ query: 'SELECT 3 AS three' });
+      expect(again).toEqual([{ three: 3 }]);
+    });
+  });
+
+  describe('emulator as a separate process', () => {
+    it('SIGTERM stops the emulator and leaves no analyzer with its socket directory', async () => {
+      const emu = await spawnEmulator();
+      started.push(emu.child);
+      // It serves: a query goes through the analyzer.
+      const r = await fetch(`http://127.0.0.1:${emu.port}/bigquery/v2/projects/sup-project/queries`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'SELECT 41 + 1 AS answer', useLegacySql: false }),
+      });
+      expect((await r.json()).rows).toEqual([{ f: [{ v: '42' }] }]);
+      expect(analyzersWith(emu.sockDir).length).toBe(1);
+
+      const exited = new Promise<number | null>((resolve) => emu.child.once('exit', (code) => resolve(code)));
+      process.kill(emu.child.pid!, 'SIGTERM');
+      expect(await exited).toBe(0);
+      await until(() => analyzersWith(emu.sockDir).length === 0, 'the analyzer to be gone', 5000);
+      expect(live(emu.analyzer.pid)).toBeUndefined();
+      expect(fs.existsSync(emu.sockDir)).toBe(false);
+    });
+
+    it('an analyzer orphaned by a SIGKILLed emulator is reaped by the next start', async () => {
+      const emu = await spawnEmulator();
+      started.push(emu.child);
+      const exited = new Promise<void>((resolve) => emu.child.once('exit', () => resolve()));
+      process.kill(emu.child.pid!, 'SIGKILL');
+      await exited;
+      // SIGKILL gives the emulator no chance to stop its child: the analyzer lives on, orphaned.
+      await new Promise((r) => setTimeout(r, 100));
+      expect(live(emu.analyzer.pid)?.cmd).toContain(emu.sockDir);
+
+      const next = await startTestEmulator({ projectId: 'sup-project-2' });
+      try {
+        await until(() => !live(emu.analyzer.pid), 'the orphan to be reaped', 5000);
+        expect(analyzersWith(emu.sockDir)).toEqual([]);
+        expect(fs.existsSync(emu.sockDir)).toBe(false);
+        const [rows] = await next.bq.query({ query: 'SELECT 7 AS seven' });
+        expect(rows).toEqual([{ seven: 7 }]);
+      } finally {
+        await next.emu.close();
+      }
+    });
+  });
+});
