@@ -42,7 +42,7 @@ describe('datasets.insert', () => {
     expect(res.labels).toEqual({ env: 'dev' });
     expect(res.location).toBe('US');
     expect(typeof res.etag).toBe('string');
-    expect(res.etag.length).toBeGreaterThan(0);
+    expect(res.etag!.length).toBeGreaterThan(0);
     expect(res.selfLink).toMatch(new RegExp(`/bigquery/v2/projects/${P}/datasets/ins_full$`));
     expect(res.creationTime).toMatch(/^\d+$/);
     expect(Number(res.creationTime)).toBeGreaterThanOrEqual(before);
@@ -201,7 +201,7 @@ describe('datasets.update (PUT)', () => {
   it('answers 412 on a stale If-Match', async () => {
     const [, created] = await t.bq.createDataset('put_etag');
     await t.bq.dataset('put_etag').setMetadata({ description: 'changed' });
-    const r = await http(t.emu.url, 'PUT', `/bigquery/v2/projects/${P}/datasets/put_etag`, { description: 'x' }, { 'If-Match': created.etag });
+    const r = await http(t.emu.url, 'PUT', `/bigquery/v2/projects/${P}/datasets/put_etag`, { description: 'x' }, { 'If-Match': created.etag! });
     expect(r.status).toBe(412);
   });
 });

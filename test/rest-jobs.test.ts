@@ -282,8 +282,8 @@ describe('jobs.list, cancel, delete', () => {
     const [job] = await t.bq.createQueryJob({ query: 'SELECT 99 AS x' });
     const [res] = await job.cancel();
     expect(res.kind).toBe('bigquery#jobCancelResponse');
-    expect(res.job.kind).toBe('bigquery#job');
-    expect(res.job.jobReference.jobId).toBe(job.id);
+    expect(res.job?.kind).toBe('bigquery#job');
+    expect(res.job?.jobReference?.jobId).toBe(job.id);
   });
 
   it('delete removes the job metadata (recorded job_delete: 200 with an empty object)', async () => {

@@ -51,7 +51,7 @@ describe('tabledata.insertAll', () => {
     const [table] = await ds.createTable('ins_client', { schema: 'n:integer,s:string,ok:boolean' });
     const [res] = await table.insert([{ n: 10, s: 'a', ok: true }, { n: 20, s: null, ok: false }]);
     expect(res.kind).toBe('bigquery#tableDataInsertAllResponse');
-    expect(res.insertErrors).toBeUndefined();
+    expect((res as { insertErrors?: unknown }).insertErrors).toBeUndefined();
     const [rows] = await table.getRows();
     expect(rows).toEqual([
       { n: 10, s: 'a', ok: true },
@@ -118,7 +118,7 @@ describe('tabledata.insertAll', () => {
   it('drops unknown fields with ignoreUnknownValues', async () => {
     const [table] = await ds.createTable('ins_ignore', { schema: 'a:integer' });
     const [res] = await table.insert([{ a: 5, extra: 'dropped' }], { ignoreUnknownValues: true, partialRetries: 0 } as never);
-    expect(res.insertErrors).toBeUndefined();
+    expect((res as { insertErrors?: unknown }).insertErrors).toBeUndefined();
     const [rows] = await table.getRows();
     expect(rows).toEqual([{ a: 5 }]);
   });

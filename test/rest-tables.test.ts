@@ -61,7 +61,7 @@ describe('tables.insert', () => {
     expect(res.expirationTime).toBe(expiration);
     expect(res.creationTime).toMatch(/^\d+$/);
     expect(res.selfLink).toMatch(new RegExp(`/bigquery/v2/projects/${P}/datasets/${D}/tables/full$`));
-    expect(res.schema.fields).toEqual(SCHEMA);
+    expect(res.schema?.fields).toEqual(SCHEMA);
   });
 
   it('accepts the client\'s "name:type" schema shorthand', async () => {
@@ -270,7 +270,7 @@ describe('tables.update (PUT)', () => {
   it('answers 412 on a stale If-Match', async () => {
     const [table, created] = await ds.createTable('put_etag', { schema: 'a:integer' });
     await table.setMetadata({ description: 'changed' });
-    const r = await http(t.emu.url, 'PUT', `/bigquery/v2/projects/${P}/datasets/${D}/tables/put_etag`, { description: 'x' }, { 'If-Match': created.etag });
+    const r = await http(t.emu.url, 'PUT', `/bigquery/v2/projects/${P}/datasets/${D}/tables/put_etag`, { description: 'x' }, { 'If-Match': created.etag! });
     expect(r.status).toBe(412);
     expect(r.body.error.code).toBe(412);
   });
@@ -284,7 +284,7 @@ describe('views', () => {
     const [view, res] = await ds.createTable('v_big', { view: q });
     expect(res.type).toBe('VIEW');
     expect(res.view).toMatchObject({ query: q, useLegacySql: false });
-    expect(res.schema.fields.map((f: { name: string; type: string }) => [f.name, f.type])).toEqual([
+    expect(res.schema?.fields?.map((f) => [f.name, f.type])).toEqual([
       ['n10', 'INTEGER'],
       ['s', 'STRING'],
     ]);

@@ -8,7 +8,8 @@
  * - AVG(NUMERIC) is exact: the scaled sum divided by the count, rounded half away from zero;
  * - ARRAY_AGG / STRING_AGG / ARRAY_CONCAT_AGG honour IGNORE NULLS, ORDER BY and LIMIT;
  * - APPROX_* are computed exactly (COUNT(DISTINCT), exact quantiles, exact top counts);
- * - MIN_BY/MAX_BY ignore rows whose key is NULL.
+ * - MIN_BY/MAX_BY ignore rows whose key is NULL;
+ * - HLL_COUNT.* count exactly (see `hll`).
  */
 import { BigQueryError } from '../errors/errors.js';
 import { duckFieldName } from '../engine/duckdb/types.js';
@@ -98,7 +99,20 @@ function approxTopSum(c: FnCall): string {
 const simple = (duck: string) => (c: FnCall) => aggregate(duck, c);
 const typed = (duck: string) => (c: FnCall) => `CAST(${aggregate(duck, c)} AS ${c.duckType(c.returnType)})`;
 
-const HLL = { unsupported: 'HyperLogLog++ sketches (HLL_COUNT.*) are not supported' };
+/**
+ * HLL_COUNT.*: the emulator's sketches are exact sets (concatenated 8-byte value hashes), so
+ * counts are exact; the sketch bytes differ from BigQuery's HLL++ encoding.
+ */
+const sketchHashes = (b: string) => `list_transform(range(0, octet_length(${b}) // 8), i -> substring(hex(${b}), 16 * i + 1, 16))`;
+const hashesToSketch = (l: string) => `unhex(array_to_string(list_sort(list_distinct(${l})), ''))`;
+const hll = {
+  init: (c: FnCall) => {
+    const x = c.args[0];
+    const h = c.argTypes[0]?.kind === 'BYTES' ? `hash(hex(${x}))` : `hash(${x})`;
+    return hashesToSketch(aggregate('list', c, [`printf('%016x', ${h})`], `${x} IS NOT NULL`));
+  },
+  merged: (c: FnCall) => `list_distinct(flatten(list_transform(${aggregate('list', c, [c.args[0]])}, b -> ${sketchHashes('b')})))`,
+};
 
 const TABLE: FnTable = {
   sum,
@@ -125,13 +139,16 @@ const TABLE: FnTable = {
   variance: typed('var_samp'),
   var_samp: typed('var_samp'),
   var_pop: typed('var_pop'),
-  corr: typed('corr'),
+  corr: (c) => {
+    const pairs = aggregate('count', c, [`CASE WHEN ${c.args[0]} IS NOT NULL AND ${c.args[1]} IS NOT NULL THEN 1 END`]);
+    return `CASE WHEN ${pairs} < 2 THEN NULL ELSE CAST(${aggregate('corr', c)} AS DOUBLE) END`;
+  },
   covar_pop: typed('covar_pop'),
   covar_samp: typed('covar_samp'),
-  'hll_count.init': HLL,
-  'hll_count.merge': HLL,
-  'hll_count.merge_partial': HLL,
-  'hll_count.extract': HLL,
+  'hll_count.init': hll.init,
+  'hll_count.merge': (c) => `CAST(coalesce(len(${hll.merged(c)}), 0) AS BIGINT)`,
+  'hll_count.merge_partial': (c) => hashesToSketch(hll.merged(c)),
+  'hll_count.extract': (c) => `CAST(coalesce(octet_length(${c.args[0]}) // 8, 0) AS BIGINT)`,
 };
 
 registerFunctions(TABLE);

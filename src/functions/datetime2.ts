@@ -44,7 +44,10 @@ function element(el: string, x: string, ts?: string, tz?: string): string {
     if (el === 'z') return offsetText(offsetMinutes(ts, tz), false);
     if (el === 'Ez') return offsetText(offsetMinutes(ts, tz), true);
     if (el === 's') return `CAST(epoch_us(${ts}) // 1000000 AS VARCHAR)`;
-    if (el === 'Z') return tz === undefined ? `'UTC'` : `strftime(${ts}, '%Z')`;
+    if (el === 'Z') {
+      const mins = offsetMinutes(ts, tz);
+      return `CASE WHEN ${mins} = 0 THEN 'UTC' ELSE 'UTC' || CASE WHEN ${mins} < 0 THEN '-' ELSE '+' END || CAST(abs(${mins}) // 60 AS VARCHAR) || CASE WHEN abs(${mins}) % 60 = 0 THEN '' ELSE ':' || ${pad(`abs(${mins}) % 60`)} END END`;
+    }
   }
   throw BigQueryError.notSupported(`the format element %${el}`);
 }

@@ -152,17 +152,24 @@ function toJson(c: FnCall): string {
 const asJson = (c: FnCall, i: number) => jsonText(c.args[i], c.argTypes[i], { floats: 'json', wide: false });
 const canonJson = (text: string) => `CAST(bq_json_canon(${text}) AS JSON)`;
 
+/** JSON_OBJECT(key, value, …) or JSON_OBJECT(keys_array, values_array); duplicate keys keep the first. */
 function jsonObject(c: FnCall): string {
-  if (c.argTypes[0]?.kind === 'ARRAY') throw BigQueryError.notSupported('JSON_OBJECT(keys_array, values_array)');
   if (!c.args.length) return `CAST('{}' AS JSON)`;
+  if (c.argTypes[0]?.kind === 'ARRAY') {
+    const [k, v] = c.args;
+    const vt = c.argTypes[1];
+    const el = vt?.kind === 'ARRAY' ? vt.element : { kind: 'JSON' as const };
+    const pair = `CAST(to_json(list_extract(${k}, i)) AS VARCHAR) || ':' || ${jsonText(`list_extract(${v}, i)`, el, { floats: 'json', wide: false })}`;
+    const text = `'{' || array_to_string(list_transform(range(1, len(${k}) + 1), i -> ${pair}), ',') || '}'`;
+    return `CASE WHEN ${k} IS NULL THEN ${fail(c, `'The keys array can''t be NULL.'`)} WHEN ${v} IS NULL THEN ${fail(c, `'The values array can''t be NULL.'`)} WHEN len(${k}) <> len(${v}) THEN ${fail(c, `'The number of keys and values must match.'`)} WHEN list_contains(list_transform(${k}, x -> x IS NULL), true) THEN ${fail(c, `'A key can''t be NULL.'`)} ELSE ${canonJson(text)} END`;
+  }
   const parts: string[] = [];
   const keys: string[] = [];
   for (let i = 0; i + 1 < c.args.length; i += 2) {
     keys.push(c.args[i]);
     parts.push(`CAST(to_json(${c.args[i]}) AS VARCHAR) || ':' || ${asJson(c, i + 1)}`);
   }
-  // Duplicate keys keep the first value: reversed order makes the canonicaliser keep it.
-  const text = `'{' || ${parts.reverse().join(` || ',' || `)} || '}'`;
+  const text = `'{' || ${parts.join(` || ',' || `)} || '}'`;
   return `CASE WHEN ${keys.map((k) => `${k} IS NULL`).join(' OR ')} THEN ${fail(c, `'A key can''t be NULL.'`)} ELSE ${canonJson(text)} END`;
 }
 

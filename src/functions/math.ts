@@ -216,6 +216,8 @@ const TABLE: FnTable = {
   ieee_divide: ieeeDivide,
   range_bucket: rangeBucket,
   rand: () => 'random()',
+  pi: () => 'pi()',
+  zeroifnull: (c) => `coalesce(${c.args[0]}, CAST(0 AS ${ret(c)}))`,
   generate_uuid: () => 'CAST(uuid() AS VARCHAR)',
   sin: unary('sin', 'SIN', undefined, 'error', () => NAN),
   cos: unary('cos', 'COS', undefined, 'error', () => NAN),

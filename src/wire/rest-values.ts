@@ -107,10 +107,12 @@ function badValue(v: Value, t: BqType): BigQueryError {
  * formatTimestampSeconds, or integer microseconds text when `opts.useInt64Timestamp`; INTERVAL
  * `Y-M D H:M:S[.F]` (formatInterval); RANGE `[start, end)` with each bound written as a cell of
  * the element type and `UNBOUNDED` for a missing bound (the form @google-cloud/bigquery's
- * `BigQueryRange.fromSchemaValue_` parses); ARRAY `[{v}]`; STRUCT `{f:[{v}]}`; NULL `null`.
+ * `BigQueryRange.fromSchemaValue_` parses); ARRAY `[{v}]` (a NULL array as `[]`); STRUCT `{f:[{v}]}`; NULL `null`.
  * @throws BigQueryError backendError (500) when the value does not match the type (an engine bug).
  */
 export function encodeCell(v: Value, t: BqType, opts: CellEncodeOptions): unknown {
+  // BigQuery has no NULL array: a NULL ARRAY value is written as the empty array.
+  if ((v === null || v === undefined) && t.kind === 'ARRAY') return [];
   if (v === null || v === undefined) return null;
   switch (t.kind) {
     case 'INT64':

@@ -38,12 +38,18 @@ function functionName(n: Node): string {
 }
 
 /** Builds the FnCall a function lowering sees. */
+/**
+ * Enum arguments (date parts of EXTRACT/DATE_TRUNC…, NORMALIZE modes) are constants: they lower to
+ * the enum number and are typed INT64 for the function table (src/functions/util.ts `enumName`).
+ */
+const isEnum = (a: Node) => a.type?.typeKind === 'TYPE_ENUM';
+
 function fnCall(n: Node, ctx: LowerContext, name: string): FnCall {
   const args: Node[] = n.argumentList ?? [];
   return {
     name,
-    args: args.map((a) => lowerExpr(a, ctx)),
-    argTypes: args.map((a) => exprType(a)),
+    args: args.map((a) => (isEnum(a) && a.kind === 'Literal' ? String(a.value?.value?.enumValue ?? 0) : lowerExpr(a, ctx))),
+    argTypes: args.map((a) => (isEnum(a) ? { kind: 'INT64' as const } : exprType(a))),
     returnType: exprType(n),
     safe: n.errorMode === 'SAFE_ERROR_MODE',
     duckType: ctx.duckType,
