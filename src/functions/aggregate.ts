@@ -111,7 +111,7 @@ const hll = {
     const h = c.argTypes[0]?.kind === 'BYTES' ? `hash(hex(${x}))` : `hash(${x})`;
     return hashesToSketch(aggregate('list', c, [`printf('%016x', ${h})`], `${x} IS NOT NULL`));
   },
-  merged: (c: FnCall) => `list_distinct(flatten(list_transform(${aggregate('list', c, [c.args[0]])}, b -> ${sketchHashes('b')})))`,
+  merged: (c: FnCall) => `list_distinct(flatten(list_transform(${aggregate('list', c, [c.args[0]], `${c.args[0]} IS NOT NULL`)}, b -> ${sketchHashes('b')})))`,
 };
 
 const TABLE: FnTable = {

@@ -142,10 +142,9 @@ function lowerSubquery(n: Node, ctx: LowerContext): string {
   switch (n.subqueryType) {
     case 'SCALAR':
       return `(SELECT ${colName(out)} FROM (${inner}))`;
-    case 'ARRAY': {
-      const a = ctx.alias('a');
-      return `(SELECT coalesce(list(${a}.${colName(out)}), []) FROM (${inner}) AS ${a})`;
-    }
+    case 'ARRAY':
+      // DuckDB's ARRAY(subquery) keeps the subquery's order and gives [] for no rows, like BigQuery.
+      return `ARRAY(SELECT ${colName(out)} FROM (${inner}))`;
     case 'EXISTS':
       return `(EXISTS (${inner}))`;
     case 'IN':
