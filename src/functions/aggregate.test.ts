@@ -72,7 +72,7 @@ describe('aggregates', () => {
     const top = T.arr(T.struct(['value', T.int], ['count', T.int]));
     expect(await agg(L('approx_top_count', top, [col('n'), col('2')]), ['n'], [['1'], ['2'], ['2'], ['3'], ['3'], ['3']])).toEqual([{ value: 3, count: 3 }, { value: 2, count: 2 }]);
     const topSum = T.arr(T.struct(['value', T.str], ['sum', T.int]));
-    expect(await agg(L('approx_top_sum', topSum, [col('k', T.str), col('w'), col('2')]), ['k', 'w'], [["'a'", '1'], ["'b'", '10'], ["'a'", '20'], ["'c'", '3']])).toEqual([{ value: 'a', sum: 21 }, { value: 'b', sum: 10 }]);
+    expect(await agg(L('approx_top_sum', topSum, [col('key', T.str), col('wt'), col('2')]), ['key', 'wt'], [["'a'", '1'], ["'b'", '10'], ["'a'", '20'], ["'c'", '3']])).toEqual([{ value: 'a', sum: 21 }, { value: 'b', sum: 10 }]);
   });
 
   it('HLL_COUNT counts exactly (agg_hll_count_merge_basic)', async () => {

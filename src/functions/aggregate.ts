@@ -92,8 +92,10 @@ function approxTopSum(c: FnCall): string {
   const [x, w, n] = c.args;
   const [fv, fs] = elementFields(c);
   const pairs = aggregate('list', c, [`struct_pack(v := ${x}, w := ${w})`]);
-  const sums = `list_transform(list_distinct(list_transform(${pairs}, p -> p.v)), k -> struct_pack(s := list_sum(list_transform(list_filter(${pairs}, p -> p.v = k), p -> p.w)), v := k))`;
-  return `list_transform(list_slice(list_reverse_sort(${sums}), 1, ${n}), e -> struct_pack(${fv} := e.v, ${fs} := e.s))`;
+  // The aggregate must not sit inside a lambda body: bind it through a one-element list.
+  const sums = `list_transform(list_distinct(list_transform(z.p, e -> e.v)), k -> struct_pack(s := list_sum(list_transform(list_filter(z.p, e -> e.v = k), e -> e.w)), v := k))`;
+  const top = `list_transform(list_slice(list_reverse_sort(${sums}), 1, ${n}), e -> struct_pack(${fv} := e.v, ${fs} := e.s))`;
+  return `list_extract(list_transform([struct_pack(p := ${pairs})], z -> ${top}), 1)`;
 }
 
 const simple = (duck: string) => (c: FnCall) => aggregate(duck, c);

@@ -62,7 +62,8 @@ function fromString(c: FnCall, x: string, to: BqType): string {
   const t = `trim(${x})`;
   switch (to.kind) {
     case 'INT64': {
-      const v = `TRY_CAST(${t} AS BIGINT)`;
+      const hexv = `(CASE WHEN starts_with(${t}, '-') THEN -1 ELSE 1 END) * TRY_CAST(regexp_replace(${t}, '^[+-]', '') AS BIGINT)`;
+      const v = `(CASE WHEN regexp_full_match(${t}, '[+-]?0[xX][0-9a-fA-F]+') THEN ${hexv} ELSE TRY_CAST(${t} AS BIGINT) END)`;
       return check(`regexp_full_match(${t}, '[+-]?([0-9]+|0[xX][0-9a-fA-F]+)') AND ${v} IS NOT NULL`, v, `'Bad int64 value: ' || ${x}`);
     }
     case 'FLOAT64': {

@@ -202,9 +202,9 @@ function strict(kind: 'int64' | 'float64' | 'bool' | 'string') {
     const j = c.args[0];
     const t = `json_type(${j})`;
     const cases = {
-      int64: [`${t} IN ('BIGINT', 'UBIGINT', 'DOUBLE', 'HUGEINT') AND TRY_CAST(CAST(${j} AS DOUBLE) AS BIGINT) IS NOT NULL AND CAST(${j} AS DOUBLE) = floor(CAST(${j} AS DOUBLE))`, `CAST(CAST(${j} AS DOUBLE) AS BIGINT)`, 'an integer'],
-      float64: [`${t} IN ('BIGINT', 'UBIGINT', 'DOUBLE', 'HUGEINT')`, `CAST(${j} AS DOUBLE)`, 'a number'],
-      bool: [`${t} = 'BOOLEAN'`, `CAST(${j} AS BOOLEAN)`, 'a boolean'],
+      int64: [`${t} IN ('BIGINT', 'UBIGINT', 'DOUBLE', 'HUGEINT') AND TRY_CAST(TRY_CAST(${j} AS DOUBLE) AS BIGINT) IS NOT NULL AND TRY_CAST(${j} AS DOUBLE) = floor(TRY_CAST(${j} AS DOUBLE))`, `CAST(TRY_CAST(${j} AS DOUBLE) AS BIGINT)`, 'an integer'],
+      float64: [`${t} IN ('BIGINT', 'UBIGINT', 'DOUBLE', 'HUGEINT')`, `TRY_CAST(${j} AS DOUBLE)`, 'a number'],
+      bool: [`${t} = 'BOOLEAN'`, `TRY_CAST(${j} AS BOOLEAN)`, 'a boolean'],
       string: [`${t} = 'VARCHAR'`, `json_extract_string(${j}, '$')`, 'a string'],
     }[kind];
     const intExact = kind === 'int64' ? `WHEN ${t} IN ('BIGINT', 'UBIGINT', 'HUGEINT') AND TRY_CAST(CAST(${j} AS VARCHAR) AS BIGINT) IS NOT NULL THEN CAST(CAST(${j} AS VARCHAR) AS BIGINT) ` : '';
@@ -218,16 +218,16 @@ function lax(kind: 'int64' | 'float64' | 'bool' | 'string') {
     const j = c.args[0];
     const t = `json_type(${j})`;
     const str = `json_extract_string(${j}, '$')`;
-    const num = `CAST(${j} AS DOUBLE)`;
+    const num = `TRY_CAST(${j} AS DOUBLE)`;
     const strNum = `TRY_CAST(trim(${str}) AS DOUBLE)`;
     const toInt = (d: string) => `CASE WHEN abs(round(${d})) < 9.223372036854775807e18 THEN CAST(round(${d}) AS BIGINT) END`;
     switch (kind) {
       case 'int64':
-        return `CASE ${t} WHEN 'BOOLEAN' THEN CASE WHEN CAST(${j} AS BOOLEAN) THEN 1 ELSE 0 END WHEN 'VARCHAR' THEN ${toInt(strNum)} WHEN 'BIGINT' THEN TRY_CAST(CAST(${j} AS VARCHAR) AS BIGINT) WHEN 'UBIGINT' THEN TRY_CAST(CAST(${j} AS VARCHAR) AS BIGINT) WHEN 'DOUBLE' THEN ${toInt(num)} END`;
+        return `CASE ${t} WHEN 'BOOLEAN' THEN CASE WHEN TRY_CAST(${j} AS BOOLEAN) THEN 1 ELSE 0 END WHEN 'VARCHAR' THEN ${toInt(strNum)} WHEN 'BIGINT' THEN TRY_CAST(CAST(${j} AS VARCHAR) AS BIGINT) WHEN 'UBIGINT' THEN TRY_CAST(CAST(${j} AS VARCHAR) AS BIGINT) WHEN 'DOUBLE' THEN ${toInt(num)} END`;
       case 'float64':
         return `CASE ${t} WHEN 'VARCHAR' THEN ${strNum} WHEN 'BIGINT' THEN ${num} WHEN 'UBIGINT' THEN ${num} WHEN 'DOUBLE' THEN ${num} WHEN 'HUGEINT' THEN ${num} END`;
       case 'bool':
-        return `CASE ${t} WHEN 'BOOLEAN' THEN CAST(${j} AS BOOLEAN) WHEN 'VARCHAR' THEN CASE lower(${str}) WHEN 'true' THEN TRUE WHEN 'false' THEN FALSE END WHEN 'BIGINT' THEN ${num} <> 0 WHEN 'UBIGINT' THEN ${num} <> 0 WHEN 'DOUBLE' THEN ${num} <> 0 END`;
+        return `CASE ${t} WHEN 'BOOLEAN' THEN TRY_CAST(${j} AS BOOLEAN) WHEN 'VARCHAR' THEN CASE lower(${str}) WHEN 'true' THEN TRUE WHEN 'false' THEN FALSE END WHEN 'BIGINT' THEN ${num} <> 0 WHEN 'UBIGINT' THEN ${num} <> 0 WHEN 'DOUBLE' THEN ${num} <> 0 END`;
       case 'string':
         return `CASE ${t} WHEN 'VARCHAR' THEN ${str} WHEN 'BOOLEAN' THEN CAST(${j} AS VARCHAR) WHEN 'BIGINT' THEN CAST(${j} AS VARCHAR) WHEN 'UBIGINT' THEN CAST(${j} AS VARCHAR) WHEN 'DOUBLE' THEN bq_json_canon(CAST(${j} AS VARCHAR)) END`;
     }
