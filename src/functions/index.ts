@@ -16,3 +16,6 @@ import './array.js';
 import './aggregate.js';
 import './window.js';
 import './json.js';
+import './range.js';
+import './net.js';
+import './misc.js';
