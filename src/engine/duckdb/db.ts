@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { MetaPersistence } from '../../catalog/store.js';
 import { BigQueryError } from '../../errors/errors.js';
+import { installFunctionPrelude } from '../../functions/prelude.js';
+import '../../functions/index.js';
 
 const POOL_SIZE = 4;
 
@@ -62,6 +64,7 @@ export class Database implements MetaPersistence {
       const c = await instance.connect();
       await c.run("SET TimeZone='UTC'");
       await c.run("SET default_null_order='nulls_first_on_asc_last_on_desc'");
+      await installFunctionPrelude(c);
       pool.push(c);
     }
     const db = new Database(instance, pool, file !== ':memory:');
