@@ -17,7 +17,7 @@ export interface Node {
   [field: string]: any;
 }
 
-const NODE_RE = /^resolved(.*)Node$/;
+const NODE_RE = /^(?:resolved|ast)(.*)Node$/;
 
 /** Normalises any decoded proto value; nodes become `Node`s with a `kind`. */
 export function normalize(x: unknown, field?: string): any {

@@ -8,6 +8,7 @@ import type { AnalyzerClient } from '../analyzer/client.js';
 import { normalize, type Node } from '../analyzer/ast.js';
 import { toTypeProto } from '../analyzer/types.js';
 import { EXTRA_FUNCTIONS } from '../analyzer/extra-functions.js';
+import { rewriteGroupByExpressions } from '../analyzer/rewrite.js';
 import type { CatalogStore, TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { BqType } from '../types/types.js';
@@ -112,24 +113,42 @@ export class StatementAnalyzer {
     root.builtinFunctionOptions = { languageOptions: this.analyzer.languageOptions };
     root.customFunction = EXTRA_FUNCTIONS;
     let stmt: Node | undefined;
+    let target: object = { parseResumeLocation: { input: sql, bytePosition: pos, allowResume: true } };
+    let rewritten = false;
     // Statement targets the name extractor does not report (ALTER TABLE …) are bound on demand.
     for (let attempt = 0; !stmt; attempt++) {
       try {
-        const res = await this.analyzer.call('analyze', {
-          options,
-          simpleCatalog: root,
-          parseResumeLocation: { input: sql, bytePosition: pos, allowResume: true },
-        });
+        const res = await this.analyzer.call('analyze', { options, simpleCatalog: root, ...target });
         stmt = normalize(res.resolvedStatement) as Node;
       } catch (e) {
         const missing = missingTable(e);
         if (attempt < 8 && missing && bind(missing)) continue;
+        if (!rewritten && e instanceof BigQueryError && /neither grouped nor aggregated/.test(e.message)) {
+          rewritten = true;
+          const text = Buffer.from(sql).subarray(pos, next).toString('utf8');
+          const fixed = await this.rewriteGroupBy(text);
+          if (fixed) {
+            target = { sqlStatement: fixed };
+            continue;
+          }
+        }
         throw this.notFoundFromAnalyzer(e, defaults);
       }
     }
     const out = { stmt, tables, next };
     remember(this.cache, key, out);
     return out;
+  }
+
+  /** The GROUP BY rewrite of src/analyzer/rewrite.ts applied to one statement's text. */
+  private async rewriteGroupBy(text: string): Promise<string | undefined> {
+    const stmtText = text.replace(/;\s*$/, '');
+    try {
+      const parsed = await this.analyzer.call('parse', { sqlStatement: stmtText, options: this.analyzer.languageOptions });
+      return rewriteGroupByExpressions(stmtText, parsed.parsedStatement);
+    } catch {
+      return undefined;
+    }
   }
 
   /** Turns ZetaSQL's `Table not found: x` into BigQuery's 404 for the resolved name. */
