@@ -195,7 +195,6 @@ export const SPECS: Spec[] = [
   { id: 'statistical_aggregate_functions/var-pop-2', name: 'stat_var_pop_ignores_null', types: ['FLOAT64'] },
   // operators.md
   { id: 'operators/field-access-operator-1', name: 'op_field_access_nested_struct', types: ['STRING'], note: 'The column takes the last field name of the path (country).' },
-  { id: 'operators/struct-subscript-operator-1', name: 'op_struct_subscript', types: ['INT64', 'INT64', 'INT64'] },
   { id: 'operators/date-arithmetics-operators-1', name: 'op_date_plus_minus_int', types: ['DATE', 'DATE'] },
   { id: 'operators/quantified-like-operator-3', name: 'op_not_like_filter', types: ['STRING'] },
   {
@@ -239,7 +238,6 @@ export const SPECS: Spec[] = [
   { id: 'string_functions/byte-length-1', name: 'str_byte_length_cyrillic', types: ['INT64'] },
   { id: 'string_functions/char-length-1', name: 'str_char_length_cyrillic', types: ['INT64'] },
   { id: 'string_functions/code-points-to-string-1', name: 'str_code_points_to_string', types: ['STRING'] },
-  { id: 'string_functions/concat-2', name: 'str_concat_with_int', types: ['STRING'] },
   { id: 'string_functions/edit-distance-2', name: 'str_edit_distance', types: ['INT64'] },
   { id: 'string_functions/from-base64-1', name: 'str_from_base64_bytes', types: ['BYTES'], note: 'The docs print octal escapes \\377\\340 (bytes FF E0); recorded as base64 "/+A=".' },
   { id: 'string_functions/initcap-1', name: 'str_initcap_delimiters', types: ['STRING', 'STRING'] },

@@ -75,3 +75,15 @@ describe('query semantics', () => {
     expect(resp.schema.fields.map((f) => f.name)).toEqual(['f0_', 'f1_']);
   });
 });
+
+describe('result column names', () => {
+  it('a repeated output name gets _1 (recorded standard_functions/tpcds_q39)', async () => {
+    const [, , resp] = (await t.bq.query({ query: 'SELECT 1 AS x, 2 AS x' })) as unknown as [unknown, unknown, { schema: { fields: { name: string }[] } }];
+    expect(resp.schema.fields.map((f) => f.name)).toEqual(['x', 'x_1']);
+  });
+
+  it('ORDER BY an expression of an aggregating SELECT (recorded standard_functions/tpcds_q99 shape)', async () => {
+    const rows = await q('SELECT MOD(n, 3) AS m, COUNT(*) AS c FROM qs.nums GROUP BY MOD(n, 3) ORDER BY MOD(n, 3) DESC');
+    expect(rows).toEqual([{ m: 2, c: 2 }, { m: 1, c: 2 }, { m: 0, c: 1 }]);
+  });
+});

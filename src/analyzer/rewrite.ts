@@ -9,7 +9,8 @@
  *    fails, the same query without ORDER BY analyzes). BigQuery accepts it (recorded
  *    standard_functions/tpcds_q99, agg_grouping_sets). The rewrite replaces each such GROUP BY
  *    item (also inside ROLLUP/CUBE/GROUPING SETS) by the select item's ordinal, which means the
- *    same grouping. SELECT lists with `*` are left alone (ordinals would shift).
+ *    same grouping. ORDER BY items repeating a SELECT expression of such a query get the same
+ *    treatment. SELECT lists with `*` are left alone (ordinals would shift).
  */
 import { normalize, walk, type Node } from './ast.js';
 
@@ -88,6 +89,21 @@ export function rewriteGroupByExpressions(sql: string, parsed: unknown): string 
     for (const g of groupingCandidates(sel.groupBy)) {
       const i = texts.indexOf(unparen(textOf(buf, g.range)));
       if (i >= 0) edits.push({ range: g.range, text: g.parens ? `(${i + 1})` : String(i + 1) });
+    }
+  });
+  // ORDER BY items repeating a SELECT expression of an aggregating query, likewise.
+  walk(tree, (query) => {
+    const sel: Node | undefined = query.queryExpr;
+    if (query.kind !== 'Query' || !query.orderBy || sel?.kind !== 'Select' || !sel.groupBy) return;
+    const columns: Node[] = sel.selectList?.columns ?? [];
+    if (columns.some((c) => STAR_KINDS.has(c.expression?.kind))) return;
+    const texts = columns.map((c) => (rangeOf(c.expression) ? unparen(textOf(buf, rangeOf(c.expression)!)) : ''));
+    for (const o of (query.orderBy.orderingExpressions ?? []) as Node[]) {
+      const e: Node | undefined = o.expression;
+      const r = rangeOf(e);
+      if (!e || !r || e.kind === 'PathExpression' || e.kind === 'IntLiteral') continue;
+      const i = texts.indexOf(unparen(textOf(buf, r)));
+      if (i >= 0) edits.push({ range: r, text: String(i + 1) });
     }
   });
   if (!edits.length) return undefined;

@@ -33,13 +33,21 @@ export async function makeContext(e: Engine, tables: Map<string, TableMeta>, opt
   };
 }
 
-/** BigQuery's names for result columns: anonymous ones are `f0_`, `f1_`, … */
+/**
+ * BigQuery's names for result columns: anonymous ones are `f0_`, `f1_`, …; a repeated name gets
+ * `_1`, `_2`, … (recorded standard_functions/tpcds_q39: `w_warehouse_sk`, `w_warehouse_sk_1`).
+ */
 export function resultFields(outputs: Node[]): ResultField[] {
   let anon = 0;
-  return outputs.map((o) => ({
-    name: !o.name || String(o.name).startsWith('$') ? `f${anon++}_` : String(o.name),
-    type: colType(o.column),
-  }));
+  const seen = new Map<string, number>();
+  return outputs.map((o) => {
+    let name = !o.name || String(o.name).startsWith('$') ? `f${anon++}_` : String(o.name);
+    const key = name.toLowerCase();
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    if (n > 0) name = `${name}_${n}`;
+    return { name, type: colType(o.column) };
+  });
 }
 
 /** Lowers a query statement's scan to a SELECT of its output columns, in order. */
