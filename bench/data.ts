@@ -21,7 +21,7 @@ export interface DataSet {
   m: number;
   /** Output columns given SQL for `id` and `MOD(id, m)`. */
   columns: (id: string, mod: string) => string[];
-  /** Also used as a CTAS statement to time (see `ctasSql`). */
+  /** What the rows are, for the setup log. */
   description: string;
 }
 
