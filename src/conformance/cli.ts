@@ -6,6 +6,7 @@ import { discoverFixtures, resolveSqlRoot } from './fixtures.js';
 import { checkQualification } from './qualify.js';
 import { formatReport, writeJsonReport } from './report.js';
 import { runCorpus } from './runner.js';
+import { progressLine } from './progress.js';
 import { DEFAULT_DIVERGENCES, DEFAULT_PENDING, evaluateStrict, formatStrictReport, loadStrictLists, updatePendingList, writeIdList, type PendingUpdate, type StrictLists } from './strict.js';
 
 /** Options of {@link corpusRun}. */
@@ -97,6 +98,7 @@ export async function corpusRun(opts: CorpusRunOptions): Promise<number> {
   }
 
   const interactive = process.stderr.isTTY === true;
+  let failing = 0;
   try {
     const outcomes = await runCorpus(fixtures, {
       endpoint,
@@ -104,8 +106,9 @@ export async function corpusRun(opts: CorpusRunOptions): Promise<number> {
       concurrency: opts.concurrency,
       timeoutMs: opts.timeoutMs,
       onResult: interactive
-        ? (_o, done, total) => {
-            if (done % 10 === 0 || done === total) process.stderr.write(`\r${done}/${total} fixtures`);
+        ? (o, done, total) => {
+            if (o.status !== 'pass') failing++;
+            process.stderr.write(`\r${progressLine(done, total, failing)}`);
             if (done === total) process.stderr.write('\n');
           }
         : undefined,
