@@ -139,3 +139,22 @@ export class AnalyzerProcess {
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }
+
+let prespawned: AnalyzerProcess | undefined;
+
+/**
+ * Starts the analyzer child before the rest of the emulator is even loaded, so it boots while
+ * the modules load (cold start, issue 4). The next AnalyzerClient adopts it.
+ */
+export function prespawnAnalyzer(): void {
+  reapOrphans();
+  prespawned = new AnalyzerProcess();
+  prespawned.start();
+}
+
+/** The prespawned child, once. */
+export function takePrespawned(): AnalyzerProcess | undefined {
+  const p = prespawned;
+  prespawned = undefined;
+  return p;
+}

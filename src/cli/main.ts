@@ -21,8 +21,10 @@ program
   .option('--data-dir <dir>', 'persist everything in this directory (BQEMU_DATA_DIR); in memory when absent', env('DATA_DIR'))
   .option('--log', 'log every request (BQEMU_LOG=1)', env('LOG') === '1')
   .action(async (o) => {
-    const { startEmulator } = await import('../server/server.js');
     const t0 = Date.now();
+    const { prespawnAnalyzer } = await import('../analyzer/process.js');
+    prespawnAnalyzer(); // boots while the rest loads
+    const { startEmulator } = await import('../server/server.js');
     const emu = await startEmulator({
       host: o.host,
       port: Number(o.port),
