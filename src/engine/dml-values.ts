@@ -1,11 +1,13 @@
 /**
- * Inserts domain rows into a stored table (insertAll, query destinations), as batched
- * `INSERT … VALUES` of typed DuckDB literals in one transaction.
+ * Inserts domain rows into a stored table (insertAll, query destinations): through DuckDB's
+ * appender when every column is scalar, else as batched `INSERT … VALUES` of typed literals; one
+ * transaction either way.
  */
 import type { TableMeta } from '../catalog/store.js';
 import type { Value } from '../types/types.js';
 import type { Engine } from './engine.js';
 import { toDuckLiteral } from './duckdb/values.js';
+import { appendersFor, appendRows } from './duckdb/appender.js';
 import { ident } from './lower/context.js';
 
 const BATCH = 1000;
@@ -16,6 +18,12 @@ const BATCH = 1000;
  */
 export async function insertValues(e: Engine, t: TableMeta, rows: (Value | undefined)[][]): Promise<number> {
   if (!rows.length) return 0;
+  const fns = appendersFor(t.columns.map((c) => c.type));
+  if (fns) {
+    await e.db.append(t.duckName, (a) => appendRows(a, fns, rows));
+    t.lastModifiedTime = Date.now();
+    return rows.length;
+  }
   const cols = t.columns.map((c) => ident(c.name)).join(', ');
   const stmts: string[] = [];
   for (let i = 0; i < rows.length; i += BATCH) {

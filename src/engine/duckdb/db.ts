@@ -3,7 +3,7 @@
  * Sessions run with TimeZone UTC and BigQuery's NULL order (DESIGN §3). Holds a small pool of
  * connections so reads run side by side; metadata is persisted in `__bqemu_meta`.
  */
-import { DuckDBInstance, type DuckDBConnection, type DuckDBResultReader } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection, type DuckDBResultReader } from '@duckdb/node-api';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { MetaPersistence } from '../../catalog/store.js';
@@ -133,6 +133,31 @@ export class Database implements MetaPersistence {
         throw mapDuckDBError(e);
       }
     }));
+  }
+
+  /** Appends rows to a table with DuckDB's appender, in one transaction (all or nothing). */
+  async append(table: string, fill: (a: DuckDBAppender) => void): Promise<void> {
+    await this.serializeWrite(() =>
+      this.withConnection(async (c) => {
+        await c.run('BEGIN TRANSACTION');
+        let appender: DuckDBAppender | undefined;
+        try {
+          appender = await c.createAppender(table);
+          fill(appender);
+          appender.closeSync();
+          appender = undefined;
+          await c.run('COMMIT');
+        } catch (e) {
+          try {
+            appender?.closeSync();
+          } catch {
+            /* already failed */
+          }
+          await c.run('ROLLBACK').catch(() => undefined);
+          throw mapDuckDBError(e);
+        }
+      }),
+    );
   }
 
   async save(kind: string, key: string, json: string | null): Promise<void> {
