@@ -44,6 +44,12 @@ export function formatFloat64(x: number): string {
   if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
   const sign = x < 0 ? '-' : '';
   const abs = Math.abs(x);
+  if (abs >= 1e-3 && abs < 1e7) {
+    // Fast path (paging hot spot): in this range JavaScript's shortest round-trip text is already
+    // plain notation; Java adds ".0" to whole numbers.
+    const s = String(x);
+    return s.includes('.') ? s : `${s}.0`;
+  }
   let [mant, expText] = abs.toExponential().split('e');
   if (mant.length === 1) {
     // Java prints at least two significant digits and then picks the 2-digit decimal nearest to
