@@ -19,3 +19,5 @@ import './json.js';
 import './range.js';
 import './net.js';
 import './misc.js';
+import './geography.js';
+import './geography2.js';
