@@ -5,7 +5,8 @@
  *
  * Signatures from the BigQuery function reference: MIN_BY/MAX_BY (aggregate-functions#min_by,
  * #max_by: MIN_BY(x, y) = ANY_VALUE(x HAVING MIN y)); JSON_KEYS (json_functions#json_keys:
- * JSON_KEYS(json_expr[, max_depth]) → ARRAY<STRING>).
+ * JSON_KEYS(json_expr[, max_depth]) → ARRAY<STRING>); ST_LINEINTERPOLATEPOINT and ST_LINESUBSTRING
+ * (geography_functions).
  */
 const any1 = { kind: 'ARG_TYPE_ANY_1', numOccurrences: 1 };
 const any2 = { kind: 'ARG_TYPE_ANY_2', numOccurrences: 1 };
@@ -32,6 +33,20 @@ export const EXTRA_FUNCTIONS = [
     mode: 'AGGREGATE',
     signature: [{ argument: [any1, any2], returnType: any1, contextId: '2' }],
     options: { supportsOverClause: true, windowOrderingSupport: 'ORDER_OPTIONAL', supportsWindowFraming: true },
+  },
+  {
+    // geography_functions#st_lineinterpolatepoint: (GEOGRAPHY, FLOAT64 fraction) → GEOGRAPHY
+    namePath: ['st_lineinterpolatepoint'],
+    group: 'BigQuery',
+    mode: 'SCALAR',
+    signature: [{ argument: [fixed('TYPE_GEOGRAPHY'), fixed('TYPE_DOUBLE')], returnType: fixed('TYPE_GEOGRAPHY'), contextId: '4' }],
+  },
+  {
+    // geography_functions#st_linesubstring: (GEOGRAPHY, FLOAT64 start, FLOAT64 end) → GEOGRAPHY
+    namePath: ['st_linesubstring'],
+    group: 'BigQuery',
+    mode: 'SCALAR',
+    signature: [{ argument: [fixed('TYPE_GEOGRAPHY'), fixed('TYPE_DOUBLE'), fixed('TYPE_DOUBLE')], returnType: fixed('TYPE_GEOGRAPHY'), contextId: '5' }],
   },
   {
     namePath: ['json_keys'],
