@@ -153,13 +153,19 @@ describe('jobs.insert (createQueryJob), jobs.get and getQueryResults', () => {
     expect(Object.keys(inserted.configuration.query)).toEqual(expect.arrayContaining(['query', 'destinationTable', 'writeDisposition', 'priority', 'useLegacySql']));
   });
 
-  it('is idempotent: inserting the same job id again returns the existing job', async () => {
+  it('is idempotent: inserting the same job id again returns the existing job; another configuration is 409 duplicate', async () => {
+    // A retry sends the same configuration (the answer echoes it, plus jobType).
+    const { jobType: _jobType, ...configuration } = inserted.configuration;
+    const same = await http(t.emu.url, 'POST', `/bigquery/v2/projects/${P}/jobs`, { jobReference: { projectId: P, jobId: 'my_fixed_job_id' }, configuration });
+    expect(same.status).toBe(200);
+    expect(same.body.configuration.query.query).toBe('SELECT 7 AS lucky');
     const r = await http(t.emu.url, 'POST', `/bigquery/v2/projects/${P}/jobs`, {
       jobReference: { jobId: 'my_fixed_job_id' },
       configuration: { query: { query: 'SELECT 8 AS other', useLegacySql: false } },
     });
-    expect(r.status).toBe(200);
-    expect(r.body.configuration.query.query).toBe('SELECT 7 AS lucky');
+    expect(r.status).toBe(409);
+    expect(r.body.error.errors[0].reason).toBe('duplicate');
+    expect(r.body.error.message).toBe(`Already Exists: Job ${P}:US.my_fixed_job_id`);
   });
 
   it('jobs.get answers the same job (recorded job_get_complete)', async () => {

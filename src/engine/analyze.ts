@@ -23,6 +23,12 @@ export interface AnalyzedStatement {
 export interface ParamTypes {
   named?: Map<string, BqType>;
   positional?: BqType[];
+  /** Script variables (src/scripting), bound as catalog constants: lower-case name → type. */
+  variables?: Map<string, BqType>;
+  /** System variables (`time_zone`, `error.message` …): dotted lower-case path → type. */
+  systemVariables?: Map<string, BqType>;
+  /** Extra catalog functions (`FunctionProto`s of temporary SQL functions, src/scripting). */
+  functions?: object[];
 }
 
 /** Removes comments and whitespace; empty when nothing executable remains. */
@@ -69,7 +75,8 @@ export class StatementAnalyzer {
    * @throws BigQueryError invalidQuery (syntax/analysis), notFound (dataset/table)
    */
   async analyze(sql: string, pos: number, defaults: NameDefaults, params: ParamTypes): Promise<AnalyzedStatement & { next: number }> {
-    const paramKey = [...(params.named ?? new Map()).entries()].map(([k, v]) => `${k}:${JSON.stringify(v)}`).join(',') + '|' + JSON.stringify(params.positional ?? []);
+    const paramKey = [...(params.named ?? new Map()).entries()].map(([k, v]) => `${k}:${JSON.stringify(v)}`).join(',') + '|' + JSON.stringify(params.positional ?? []) +
+      (params.variables || params.systemVariables || params.functions ? JSON.stringify([[...(params.variables ?? [])], [...(params.systemVariables ?? [])], params.functions ?? []]) : '');
     const key = `${this.catalog.version}\u0000${pos}\u0000${defaults.projectId}\u0000${defaults.defaultDataset?.projectId}.${defaults.defaultDataset?.datasetId}\u0000${paramKey}\u0000${sql}`;
     const hit = this.cache.get(key);
     if (hit) return hit;
@@ -105,13 +112,15 @@ export class StatementAnalyzer {
       errorMessageMode: 'ERROR_MESSAGE_ONE_LINE',
       pruneUnusedColumns: true,
       showFunctionSignatureMismatchDetails: true,
-      enabledRewrites: ANALYZER_REWRITES,
+      enabledRewrites: params.functions?.length ? [...ANALYZER_REWRITES, 'REWRITE_INLINE_SQL_FUNCTIONS'] : ANALYZER_REWRITES,
       parameterMode: params.positional?.length ? 'PARAMETER_POSITIONAL' : 'PARAMETER_NAMED',
       queryParameters: [...(params.named ?? new Map()).entries()].map(([name, t]) => ({ name, type: toTypeProto(t) })),
       positionalQueryParameters: (params.positional ?? []).map(toTypeProto),
+      systemVariables: [...(params.systemVariables ?? [])].map(([path, t]) => ({ namePath: path.split('.'), type: toTypeProto(t) })),
     };
     root.builtinFunctionOptions = { languageOptions: this.analyzer.languageOptions };
-    root.customFunction = EXTRA_FUNCTIONS;
+    root.customFunction = params.functions?.length ? [...EXTRA_FUNCTIONS, ...params.functions] : EXTRA_FUNCTIONS;
+    root.constant = [...(params.variables ?? [])].map(([name, t]) => ({ namePath: [name], type: toTypeProto(t), value: {} }));
     let stmt: Node | undefined;
     let target: object = { parseResumeLocation: { input: sql, bytePosition: pos, allowResume: true } };
     let rewritten = false;
@@ -211,6 +220,7 @@ interface CatalogProto {
   catalog: CatalogProto[];
   builtinFunctionOptions?: object;
   customFunction?: object[];
+  constant?: object[];
 }
 
 function addTable(root: CatalogProto, segs: string[], table: object): void {

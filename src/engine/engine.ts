@@ -31,6 +31,18 @@ export interface StatementResult {
   ddlTargetTable?: TableRef;
   /** Tables the statement read. */
   referencedTables?: TableRef[];
+  /** UTF-8 byte range of the statement in the request text (child jobs of a script). */
+  span?: [number, number];
+}
+
+/**
+ * A table a statement reads and the columns it scans (job statistics: bytes processed). `whole`
+ * marks the target of an UPDATE, DELETE or MERGE, which BigQuery bills with all its columns.
+ */
+export interface ScannedTable {
+  table: TableMeta;
+  columns: string[];
+  whole?: boolean;
 }
 
 export interface QueryOptions extends NameDefaults {
@@ -38,6 +50,8 @@ export interface QueryOptions extends NameDefaults {
   positionalParams?: ParamValue[];
   /** Analyze only (jobs dryRun). */
   dryRun?: boolean;
+  /** Called with the tables and columns each statement scans, before the statement runs (job statistics). */
+  onScan?: (scans: ScannedTable[]) => Promise<void>;
 }
 
 export interface EngineOptions {
@@ -72,6 +86,9 @@ export class Engine {
    * @throws BigQueryError with BigQuery's reason and text.
    */
   async execute(sql: string, opts: QueryOptions): Promise<StatementResult[]> {
+    // Scripts (several statements, or a procedural one) run in the interpreter (DESIGN §2.2).
+    const script = await (await import('../scripting/index.js')).runScript(this, sql, opts);
+    if (script) return script;
     const results: StatementResult[] = [];
     const total = Buffer.byteLength(sql);
     let pos = 0;
@@ -82,7 +99,9 @@ export class Engine {
       const rest = Buffer.from(sql).subarray(pos).toString('utf8');
       if (!stripComments(rest)) break;
       const a = await this.statements.analyze(sql, pos, opts, params);
-      results.push(await executeStatement(this, a.stmt, a.tables, opts));
+      const r = await executeStatement(this, a.stmt, a.tables, opts);
+      r.span ??= [pos, a.next];
+      results.push(r);
       pos = a.next;
     }
     if (!results.length) throw BigQueryError.invalidQuery('Syntax error: Unexpected end of script at [1:1]');

@@ -2,11 +2,11 @@
  * Executes one resolved statement (exhaustive dispatch by statement kind). Queries and DML live
  * here; DDL in ddl.ts. Every statement kind without a handler is rejected clearly.
  */
-import type { Node } from '../analyzer/ast.js';
+import { walk, type Node } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Value } from '../types/types.js';
-import type { Engine, QueryOptions, ResultField, StatementResult } from './engine.js';
+import type { Engine, QueryOptions, ResultField, ScannedTable, StatementResult } from './engine.js';
 import { colName, colType, makeAliaser, type BoundTable, type LowerContext } from './lower/context.js';
 import { lowerExpr } from './lower/exprs.js';
 import { lowerScan } from './lower/scans.js';
@@ -132,7 +132,42 @@ export async function executeStatement(e: Engine, stmt: Node, tables: Map<string
   const h = HANDLERS[stmt.kind];
   if (!h) throw BigQueryError.notSupported(`Statement ${STATEMENT_NAMES[stmt.kind] ?? stmt.kind.replace(/Stmt$/, '')}`);
   const ctx = await makeContext(e, tables, opts);
-  return h(e, stmt, ctx, opts);
+  const scans = scannedTables(stmt, tables);
+  if (opts.onScan) await opts.onScan(scans);
+  const r = await h(e, stmt, ctx, opts);
+  if (!r.referencedTables && scans.length) r.referencedTables = scans.map(({ table: t }) => ({ projectId: t.projectId, datasetId: t.datasetId, tableId: t.tableId }));
+  return r;
+}
+
+/**
+ * The tables a statement reads, each with the columns its scans use (the analyzer prunes unused
+ * columns). The target of an INSERT is written, not read; the target of UPDATE, DELETE and a MERGE
+ * with an UPDATE or DELETE clause is read whole.
+ */
+function scannedTables(stmt: Node, tables: Map<string, TableMeta>): ScannedTable[] {
+  const byId = new Map<string, ScannedTable>();
+  const target = stmt.tableScan as Node | undefined;
+  const rewrites = stmt.kind === 'UpdateStmt' || stmt.kind === 'DeleteStmt' || (stmt.kind === 'MergeStmt' && (stmt.whenClauseList ?? []).some((w: Node) => /UPDATE|DELETE/.test(String(w.actionType))));
+  // An inserting-only MERGE reads the target columns its expressions use, not those it inserts into.
+  const used = new Set<string>();
+  if (stmt.kind === 'MergeStmt' && !rewrites) walk(stmt, (n) => void (n.kind === 'ColumnRef' && used.add(String(n.column?.columnId))));
+  walk(stmt, (n) => {
+    if (n.kind !== 'TableScan') return;
+    const id = String(n.table?.serializationId ?? '');
+    const table = tables.get(id);
+    if (!table) return;
+    if (n === target && stmt.kind === 'InsertStmt') return;
+    const s = byId.get(id) ?? { table, columns: [] };
+    byId.set(id, s);
+    if (n === target && rewrites) s.whole = true;
+    const idx: string[] = n.columnIndexList ?? [];
+    (n.columnList ?? []).forEach((c: Node, i: number) => {
+      if (n === target && stmt.kind === 'MergeStmt' && !rewrites && !used.has(String(c.columnId))) return;
+      const name = table.columns[Number(idx[i] ?? -1)]?.name ?? String(c.name ?? '');
+      if (name && !s.columns.includes(name)) s.columns.push(name);
+    });
+  });
+  return [...byId.values()];
 }
 
 /** The relation of a view: its query analyzed and lowered, exposing the view's column names. */

@@ -1,89 +1,226 @@
 /**
- * The job manager: query jobs (jobs.insert / jobs.query), their metadata and their result pages.
+ * The job manager: query jobs (jobs.insert / jobs.query), their lifecycle, metadata and result pages.
  *
- * A job runs to completion before the request that created it answers (DONE at once); the
- * asynchronous lifecycle with cancel is issue 7. Job ids are idempotent: inserting an existing
- * id returns the existing job. Results stay in memory for paging (`getQueryResults`).
- * Source: REST Job / JobConfigurationQuery / JobStatistics2 in api/bigquery-v2-discovery.json.
+ * Lifecycle (DESIGN §2.1): a job is created PENDING, runs asynchronously (RUNNING) and ends DONE,
+ * with `status.errorResult` when it failed. Callers wait for it as long as they choose
+ * ({@link JobManager.waitFor}: jobs.query and getQueryResults wait up to `timeoutMs`).
+ * jobs.cancel interrupts the DuckDB connections running the job; the job then ends DONE with
+ * BigQuery's `stopped` error. Job ids are idempotent: inserting an existing id with the same
+ * configuration returns the existing job, a different configuration is 409 duplicate.
+ *
+ * Memory: metadata of every job stays; result rows are kept for the most recently finished jobs
+ * only (a job count and a cell budget); a page of an evicted result answers BigQuery's 404 for
+ * an expired anonymous result table.
+ *
+ * Source: REST Job / JobConfigurationQuery / JobStatistics / JobStatistics2 in
+ * api/bigquery-v2-discovery.json.
  */
-import { randomUUID } from 'node:crypto';
-import type { Engine, ResultField, StatementResult } from '../engine/engine.js';
+import { createHash, randomUUID } from 'node:crypto';
+import type { Engine, ResultField, ScannedTable, StatementResult } from '../engine/engine.js';
+import { Interrupter, runInterruptible } from '../engine/duckdb/db.js';
 import { BigQueryError, asBigQueryError } from '../errors/errors.js';
 import type { ParamValue } from '../engine/lower/context.js';
 import type { Value } from '../types/types.js';
 import { decodeQueryParameter } from '../wire/rest-values.js';
+import { scanBytes } from './bytes.js';
 import { applyDestination } from './destination.js';
 import { jobFromJson, jobToJson } from './persist.js';
+
+export type JobState = 'PENDING' | 'RUNNING' | 'DONE';
+
+/** What a finished query job measured (JobStatistics / JobStatistics2). */
+export interface JobStats {
+  /** Logical bytes of the scanned columns (bytes.ts). */
+  bytesProcessed: number;
+  bytesBilled: number;
+  /** Execution time in ms (the emulator's stand-in for slot-milliseconds). */
+  slotMs: number;
+  /** Stored tables the job scanned. */
+  tablesScanned: number;
+  /** Rows of the scanned tables. */
+  recordsRead?: number;
+}
 
 export interface JobRecord {
   projectId: string;
   jobId: string;
   location: string;
   configuration: Record<string, any>;
-  state: 'PENDING' | 'RUNNING' | 'DONE';
+  state: JobState;
   error?: BigQueryError;
   creationTime: number;
   startTime?: number;
   endTime?: number;
+  /** The answer (a script's last statement); `rows` is gone once the result expired. */
   result?: StatementResult;
-  /** Every statement's result (scripts). */
-  children?: StatementResult[];
+  /** The result rows were dropped (results of older jobs are not kept). */
+  resultsExpired?: boolean;
+  stats?: JobStats;
   sessionId?: string;
+  /** The script job this job is a statement of. */
+  parentJobId?: string;
+  /** Child jobs (one per statement) of a script job. */
+  childJobIds?: string[];
+}
+
+/** Limits on the result rows kept in memory. */
+export interface ResultLimits {
+  /** Finished jobs whose rows are kept (most recent first). */
+  maxJobs: number;
+  /** Cells (rows × columns) kept over all jobs; the most recent job's rows are always kept. */
+  maxCells: number;
+}
+
+const DEFAULT_LIMITS: ResultLimits = { maxJobs: 1000, maxCells: 5_000_000 };
+/** How long jobs.cancel waits for the cancelled job to stop before answering. */
+const CANCEL_WAIT_MS = 2000;
+/** Lifetime of a jobs.query requestId (QueryRequest.requestId: "limited to 15 minutes"). */
+const REQUEST_ID_TTL_MS = 15 * 60 * 1000;
+
+/** BigQuery's error of a cancelled job (reason `stopped`; HTTP 499 CANCELLED when a call answers it). */
+export function stoppedError(): BigQueryError {
+  return new BigQueryError('stopped', 'Job execution was cancelled: User requested cancellation', undefined, 499);
+}
+
+/** The anonymous table a query job's results live in (named in the expired-results error). */
+export function anonymousTable(projectId: string, jobId: string): { projectId: string; datasetId: string; tableId: string } {
+  const h = (s: string) => createHash('sha1').update(s).digest('hex');
+  return { projectId, datasetId: `_${h(projectId)}`, tableId: `anon${h(jobId)}` };
+}
+
+/** Filters of jobs.list. */
+export interface JobListFilter {
+  states?: JobState[];
+  minCreationTime?: number;
+  maxCreationTime?: number;
+  /** Only the child jobs of this script job (else only top-level jobs). */
+  parentJobId?: string;
+}
+
+interface Running {
+  intr: Interrupter;
+  cancelled: boolean;
+  done: Promise<void>;
+}
+
+/** Waits for `p` at most `ms` milliseconds. */
+async function within(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p, new Promise<void>((r) => (timer = setTimeout(r, Math.max(0, ms))))]);
+  clearTimeout(timer);
+}
+
+/** JSON with sorted keys (configuration equality of a retried jobs.insert). */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(v);
+}
+
+/** A configuration's identity for a retried jobs.insert: defaults the answer echoes do not count. */
+function configKey(c: Record<string, any>): string {
+  const query = c.query && typeof c.query === 'object' ? { ...c.query, priority: c.query.priority ?? 'INTERACTIVE' } : c.query;
+  return canonical({ ...c, jobType: undefined, query });
 }
 
 export class JobManager {
   private jobs = new Map<string, JobRecord>();
+  private running = new Map<string, Running>();
+  /** Jobs whose result rows are kept, least recently finished or read first, with their cell counts. */
+  private retained = new Map<string, number>();
+  private retainedCells = 0;
+  /** jobs.query requestIds: project + id → the job it created. */
+  private requests = new Map<string, { fingerprint: string; key: string; at: number }>();
+  private readonly limits: ResultLimits;
 
   constructor(
     readonly engine: Engine,
     private readonly defaultProject: string,
-  ) {}
+    limits: Partial<ResultLimits> = {},
+  ) {
+    this.limits = { ...DEFAULT_LIMITS, ...limits };
+  }
 
   private key = (p: string, j: string) => JSON.stringify([p, j]);
 
   /** Loads the jobs persisted in the database (with `--data-dir`). */
   async load(): Promise<void> {
+    const loaded: JobRecord[] = [];
     for (const r of await this.engine.db.loadAll()) {
       if (r.kind !== 'job') continue;
       const j = jobFromJson(r.json);
       this.jobs.set(this.key(j.projectId, j.jobId), j);
+      loaded.push(j);
     }
+    for (const j of loaded.sort((a, b) => (a.endTime ?? 0) - (b.endTime ?? 0))) this.retain(j);
   }
 
   /** Persists a finished job (with `--data-dir` only); results over 100,000 rows keep metadata only. */
   private async persist(j: JobRecord): Promise<void> {
     if (!this.engine.db.persistent) return;
     const big = (j.result?.rows?.length ?? 0) > 100_000;
-    const rec = big ? { ...j, children: undefined, result: { ...j.result!, rows: [] } } : j;
+    const rec: JobRecord = big ? { ...j, result: { ...j.result!, rows: undefined }, resultsExpired: true } : j;
     await this.engine.db.save('job', this.key(j.projectId, j.jobId), jobToJson(rec));
   }
 
+  /** @throws BigQueryError notFound for an unknown job. */
   get(projectId: string, jobId: string): JobRecord {
     const j = this.jobs.get(this.key(projectId, jobId));
     if (!j) throw BigQueryError.jobNotFound(projectId, jobId);
     return j;
   }
 
-  list(projectId: string): JobRecord[] {
-    return [...this.jobs.values()].filter((j) => j.projectId === projectId).sort((a, b) => b.creationTime - a.creationTime);
-  }
-
-  delete(projectId: string, jobId: string): void {
-    this.get(projectId, jobId);
-    this.jobs.delete(this.key(projectId, jobId));
-    void this.engine.db.save('job', this.key(projectId, jobId), null);
+  /** Jobs of a project, newest first (jobs.list). */
+  list(projectId: string, f: JobListFilter = {}): JobRecord[] {
+    return [...this.jobs.values()]
+      .filter(
+        (j) =>
+          j.projectId === projectId &&
+          (f.parentJobId === undefined ? !j.parentJobId : j.parentJobId === f.parentJobId) &&
+          (!f.states?.length || f.states.includes(j.state)) &&
+          (f.minCreationTime === undefined || j.creationTime >= f.minCreationTime) &&
+          (f.maxCreationTime === undefined || j.creationTime <= f.maxCreationTime),
+      )
+      .sort((a, b) => b.creationTime - a.creationTime || (a.jobId < b.jobId ? 1 : -1));
   }
 
   /**
-   * Creates and runs a job (jobs.insert). An existing id returns the existing job.
-   * @throws BigQueryError invalid for a job without a query configuration.
+   * Deletes a job's metadata (and its child jobs'); a running job is cancelled first.
+   * @throws BigQueryError notFound; invalid for a child job (deleted only with its parent).
+   */
+  async delete(projectId: string, jobId: string): Promise<void> {
+    const j = this.get(projectId, jobId);
+    if (j.parentJobId)
+      throw BigQueryError.invalid(`Job ${projectId}:${j.location}.${jobId} is a child job of ${j.parentJobId}; delete the parent job instead.`);
+    if (j.state !== 'DONE') await this.cancel(projectId, jobId);
+    for (const id of [...(j.childJobIds ?? []), jobId]) {
+      const k = this.key(projectId, id);
+      if (!this.jobs.delete(k)) continue;
+      this.release(k);
+      if (this.engine.db.persistent) await this.engine.db.save('job', k, null);
+    }
+  }
+
+  /**
+   * Creates a job and starts it (jobs.insert); a dry run completes before this returns. An
+   * existing id with the same configuration returns the existing job.
+   * @throws BigQueryError duplicate for an existing id with another configuration; invalid for a
+   *   job without a query configuration.
    */
   async insert(projectId: string, body: Record<string, any>): Promise<JobRecord> {
     const ref = body.jobReference ?? {};
     const jobId: string = ref.jobId ?? `job_${randomUUID().replace(/-/g, '_')}`;
+    const configuration: Record<string, any> = body.configuration ?? {};
     const existing = this.jobs.get(this.key(projectId, jobId));
-    if (existing) return existing;
-    const configuration = body.configuration ?? {};
+    if (existing) {
+      if (configKey(existing.configuration) === configKey(configuration)) return existing;
+      throw BigQueryError.duplicate(`Already Exists: Job ${projectId}:${existing.location}.${jobId}`);
+    }
     if (!configuration.query) {
       const kind = Object.keys(configuration).find((k) => ['load', 'extract', 'copy'].includes(k));
       if (kind) throw BigQueryError.notSupported(`Job type ${kind.toUpperCase()}`);
@@ -91,44 +228,196 @@ export class JobManager {
     }
     if (typeof configuration.query.query !== 'string' || !configuration.query.query.trim())
       throw BigQueryError.invalid('Required parameter is missing: query', 'query');
-    const job: JobRecord = { projectId, jobId, location: ref.location ?? 'US', configuration, state: 'RUNNING', creationTime: Date.now() };
-    this.jobs.set(this.key(projectId, jobId), job);
-    await this.run(job);
+    const job: JobRecord = { projectId, jobId, location: ref.location ?? 'US', configuration, state: 'PENDING', creationTime: Date.now() };
+    const key = this.key(projectId, jobId);
+    this.jobs.set(key, job);
+    const run: Running = { intr: new Interrupter(), cancelled: false, done: Promise.resolve() };
+    this.running.set(key, run);
+    // The job runs on its own (PENDING → RUNNING at once → DONE); callers wait as long as they choose.
+    run.done = this.run(job, run).finally(() => this.running.delete(key));
+    if (configuration.dryRun) {
+      // A dry run is answered, never stored (its answer has no job id).
+      await run.done;
+      this.jobs.delete(key);
+    }
     return job;
   }
 
-  private async run(job: JobRecord): Promise<void> {
-    const q = job.configuration.query;
-    job.startTime = Date.now();
-    try {
-      if (q.useLegacySql === true || q.useLegacySql === 'true')
-        throw BigQueryError.invalidQuery('Legacy SQL is not supported by bqemu; set useLegacySql to false');
-      const { named, positional } = decodeParams(q.queryParameters, q.parameterMode);
-      const dd = q.defaultDataset;
-      const results = await this.engine.execute(q.query, {
-        projectId: job.projectId,
-        defaultDataset: dd?.datasetId ? { projectId: dd.projectId ?? job.projectId, datasetId: dd.datasetId } : undefined,
-        namedParams: named,
-        positionalParams: positional,
-        dryRun: !!job.configuration.dryRun,
-      });
-      job.children = results;
-      const last = results[results.length - 1];
-      // A request of several statements is a script job: its statementType is SCRIPT (recorded rest_crud/dml_*).
-      job.result = results.length > 1 ? { ...last, statementType: 'SCRIPT' } : last;
-      if (q.destinationTable && job.result.statementType === 'SELECT' && !job.configuration.dryRun)
-        await applyDestination(this.engine, job.projectId, q, job.result);
-    } catch (e) {
-      job.error = asBigQueryError(e);
-    }
-    job.state = 'DONE';
-    job.endTime = Date.now();
-    if (!job.configuration.dryRun) await this.persist(job);
+  /** Waits until the job is DONE or `ms` passed. */
+  async waitFor(job: JobRecord, ms: number): Promise<void> {
+    const r = this.running.get(this.key(job.projectId, job.jobId));
+    if (!r || job.state === 'DONE') return;
+    await within(r.done, ms);
   }
 
-  /** Result page of a finished query job. */
+  /**
+   * Cancels a job (jobs.cancel): a running job's DuckDB work is interrupted and the job ends DONE
+   * with the `stopped` error. Answers once the job stopped (or after a short wait); a finished job
+   * is answered unchanged.
+   */
+  async cancel(projectId: string, jobId: string): Promise<JobRecord> {
+    const j = this.get(projectId, jobId);
+    const r = this.running.get(this.key(projectId, jobId));
+    if (r && j.state !== 'DONE') {
+      r.cancelled = true;
+      r.intr.interrupt();
+      await within(r.done, CANCEL_WAIT_MS);
+    }
+    return j;
+  }
+
+  /** Cancels every running job and waits for them to stop (emulator shutdown). */
+  async shutdown(): Promise<void> {
+    const all = [...this.running.values()];
+    for (const r of all) {
+      r.cancelled = true;
+      r.intr.interrupt();
+    }
+    await within(Promise.all(all.map((r) => r.done)), CANCEL_WAIT_MS);
+  }
+
+  /** The job an earlier jobs.query with this requestId and the same parameters created (15 minutes). */
+  jobOfRequest(projectId: string, requestId: string, fingerprint: string): JobRecord | undefined {
+    const r = this.requests.get(this.key(projectId, requestId));
+    if (!r || r.fingerprint !== fingerprint || Date.now() - r.at > REQUEST_ID_TTL_MS) return undefined;
+    return this.jobs.get(r.key);
+  }
+
+  /** Remembers the job a jobs.query with a requestId created. */
+  rememberRequest(projectId: string, requestId: string, fingerprint: string, job: JobRecord): void {
+    const now = Date.now();
+    if (this.requests.size > 10_000) for (const [k, v] of this.requests) if (now - v.at > REQUEST_ID_TTL_MS) this.requests.delete(k);
+    this.requests.set(this.key(projectId, requestId), { fingerprint, key: this.key(job.projectId, job.jobId), at: now });
+  }
+
+  private async run(job: JobRecord, r: Running): Promise<void> {
+    const q = job.configuration.query;
+    job.state = 'RUNNING';
+    job.startTime = Date.now();
+    const t0 = performance.now();
+    const stats: JobStats = { bytesProcessed: 0, bytesBilled: 0, slotMs: 0, tablesScanned: 0 };
+    /** Each statement's share (child jobs of a script). */
+    const perStatement: JobStats[] = [];
+    let results: StatementResult[] = [];
+    try {
+      await runInterruptible(r.intr, async () => {
+        if (r.intr.interrupted) throw stoppedError();
+        if (q.useLegacySql === true || q.useLegacySql === 'true')
+          throw BigQueryError.invalidQuery('Legacy SQL is not supported by bqemu; set useLegacySql to false');
+        const { named, positional } = decodeParams(q.queryParameters, q.parameterMode);
+        const dd = q.defaultDataset;
+        results = await this.engine.execute(q.query, {
+          projectId: job.projectId,
+          defaultDataset: dd?.datasetId ? { projectId: dd.projectId ?? job.projectId, datasetId: dd.datasetId } : undefined,
+          namedParams: named,
+          positionalParams: positional,
+          dryRun: !!job.configuration.dryRun,
+          onScan: async (scans: ScannedTable[]) => {
+            const b = await scanBytes(this.engine, scans);
+            const tables = scans.filter((s) => s.table.type === 'TABLE').length;
+            perStatement.push({ bytesProcessed: b.processed, bytesBilled: b.billed, slotMs: 0, tablesScanned: tables, recordsRead: b.rows });
+            stats.bytesProcessed += b.processed;
+            stats.bytesBilled += b.billed;
+            stats.tablesScanned += tables;
+            stats.recordsRead = (stats.recordsRead ?? 0) + b.rows;
+          },
+        });
+        const last = results[results.length - 1];
+        // A request of several statements is a script job: its statementType is SCRIPT (recorded rest_crud/dml_*).
+        job.result = results.length > 1 ? { ...last, statementType: 'SCRIPT' } : last;
+        if (q.destinationTable && job.result.statementType === 'SELECT' && !job.configuration.dryRun)
+          await applyDestination(this.engine, job.projectId, q, job.result);
+      });
+    } catch (e) {
+      job.error = r.cancelled ? stoppedError() : asBigQueryError(e);
+      job.result = undefined;
+      results = [];
+    }
+    stats.slotMs = Math.round(performance.now() - t0);
+    job.stats = stats;
+    job.endTime = Math.max(Date.now(), job.startTime);
+    const key = this.key(job.projectId, job.jobId);
+    const kept = this.jobs.get(key) === job;
+    if (results.length > 1) this.addChildJobs(job, results, perStatement, kept);
+    job.state = 'DONE';
+    if (!kept || job.configuration.dryRun) return;
+    this.retain(job);
+    await this.persist(job).catch(() => undefined);
+  }
+
+  /** One DONE child job per statement of a script job (jobs.list `parentJobId`). */
+  private addChildJobs(parent: JobRecord, results: StatementResult[], stats: JobStats[], store: boolean): void {
+    const text = Buffer.from(parent.configuration.query.query as string);
+    const base = `script_job_${createHash('md5').update(`${parent.projectId}:${parent.jobId}`).digest('hex')}`;
+    parent.childJobIds = results.map((_r, i) => `${base}_${i}`);
+    if (!store) return;
+    results.forEach((res, i) => {
+      const span = res.span ?? [0, text.length];
+      const statement = text.subarray(span[0], span[1]).toString('utf8').trim().replace(/;$/, '').trim();
+      const child: JobRecord = {
+        projectId: parent.projectId,
+        jobId: parent.childJobIds![i],
+        location: parent.location,
+        configuration: { query: { query: statement, useLegacySql: false } },
+        state: 'DONE',
+        creationTime: parent.startTime!,
+        startTime: parent.startTime,
+        endTime: parent.endTime,
+        result: res,
+        stats: stats[i] ?? { bytesProcessed: 0, bytesBilled: 0, slotMs: 0, tablesScanned: 0 },
+        parentJobId: parent.jobId,
+      };
+      this.jobs.set(this.key(child.projectId, child.jobId), child);
+      this.retain(child);
+      void this.persist(child).catch(() => undefined);
+    });
+  }
+
+  /** Keeps a finished job's rows, dropping the rows of the oldest jobs beyond the limits. */
+  private retain(job: JobRecord): void {
+    const rows = job.result?.rows;
+    if (!rows || job.resultsExpired) return;
+    const key = this.key(job.projectId, job.jobId);
+    this.release(key);
+    const cells = rows.length * Math.max(1, job.result?.schema?.length ?? 1);
+    this.retained.set(key, cells);
+    this.retainedCells += cells;
+    for (const [k] of this.retained) {
+      if (this.retained.size <= 1 || (this.retained.size <= this.limits.maxJobs && this.retainedCells <= this.limits.maxCells)) break;
+      this.release(k);
+      const j = this.jobs.get(k);
+      if (j?.result) {
+        j.result = { ...j.result, rows: undefined };
+        j.resultsExpired = true;
+      }
+    }
+  }
+
+  private release(key: string): void {
+    const cells = this.retained.get(key);
+    if (cells === undefined) return;
+    this.retained.delete(key);
+    this.retainedCells -= cells;
+  }
+
+  /**
+   * Result page of a finished query job.
+   * @throws BigQueryError notFound when the job's results expired (BigQuery: its anonymous
+   *   result table is gone).
+   */
   page(job: JobRecord, startIndex: number, maxResults: number): { fields: ResultField[]; rows: Value[][]; total: number; next?: number } {
     const r = job.result;
+    if (job.resultsExpired) {
+      const t = anonymousTable(job.projectId, job.jobId);
+      throw BigQueryError.notFound(`Not found: Table ${t.projectId}:${t.datasetId}.${t.tableId} was not found in location ${job.location}`);
+    }
+    const key = this.key(job.projectId, job.jobId);
+    const cells = this.retained.get(key);
+    if (cells !== undefined) {
+      // Reading a result keeps it (least recently used goes first).
+      this.retained.delete(key);
+      this.retained.set(key, cells);
+    }
     const fields = r?.schema ?? [];
     const all = r?.rows ?? [];
     const rows = all.slice(startIndex, startIndex + maxResults);

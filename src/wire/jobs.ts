@@ -14,22 +14,109 @@ const tableRef = (r: { projectId: string; datasetId: string; tableId: string }) 
   tableId: r.tableId,
 });
 
-/** JobStatistics with the query block (JobStatistics2). */
+/** Statement types whose jobs run stages (a query plan) even without reading a table. */
+const STAGED = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'CREATE_TABLE_AS_SELECT']);
+
+/**
+ * Whether a finished job did work BigQuery reports with a query plan, timeline and slot time: it
+ * scanned a table, ran DML or wrote a destination. Recorded: `SELECT 1 AS x` and UNNEST-only
+ * queries carry none of these (http/jobs/job_get_complete, page_*); a job that ran stages does
+ * (http/jobs/export_csv_query_job).
+ */
+export function ranStages(j: JobRecord): boolean {
+  if (j.state !== 'DONE' || j.configuration.dryRun || !j.result) return false;
+  return (j.stats?.tablesScanned ?? 0) > 0 || STAGED.has(j.result.statementType) || !!j.configuration.query?.destinationTable;
+}
+
+/** A one-stage query plan (ExplainQueryStage) of a finished job. */
+function queryPlan(j: JobRecord): Record<string, unknown>[] {
+  const ms = String(j.stats?.slotMs ?? 0);
+  const r = j.result!;
+  const written = r.numDmlAffectedRows ?? r.rows?.length ?? 0;
+  const reads = (r.referencedTables ?? []).map((t) => `FROM ${t.projectId}.${t.datasetId}.${t.tableId}`);
+  return [
+    {
+      name: 'S00: Output',
+      id: '0',
+      startMs: String(j.startTime ?? j.creationTime),
+      endMs: String(j.endTime ?? j.startTime ?? j.creationTime),
+      waitRatioAvg: 0,
+      waitMsAvg: '0',
+      waitRatioMax: 0,
+      waitMsMax: '0',
+      readRatioAvg: 0,
+      readMsAvg: '0',
+      readRatioMax: 0,
+      readMsMax: '0',
+      computeRatioAvg: 1,
+      computeMsAvg: ms,
+      computeRatioMax: 1,
+      computeMsMax: ms,
+      writeRatioAvg: 0,
+      writeMsAvg: '0',
+      writeRatioMax: 0,
+      writeMsMax: '0',
+      shuffleOutputBytes: '0',
+      shuffleOutputBytesSpilled: '0',
+      recordsRead: String(j.stats?.recordsRead ?? 0),
+      recordsWritten: String(written),
+      parallelInputs: '1',
+      completedParallelInputs: '1',
+      status: 'COMPLETE',
+      steps: [
+        ...(reads.length ? [{ kind: 'READ', substeps: reads }] : []),
+        { kind: 'WRITE', substeps: ['TO __stage00_output'] },
+      ],
+      slotMs: ms,
+      computeMode: 'BIGQUERY',
+    },
+  ];
+}
+
+/**
+ * JobStatistics with the query block (JobStatistics2). A PENDING or RUNNING job has its times
+ * only; a dry run has no start time and reports the bytes it would process.
+ */
 export function jobStatistics(j: JobRecord): Record<string, unknown> {
   const stats: Record<string, unknown> = { creationTime: String(j.creationTime) };
-  if (j.startTime) stats.startTime = String(j.startTime);
+  const dry = !!j.configuration.dryRun;
+  if (j.startTime && !dry) stats.startTime = String(j.startTime);
+  if (j.state !== 'DONE') return stats;
   if (j.endTime) stats.endTime = String(j.endTime);
   const r = j.result;
-  const q: Record<string, unknown> = {
-    totalBytesProcessed: '0',
-    totalBytesBilled: '0',
-    cacheHit: false,
-    totalSlotMs: '0',
-  };
-  stats.totalBytesProcessed = '0';
+  const processed = String(j.stats?.bytesProcessed ?? 0);
+  const staged = ranStages(j);
+  const slotMs = String(j.stats?.slotMs ?? 0);
+  stats.totalBytesProcessed = processed;
+  const q: Record<string, unknown> = {};
+  if (staged) {
+    q.queryPlan = queryPlan(j);
+    q.estimatedBytesProcessed = processed;
+    q.timeline = [
+      {
+        elapsedMs: String(Math.max(0, (j.endTime ?? 0) - (j.startTime ?? 0))),
+        totalSlotMs: slotMs,
+        pendingUnits: '0',
+        completedUnits: '1',
+        activeUnits: '0',
+        estimatedRunnableUnits: '0',
+      },
+    ];
+    q.totalPartitionsProcessed = '0';
+  }
+  q.totalBytesProcessed = processed;
+  // A dry run bills nothing.
+  q.totalBytesBilled = dry ? '0' : String(j.stats?.bytesBilled ?? 0);
+  if (staged) {
+    q.billingTier = 1;
+    q.totalSlotMs = slotMs;
+  }
+  q.cacheHit = false;
   if (r) {
+    if (r.referencedTables?.length) q.referencedTables = r.referencedTables.map(tableRef);
+    // JobStatistics2.schema: "Present only for successful dry run of non-legacy SQL queries".
+    if (r.schema && dry) q.schema = { fields: r.schema.map((f) => fieldFromType(f.name, f.type, f.required)) };
     q.statementType = r.statementType;
-    if (r.schema) q.schema = { fields: r.schema.map((f) => fieldFromType(f.name, f.type, f.required)) };
     if (r.numDmlAffectedRows !== undefined) {
       q.numDmlAffectedRows = String(r.numDmlAffectedRows);
       const n = String(r.numDmlAffectedRows);
@@ -42,11 +129,20 @@ export function jobStatistics(j: JobRecord): Record<string, unknown> {
     }
     if (r.ddlOperationPerformed) q.ddlOperationPerformed = r.ddlOperationPerformed;
     if (r.ddlTargetTable) q.ddlTargetTable = tableRef(r.ddlTargetTable);
-    if (r.referencedTables) q.referencedTables = r.referencedTables.map(tableRef);
   }
-  if ((j.children?.length ?? 0) > 1) stats.numChildJobs = String(j.children!.length);
-  if (j.sessionId) stats.sessionInfo = { sessionId: j.sessionId };
+  if (dry) q.totalBytesProcessedAccuracy = 'PRECISE';
+  if (staged) q.transferredBytes = '0';
   stats.query = q;
+  if (staged) {
+    stats.totalSlotMs = slotMs;
+    stats.finalExecutionDurationMs = String(Math.max(0, (j.endTime ?? 0) - (j.startTime ?? 0)));
+  }
+  if (j.childJobIds?.length) stats.numChildJobs = String(j.childJobIds.length);
+  if (j.parentJobId) {
+    stats.parentJobId = j.parentJobId;
+    stats.scriptStatistics = { evaluationKind: 'STATEMENT' };
+  }
+  if (j.sessionId) stats.sessionInfo = { sessionId: j.sessionId };
   return stats;
 }
 
@@ -57,19 +153,23 @@ export function jobResource(base: string, j: JobRecord): Record<string, unknown>
     status.errorResult = j.error.toErrorProto();
     status.errors = [j.error.toErrorProto()];
   }
-  const configuration = { jobType: 'QUERY', ...j.configuration };
-  const body = {
+  // The query configuration echoes its priority, INTERACTIVE by default (recorded on every query job).
+  const query = j.configuration.query ? { ...j.configuration.query, priority: j.configuration.query.priority ?? 'INTERACTIVE' } : undefined;
+  const configuration = { jobType: 'QUERY', ...j.configuration, ...(query ? { query } : {}) };
+  const dry = !!j.configuration.dryRun;
+  const body: Record<string, unknown> = {
     kind: 'bigquery#job',
     id: `${j.projectId}:${j.location}.${j.jobId}`,
     selfLink: `${base}${API}/projects/${j.projectId}/jobs/${j.jobId}?location=${j.location}`,
     user_email: 'bqemu@localhost',
-    principal_subject: 'user:bqemu@localhost',
     configuration,
-    jobReference: { projectId: j.projectId, jobId: j.jobId, location: j.location },
+    // A dry run has no job id (recorded http/jobs/dryrun_schema_only).
+    jobReference: dry ? { projectId: j.projectId, location: j.location } : { projectId: j.projectId, jobId: j.jobId, location: j.location },
     statistics: jobStatistics(j),
     status,
-    // JobCreationReason (discovery): REQUESTED = "Job creation was requested."; recorded on every job.
-    jobCreationReason: { code: 'REQUESTED' },
+    principal_subject: 'user:bqemu@localhost',
   };
+  // JobCreationReason (discovery): REQUESTED = "Job creation was requested."; recorded on every job but dry runs.
+  if (!dry) body.jobCreationReason = { code: 'REQUESTED' };
   return { etag: etagOf([j.jobId, j.state, j.endTime]), ...body };
 }

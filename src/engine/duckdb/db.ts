@@ -4,6 +4,7 @@
  * connections so reads run side by side; metadata is persisted in `__bqemu_meta`.
  */
 import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection, type DuckDBResultReader } from '@duckdb/node-api';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { MetaPersistence } from '../../catalog/store.js';
@@ -12,6 +13,30 @@ import { installFunctionPrelude } from '../../functions/prelude.js';
 import '../../functions/index.js';
 
 const POOL_SIZE = 4;
+
+/**
+ * Interrupts the DuckDB work started inside {@link runInterruptible} (jobs.cancel): the
+ * connections running it get DuckDB's `interrupt()`, and later connection requests fail.
+ */
+export class Interrupter {
+  interrupted = false;
+  /** Connections currently running work of this interrupter. */
+  readonly active = new Set<DuckDBConnection>();
+
+  interrupt(): void {
+    this.interrupted = true;
+    for (const c of this.active) c.interrupt();
+  }
+}
+
+const currentInterrupter = new AsyncLocalStorage<Interrupter>();
+
+/** Runs `f` so that every DuckDB call it makes (through {@link Database}) can be interrupted by `i`. */
+export function runInterruptible<T>(i: Interrupter, f: () => Promise<T>): Promise<T> {
+  return currentInterrupter.run(i, f);
+}
+
+const interruptedError = () => BigQueryError.runtime('Interrupted!');
 
 /** Maps a DuckDB runtime error to BigQuery's text (DESIGN §3). */
 export function mapDuckDBError(e: unknown): BigQueryError {
@@ -43,9 +68,19 @@ export class Database implements MetaPersistence {
   /** Writes are serialised (BigQuery queues DML per table; DuckDB's optimistic writes would conflict). */
   private writeChain: Promise<unknown> = Promise.resolve();
 
+  /**
+   * Bumped when a write starts and when it ends: a value read from the database at generation g
+   * is still current while the generation is g (job statistics cache table sizes by it).
+   */
+  writeGeneration = 0;
+
   /** Runs `f` after every earlier write finished. */
   serializeWrite<T>(f: () => Promise<T>): Promise<T> {
-    const next = this.writeChain.then(f, f);
+    const g = () => {
+      this.writeGeneration++;
+      return f().finally(() => this.writeGeneration++);
+    };
+    const next = this.writeChain.then(g, g);
     this.writeChain = next.catch(() => undefined);
     return next;
   }
@@ -86,10 +121,15 @@ export class Database implements MetaPersistence {
 
   /** Runs `f` with a pooled connection. */
   async withConnection<T>(f: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+    const intr = currentInterrupter.getStore();
+    if (intr?.interrupted) throw interruptedError();
     const c = await this.acquire();
+    intr?.active.add(c);
     try {
+      if (intr?.interrupted) throw interruptedError();
       return await f(c);
     } finally {
+      intr?.active.delete(c);
       this.release(c);
     }
   }
@@ -172,6 +212,8 @@ export class Database implements MetaPersistence {
   }
 
   close(): void {
+    // Stop whatever still runs (a job being cancelled by shutdown) before closing.
+    for (const c of this.pool) c.interrupt();
     for (const c of this.pool) c.closeSync();
     this.instance.closeSync();
   }

@@ -111,6 +111,20 @@ function lowerParameter(n: Node, ctx: LowerContext): string {
   return ctx.literal(p.value, t);
 }
 
+/**
+ * Keys under which script variables (catalog constants, resolved as `Constant`) and system
+ * variables (`@@x.y`, resolved as `SystemVariable`) travel in `LowerContext.namedParams`
+ * (src/scripting). Neither can clash with a query parameter name (an identifier).
+ */
+export const scriptVariableKey = (name: string): string => `$${name.toLowerCase()}`;
+export const systemVariableKey = (path: string[]): string => `@@${path.join('.').toLowerCase()}`;
+
+function lowerNamedValue(n: Node, ctx: LowerContext, key: string, what: string): string {
+  const p = ctx.namedParams.get(key);
+  if (!p) throw BigQueryError.invalidQuery(`Unrecognized name: ${what}`);
+  return ctx.literal(p.value, exprType(n));
+}
+
 function lowerCast(n: Node, ctx: LowerContext): string {
   const from = exprType(n.expr);
   const to = exprType(n);
@@ -162,6 +176,8 @@ function lowerGetJsonField(n: Node, ctx: LowerContext): string {
 const EXPRS: Record<string, ExprLowering> = {
   Literal: lowerLiteral,
   Parameter: lowerParameter,
+  Constant: (n, ctx) => lowerNamedValue(n, ctx, scriptVariableKey(String(n.constant?.name ?? '')), String(n.constant?.name)),
+  SystemVariable: (n, ctx) => lowerNamedValue(n, ctx, systemVariableKey(n.namePath ?? []), `@@${(n.namePath ?? []).join('.')}`),
   ColumnRef: (n) => colName(n.column),
   FunctionCall: (n, ctx) => callFunction(n, ctx),
   AggregateFunctionCall: (n, ctx) =>

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import type { JobRecord } from '../../jobs/jobs.js';
+import type { JobRecord, JobState } from '../../jobs/jobs.js';
 import { encodeRows, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { jobResource, jobStatistics } from '../../wire/jobs.js';
 import { intParam, objectBody, type PathParams, type RestContext } from './context.js';
@@ -17,6 +17,33 @@ const DEFAULT_PAGE = 100_000;
 
 /** The QueryRequest fields that belong in configuration.query. */
 const QUERY_FIELDS = ['query', 'useLegacySql', 'defaultDataset', 'parameterMode', 'queryParameters', 'useQueryCache', 'maximumBytesBilled', 'createSession', 'connectionProperties', 'priority'];
+
+/** Default wait of jobs.query and getQueryResults (discovery: "By default, this limit is 10 seconds"). */
+const DEFAULT_TIMEOUT_MS = 10_000;
+/** Longest wait (getQueryResults "typically returns after around 200 seconds"). */
+const MAX_TIMEOUT_MS = 200_000;
+/** How long jobs.insert waits for a job before answering it RUNNING (short queries answer DONE, as recorded). */
+const INSERT_WAIT_MS = 1000;
+
+const STATES = ['PENDING', 'RUNNING', 'DONE'] as const;
+
+/** `timeoutMs` of a request (body number or query-string text), capped. */
+function timeoutOf(v: unknown): number {
+  return Math.min(intParam(v, 'timeoutMs') ?? DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
+}
+
+/** A uint64 query parameter in milliseconds (jobs.list min/maxCreationTime). */
+function msParam(v: unknown, name: string): number | undefined {
+  if (v === undefined || v === '') return undefined;
+  if (!/^\d+$/.test(String(v))) throw BigQueryError.invalid(`Invalid value for ${name}: ${String(v)}`, name);
+  return Number(v);
+}
+
+/** Values of a repeated query parameter (`stateFilter=done&stateFilter=running` or `done,running`). */
+function repeated(v: unknown): string[] {
+  const list = Array.isArray(v) ? v : v === undefined ? [] : [v];
+  return list.flatMap((x) => String(x).split(',')).map((x) => x.trim()).filter(Boolean);
+}
 
 /** Result page (rows, schema, totals) of a finished job in REST form. */
 function resultPage(ctx: RestContext, j: JobRecord, q: Record<string, unknown>, kind: string): Record<string, unknown> {
@@ -29,7 +56,7 @@ function resultPage(ctx: RestContext, j: JobRecord, q: Record<string, unknown>, 
   const out: Record<string, unknown> = {
     kind,
     jobReference: { projectId: j.projectId, jobId: j.jobId, location: j.location },
-    totalBytesProcessed: '0',
+    totalBytesProcessed: stats.totalBytesProcessed ?? '0',
     jobComplete: true,
     cacheHit: false,
   };
@@ -50,20 +77,34 @@ function resultPage(ctx: RestContext, j: JobRecord, q: Record<string, unknown>, 
 }
 
 export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
-  type Req = FastifyRequest<{ Params: PathParams; Querystring: Record<string, string>; Body: unknown }>;
+  type Req = FastifyRequest<{ Params: PathParams; Querystring: Record<string, string | string[]>; Body: unknown }>;
   const base = () => ctx.baseUrl();
 
   app.post('/projects/:projectId/jobs', async (req: Req) => {
     const j = await ctx.jobs.insert(req.params.projectId, objectBody(req.body));
+    // A dry run that fails answers the error itself (there is no job to poll).
+    if (j.configuration.dryRun && j.error) throw j.error;
+    await ctx.jobs.waitFor(j, INSERT_WAIT_MS);
     return jobResource(base(), j);
   });
 
   app.get('/projects/:projectId/jobs/:jobId', async (req: Req) => jobResource(base(), ctx.jobs.get(req.params.projectId, req.params.jobId)));
 
   app.get('/projects/:projectId/jobs', async (req: Req) => {
-    const all = ctx.jobs.list(req.params.projectId).filter((j) => !req.query.stateFilter || String(req.query.stateFilter).toUpperCase().split(',').includes(j.state));
-    const start = offsetOfToken(req.query.pageToken) ?? 0;
-    const max = intParam(req.query.maxResults, 'maxResults') ?? 1000;
+    const q = req.query as Record<string, unknown>;
+    const states = repeated(q.stateFilter).map((s) => s.toUpperCase());
+    for (const s of states) if (!(STATES as readonly string[]).includes(s)) throw BigQueryError.invalid(`Invalid value for stateFilter: ${s.toLowerCase()}`, 'stateFilter');
+    const projection = String(q.projection ?? 'full').toLowerCase();
+    if (projection !== 'full' && projection !== 'minimal') throw BigQueryError.invalid(`Invalid value for projection: ${String(q.projection)}`, 'projection');
+    // allUsers: every job of the emulator belongs to its one user, so all jobs are listed either way.
+    const all = ctx.jobs.list(req.params.projectId, {
+      states: states as JobState[],
+      minCreationTime: msParam(q.minCreationTime, 'minCreationTime'),
+      maxCreationTime: msParam(q.maxCreationTime, 'maxCreationTime'),
+      parentJobId: typeof q.parentJobId === 'string' && q.parentJobId ? q.parentJobId : undefined,
+    });
+    const start = offsetOfToken(q.pageToken as string | undefined) ?? 0;
+    const max = intParam(q.maxResults, 'maxResults') ?? 1000;
     const page = all.slice(start, start + max);
     const out: Record<string, unknown> = {
       kind: 'bigquery#jobList',
@@ -73,7 +114,7 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
         // projection=minimal: "Does not include the job configuration" (discovery); the recorded
         // minimal item (job_list_in_project) is {id, kind, jobReference, state, statistics, status}.
         const item: Record<string, unknown> = { kind: r.kind, id: r.id, jobReference: r.jobReference, state: j.state, statistics: r.statistics, status: r.status };
-        if (String(req.query.projection ?? 'full').toLowerCase() !== 'minimal') {
+        if (projection === 'full') {
           item.configuration = r.configuration;
           item.user_email = r.user_email;
           item.principal_subject = r.principal_subject;
@@ -86,13 +127,16 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
     return out;
   });
 
-  app.post('/projects/:projectId/jobs/:jobId/cancel', async (req: Req) => ({
-    kind: 'bigquery#jobCancelResponse',
-    job: jobResource(base(), ctx.jobs.get(req.params.projectId, req.params.jobId)),
-  }));
+  app.post('/projects/:projectId/jobs/:jobId/cancel', async (req: Req) => {
+    const job = jobResource(base(), await ctx.jobs.cancel(req.params.projectId, req.params.jobId));
+    // The recorded jobCancelResponse's job has no user_email or principal_subject (job_cancel).
+    delete job.user_email;
+    delete job.principal_subject;
+    return { kind: 'bigquery#jobCancelResponse', job };
+  });
 
   app.delete('/projects/:projectId/jobs/:jobId/delete', async (req: Req, reply) => {
-    ctx.jobs.delete(req.params.projectId, req.params.jobId);
+    await ctx.jobs.delete(req.params.projectId, req.params.jobId);
     // Recorded jobs.delete answer (job_delete): HTTP 200 with an empty JSON object.
     reply.status(200).send({});
   });
@@ -107,11 +151,39 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
     if (body.dryRun) configuration.dryRun = true;
     if (body.labels) configuration.labels = body.labels;
     if (body.jobTimeoutMs) configuration.jobTimeoutMs = body.jobTimeoutMs;
-    const jobId = body.dryRun ? undefined : `job_${randomUUID().replace(/-/g, '_')}`;
-    const j = await ctx.jobs.insert(req.params.projectId, { jobReference: { jobId, location: body.location }, configuration });
+    const timeoutMs = timeoutOf(body.timeoutMs);
+    const projectId = req.params.projectId;
+    // requestId: a retried request with the same parameters answers the job the first one created
+    // (QueryRequest.requestId; dry runs are never duplicates).
+    const requestId = typeof body.requestId === 'string' && body.requestId && !body.dryRun ? body.requestId : undefined;
+    const fingerprint = JSON.stringify([configuration, body.location ?? null]);
+    let j = requestId ? ctx.jobs.jobOfRequest(projectId, requestId, fingerprint) : undefined;
+    if (!j) {
+      const jobId = body.dryRun ? undefined : `job_${randomUUID().replace(/-/g, '_')}`;
+      j = await ctx.jobs.insert(projectId, { jobReference: { jobId, location: body.location }, configuration });
+      if (requestId) ctx.jobs.rememberRequest(projectId, requestId, fingerprint, j);
+    }
+    await ctx.jobs.waitFor(j, timeoutMs);
+    if (j.state !== 'DONE') {
+      // Not done within timeoutMs: the client polls getQueryResults with the jobReference.
+      const out: Record<string, unknown> = {
+        kind: 'bigquery#queryResponse',
+        jobReference: { projectId: j.projectId, jobId: j.jobId, location: j.location },
+        jobComplete: false,
+        queryId: j.jobId,
+        jobCreationReason: { code: 'REQUESTED' },
+        location: j.location,
+        creationTime: String(j.creationTime),
+      };
+      if (j.startTime) out.startTime = String(j.startTime);
+      return out;
+    }
     const out = resultPage(ctx, j, { maxResults: body.maxResults, formatOptions: body.formatOptions }, 'bigquery#queryResponse');
+    const stats = jobStatistics(j);
+    const qs = stats.query as Record<string, unknown>;
     // QueryResponse fields beyond GetQueryResultsResponse, as recorded (page_total_rows_in_response).
-    out.totalBytesBilled = '0';
+    out.totalBytesBilled = qs.totalBytesBilled ?? '0';
+    if (qs.totalSlotMs !== undefined) out.totalSlotMs = qs.totalSlotMs;
     out.location = j.location;
     out.creationTime = String(j.creationTime);
     if (body.dryRun) {
@@ -120,7 +192,6 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
       delete out.rows;
       delete out.totalRows;
       delete out.pageToken;
-      ctx.jobs.delete(j.projectId, j.jobId);
     } else {
       out.queryId = j.jobId;
       out.jobCreationReason = { code: 'REQUESTED' };
@@ -132,6 +203,10 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
 
   app.get('/projects/:projectId/queries/:jobId', async (req: Req) => {
     const j = ctx.jobs.get(req.params.projectId, req.params.jobId);
-    return { etag: '', ...resultPage(ctx, j, req.query, 'bigquery#getQueryResultsResponse') };
+    const q = req.query as Record<string, unknown>;
+    await ctx.jobs.waitFor(j, timeoutOf(q.timeoutMs));
+    if (j.state !== 'DONE')
+      return { kind: 'bigquery#getQueryResultsResponse', etag: '', jobReference: { projectId: j.projectId, jobId: j.jobId, location: j.location }, jobComplete: false };
+    return { etag: '', ...resultPage(ctx, j, q, 'bigquery#getQueryResultsResponse') };
   });
 }

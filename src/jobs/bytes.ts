@@ -1,0 +1,98 @@
+/**
+ * Bytes processed and billed of a query job (JobStatistics2 totalBytesProcessed /
+ * totalBytesBilled), by BigQuery's data size rules: the logical size of the columns a query scans,
+ * summed over the tables it references. Per value: INT64, FLOAT64, DATE, DATETIME, TIME,
+ * TIMESTAMP 8 bytes; BOOL 1; NUMERIC, INTERVAL, RANGE 16; BIGNUMERIC 32; STRING 2 + UTF-8 bytes;
+ * BYTES 2 + bytes; JSON the UTF-8 bytes of its text; GEOGRAPHY 16 + 24 per vertex; ARRAY and STRUCT
+ * the sum of their elements / fields; NULL 0. On-demand billing rounds each referenced table's
+ * bytes up to whole MB with a 10 MB minimum; a statement that processes nothing bills nothing.
+ * Checked against the recorded statistics of the SQL corpus (e.g. standard_functions/tpcds_q43:
+ * 712 bytes processed over three tables, 31457280 billed).
+ */
+import type { Engine, ScannedTable } from '../engine/engine.js';
+import { duckFieldNames, quoteIdent } from '../engine/duckdb/types.js';
+import type { BqType } from '../types/types.js';
+
+const MB = 1024 * 1024;
+/** On-demand minimum billed per referenced table. */
+export const MIN_BILLED_PER_TABLE = 10 * MB;
+
+/** A DuckDB expression giving the logical size in bytes of value `x` of type `t` (0 for NULL). */
+export function sizeExpr(x: string, t: BqType, depth = 0): string {
+  const fixed = (n: number) => `(CASE WHEN ${x} IS NULL THEN 0 ELSE ${n} END)`;
+  switch (t.kind) {
+    case 'BOOL':
+      return fixed(1);
+    case 'INT64':
+    case 'FLOAT64':
+    case 'DATE':
+    case 'DATETIME':
+    case 'TIME':
+    case 'TIMESTAMP':
+      return fixed(8);
+    case 'NUMERIC':
+    case 'INTERVAL':
+    case 'RANGE':
+      return fixed(16);
+    case 'BIGNUMERIC':
+      return fixed(32);
+    case 'STRING':
+      return `coalesce(2 + strlen(${x}), 0)`;
+    case 'BYTES':
+      return `coalesce(2 + octet_length(${x}), 0)`;
+    case 'JSON':
+      return `coalesce(strlen(CAST(${x} AS VARCHAR)), 0)`;
+    case 'GEOGRAPHY':
+      // Stored as WKT: one vertex per coordinate pair.
+      return `coalesce(16 + 24 * len(regexp_extract_all(${x}, '-?[0-9.]+(?:[eE][-+]?[0-9]+)?\\s+-?[0-9.]+(?:[eE][-+]?[0-9]+)?')), 0)`;
+    case 'ARRAY': {
+      const e = `e${depth}`;
+      return `coalesce(list_sum(list_transform(${x}, ${e} -> ${sizeExpr(e, t.element, depth + 1)})), 0)`;
+    }
+    case 'STRUCT': {
+      const names = duckFieldNames(t);
+      const parts = t.fields.map((f, i) => sizeExpr(`struct_extract(${x}, '${names[i].replace(/'/g, "''")}')`, f.type, depth));
+      return parts.length ? `(CASE WHEN ${x} IS NULL THEN 0 ELSE ${parts.join(' + ')} END)` : '0';
+    }
+  }
+}
+
+/** Sizes measured since the database's last write (per engine: table and columns → sizes). */
+const cache = new WeakMap<Engine, { generation: number; sizes: Map<string, { bytes: number; rows: number }> }>();
+
+/** Logical bytes of the scanned columns of one stored table and its row count (views count 0). */
+async function tableBytes(e: Engine, s: ScannedTable): Promise<{ bytes: number; rows: number }> {
+  const t = s.table;
+  if (t.type !== 'TABLE' || !t.duckName) return { bytes: 0, rows: 0 };
+  const cols = s.whole ? t.columns : t.columns.filter((c) => s.columns.includes(c.name));
+  const sum = cols.length ? cols.map((c) => sizeExpr(quoteIdent(c.name), c.type)).join(' + ') : '0';
+  const sql = `SELECT CAST(coalesce(sum(${sum}), 0) AS BIGINT), count(*) FROM ${quoteIdent(t.duckName)}`;
+  const generation = e.db.writeGeneration;
+  let c = cache.get(e);
+  if (!c || c.generation !== generation) cache.set(e, (c = { generation, sizes: new Map() }));
+  const hit = c.sizes.get(sql);
+  if (hit) return hit;
+  const r = await e.db.readAll(sql);
+  const [bytes, rows] = r.getRowsJS()[0];
+  const out = { bytes: Number(bytes), rows: Number(rows) };
+  // Kept only when no write started or ended meanwhile.
+  if (e.db.writeGeneration === generation && c.sizes.size < 10_000) c.sizes.set(sql, out);
+  return out;
+}
+
+/** Bytes processed by one statement's scans, the bytes billed for them and the rows read. */
+export async function scanBytes(e: Engine, scans: ScannedTable[]): Promise<{ processed: number; billed: number; rows: number }> {
+  let processed = 0;
+  let billed = 0;
+  let rows = 0;
+  for (const s of scans) {
+    const n = await tableBytes(e, s);
+    processed += n.bytes;
+    rows += n.rows;
+    if (s.table.type === 'TABLE') billed += Math.max(MIN_BILLED_PER_TABLE, Math.ceil(n.bytes / MB) * MB);
+  }
+  // Recorded: a statement that processes no bytes (COUNT(*), an empty table) bills none; one that
+  // does bills the minimum for every table it references, an empty MERGE source too
+  // (rest_crud/dml_merge_empty_source: 44 bytes, 30 MB billed).
+  return { processed, billed: processed > 0 ? billed : 0, rows };
+}

@@ -1,0 +1,58 @@
+/**
+ * EXECUTE IMMEDIATE sql_expression [INTO variable[, …]] [USING expression [AS name][, …]]
+ * (BigQuery procedural language reference, EXECUTE IMMEDIATE).
+ *
+ * The string is one SQL statement. USING binds query parameters: named (`@name`, from `AS name`)
+ * or positional (`?`), never both. INTO assigns the columns of the query's single row (no row:
+ * NULLs) to variables with GoogleSQL's implicit coercions. Without INTO the statement's result
+ * is a result of the script.
+ */
+import type { Node } from '../analyzer/ast.js';
+import { stripComments } from '../engine/analyze.js';
+import type { ParamValue } from '../engine/lower/context.js';
+import { BigQueryError } from '../errors/errors.js';
+import type { BqType, Value } from '../types/types.js';
+import type { Flow, Interpreter } from './interpreter.js';
+import { coerceValue } from './variables.js';
+
+export async function executeImmediate(it: Interpreter, n: Node): Promise<Flow> {
+  const sqlValue = await it.evaluate(n.sql, { type: { kind: 'STRING' } });
+  if (sqlValue.value === null) throw BigQueryError.invalidQuery('EXECUTE IMMEDIATE sql string cannot be NULL');
+  const text = String(sqlValue.value);
+
+  const named = new Map<string, ParamValue>();
+  const positional: ParamValue[] = [];
+  for (const arg of (n.usingClause?.arguments ?? []) as Node[]) {
+    const v = await it.evaluate(arg.expression);
+    const alias: string | undefined = arg.alias?.identifier?.idString;
+    if (alias) named.set(alias.toLowerCase(), v);
+    else positional.push(v);
+  }
+  if (named.size && positional.length) throw BigQueryError.invalidQuery('EXECUTE IMMEDIATE … USING cannot mix named and positional arguments');
+
+  const types = new Map<string, BqType>([...named].map(([k, v]) => [k, v.type]));
+  const a = await it.engine.statements.analyze(text, 0, it.defaults, it.paramTypes(types, positional.map((p) => p.type)));
+  if (stripComments(Buffer.from(text).subarray(a.next).toString('utf8').replace(/^\s*;/, '')))
+    throw BigQueryError.invalidQuery('EXECUTE IMMEDIATE must run a single SQL statement');
+  const into: Node[] = n.intoClause?.identifiers?.identifierList ?? [];
+  // With INTO the statement is not a result of the script: no per-statement job hooks.
+  const r = await it.execute(a, it.options(!into.length, { namedParams: named, positionalParams: positional }));
+
+  const { start, end } = it.src.range(n);
+  if (!into.length) {
+    it.record(r, start, end);
+    return undefined;
+  }
+  if (a.stmt.kind !== 'QueryStmt') throw BigQueryError.invalidQuery('EXECUTE IMMEDIATE … INTO requires a query');
+  const rows = r.rows ?? [];
+  if (rows.length > 1) throw BigQueryError.invalidQuery('EXECUTE IMMEDIATE … INTO: the query returned more than one row');
+  const fields = r.schema ?? [];
+  if (fields.length !== into.length)
+    throw BigQueryError.invalidQuery(`EXECUTE IMMEDIATE … INTO has ${into.length} variables but the query returns ${fields.length} columns`);
+  into.forEach((id, i) => {
+    const v = it.scopes.lookup(id.idString);
+    if (!v) throw BigQueryError.invalidQuery(`Undeclared variable: ${id.idString}`);
+    v.value = coerceValue((rows[0]?.[i] ?? null) as Value, fields[i].type, v.type, `column ${fields[i].name}`);
+  });
+  return undefined;
+}

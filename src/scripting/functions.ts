@@ -1,0 +1,63 @@
+/**
+ * Temporary SQL functions of a request (BigQuery "User-defined functions": `CREATE TEMP FUNCTION
+ * name(arg type | ANY TYPE, …) [RETURNS type] AS (sql_expression)`), visible to the statements
+ * after them.
+ *
+ * Each is declared in the analyzer's catalog as a ZetaSQL templated SQL function (`FunctionProto`
+ * with the body in `parse_resume_location` and the argument names); the analyzer resolves the
+ * body at each call for the actual argument types (which is what ANY TYPE needs), and the
+ * REWRITE_INLINE_SQL_FUNCTIONS rewrite inlines it into the resolved AST, so the lowering only sees
+ * ordinary expressions. The signature is the one the analyzer resolved for the CREATE statement.
+ * JavaScript functions and SQL aggregate functions are refused clearly (not built yet).
+ */
+import type { Node } from '../analyzer/ast.js';
+import { BigQueryError } from '../errors/errors.js';
+
+/** ZetaSQL's function group of templated SQL functions (what the catalog deserializer keys on). */
+const TEMPLATED_GROUP = 'Templated_SQL_Function';
+
+export class TempFunctions {
+  private readonly byName = new Map<string, object>();
+
+  /** Catalog `FunctionProto`s for the analyzer. */
+  protos(): object[] {
+    return [...this.byName.values()];
+  }
+
+  /**
+   * Declares the function a resolved `CreateFunctionStmt` (TEMP scope) defines.
+   * @throws BigQueryError for an existing name (without OR REPLACE), JavaScript and aggregate functions.
+   */
+  define(stmt: Node): void {
+    const name = String((stmt.namePath as string[]).join('.'));
+    const key = name.toLowerCase();
+    if (String(stmt.language ?? 'SQL').toUpperCase() !== 'SQL') throw BigQueryError.notSupported(`CREATE TEMP FUNCTION … LANGUAGE ${String(stmt.language).toLowerCase()}`);
+    if (stmt.isAggregate) throw BigQueryError.notSupported('CREATE TEMP AGGREGATE FUNCTION');
+    if (this.byName.has(key)) {
+      if (stmt.createMode === 'CREATE_IF_NOT_EXISTS') return;
+      if (stmt.createMode !== 'CREATE_OR_REPLACE') throw BigQueryError.invalidQuery(`Function ${name} already exists`);
+    }
+    const sig = stmt.signature as { argument?: Record<string, unknown>[]; returnType?: Record<string, unknown> };
+    const clean = (a: Record<string, unknown> | undefined) => {
+      if (!a) return a;
+      const options = { ...(a.options as Record<string, unknown>) };
+      delete options.argumentTypeParseLocation;
+      return { ...a, options, numOccurrences: 1 };
+    };
+    this.byName.set(key, {
+      namePath: [name],
+      group: TEMPLATED_GROUP,
+      mode: 'SCALAR',
+      signature: [{ argument: (sig.argument ?? []).map(clean), returnType: clean(sig.returnType), contextId: String(this.byName.size + 1000) }],
+      parseResumeLocation: { input: String(stmt.code ?? ''), bytePosition: 0 },
+      templatedSqlFunctionArgumentName: stmt.argumentNameList ?? [],
+    });
+  }
+
+  /** Removes the analyzer's internal function-group prefix from error texts. */
+  errorText(e: unknown): unknown {
+    const prefix = new RegExp(`${TEMPLATED_GROUP}:`, 'gi');
+    if (!(e instanceof BigQueryError) || !prefix.test(e.message)) return e;
+    return new BigQueryError(e.reason, e.message.replace(prefix, ''), e.location, e.httpStatus);
+  }
+}

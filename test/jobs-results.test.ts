@@ -1,0 +1,69 @@
+/**
+ * Issue 7: result rows of finished jobs are bounded (the most recent jobs within a cell budget);
+ * metadata stays. A page of an evicted result answers 404 notFound naming the job's anonymous
+ * result table, as BigQuery answers once a query's results expired.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Engine } from '../src/engine/engine.js';
+import { JobManager, anonymousTable, type JobRecord } from '../src/jobs/jobs.js';
+import { BigQueryError } from '../src/errors/errors.js';
+
+let engine: Engine;
+
+beforeAll(async () => {
+  engine = await Engine.start();
+});
+afterAll(() => {
+  engine?.stop();
+});
+
+async function run(m: JobManager, sql: string): Promise<JobRecord> {
+  const j = await m.insert('p', { configuration: { query: { query: sql, useLegacySql: false } } });
+  await m.waitFor(j, 30_000);
+  return j;
+}
+
+describe('result retention', () => {
+  it('keeps the rows of the most recent jobs only; older jobs keep their metadata', async () => {
+    const m = new JobManager(engine, 'p', { maxJobs: 2 });
+    const jobs: JobRecord[] = [];
+    for (let i = 0; i < 4; i++) jobs.push(await run(m, `SELECT ${i} AS i`));
+    for (const j of jobs.slice(2)) expect(m.page(j, 0, 10).rows).toEqual([[BigInt(jobs.indexOf(j))]]);
+    for (const j of jobs.slice(0, 2)) {
+      expect(j.resultsExpired).toBe(true);
+      expect(m.get('p', j.jobId).state).toBe('DONE');
+      expect(j.result?.schema).toEqual([{ name: 'i', type: { kind: 'INT64' } }]);
+      let err: unknown;
+      try {
+        m.page(j, 0, 10);
+      } catch (e) {
+        err = e;
+      }
+      const t = anonymousTable('p', j.jobId);
+      expect(err).toBeInstanceOf(BigQueryError);
+      expect((err as BigQueryError).httpStatus).toBe(404);
+      expect((err as BigQueryError).message).toBe(`Not found: Table p:${t.datasetId}.${t.tableId} was not found in location US`);
+    }
+  });
+
+  it('drops the oldest rows beyond the cell budget, keeping the newest result even when larger', async () => {
+    const m = new JobManager(engine, 'p', { maxCells: 100 });
+    const a = await run(m, 'SELECT n FROM UNNEST(GENERATE_ARRAY(1, 60)) AS n');
+    const b = await run(m, 'SELECT n FROM UNNEST(GENERATE_ARRAY(1, 30)) AS n');
+    expect(a.resultsExpired).toBeUndefined();
+    expect(m.page(a, 0, 100).total).toBe(60);
+    // Reading `a` made it the most recently used: the next result evicts `b`.
+    const c = await run(m, 'SELECT n FROM UNNEST(GENERATE_ARRAY(1, 500)) AS n');
+    expect(b.resultsExpired).toBe(true);
+    expect(a.resultsExpired).toBe(true);
+    expect(m.page(c, 490, 100).rows).toHaveLength(10);
+  });
+
+  it('keeps memory flat over many jobs', async () => {
+    const m = new JobManager(engine, 'p', { maxJobs: 50 });
+    for (let i = 0; i < 200; i++) await run(m, 'SELECT n, CAST(n AS STRING) AS s FROM UNNEST(GENERATE_ARRAY(1, 100)) AS n');
+    const kept = m.list('p').filter((j) => !j.resultsExpired && j.result?.rows);
+    expect(kept).toHaveLength(50);
+    expect(m.list('p')).toHaveLength(200);
+  });
+});
