@@ -87,3 +87,16 @@ describe('result column names', () => {
     expect(rows).toEqual([{ m: 2, c: 2 }, { m: 1, c: 2 }, { m: 0, c: 1 }]);
   });
 });
+
+describe('wildcard tables', () => {
+  it('unions the matching tables with _TABLE_SUFFIX (BigQuery "Querying multiple tables using a wildcard table")', async () => {
+    await q('CREATE TABLE qs.ev_20240101 AS SELECT 1 AS id');
+    await q('CREATE TABLE qs.ev_20240102 AS SELECT 2 AS id');
+    await q('CREATE TABLE qs.other AS SELECT 9 AS id');
+    expect(await q("SELECT id, _TABLE_SUFFIX AS s FROM `qs.ev_*` ORDER BY id")).toEqual([
+      { id: 1, s: '20240101' },
+      { id: 2, s: '20240102' },
+    ]);
+    expect(await q("SELECT COUNT(*) AS n FROM `qs.ev_*` WHERE _TABLE_SUFFIX > '20240101'")).toEqual([{ n: 1 }]);
+  });
+});

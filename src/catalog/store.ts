@@ -31,6 +31,8 @@ export interface TableMeta {
   lastModifiedTime: number;
   /** Every other REST field the client set (description, labels, expirationTime, timePartitioning …). */
   fields: Record<string, unknown>;
+  /** A wildcard table's members (never stored; built per statement by the analyzer bridge). */
+  wildcard?: { table: TableMeta; suffix: string }[];
 }
 
 /** What the store persists through (the engine's DuckDB connection). */

@@ -31,6 +31,29 @@ export interface ParamTypes {
   functions?: object[];
 }
 
+/**
+ * A wildcard table (`dataset.prefix*`, BigQuery "Querying multiple tables using a wildcard
+ * table"): every table of the dataset whose id starts with the prefix, with the schema of the
+ * most recently created one and the pseudo-column `_TABLE_SUFFIX`. Undefined when none matches.
+ */
+function wildcardTable(catalog: CatalogStore, ref: TableRef): TableMeta | undefined {
+  if (!ref.tableId.endsWith('*')) return undefined;
+  const prefix = ref.tableId.slice(0, -1);
+  const matches = catalog.listTables(ref.projectId, ref.datasetId).filter((t) => t.type === 'TABLE' && t.tableId.startsWith(prefix));
+  if (!matches.length) return undefined;
+  const newest = matches.reduce((a, b) => (b.creationTime >= a.creationTime ? b : a));
+  return {
+    ...ref,
+    type: 'VIEW',
+    duckName: '',
+    columns: newest.columns,
+    creationTime: newest.creationTime,
+    lastModifiedTime: newest.lastModifiedTime,
+    fields: {},
+    wildcard: matches.map((t) => ({ table: t, suffix: t.tableId.slice(prefix.length) })),
+  };
+}
+
 /** Removes comments and whitespace; empty when nothing executable remains. */
 export function stripComments(s: string): string {
   return s.replace(/--[^\n]*|#[^\n]*|\/\*[\s\S]*?\*\//g, '').trim();
@@ -90,15 +113,17 @@ export class StatementAnalyzer {
       } catch {
         return false; // not a table we can bind (e.g. INFORMATION_SCHEMA); the analyzer reports it
       }
-      const meta = this.catalog.getTable(ref.projectId, ref.datasetId, ref.tableId);
+      const meta = this.catalog.getTable(ref.projectId, ref.datasetId, ref.tableId) ?? wildcardTable(this.catalog, ref);
       if (!meta) return false;
       const id = String(tables.size + 1);
       tables.set(id, meta);
+      const column: object[] = meta.columns.map((c) => ({ name: c.name, type: toTypeProto(c.type) }));
+      if (meta.wildcard) column.push({ name: '_TABLE_SUFFIX', type: { typeKind: 'TYPE_STRING' }, isPseudoColumn: true });
       addTable(root, segs, {
         name: segs[segs.length - 1],
         serializationId: id,
         fullName: `${ref.projectId}.${ref.datasetId}.${ref.tableId}`,
-        column: meta.columns.map((c) => ({ name: c.name, type: toTypeProto(c.type) })),
+        column,
       });
       return true;
     };

@@ -10,6 +10,7 @@ import type { BqType, Value } from '../types/types.js';
 import { StatementAnalyzer, stripComments } from './analyze.js';
 import { Database } from './duckdb/db.js';
 import type { NameDefaults, TableRef } from './names.js';
+import { duckType } from './duckdb/types.js';
 import type { ParamValue } from './lower/context.js';
 import { executeStatement } from './statements.js';
 
@@ -52,6 +53,20 @@ export interface QueryOptions extends NameDefaults {
   dryRun?: boolean;
   /** Called with the tables and columns each statement scans, before the statement runs (job statistics). */
   onScan?: (scans: ScannedTable[]) => Promise<void>;
+}
+
+/**
+ * The relation of a wildcard table: its members' rows (columns a member lacks are NULL) with
+ * `_TABLE_SUFFIX`, the part of each member's id the wildcard matched.
+ */
+function wildcardRelation(t: TableMeta): { relation: string; columns: string[] } {
+  const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
+  const parts = t.wildcard!.map(({ table, suffix }) => {
+    const have = new Set(table.columns.map((c) => c.name.toLowerCase()));
+    const cols = t.columns.map((c) => (have.has(c.name.toLowerCase()) ? `CAST(${q(c.name)} AS ${duckType(c.type)}) AS ${q(c.name)}` : `CAST(NULL AS ${duckType(c.type)}) AS ${q(c.name)}`));
+    return `SELECT ${[...cols, `'${suffix.replace(/'/g, "''")}' AS "_TABLE_SUFFIX"`].join(', ')} FROM ${q(table.duckName)}`;
+  });
+  return { relation: `(${parts.join(' UNION ALL ')})`, columns: [...t.columns.map((c) => c.name), '_TABLE_SUFFIX'] };
 }
 
 export interface EngineOptions {
@@ -110,6 +125,7 @@ export class Engine {
 
   /** The DuckDB relation of a stored table or a view. */
   async relationOf(t: TableMeta, opts: NameDefaults): Promise<{ relation: string; columns: string[] }> {
+    if (t.wildcard) return wildcardRelation(t);
     if (t.type !== 'VIEW') return { relation: `"${t.duckName}"`, columns: t.columns.map((c) => c.name) };
     const { lowerView } = await import('./statements.js');
     return lowerView(this, t, opts);
