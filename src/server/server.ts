@@ -6,10 +6,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Engine } from '../engine/engine.js';
 import { JobManager } from '../jobs/jobs.js';
 import { BigQueryError } from '../errors/errors.js';
+import { serializeReply } from '../wire/resources.js';
 import type { RestContext } from './rest/context.js';
 import { projectsRoutes } from './rest/projects.js';
 import { datasetsRoutes } from './rest/datasets.js';
 import { tablesRoutes } from './rest/tables.js';
+import { routinesRoutes } from './rest/routines.js';
 import { tabledataRoutes } from './rest/tabledata.js';
 import { jobsRoutes } from './rest/jobs.js';
 import { discoveryRoutes } from './rest/discovery.js';
@@ -59,6 +61,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     await engine.catalog.putDataset({ projectId, datasetId: opts.dataset, creationTime: now, lastModifiedTime: now, fields: {} });
   }
   const app = Fastify({ logger: opts.quiet === false ? { level: 'info' } : false, bodyLimit: 1024 * 1024 * 1024 });
+  app.setReplySerializer(serializeReply);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
     try {
@@ -89,6 +92,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         projectsRoutes(r, ctx);
         datasetsRoutes(r, ctx);
         tablesRoutes(r, ctx);
+        routinesRoutes(r, ctx);
         tabledataRoutes(r, ctx);
         jobsRoutes(r, ctx);
       },
