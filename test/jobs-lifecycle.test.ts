@@ -115,8 +115,14 @@ describe('asynchronous lifecycle', () => {
     expect((await waitDone(jobId)).status).toEqual({ state: 'DONE' });
   });
 
-  it('the client polls a query that outlives timeoutMs to its rows', async () => {
-    const [rows] = await t.bq.query({ query: MEDIUM, timeoutMs: 20 } as never);
+  it('the client sees jobComplete false through jobs.query and getQueryResults, then reads the rows', async () => {
+    // With an explicit timeoutMs the client reports an incomplete query as an error (it polls only without one).
+    const e = await errorOf(t.bq.query({ query: MEDIUM }, { timeoutMs: 20 } as never));
+    expect(e.message).toBe('The query did not complete before 20ms');
+    const [job] = await t.bq.createQueryJob({ query: MEDIUM, jobId: 'medium_polled' });
+    const e2 = await errorOf(job.getQueryResults({ timeoutMs: 10 }));
+    expect(e2.message).toBe('The query did not complete before 10ms');
+    const [rows] = await job.getQueryResults();
     expect(rows).toEqual([{ s: Number(MEDIUM_SUM) }]);
   });
 

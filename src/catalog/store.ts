@@ -7,6 +7,7 @@
  * generated names (`t<n>`), because DuckDB identifiers are case-insensitive.
  */
 import type { Column } from '../types/schema.js';
+import type { BqType } from '../types/types.js';
 
 export interface DatasetMeta {
   projectId: string;
@@ -33,11 +34,40 @@ export interface TableMeta {
   fields: Record<string, unknown>;
   /** A wildcard table's members (never stored; built per statement by the analyzer bridge). */
   wildcard?: { table: TableMeta; suffix: string }[];
+  /** An INFORMATION_SCHEMA view (never stored; bound per statement, src/engine/information-schema.ts). */
+  infoSchema?: { view: string; projectId: string; datasetId?: string };
+}
+
+/** An argument of a routine (REST `Argument`): no `dataType` means ANY TYPE. */
+export interface RoutineArgument {
+  name: string;
+  dataType?: BqType;
+  /** Procedures: IN (default), OUT, INOUT. */
+  mode?: 'IN' | 'OUT' | 'INOUT';
+}
+
+/** A routine (REST `Routine`): scalar function, procedure or table-valued function. */
+export interface RoutineMeta {
+  projectId: string;
+  datasetId: string;
+  routineId: string;
+  routineType: 'SCALAR_FUNCTION' | 'PROCEDURE' | 'TABLE_VALUED_FUNCTION';
+  language: 'SQL' | 'JAVASCRIPT';
+  arguments: RoutineArgument[];
+  /** Declared return type (absent: inferred at each call). */
+  returnType?: BqType;
+  /** Table-valued functions: the output columns. */
+  returnTableType?: { name: string; type: BqType }[];
+  definitionBody: string;
+  creationTime: number;
+  lastModifiedTime: number;
+  /** Other REST fields (description, importedLibraries, determinismLevel …). */
+  fields: Record<string, unknown>;
 }
 
 /** What the store persists through (the engine's DuckDB connection). */
 export interface MetaPersistence {
-  save(kind: 'dataset' | 'table' | 'seq' | 'job', key: string, json: string | null): Promise<void>;
+  save(kind: 'dataset' | 'table' | 'seq' | 'job' | 'routine', key: string, json: string | null): Promise<void>;
   loadAll(): Promise<{ kind: string; key: string; json: string }[]>;
 }
 
@@ -47,6 +77,7 @@ const tkey = (p: string, d: string, t: string) => JSON.stringify([p, d, t]);
 export class CatalogStore {
   private datasets = new Map<string, DatasetMeta>();
   private tables = new Map<string, TableMeta>();
+  private routines = new Map<string, RoutineMeta>();
   private projects = new Set<string>();
   private seq = 0;
   /** Bumped on every schema change; part of the analysis cache key. */
@@ -65,6 +96,9 @@ export class CatalogStore {
       } else if (r.kind === 'table') {
         const t = JSON.parse(r.json) as TableMeta;
         this.tables.set(tkey(t.projectId, t.datasetId, t.tableId), t);
+      } else if (r.kind === 'routine') {
+        const t = JSON.parse(r.json) as RoutineMeta;
+        this.routines.set(tkey(t.projectId, t.datasetId, t.routineId), t);
       } else if (r.kind === 'seq') this.seq = Number(r.json);
     }
     this.version++;
@@ -113,6 +147,29 @@ export class CatalogStore {
     this.tables.delete(tkey(projectId, datasetId, tableId));
     this.version++;
     await this.persistence?.save('table', tkey(projectId, datasetId, tableId), null);
+  }
+
+  /** Routine ids are case-insensitive in BigQuery name resolution; the stored id keeps its case. */
+  getRoutine(projectId: string, datasetId: string, routineId: string): RoutineMeta | undefined {
+    return this.routines.get(tkey(projectId, datasetId, routineId)) ??
+      [...this.routines.values()].find((r) => r.projectId === projectId && r.datasetId === datasetId && r.routineId.toLowerCase() === routineId.toLowerCase());
+  }
+  listRoutines(projectId: string, datasetId: string): RoutineMeta[] {
+    return [...this.routines.values()]
+      .filter((t) => t.projectId === projectId && t.datasetId === datasetId)
+      .sort((a, b) => (a.routineId < b.routineId ? -1 : a.routineId > b.routineId ? 1 : 0));
+  }
+  async putRoutine(r: RoutineMeta): Promise<void> {
+    const old = this.getRoutine(r.projectId, r.datasetId, r.routineId);
+    if (old && old.routineId !== r.routineId) await this.deleteRoutine(old.projectId, old.datasetId, old.routineId);
+    this.routines.set(tkey(r.projectId, r.datasetId, r.routineId), r);
+    this.version++;
+    await this.persistence?.save('routine', tkey(r.projectId, r.datasetId, r.routineId), JSON.stringify(r));
+  }
+  async deleteRoutine(projectId: string, datasetId: string, routineId: string): Promise<void> {
+    this.routines.delete(tkey(projectId, datasetId, routineId));
+    this.version++;
+    await this.persistence?.save('routine', tkey(projectId, datasetId, routineId), null);
   }
 
   /** A fresh DuckDB table name. */

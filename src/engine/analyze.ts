@@ -13,6 +13,9 @@ import type { CatalogStore, TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { BqType } from '../types/types.js';
 import { resolveTablePath, type NameDefaults, type TableRef } from './names.js';
+import { functionProto, tvfProto } from './routines.js';
+import { infoSchemaScope, infoSchemaTable } from './information-schema.js';
+import { INGESTION_PSEUDO_COLUMNS, isIngestionPartitioned } from './partitioning.js';
 
 export interface AnalyzedStatement {
   stmt: Node;
@@ -107,11 +110,19 @@ export class StatementAnalyzer {
     const root: CatalogProto = { name: '', table: [], catalog: [] };
     const tables = new Map<string, TableMeta>();
     const bind = (segs: string[]): boolean => {
+      const scope = infoSchemaScope(segs, defaults);
+      if (scope) {
+        const meta = infoSchemaTable(this.catalog, scope);
+        const id = String(tables.size + 1);
+        tables.set(id, meta);
+        addTable(root, segs, { name: segs[segs.length - 1], serializationId: id, fullName: segs.join('.'), column: meta.columns.map((c) => ({ name: c.name, type: toTypeProto(c.type) })) });
+        return true;
+      }
       let ref: TableRef;
       try {
         ref = resolveTablePath(segs, defaults);
       } catch {
-        return false; // not a table we can bind (e.g. INFORMATION_SCHEMA); the analyzer reports it
+        return false; // not a table we can bind; the analyzer reports it
       }
       const meta = this.catalog.getTable(ref.projectId, ref.datasetId, ref.tableId) ?? wildcardTable(this.catalog, ref);
       if (!meta) return false;
@@ -119,6 +130,7 @@ export class StatementAnalyzer {
       tables.set(id, meta);
       const column: object[] = meta.columns.map((c) => ({ name: c.name, type: toTypeProto(c.type) }));
       if (meta.wildcard) column.push({ name: '_TABLE_SUFFIX', type: { typeKind: 'TYPE_STRING' }, isPseudoColumn: true });
+      if (isIngestionPartitioned(meta)) for (const c of INGESTION_PSEUDO_COLUMNS) column.push({ name: c.name, type: toTypeProto(c.type), isPseudoColumn: true });
       addTable(root, segs, {
         name: segs[segs.length - 1],
         serializationId: id,
@@ -137,14 +149,19 @@ export class StatementAnalyzer {
       errorMessageMode: 'ERROR_MESSAGE_ONE_LINE',
       pruneUnusedColumns: true,
       showFunctionSignatureMismatchDetails: true,
-      enabledRewrites: params.functions?.length ? [...ANALYZER_REWRITES, 'REWRITE_INLINE_SQL_FUNCTIONS'] : ANALYZER_REWRITES,
+      enabledRewrites: [...ANALYZER_REWRITES, 'REWRITE_INLINE_SQL_FUNCTIONS', 'REWRITE_INLINE_SQL_TVFS'],
       parameterMode: params.positional?.length ? 'PARAMETER_POSITIONAL' : 'PARAMETER_NAMED',
       queryParameters: [...(params.named ?? new Map()).entries()].map(([name, t]) => ({ name, type: toTypeProto(t) })),
       positionalQueryParameters: (params.positional ?? []).map(toTypeProto),
+      // Ingestion-time partitioning: `PARTITION BY _PARTITIONDATE` / `_PARTITIONTIME` in CREATE TABLE.
+      ddlPseudoColumns: [
+        { name: '_PARTITIONTIME', type: { typeKind: 'TYPE_TIMESTAMP' } },
+        { name: '_PARTITIONDATE', type: { typeKind: 'TYPE_DATE' } },
+      ],
       systemVariables: [...(params.systemVariables ?? [])].map(([path, t]) => ({ namePath: path.split('.'), type: toTypeProto(t) })),
     };
     root.builtinFunctionOptions = { languageOptions: this.analyzer.languageOptions };
-    root.customFunction = params.functions?.length ? [...EXTRA_FUNCTIONS, ...params.functions] : EXTRA_FUNCTIONS;
+    root.customFunction = [...EXTRA_FUNCTIONS, ...(params.functions ?? [])];
     root.constant = [...(params.variables ?? [])].map(([name, t]) => ({ namePath: [name], type: toTypeProto(t), value: {} }));
     let stmt: Node | undefined;
     let target: object = { parseResumeLocation: { input: sql, bytePosition: pos, allowResume: true } };
@@ -157,6 +174,8 @@ export class StatementAnalyzer {
       } catch (e) {
         const missing = missingTable(e);
         if (attempt < 8 && missing && bind(missing)) continue;
+        const fn = missingRoutine(e);
+        if (attempt < 16 && fn && this.bindRoutine(root, fn.segs, fn.tvf, defaults)) continue;
         if (!rewritten && e instanceof BigQueryError && /neither grouped nor aggregated/.test(e.message)) {
           rewritten = true;
           const text = Buffer.from(sql).subarray(pos, next).toString('utf8');
@@ -172,6 +191,30 @@ export class StatementAnalyzer {
     const out = { stmt, tables, next };
     remember(this.cache, key, out);
     return out;
+  }
+
+  /** Adds a stored routine to the catalog under the path the statement wrote. */
+  private bindRoutine(root: CatalogProto, segs: string[], tvf: boolean, defaults: NameDefaults): boolean {
+    let ref: TableRef;
+    try {
+      ref = resolveTablePath(segs, defaults);
+    } catch {
+      return false;
+    }
+    const r = this.catalog.getRoutine(ref.projectId, ref.datasetId, ref.tableId);
+    if (!r || (r.routineType === 'TABLE_VALUED_FUNCTION') !== tvf || r.routineType === 'PROCEDURE') return false;
+    const cat = subCatalog(root, segs.slice(0, -1));
+    const name = segs[segs.length - 1];
+    if (tvf) {
+      cat.customTvf ??= [];
+      if (cat.customTvf.some((f) => (f as { namePath: string[] }).namePath[0].toLowerCase() === name.toLowerCase())) return false;
+      cat.customTvf.push(tvfProto(r, [name]));
+    } else {
+      cat.customFunction ??= [];
+      if (cat.customFunction.some((f) => (f as { namePath: string[] }).namePath.join('.').toLowerCase() === name.toLowerCase())) return false;
+      cat.customFunction.push(functionProto(r, [name]));
+    }
+    return true;
   }
 
   /** The GROUP BY rewrite of src/analyzer/rewrite.ts applied to one statement's text. */
@@ -222,7 +265,7 @@ function checkDatasetIdInPath(segs: string[], defaults: NameDefaults): void {
 /** The path of ZetaSQL's `Table not found: x` error, if that is what `e` is. */
 function missingTable(e: unknown): string[] | undefined {
   if (!(e instanceof BigQueryError)) return undefined;
-  const m = /^Table not found: (.+?)(?: at \[\d+:\d+\])?(?:;.*)?$/.exec(e.message);
+  const m = /(?:^|; )Table not found: (.+?)(?: at \[\d+:\d+\])?(?:;.*)?$/.exec(e.message);
   if (!m) return undefined;
   // Split on dots outside backquotes: `p.d.t` is one segment, p.d.t three (as the query wrote it).
   const segs: string[] = [];
@@ -239,12 +282,49 @@ function missingTable(e: unknown): string[] | undefined {
   return segs;
 }
 
+/** The routine path of ZetaSQL's `Function not found: x` / `Table-valued function not found: x`. */
+function missingRoutine(e: unknown): { segs: string[]; tvf: boolean } | undefined {
+  if (!(e instanceof BigQueryError)) return undefined;
+  const m = /(Table-valued function|Function) not found: (.+?)(?: at \[\d+:\d+\]|;|$)/.exec(e.message);
+  if (!m) return undefined;
+  return { segs: splitPath(m[2]), tvf: m[1] !== 'Function' };
+}
+
+function splitPath(text: string): string[] {
+  const segs: string[] = [];
+  let cur = '';
+  let quoted = false;
+  for (const ch of text) {
+    if (ch === '`') quoted = !quoted;
+    else if (ch === '.' && !quoted) {
+      segs.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  segs.push(cur);
+  return segs;
+}
+
+function subCatalog(root: CatalogProto, segs: string[]): CatalogProto {
+  let cur = root;
+  for (const s of segs) {
+    let next = cur.catalog.find((c) => c.name.toLowerCase() === s.toLowerCase());
+    if (!next) {
+      next = { name: s, table: [], catalog: [] };
+      cur.catalog.push(next);
+    }
+    cur = next;
+  }
+  return cur;
+}
+
 interface CatalogProto {
   name: string;
   table: object[];
   catalog: CatalogProto[];
   builtinFunctionOptions?: object;
   customFunction?: object[];
+  customTvf?: object[];
   constant?: object[];
 }
 

@@ -18,6 +18,7 @@ import { lowerScan } from './lower/scans.js';
 import { duckType } from './duckdb/types.js';
 import { resolveTablePath, refText, type TableRef } from './names.js';
 import type { StatementHandler } from './statements.js';
+import { INGESTION_PSEUDO_DDL, isIngestionPartitioned, partitioningFields } from './partitioning.js';
 
 const now = () => Date.now();
 
@@ -52,6 +53,7 @@ function tableFields(stmt: Node): Record<string, unknown> {
   if (typeof o.description === 'string') f.description = o.description;
   if (typeof o.friendly_name === 'string') f.friendlyName = o.friendly_name;
   if (typeof o.expiration_timestamp === 'bigint') f.expirationTime = String(o.expiration_timestamp / 1000n);
+  Object.assign(f, partitioningFields(stmt, o));
   return f;
 }
 
@@ -83,7 +85,8 @@ export async function createStoredTable(
   existing?: TableMeta,
 ): Promise<TableMeta> {
   const duckName = await e.catalog.newDuckName();
-  const stmts = [`CREATE TABLE ${ident(duckName)} (${columns.map(columnDdl).join(', ')})`];
+  const pseudo = isIngestionPartitioned({ fields }) ? INGESTION_PSEUDO_DDL : [];
+  const stmts = [`CREATE TABLE ${ident(duckName)} (${[...columns.map(columnDdl), ...pseudo].join(', ')})`];
   if (fill) stmts.push(`INSERT INTO ${ident(duckName)} ${fill}`);
   if (existing?.type === 'TABLE') stmts.push(`DROP TABLE IF EXISTS ${ident(existing.duckName)}`);
   await e.db.transaction(stmts);
@@ -159,6 +162,7 @@ export async function dropTableObject(e: Engine, t: TableMeta): Promise<void> {
 async function dropStmt(e: Engine, stmt: Node, _ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
   const kind = String(stmt.objectType ?? 'TABLE').toUpperCase();
   if (kind === 'SCHEMA') return dropSchema(e, stmt, opts);
+  if (kind === 'PROCEDURE') return (await import('./routines.js')).dropProcedure(e, stmt, opts);
   if (kind !== 'TABLE' && kind !== 'VIEW' && kind !== 'MATERIALIZED VIEW') throw BigQueryError.notSupported(`DROP ${kind}`);
   const r = targetRef(stmt, opts);
   const statementType = kind === 'TABLE' ? 'DROP_TABLE' : 'DROP_VIEW';

@@ -11,6 +11,7 @@ import { StatementAnalyzer, stripComments } from './analyze.js';
 import { Database } from './duckdb/db.js';
 import type { NameDefaults, TableRef } from './names.js';
 import { duckType } from './duckdb/types.js';
+import { isIngestionPartitioned } from './partitioning.js';
 import type { ParamValue } from './lower/context.js';
 import { executeStatement } from './statements.js';
 
@@ -126,7 +127,12 @@ export class Engine {
   /** The DuckDB relation of a stored table or a view. */
   async relationOf(t: TableMeta, opts: NameDefaults): Promise<{ relation: string; columns: string[] }> {
     if (t.wildcard) return wildcardRelation(t);
-    if (t.type !== 'VIEW') return { relation: `"${t.duckName}"`, columns: t.columns.map((c) => c.name) };
+    if (t.infoSchema) return (await import('./information-schema.js')).infoSchemaRelation(this, t);
+    if (t.type !== 'VIEW') {
+      const columns = t.columns.map((c) => c.name);
+      if (isIngestionPartitioned(t)) columns.push('_PARTITIONTIME', '_PARTITIONDATE');
+      return { relation: `"${t.duckName}"`, columns };
+    }
     const { lowerView } = await import('./statements.js');
     return lowerView(this, t, opts);
   }

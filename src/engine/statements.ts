@@ -16,6 +16,8 @@ import type { NameDefaults } from './names.js';
 import { DDL } from './ddl.js';
 import { DML } from './dml.js';
 import { ALTER } from './ddl-alter.js';
+import { CLONE } from './ddl-clone.js';
+import { ROUTINES } from './routines.js';
 
 export type StatementHandler = (e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions) => Promise<StatementResult>;
 
@@ -123,6 +125,8 @@ const HANDLERS: Record<string, StatementHandler> = {
   ...DDL,
   ...DML,
   ...ALTER,
+  ...CLONE,
+  ...ROUTINES,
 };
 
 const STATEMENT_NAMES: Record<string, string> = { UpdateStmt: 'UPDATE', DeleteStmt: 'DELETE', MergeStmt: 'MERGE' };
@@ -153,10 +157,11 @@ function scannedTables(stmt: Node, tables: Map<string, TableMeta>): ScannedTable
   if (stmt.kind === 'MergeStmt' && !rewrites) walk(stmt, (n) => void (n.kind === 'ColumnRef' && used.add(String(n.column?.columnId))));
   walk(stmt, (n) => {
     if (n.kind !== 'TableScan') return;
-    const id = String(n.table?.serializationId ?? '');
-    const table = tables.get(id);
+    const table = tables.get(String(n.table?.serializationId ?? ''));
     if (!table) return;
     if (n === target && stmt.kind === 'InsertStmt') return;
+    // One entry per table, however often it is scanned (self-joins, table functions).
+    const id = JSON.stringify([table.projectId, table.datasetId, table.tableId]);
     const s = byId.get(id) ?? { table, columns: [] };
     byId.set(id, s);
     if (n === target && rewrites) s.whole = true;

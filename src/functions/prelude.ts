@@ -62,6 +62,7 @@ export async function installFunctionPrelude(con: DuckDBConnection): Promise<voi
   // IEEE results (inf, NaN) instead of NULL for non-finite floating-point results; the lowerings
   // raise BigQuery's errors before DuckDB sees a domain error.
   await con.run('SET ieee_floating_point_ops = true');
+  (await import('./js-udf.js')).installJsUdfRunner(con);
   for (const d of udfs.values()) {
     con.registerScalarFunction(
       DuckDBScalarFunction.create({

@@ -86,10 +86,21 @@ export async function scanBytes(e: Engine, scans: ScannedTable[]): Promise<{ pro
   let billed = 0;
   let rows = 0;
   for (const s of scans) {
-    const n = await tableBytes(e, s);
+    let n = { bytes: 0, rows: 0 };
+    if (s.table.infoSchema) {
+      // Recorded: every INFORMATION_SCHEMA query processes (and bills) 10 MB (information_schema/*).
+      n = { bytes: MIN_BILLED_PER_TABLE, rows: 0 };
+    } else if (s.table.wildcard) {
+      // A wildcard table scans each table it matches and bills as one table (partitioning_clustering/wildcard_*).
+      for (const m of s.table.wildcard) {
+        const x = await tableBytes(e, { table: m.table, columns: s.columns });
+        n = { bytes: n.bytes + x.bytes, rows: n.rows + x.rows };
+      }
+    } else if (s.table.type === 'TABLE') n = await tableBytes(e, s);
+    else continue; // a view: its tables are not measured
     processed += n.bytes;
     rows += n.rows;
-    if (s.table.type === 'TABLE') billed += Math.max(MIN_BILLED_PER_TABLE, Math.ceil(n.bytes / MB) * MB);
+    billed += Math.max(MIN_BILLED_PER_TABLE, Math.ceil(n.bytes / MB) * MB);
   }
   // Recorded: a statement that processes no bytes (COUNT(*), an empty table) bills none; one that
   // does bills the minimum for every table it references, an empty MERGE source too

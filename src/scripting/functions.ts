@@ -8,10 +8,11 @@
  * body at each call for the actual argument types (which is what ANY TYPE needs), and the
  * REWRITE_INLINE_SQL_FUNCTIONS rewrite inlines it into the resolved AST, so the lowering only sees
  * ordinary expressions. The signature is the one the analyzer resolved for the CREATE statement.
- * JavaScript functions and SQL aggregate functions are refused clearly (not built yet).
+ * JavaScript functions run in the JS UDF runner; SQL aggregate functions are refused clearly (not built yet).
  */
 import type { Node } from '../analyzer/ast.js';
 import { BigQueryError } from '../errors/errors.js';
+import { functionProto, functionRoutine } from '../engine/routines.js';
 
 /** ZetaSQL's function group of templated SQL functions (what the catalog deserializer keys on). */
 const TEMPLATED_GROUP = 'Templated_SQL_Function';
@@ -31,11 +32,17 @@ export class TempFunctions {
   define(stmt: Node): void {
     const name = String((stmt.namePath as string[]).join('.'));
     const key = name.toLowerCase();
-    if (String(stmt.language ?? 'SQL').toUpperCase() !== 'SQL') throw BigQueryError.notSupported(`CREATE TEMP FUNCTION … LANGUAGE ${String(stmt.language).toLowerCase()}`);
+    const lang = String(stmt.language ?? 'SQL').toUpperCase();
+    if (lang !== 'SQL' && lang !== 'JS') throw BigQueryError.notSupported(`CREATE TEMP FUNCTION … LANGUAGE ${String(stmt.language).toLowerCase()}`);
     if (stmt.isAggregate) throw BigQueryError.notSupported('CREATE TEMP AGGREGATE FUNCTION');
     if (this.byName.has(key)) {
       if (stmt.createMode === 'CREATE_IF_NOT_EXISTS') return;
       if (stmt.createMode !== 'CREATE_OR_REPLACE') throw BigQueryError.invalidQuery(`Function ${name} already exists`);
+    }
+    if (lang === 'JS') {
+      // JavaScript: run by the JS UDF runner (src/functions/js-udf.ts) through the lowering.
+      this.byName.set(key, functionProto(functionRoutine(stmt, { projectId: '', datasetId: '', routineId: name }), [name]));
+      return;
     }
     const sig = stmt.signature as { argument?: Record<string, unknown>[]; returnType?: Record<string, unknown> };
     const clean = (a: Record<string, unknown> | undefined) => {

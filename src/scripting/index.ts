@@ -82,7 +82,7 @@ function looksProcedural(first: string): boolean {
   const word = /^[A-Za-z_]+/.exec(first)?.[0]?.toUpperCase() ?? '';
   if (PROCEDURAL_WORDS.has(word)) return true;
   if (/^[A-Za-z_]\w*\s?:/.test(first)) return true; // a label
-  return /^CREATE (OR REPLACE )?TEMP(ORARY)? FUNCTION/i.test(first);
+  return /^CREATE (OR REPLACE )?(TEMP(ORARY)? FUNCTION|PROCEDURE)/i.test(first);
 }
 
 const parseCache = new Map<string, Node[]>();
@@ -122,6 +122,7 @@ const isTempFunction = (n: Node) => n.kind === 'CreateFunctionStatement' && n.sc
  * A lone BEGIN/COMMIT/ROLLBACK TRANSACTION only means something in a session: the engine answers it.
  */
 const runsAlone = (n: Node) =>
+  n.kind === 'CreateProcedureStatement' ||
   !!PROCEDURAL[n.kind] && !['BeginStatement', 'CommitStatement', 'RollbackStatement'].includes(n.kind) && (n.kind !== 'CreateFunctionStatement' || isTempFunction(n));
 
 /**

@@ -12,6 +12,7 @@ import type { BqType } from '../types/types.js';
 import { setErrorVariables } from './errors.js';
 import { executeImmediate } from './dynamic.js';
 import type { Flow, Interpreter, StatementHandler, Typed } from './interpreter.js';
+import { callStatement } from './procedures.js';
 
 const labelOf = (n: Node): string | undefined => n.label?.name?.idString;
 const sameLabel = (a: string | undefined, b: string | undefined) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
@@ -229,6 +230,7 @@ export const PROCEDURAL: Record<string, StatementHandler> = {
   AssertStatement: assertStmt,
   ExecuteImmediateStatement: executeImmediate,
   CreateFunctionStatement: createFunction,
+  CallStatement: callStatement,
   BeginStatement: async (it) => void it.txn.begin(),
   CommitStatement: async (it) => void (await it.txn.commit()),
   RollbackStatement: async (it) => void (await it.txn.rollback()),

@@ -109,15 +109,24 @@ export class Database implements MetaPersistence {
   }
 
   private acquire(): Promise<DuckDBConnection> {
+    if (this.closing) return Promise.reject(BigQueryError.internal('The database is closed'));
     const c = this.free.pop();
     if (c) return Promise.resolve(c);
     return new Promise((r) => this.waiters.push(r));
   }
   private release(c: DuckDBConnection): void {
+    if (this.closing) {
+      // Closed after its interrupted work unwound (see close).
+      c.closeSync();
+      if (--this.busyAtClose === 0) this.instance.closeSync();
+      return;
+    }
     const w = this.waiters.shift();
     if (w) w(c);
     else this.free.push(c);
   }
+  private closing = false;
+  private busyAtClose = 0;
 
   /** Runs `f` with a pooled connection. */
   async withConnection<T>(f: (c: DuckDBConnection) => Promise<T>): Promise<T> {
@@ -211,10 +220,19 @@ export class Database implements MetaPersistence {
     return r.getRowsJS().map(([kind, key, json]) => ({ kind: String(kind), key: String(key), json: String(json) }));
   }
 
+  /**
+   * Closes the database. Work still running (an unfinished job) is interrupted, and its connection
+   * closes once that work has unwound: closing a connection under a running query would leave the
+   * query's promise unsettled forever.
+   */
   close(): void {
-    // Stop whatever still runs (a job being cancelled by shutdown) before closing.
-    for (const c of this.pool) c.interrupt();
-    for (const c of this.pool) c.closeSync();
-    this.instance.closeSync();
+    if (this.closing) return;
+    this.closing = true;
+    const busy = this.pool.filter((c) => !this.free.includes(c));
+    for (const c of this.free) c.closeSync();
+    this.free = [];
+    this.busyAtClose = busy.length;
+    for (const c of busy) c.interrupt();
+    if (!busy.length) this.instance.closeSync();
   }
 }

@@ -12,6 +12,7 @@ import type { BqType } from '../../types/types.js';
 import { colName, exprType, ident, type LowerContext } from './context.js';
 import { duckFieldName } from '../duckdb/types.js';
 import { lowerScan } from './scans.js';
+import { jsUdfIdOf, lowerJsUdfCall } from '../../functions/js-udf.js';
 
 type ExprLowering = (n: Node, ctx: LowerContext) => string;
 
@@ -57,6 +58,8 @@ function fnCall(n: Node, ctx: LowerContext, name: string): FnCall {
 }
 
 function callFunction(n: Node, ctx: LowerContext, extra?: Partial<FnCall>, wrap = true): string {
+  const jsId = jsUdfIdOf(String(n.function?.name ?? ''));
+  if (jsId !== undefined) return `(${lowerJsUdfCall(jsId, (n.argumentList ?? []).map((a: Node) => lowerExpr(a, ctx)), ctx.duckType(exprType(n)))})`;
   const name = functionName(n);
   const f = lookupFunction(name);
   if (!f) throw BigQueryError.notSupported(`Function ${displayName(name)}`);
