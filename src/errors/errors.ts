@@ -27,7 +27,7 @@ export type Reason = keyof typeof REASON_STATUS;
 
 const STATUS_NAME: Record<number, string> = {
   200: 'OK', 400: 'INVALID_ARGUMENT', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 409: 'ALREADY_EXISTS',
-  412: 'FAILED_PRECONDITION', 500: 'INTERNAL', 501: 'UNIMPLEMENTED',
+  412: 'FAILED_PRECONDITION', 499: 'CANCELLED', 500: 'INTERNAL', 501: 'UNIMPLEMENTED',
 };
 
 export class BigQueryError extends Error {
