@@ -65,19 +65,35 @@ export interface RoutineMeta {
   fields: Record<string, unknown>;
 }
 
+/** A row access policy (REST `RowAccessPolicy`; DDL CREATE ROW ACCESS POLICY). */
+export interface RowAccessPolicyMeta {
+  projectId: string;
+  datasetId: string;
+  tableId: string;
+  policyId: string;
+  /** GoogleSQL boolean expression over the table's columns. */
+  filterPredicate: string;
+  /** IAM members the policy grants (`user:…`, `group:…`, `domain:…`, `allUsers` …). */
+  grantees: string[];
+  creationTime: number;
+  lastModifiedTime: number;
+}
+
 /** What the store persists through (the engine's DuckDB connection). */
 export interface MetaPersistence {
-  save(kind: 'dataset' | 'table' | 'seq' | 'job' | 'routine', key: string, json: string | null): Promise<void>;
+  save(kind: 'dataset' | 'table' | 'seq' | 'job' | 'routine' | 'rowAccessPolicy', key: string, json: string | null): Promise<void>;
   loadAll(): Promise<{ kind: string; key: string; json: string }[]>;
 }
 
 const dkey = (p: string, d: string) => JSON.stringify([p, d]);
 const tkey = (p: string, d: string, t: string) => JSON.stringify([p, d, t]);
+const pkey = (p: string, d: string, t: string, id: string) => JSON.stringify([p, d, t, id]);
 
 export class CatalogStore {
   private datasets = new Map<string, DatasetMeta>();
   private tables = new Map<string, TableMeta>();
   private routines = new Map<string, RoutineMeta>();
+  private policies = new Map<string, RowAccessPolicyMeta>();
   private projects = new Set<string>();
   private seq = 0;
   /** Bumped on every schema change; part of the analysis cache key. */
@@ -99,6 +115,9 @@ export class CatalogStore {
       } else if (r.kind === 'routine') {
         const t = JSON.parse(r.json) as RoutineMeta;
         this.routines.set(tkey(t.projectId, t.datasetId, t.routineId), t);
+      } else if (r.kind === 'rowAccessPolicy') {
+        const p = JSON.parse(r.json) as RowAccessPolicyMeta;
+        this.policies.set(pkey(p.projectId, p.datasetId, p.tableId, p.policyId), p);
       } else if (r.kind === 'seq') this.seq = Number(r.json);
     }
     this.version++;
@@ -147,6 +166,30 @@ export class CatalogStore {
     this.tables.delete(tkey(projectId, datasetId, tableId));
     this.version++;
     await this.persistence?.save('table', tkey(projectId, datasetId, tableId), null);
+    // A table's row access policies go with it.
+    for (const p of this.listRowAccessPolicies(projectId, datasetId, tableId)) await this.deleteRowAccessPolicy(projectId, datasetId, tableId, p.policyId);
+  }
+
+  /** A table's row access policies, by policy id. */
+  listRowAccessPolicies(projectId: string, datasetId: string, tableId: string): RowAccessPolicyMeta[] {
+    if (!this.policies.size) return [];
+    return [...this.policies.values()]
+      .filter((p) => p.projectId === projectId && p.datasetId === datasetId && p.tableId === tableId)
+      .sort((a, b) => (a.policyId < b.policyId ? -1 : a.policyId > b.policyId ? 1 : 0));
+  }
+  /** Policy ids are case-sensitive. */
+  getRowAccessPolicy(projectId: string, datasetId: string, tableId: string, policyId: string): RowAccessPolicyMeta | undefined {
+    return this.policies.get(pkey(projectId, datasetId, tableId, policyId));
+  }
+  async putRowAccessPolicy(p: RowAccessPolicyMeta): Promise<void> {
+    const k = pkey(p.projectId, p.datasetId, p.tableId, p.policyId);
+    this.policies.set(k, p);
+    await this.persistence?.save('rowAccessPolicy', k, JSON.stringify(p));
+  }
+  async deleteRowAccessPolicy(projectId: string, datasetId: string, tableId: string, policyId: string): Promise<void> {
+    const k = pkey(projectId, datasetId, tableId, policyId);
+    this.policies.delete(k);
+    await this.persistence?.save('rowAccessPolicy', k, null);
   }
 
   /** Routine ids are case-insensitive in BigQuery name resolution; the stored id keeps its case. */

@@ -26,6 +26,21 @@ function targetRef(stmt: Node, opts: QueryOptions): TableRef {
   return resolveTablePath(stmt.namePath as string[], opts);
 }
 
+/**
+ * The target of CREATE TEMP TABLE: the script's or session's hidden dataset (created on first use).
+ * @throws BigQueryError invalidQuery outside a script or session, or for a qualified name.
+ */
+async function tempTargetRef(e: Engine, stmt: Node, opts: QueryOptions): Promise<TableRef> {
+  const parts = (stmt.namePath as string[]).flatMap((s) => s.split('.'));
+  if (!opts.temp) throw BigQueryError.invalidQuery('Use of CREATE TEMPORARY TABLE requires a script or session');
+  if (parts.length !== 1) throw BigQueryError.invalidQuery(`Temporary tables may not be qualified: ${parts.join('.')}`);
+  const { projectId, datasetId } = opts.temp;
+  if (!opts.dryRun && !e.catalog.getDataset(projectId, datasetId))
+    await e.catalog.putDataset({ projectId, datasetId, creationTime: now(), lastModifiedTime: now(), fields: {} });
+  if (!opts.dryRun) opts.temp.tables.add(parts[0].toLowerCase());
+  return { projectId, datasetId, tableId: parts[0] };
+}
+
 function requireDataset(e: Engine, r: TableRef): void {
   if (!e.catalog.getDataset(r.projectId, r.datasetId)) throw BigQueryError.datasetNotFound(r.projectId, r.datasetId);
 }
@@ -104,8 +119,8 @@ export async function createStoredTable(
 }
 
 async function createTable(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
-  const r = targetRef(stmt, opts);
-  requireDataset(e, r);
+  const r = stmt.createScope === 'CREATE_TEMP' ? await tempTargetRef(e, stmt, opts) : targetRef(stmt, opts);
+  if (stmt.createScope !== 'CREATE_TEMP' || !opts.dryRun) requireDataset(e, r);
   const existing = e.catalog.getTable(r.projectId, r.datasetId, r.tableId);
   const op = createDecision(existing, stmt.createMode, r, 'Table');
   const isCtas = stmt.kind === 'CreateTableAsSelectStmt';

@@ -54,6 +54,8 @@ export interface QueryOptions extends NameDefaults {
   dryRun?: boolean;
   /** Called with the tables and columns each statement scans, before the statement runs (job statistics). */
   onScan?: (scans: ScannedTable[]) => Promise<void>;
+  /** Who runs the statement (row access policies); absent: the request's ambient caller or the default principal. */
+  caller?: { principal: string; groups: string[] };
 }
 
 /**
@@ -125,7 +127,7 @@ export class Engine {
   }
 
   /** The DuckDB relation of a stored table or a view. */
-  async relationOf(t: TableMeta, opts: NameDefaults): Promise<{ relation: string; columns: string[] }> {
+  async relationOf(t: TableMeta, opts: NameDefaults & Pick<QueryOptions, 'caller'>): Promise<{ relation: string; columns: string[] }> {
     if (t.wildcard) return wildcardRelation(t);
     if (t.infoSchema) return (await import('./information-schema.js')).infoSchemaRelation(this, t);
     if (t.type !== 'VIEW') {

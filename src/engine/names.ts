@@ -16,6 +16,18 @@ export interface NameDefaults {
   projectId: string;
   /** Default dataset (REST `defaultDataset`), if any. */
   defaultDataset?: { projectId: string; datasetId: string };
+  /** TEMP tables of the script or session running the statement (one-part names resolve here first). */
+  temp?: TempScope;
+}
+
+/**
+ * Where a script's or a session's TEMP tables live: a hidden dataset (its id starts with `_`),
+ * created on the first CREATE TEMP TABLE; `tables` holds the lower-cased names created so far.
+ */
+export interface TempScope {
+  projectId: string;
+  datasetId: string;
+  tables: Set<string>;
 }
 
 /**
@@ -26,6 +38,7 @@ export function resolveTablePath(segments: string[], d: NameDefaults): TableRef 
   const parts = segments.flatMap((s) => s.split('.'));
   const shown = parts.join('.');
   if (parts.length === 1) {
+    if (d.temp?.tables.has(parts[0].toLowerCase())) return { projectId: d.temp.projectId, datasetId: d.temp.datasetId, tableId: parts[0] };
     if (!d.defaultDataset)
       throw BigQueryError.invalidQuery(`Table "${shown}" must be qualified with a dataset (e.g. dataset.table).`);
     return { projectId: d.defaultDataset.projectId, datasetId: d.defaultDataset.datasetId, tableId: parts[0] };

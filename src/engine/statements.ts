@@ -18,13 +18,19 @@ import { DML } from './dml.js';
 import { ALTER } from './ddl-alter.js';
 import { CLONE } from './ddl-clone.js';
 import { ROUTINES } from './routines.js';
+import { filteredRelation, ROW_ACCESS } from './row-access.js';
 
 export type StatementHandler = (e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions) => Promise<StatementResult>;
 
 /** Builds the lowering context for a statement's bound tables. */
-export async function makeContext(e: Engine, tables: Map<string, TableMeta>, opts: NameDefaults & Partial<QueryOptions>): Promise<LowerContext> {
+export async function makeContext(e: Engine, tables: Map<string, TableMeta>, opts: NameDefaults & Partial<QueryOptions> & { noRowAccess?: boolean }): Promise<LowerContext> {
   const bound = new Map<string, BoundTable>();
-  for (const [id, t] of tables) bound.set(id, await e.relationOf(t, opts));
+  for (const [id, t] of tables) {
+    const b: BoundTable = await e.relationOf(t, opts);
+    // Reads of a table with row access policies see only the rows granted to the caller.
+    const read = opts.noRowAccess ? undefined : await filteredRelation(e, t, b, opts.caller);
+    bound.set(id, read ? { ...b, read } : b);
+  }
   return {
     tables: bound,
     namedParams: opts.namedParams ?? new Map(),
@@ -127,6 +133,7 @@ const HANDLERS: Record<string, StatementHandler> = {
   ...ALTER,
   ...CLONE,
   ...ROUTINES,
+  ...ROW_ACCESS,
 };
 
 const STATEMENT_NAMES: Record<string, string> = { UpdateStmt: 'UPDATE', DeleteStmt: 'DELETE', MergeStmt: 'MERGE' };
@@ -140,6 +147,11 @@ export async function executeStatement(e: Engine, stmt: Node, tables: Map<string
   if (opts.onScan) await opts.onScan(scans);
   const r = await h(e, stmt, ctx, opts);
   if (!r.referencedTables && scans.length) r.referencedTables = scans.map(({ table: t }) => ({ projectId: t.projectId, datasetId: t.datasetId, tableId: t.tableId }));
+  // A dry run of DML answers the target table's schema (recorded api_configuration/dry_run_insert).
+  if (opts.dryRun && !r.schema && (stmt.kind === 'InsertStmt' || STATEMENT_NAMES[stmt.kind] !== undefined)) {
+    const t = tables.get(String(stmt.tableScan?.table?.serializationId ?? ''));
+    if (t) r.schema = t.columns.map((c) => ({ name: c.name, type: c.type }));
+  }
   return r;
 }
 
@@ -176,13 +188,13 @@ function scannedTables(stmt: Node, tables: Map<string, TableMeta>): ScannedTable
 }
 
 /** The relation of a view: its query analyzed and lowered, exposing the view's column names. */
-export async function lowerView(e: Engine, t: TableMeta, opts: NameDefaults): Promise<{ relation: string; columns: string[] }> {
+export async function lowerView(e: Engine, t: TableMeta, opts: NameDefaults & Pick<QueryOptions, 'caller'>): Promise<{ relation: string; columns: string[] }> {
   const defaults: NameDefaults = { projectId: t.projectId, defaultDataset: undefined };
   const a = await e.statements.analyze(t.viewQuery!, 0, defaults, {});
-  const ctx = await makeContext(e, a.tables, defaults);
+  // The view's tables are read as the caller (row access policies apply through views).
+  const ctx = await makeContext(e, a.tables, { ...defaults, caller: opts.caller });
   const outs: Node[] = a.stmt.outputColumnList ?? [];
   const names = t.columns.map((c) => c.name);
   const items = outs.map((o, i) => `${colName(o.column)} AS "${(names[i] ?? `f${i}_`).replace(/"/g, '""')}"`);
-  void opts;
   return { relation: `(SELECT ${items.join(', ')} FROM (${lowerScan(a.stmt.query, ctx)}))`, columns: names };
 }

@@ -2,12 +2,92 @@
  * Writes a query's result into `configuration.query.destinationTable` with the create and write
  * dispositions of contract §4.3 (CREATE_IF_NEEDED / CREATE_NEVER; WRITE_EMPTY / WRITE_TRUNCATE /
  * WRITE_APPEND). The response still carries the SELECT's projection.
+ *
+ * Appends match result columns to table columns by name (table columns the result lacks are NULL).
+ * Schema evolution (`schemaUpdateOptions`): ALLOW_FIELD_ADDITION adds result columns the table
+ * lacks (NULLABLE); ALLOW_FIELD_RELAXATION turns REQUIRED columns the result writes as NULLABLE
+ * into NULLABLE. Without the option BigQuery rejects the job (`Provided Schema does not match
+ * Table p:d.t. …`); the options with WRITE_TRUNCATE on a whole table (or WRITE_EMPTY) are
+ * rejected too. `timePartitioning` / `rangePartitioning` / `clusteringFields` apply to a table the
+ * job creates or truncates; their fields must exist in the result schema.
  */
 import type { Engine, StatementResult } from '../engine/engine.js';
 import { createStoredTable } from '../engine/ddl.js';
 import { insertValues } from '../engine/dml-values.js';
 import { readRows } from '../engine/statements.js';
 import { BigQueryError } from '../errors/errors.js';
+import type { TableMeta } from '../catalog/store.js';
+import { ident } from '../engine/lower/context.js';
+import { duckType } from '../engine/duckdb/types.js';
+import type { Value } from '../types/types.js';
+
+const SCHEMA_UPDATE_DISPOSITION =
+  'Schema update options should only be specified with WRITE_APPEND disposition, or with WRITE_TRUNCATE disposition on a table partition.';
+
+/** The destination's partitioning and clustering from the job configuration, validated against the result columns. */
+function layoutFields(q: Record<string, any>, names: string[]): Record<string, unknown> {
+  const has = (f: unknown) => typeof f === 'string' && names.some((n) => n.toLowerCase() === f.toLowerCase());
+  const f: Record<string, unknown> = {};
+  if (q.timePartitioning && typeof q.timePartitioning === 'object') {
+    const field = q.timePartitioning.field;
+    if (field !== undefined && !has(field)) throw BigQueryError.invalid('The field specified for partitioning cannot be found in the schema.');
+    f.timePartitioning = { type: 'DAY', ...q.timePartitioning };
+  }
+  if (q.rangePartitioning && typeof q.rangePartitioning === 'object') {
+    if (!has(q.rangePartitioning.field)) throw BigQueryError.invalid('The field specified for partitioning cannot be found in the schema.');
+    f.rangePartitioning = q.rangePartitioning;
+  }
+  const clustering = Array.isArray(q.clusteringFields) ? q.clusteringFields : q.clustering?.fields;
+  if (Array.isArray(clustering) && clustering.length) {
+    for (const c of clustering)
+      if (!has(c)) throw BigQueryError.invalid(`The field specified for clustering cannot be found in the schema. Invalid field: ${String(c)}`);
+    f.clustering = { fields: clustering.map(String) };
+  }
+  return f;
+}
+
+/**
+ * Evolves an existing table's schema for an append of `schema` (ALLOW_FIELD_ADDITION /
+ * ALLOW_FIELD_RELAXATION) and answers the table to append to.
+ * @throws BigQueryError invalid when the result does not fit and no option allows the change.
+ */
+async function evolveForAppend(e: Engine, t: TableMeta, schema: { name: string; type: any; required?: boolean }[], options: string[]): Promise<TableMeta> {
+  const name = `${t.projectId}:${t.datasetId}.${t.tableId}`;
+  const mismatch = (why: string) => BigQueryError.invalid(`Provided Schema does not match Table ${name}. ${why}`);
+  const ddl: string[] = [];
+  const columns = t.columns.map((c) => ({ ...c }));
+  for (const f of schema) {
+    const c = columns.find((x) => x.name.toLowerCase() === f.name.toLowerCase());
+    if (!c) {
+      if (!options.includes('ALLOW_FIELD_ADDITION')) throw mismatch(`Cannot add fields (field: ${f.name})`);
+      columns.push({ name: f.name, type: f.type, required: false });
+      ddl.push(`ALTER TABLE ${ident(t.duckName)} ADD COLUMN ${ident(f.name)} ${duckType(f.type)}`);
+    } else if (c.required && !f.required) {
+      if (!options.includes('ALLOW_FIELD_RELAXATION')) throw mismatch(`Field ${c.name} has changed mode from REQUIRED to NULLABLE`);
+      c.required = false;
+      ddl.push(`ALTER TABLE ${ident(t.duckName)} ALTER COLUMN ${ident(c.name)} DROP NOT NULL`);
+    }
+  }
+  // Table columns the result lacks: REQUIRED ones can only be relaxed.
+  for (const c of columns)
+    if (c.required && !schema.some((f) => f.name.toLowerCase() === c.name.toLowerCase())) {
+      if (!options.includes('ALLOW_FIELD_RELAXATION')) throw mismatch(`Field ${c.name} is missing in new schema`);
+      c.required = false;
+      ddl.push(`ALTER TABLE ${ident(t.duckName)} ALTER COLUMN ${ident(c.name)} DROP NOT NULL`);
+    }
+  if (!ddl.length) return t;
+  await e.db.transaction(ddl);
+  const evolved: TableMeta = { ...t, columns, lastModifiedTime: Date.now() };
+  await e.catalog.putTable(evolved);
+  return evolved;
+}
+
+/** The result rows in the table's column order (by name; columns the result lacks are undefined). */
+function rowsFor(t: TableMeta, schema: { name: string }[], rows: Value[][]): (Value | undefined)[][] {
+  const idx = t.columns.map((c) => schema.findIndex((f) => f.name.toLowerCase() === c.name.toLowerCase()));
+  if (idx.every((i, j) => i === j) && schema.length === t.columns.length) return rows;
+  return rows.map((r) => idx.map((i) => (i < 0 ? undefined : r[i])));
+}
 
 export async function applyDestination(e: Engine, projectId: string, q: Record<string, any>, result: StatementResult): Promise<void> {
   const d = q.destinationTable;
@@ -18,9 +98,13 @@ export async function applyDestination(e: Engine, projectId: string, q: Record<s
   const create = String(q.createDisposition ?? 'CREATE_IF_NEEDED').toUpperCase();
   const schema = result.schema ?? [];
   const rows = result.rows ?? [];
+  const updates: string[] = (Array.isArray(q.schemaUpdateOptions) ? q.schemaUpdateOptions : []).map((o: unknown) => String(o).toUpperCase());
+  if (updates.length && write !== 'WRITE_APPEND' && !(write === 'WRITE_TRUNCATE' && ref.tableId.includes('$')))
+    throw BigQueryError.invalid(SCHEMA_UPDATE_DISPOSITION);
+  const resultColumns = () => schema.map((f) => ({ name: f.name, type: f.type, required: false }));
   if (!existing) {
     if (create === 'CREATE_NEVER') throw BigQueryError.notFound(`Not found: Table ${ref.projectId}:${ref.datasetId}.${ref.tableId}`);
-    const t = await createStoredTable(e, ref, schema.map((f) => ({ name: f.name, type: f.type, required: false })), {});
+    const t = await createStoredTable(e, ref, resultColumns(), layoutFields(q, schema.map((f) => f.name)));
     await insertValues(e, t, rows);
   } else {
     if (write === 'WRITE_EMPTY') {
@@ -29,8 +113,12 @@ export async function applyDestination(e: Engine, projectId: string, q: Record<s
         throw BigQueryError.duplicate(`Already Exists: Table ${ref.projectId}:${ref.datasetId}.${ref.tableId}`);
     }
     if (write === 'WRITE_TRUNCATE') {
-      const t = await createStoredTable(e, ref, schema.map((f) => ({ name: f.name, type: f.type, required: false })), existing.fields, undefined, existing);
+      const layout = layoutFields(q, schema.map((f) => f.name));
+      const t = await createStoredTable(e, ref, resultColumns(), { ...existing.fields, ...layout }, undefined, existing);
       await insertValues(e, t, rows);
+    } else if (write === 'WRITE_APPEND') {
+      const t = await evolveForAppend(e, existing, schema, updates);
+      await insertValues(e, t, rowsFor(t, schema, rows));
     } else await insertValues(e, existing, rows);
   }
   result.numDmlAffectedRows = rows.length;

@@ -25,6 +25,11 @@ import { decodeQueryParameter } from '../wire/rest-values.js';
 import { scanBytes } from './bytes.js';
 import { applyDestination } from './destination.js';
 import { jobFromJson, jobToJson } from './persist.js';
+import { SessionManager, dropTempScope, sessionIdOf, tempDatasetId, type Session } from './sessions.js';
+import type { TempScope } from '../engine/names.js';
+
+/** `CALL BQ.ABORT_SESSION([session_id])`, the statement ending a session. */
+const ABORT_SESSION = /^\s*CALL\s+`?BQ\.ABORT_SESSION`?\s*\(\s*(?:(['"])([^'"]*)\1\s*)?\)\s*;?\s*$/i;
 
 export type JobState = 'PENDING' | 'RUNNING' | 'DONE';
 
@@ -137,13 +142,17 @@ export class JobManager {
   /** jobs.query requestIds: project + id → the job it created. */
   private requests = new Map<string, { fingerprint: string; key: string; at: number }>();
   private readonly limits: ResultLimits;
+  /** Sessions (createSession / connectionProperties session_id). */
+  readonly sessions: SessionManager;
 
   constructor(
     readonly engine: Engine,
     private readonly defaultProject: string,
     limits: Partial<ResultLimits> = {},
+    sessionIdleMs?: number,
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
+    this.sessions = new SessionManager(engine, sessionIdleMs);
   }
 
   private key = (p: string, j: string) => JSON.stringify([p, j]);
@@ -299,19 +308,35 @@ export class JobManager {
     /** Each statement's share (child jobs of a script). */
     const perStatement: JobStats[] = [];
     let results: StatementResult[] = [];
+    let temp: TempScope | undefined;
+    let ownTemp: TempScope | undefined;
     try {
       await runInterruptible(r.intr, async () => {
         if (r.intr.interrupted) throw stoppedError();
         if (q.useLegacySql === true || q.useLegacySql === 'true')
           throw BigQueryError.invalidQuery('Legacy SQL is not supported by bqemu; set useLegacySql to false');
+        const session = await this.sessionOf(job);
+        if (session) job.sessionId = session.id;
+        const abort = ABORT_SESSION.exec(q.query);
+        if (abort) {
+          const id = abort[2] ?? session?.id;
+          if (!id) throw BigQueryError.invalidQuery('BQ.ABORT_SESSION() without an argument can only be called inside a session');
+          if (!job.configuration.dryRun) await this.sessions.end(id);
+          job.result = { statementType: 'SCRIPT', schema: [], rows: [] };
+          return;
+        }
         const { named, positional } = decodeParams(q.queryParameters, q.parameterMode);
         const dd = q.defaultDataset;
+        // TEMP tables: the session's, else the job's own (dropped when it ends).
+        temp = session?.temp ?? { projectId: job.projectId, datasetId: tempDatasetId(`job:${job.projectId}:${job.jobId}:${job.creationTime}`), tables: new Set() };
+        if (!session) ownTemp = temp;
         results = await this.engine.execute(q.query, {
           projectId: job.projectId,
           defaultDataset: dd?.datasetId ? { projectId: dd.projectId ?? job.projectId, datasetId: dd.datasetId } : undefined,
           namedParams: named,
           positionalParams: positional,
           dryRun: !!job.configuration.dryRun,
+          temp,
           onScan: async (scans: ScannedTable[]) => {
             const b = await scanBytes(this.engine, scans);
             const tables = scans.filter((s) => s.table.type === 'TABLE').length;
@@ -330,9 +355,13 @@ export class JobManager {
       });
     } catch (e) {
       job.error = r.cancelled ? stoppedError() : asBigQueryError(e);
+      // An erroring dry run names the query as location `q` (recorded api_configuration/dry_run_invalid_function).
+      if (job.configuration.dryRun && job.error.location === 'query')
+        job.error = new BigQueryError(job.error.reason, job.error.message, 'q', job.error.httpStatus);
       job.result = undefined;
       results = [];
     }
+    if (ownTemp) await dropTempScope(this.engine, ownTemp).catch(() => undefined);
     stats.slotMs = Math.round(performance.now() - t0);
     job.stats = stats;
     job.endTime = Math.max(Date.now(), job.startTime);
@@ -371,6 +400,23 @@ export class JobManager {
       this.retain(child);
       void this.persist(child).catch(() => undefined);
     });
+  }
+
+  /**
+   * The session a job runs in: a new one (createSession), the one its connectionProperties name,
+   * or none.
+   * @throws BigQueryError invalid for an unknown, ended or malformed session id.
+   */
+  private async sessionOf(job: JobRecord): Promise<Session | undefined> {
+    const q = job.configuration.query;
+    const id = sessionIdOf(q);
+    const create = q.createSession === true || q.createSession === 'true';
+    if (id !== undefined) {
+      if (create) throw BigQueryError.invalid('Cannot set both session_id and create_session.');
+      return this.sessions.use(id, job.projectId);
+    }
+    if (create && !job.configuration.dryRun) return this.sessions.create(job.projectId, job.location);
+    return undefined;
   }
 
   /** Keeps a finished job's rows, dropping the rows of the oldest jobs beyond the limits. */

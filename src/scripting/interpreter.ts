@@ -63,7 +63,7 @@ export class Interpreter {
   ) {
     this.src = new ScriptSource(sql);
     this.txn = new ScriptTransaction(engine);
-    this.defaults = { projectId: opts.projectId, defaultDataset: opts.defaultDataset };
+    this.defaults = { projectId: opts.projectId, defaultDataset: opts.defaultDataset, temp: opts.temp };
     this.initSystemVariables();
   }
 

@@ -12,6 +12,7 @@ import { projectsRoutes } from './rest/projects.js';
 import { datasetsRoutes } from './rest/datasets.js';
 import { tablesRoutes } from './rest/tables.js';
 import { routinesRoutes } from './rest/routines.js';
+import { rowAccessPoliciesRoutes } from './rest/row-access-policies.js';
 import { tabledataRoutes } from './rest/tabledata.js';
 import { jobsRoutes } from './rest/jobs.js';
 import { discoveryRoutes } from './rest/discovery.js';
@@ -26,6 +27,8 @@ export interface EmulatorOptions {
   dataset?: string;
   dataDir?: string;
   quiet?: boolean;
+  /** Idle lifetime of a session in ms (BigQuery: 24 hours). */
+  sessionIdleMs?: number;
 }
 
 export interface Emulator {
@@ -53,7 +56,7 @@ function parseJsonBody(body: string): unknown {
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   const projectId = opts.projectId ?? 'test-project';
   const engine = await Engine.start({ dataDir: opts.dataDir });
-  const jobs = new JobManager(engine, projectId);
+  const jobs = new JobManager(engine, projectId, {}, opts.sessionIdleMs);
   await jobs.load();
   engine.catalog.touchProject(projectId);
   if (opts.dataset && !engine.catalog.getDataset(projectId, opts.dataset)) {
@@ -93,6 +96,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         datasetsRoutes(r, ctx);
         tablesRoutes(r, ctx);
         routinesRoutes(r, ctx);
+        rowAccessPoliciesRoutes(r, ctx);
         tabledataRoutes(r, ctx);
         jobsRoutes(r, ctx);
       },

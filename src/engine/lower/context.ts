@@ -13,6 +13,8 @@ import { fromTypeProto } from '../../analyzer/types.js';
 export interface BoundTable {
   /** SQL of the relation in DuckDB (a quoted table name, or a parenthesised view query). */
   relation: string;
+  /** The relation reads see when it differs from `relation` (a table's row access policies filter it). */
+  read?: string;
   /** DuckDB column names by table column index. */
   columns: string[];
 }

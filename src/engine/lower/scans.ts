@@ -25,7 +25,7 @@ function tableScan(n: Node, ctx: LowerContext): string {
   if (!t) throw BigQueryError.internal(`Unbound table ${n.table?.fullName ?? n.table?.name}`);
   const idx: string[] = n.columnIndexList ?? [];
   const items = cols(n).map((c, i) => `${ident(t.columns[Number(idx[i] ?? i)])} AS ${colName(c)}`);
-  return `SELECT ${items.length ? items.join(', ') : 'NULL AS "__none"'} FROM ${t.relation}`;
+  return `SELECT ${items.length ? items.join(', ') : 'NULL AS "__none"'} FROM ${t.read ?? t.relation}`;
 }
 
 function projectScan(n: Node, ctx: LowerContext): string {

@@ -12,6 +12,7 @@ import { encodeRows, encodeRowsJson, offsetOfToken, pageToken } from '../../wire
 import { jobResource, jobStatistics } from '../../wire/jobs.js';
 import { intParam, objectBody, type PathParams, type RestContext } from './context.js';
 import { BigQueryError } from '../../errors/errors.js';
+import { callerFromHeaders, withCaller } from '../../engine/row-access.js';
 
 const DEFAULT_PAGE = 100_000;
 
@@ -80,7 +81,8 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
   const base = () => ctx.baseUrl();
 
   app.post('/projects/:projectId/jobs', async (req: Req) => {
-    const j = await ctx.jobs.insert(req.params.projectId, objectBody(req.body));
+    // The job starts inside this scope, so its statements run as the request's caller (row access).
+    const j = await withCaller(callerFromHeaders(req.headers), () => ctx.jobs.insert(req.params.projectId, objectBody(req.body)));
     // A dry run that fails answers the error itself (there is no job to poll).
     if (j.configuration.dryRun && j.error) throw j.error;
     await ctx.jobs.waitFor(j, INSERT_WAIT_MS);
@@ -159,7 +161,7 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
     let j = requestId ? ctx.jobs.jobOfRequest(projectId, requestId, fingerprint) : undefined;
     if (!j) {
       const jobId = body.dryRun ? undefined : `job_${randomUUID().replace(/-/g, '_')}`;
-      j = await ctx.jobs.insert(projectId, { jobReference: { jobId, location: body.location }, configuration });
+      j = await withCaller(callerFromHeaders(req.headers), () => ctx.jobs.insert(projectId, { jobReference: { jobId, location: body.location }, configuration }));
       if (requestId) ctx.jobs.rememberRequest(projectId, requestId, fingerprint, j);
     }
     await ctx.jobs.waitFor(j, timeoutMs);

@@ -1,0 +1,192 @@
+/**
+ * Row-level security: who the caller is, which row access policies grant them, the filtered
+ * relation of a table with policies, and the DDL statements CREATE [OR REPLACE] ROW ACCESS POLICY
+ * [IF NOT EXISTS] and DROP [ALL] ROW ACCESS POLICY/POLICIES.
+ *
+ * BigQuery's rule: on a table with row access policies a caller sees the union of the rows of the
+ * policies whose grantees include them (directly, through a group, their domain, `allUsers` or
+ * `allAuthenticatedUsers`); a table with policies of which none grants the caller reads as empty.
+ * Writes (DML targets) are not filtered.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Node } from '../analyzer/ast.js';
+import type { RowAccessPolicyMeta, TableMeta } from '../catalog/store.js';
+import { BigQueryError } from '../errors/errors.js';
+import type { Engine, QueryOptions, StatementResult } from './engine.js';
+import { colName, type BoundTable } from './lower/context.js';
+import { lowerScan } from './lower/scans.js';
+import { resolveTablePath, type NameDefaults } from './names.js';
+import { isIngestionPartitioned } from './partitioning.js';
+
+/** The identity a statement runs as: an IAM member string and the groups it belongs to. */
+export interface Caller {
+  principal: string;
+  groups: string[];
+}
+
+/** The emulator's own principal: the caller of requests without identity headers. */
+export const DEFAULT_PRINCIPAL = 'user:bqemu@localhost';
+
+/** Request headers carrying the caller identity (corpus README note 8). */
+export const CALLER_HEADER = 'x-bqemu-caller';
+export const GROUPS_HEADER = 'x-bqemu-groups';
+
+/**
+ * The caller of the work running in this async context, for code paths the REST route cannot
+ * hand an explicit `QueryOptions.caller` to (the job manager starts the job inside the request's
+ * context, so the identity follows the job's promise chain).
+ */
+const callerScope = new AsyncLocalStorage<Caller>();
+
+/** Runs `fn` with `caller` as the ambient caller (undefined: no change). */
+export function withCaller<T>(caller: Caller | undefined, fn: () => T): T {
+  return caller ? callerScope.run(caller, fn) : fn();
+}
+
+/** The caller in effect: the explicit one, else the ambient one, else the default principal. */
+export function effectiveCaller(explicit?: Caller): Caller {
+  return explicit ?? callerScope.getStore() ?? { principal: DEFAULT_PRINCIPAL, groups: [] };
+}
+
+const member = (s: string, kind: string) => (s.includes(':') ? s : `${kind}:${s}`);
+
+/** The caller named by request headers; undefined when no identity header is present. */
+export function callerFromHeaders(headers: Record<string, string | string[] | undefined>): Caller | undefined {
+  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(',') : v);
+  const principal = one(headers[CALLER_HEADER])?.trim();
+  const groups = (one(headers[GROUPS_HEADER]) ?? '').split(',').map((g) => g.trim()).filter(Boolean).map((g) => member(g, 'group'));
+  if (!principal && !groups.length) return undefined;
+  return { principal: principal ? member(principal, 'user') : DEFAULT_PRINCIPAL, groups };
+}
+
+/** Whether a policy's grantee list includes the caller. IAM member emails compare case-insensitively. */
+export function grants(grantees: string[], caller: Caller): boolean {
+  const lc = (s: string) => s.trim().toLowerCase();
+  const principal = lc(caller.principal);
+  const groups = new Set(caller.groups.map(lc));
+  const domain = principal.includes('@') ? principal.slice(principal.lastIndexOf('@') + 1) : undefined;
+  return grantees.some((g0) => {
+    const g = lc(g0);
+    if (g === 'allusers' || g === 'allauthenticatedusers') return true;
+    if (g === principal || groups.has(g)) return true;
+    return g.startsWith('domain:') && g.slice(7) === domain;
+  });
+}
+
+const GRANTEE = /^(allUsers|allAuthenticatedUsers|(user|group|serviceAccount|domain|principal|principalSet):\S+)$/;
+
+/** Checks grantee strings. @throws BigQueryError invalid */
+export function checkGrantees(grantees: unknown): string[] {
+  if (!Array.isArray(grantees)) throw BigQueryError.invalid('grantees must be a list of IAM members', 'grantees');
+  for (const g of grantees)
+    if (typeof g !== 'string' || !GRANTEE.test(g.trim())) throw BigQueryError.invalid(`Invalid grantee: ${String(g)}`, 'grantees');
+  return grantees.map((g: string) => g.trim());
+}
+
+const POLICY_ID = /^[A-Za-z0-9_]{1,256}$/;
+
+/** Checks a policy id. @throws BigQueryError invalid */
+export function checkPolicyId(id: unknown): string {
+  if (typeof id !== 'string' || !id) throw BigQueryError.invalid('Required parameter is missing: rowAccessPolicyReference.policyId', 'rowAccessPolicyReference.policyId');
+  if (!POLICY_ID.test(id))
+    throw BigQueryError.invalid(`Invalid row access policy ID "${id}". Policy IDs must contain only letters, numbers or underscores and be at most 256 characters long.`);
+  return id;
+}
+
+const bq = (s: string) => '`' + s.replace(/\\/g, '\\\\').replace(/`/g, '\\`') + '`';
+const dq = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+/** The GoogleSQL query whose rows a set of filter predicates leaves visible. */
+function filterQuery(t: TableMeta, predicates: string[]): string {
+  const pseudo = isIngestionPartitioned(t) ? ', _PARTITIONTIME, _PARTITIONDATE' : '';
+  const where = predicates.map((p) => `(${p})`).join(' OR ');
+  return `SELECT *${pseudo} FROM ${bq(t.projectId)}.${bq(t.datasetId)}.${bq(t.tableId)} WHERE ${where}`;
+}
+
+/**
+ * Analyzes a filter predicate against its table (REST insert/update validate with it).
+ * @throws BigQueryError invalidQuery when the predicate does not analyze or is not BOOL.
+ */
+export async function checkPredicate(e: Engine, t: TableMeta, predicate: unknown): Promise<string> {
+  if (typeof predicate !== 'string' || !predicate.trim()) throw BigQueryError.invalid('Required parameter is missing: filterPredicate', 'filterPredicate');
+  await e.statements.analyze(filterQuery(t, [predicate]), 0, { projectId: t.projectId, defaultDataset: { projectId: t.projectId, datasetId: t.datasetId } }, {});
+  return predicate;
+}
+
+/**
+ * The relation a read of table `t` sees under its row access policies, or undefined when it has
+ * none. `b` is the table's unfiltered binding.
+ */
+export async function filteredRelation(e: Engine, t: TableMeta, b: BoundTable, caller: Caller | undefined): Promise<string | undefined> {
+  if (t.type !== 'TABLE' || t.wildcard || t.infoSchema) return undefined;
+  const policies = e.catalog.listRowAccessPolicies(t.projectId, t.datasetId, t.tableId);
+  if (!policies.length) return undefined;
+  const who = effectiveCaller(caller);
+  const mine = policies.filter((p) => grants(p.grantees, who));
+  if (!mine.length) return `(SELECT * FROM ${b.relation} WHERE FALSE)`;
+  const defaults: NameDefaults = { projectId: t.projectId, defaultDataset: { projectId: t.projectId, datasetId: t.datasetId } };
+  const a = await e.statements.analyze(filterQuery(t, mine.map((p) => p.filterPredicate)), 0, defaults, {});
+  const { makeContext } = await import('./statements.js');
+  // The predicate's own table reads are not filtered again (no recursion through the policy).
+  const ctx = await makeContext(e, a.tables, { ...defaults, noRowAccess: true });
+  const outs: Node[] = a.stmt.outputColumnList ?? [];
+  const items = outs.map((o, i) => `${colName(o.column)} AS ${dq(b.columns[i] ?? `f${i}_`)}`);
+  return `(SELECT ${items.join(', ')} FROM (${lowerScan(a.stmt.query, ctx)}))`;
+}
+
+function policyTable(e: Engine, segs: string[], opts: NameDefaults): TableMeta {
+  const ref = resolveTablePath(segs, opts);
+  if (!e.catalog.getDataset(ref.projectId, ref.datasetId)) throw BigQueryError.datasetNotFound(ref.projectId, ref.datasetId, true);
+  const t = e.catalog.getTable(ref.projectId, ref.datasetId, ref.tableId);
+  if (!t) throw BigQueryError.tableNotFound(ref.projectId, ref.datasetId, ref.tableId, true);
+  return t;
+}
+
+const tableName = (t: TableMeta) => `${t.projectId}.${t.datasetId}.${t.tableId}`;
+
+async function createPolicy(e: Engine, stmt: Node, _ctx: unknown, opts: QueryOptions): Promise<StatementResult> {
+  const t = policyTable(e, stmt.targetNamePath as string[], opts);
+  if (t.type !== 'TABLE') throw BigQueryError.invalidQuery(`Row access policies can only be created on tables; ${tableName(t)} is a view`);
+  const policyId = checkPolicyId(String(stmt.name));
+  const grantees = checkGrantees(((stmt.granteeExprList ?? []) as Node[]).map((g) => String(g.value?.value?.stringValue ?? '')));
+  const ref = { projectId: t.projectId, datasetId: t.datasetId, tableId: t.tableId };
+  const base: StatementResult = { statementType: 'CREATE_ROW_ACCESS_POLICY', ddlTargetTable: ref };
+  const old = e.catalog.getRowAccessPolicy(t.projectId, t.datasetId, t.tableId, policyId);
+  if (old && stmt.createMode === 'CREATE_IF_NOT_EXISTS') return { ...base, ddlOperationPerformed: 'SKIP' };
+  if (old && stmt.createMode !== 'CREATE_OR_REPLACE') throw BigQueryError.duplicate(`Already Exists: Row access policy ${policyId} on table ${tableName(t)}`);
+  if (opts.dryRun) return base;
+  const now = Date.now();
+  await e.catalog.putRowAccessPolicy({
+    ...ref,
+    policyId,
+    filterPredicate: String(stmt.predicateStr ?? ''),
+    grantees,
+    creationTime: old?.creationTime ?? now,
+    lastModifiedTime: now,
+  } satisfies RowAccessPolicyMeta);
+  return { ...base, ddlOperationPerformed: old ? 'REPLACE' : 'CREATE' };
+}
+
+async function dropPolicy(e: Engine, stmt: Node, _ctx: unknown, opts: QueryOptions): Promise<StatementResult> {
+  const t = policyTable(e, stmt.targetNamePath as string[], opts);
+  const ref = { projectId: t.projectId, datasetId: t.datasetId, tableId: t.tableId };
+  if (stmt.isDropAll) {
+    const all = e.catalog.listRowAccessPolicies(t.projectId, t.datasetId, t.tableId);
+    if (!opts.dryRun) for (const p of all) await e.catalog.deleteRowAccessPolicy(p.projectId, p.datasetId, p.tableId, p.policyId);
+    return { statementType: 'DROP_ALL_ROW_ACCESS_POLICIES', ddlTargetTable: ref, ddlOperationPerformed: 'DROP' };
+  }
+  const policyId = String(stmt.name);
+  const base: StatementResult = { statementType: 'DROP_ROW_ACCESS_POLICY', ddlTargetTable: ref };
+  if (!e.catalog.getRowAccessPolicy(t.projectId, t.datasetId, t.tableId, policyId)) {
+    if (stmt.isIfExists) return { ...base, ddlOperationPerformed: 'SKIP' };
+    throw BigQueryError.notFound(`Not found: Row access policy ${policyId} on table ${tableName(t)}`);
+  }
+  if (!opts.dryRun) await e.catalog.deleteRowAccessPolicy(t.projectId, t.datasetId, t.tableId, policyId);
+  return { ...base, ddlOperationPerformed: 'DROP' };
+}
+
+/** Statement handlers (merged into statements.ts HANDLERS). */
+export const ROW_ACCESS = {
+  CreateRowAccessPolicyStmt: createPolicy,
+  DropRowAccessPolicyStmt: dropPolicy,
+};
