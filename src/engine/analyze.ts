@@ -267,19 +267,7 @@ function missingTable(e: unknown): string[] | undefined {
   if (!(e instanceof BigQueryError)) return undefined;
   const m = /(?:^|; )Table not found: (.+?)(?: at \[\d+:\d+\])?(?:;.*)?$/.exec(e.message);
   if (!m) return undefined;
-  // Split on dots outside backquotes: `p.d.t` is one segment, p.d.t three (as the query wrote it).
-  const segs: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (const ch of m[1]) {
-    if (ch === '`') quoted = !quoted;
-    else if (ch === '.' && !quoted) {
-      segs.push(cur);
-      cur = '';
-    } else cur += ch;
-  }
-  segs.push(cur);
-  return segs;
+  return splitPath(m[1]);
 }
 
 /** The routine path of ZetaSQL's `Function not found: x` / `Table-valued function not found: x`. */
@@ -290,6 +278,7 @@ function missingRoutine(e: unknown): { segs: string[]; tvf: boolean } | undefine
   return { segs: splitPath(m[2]), tvf: m[1] !== 'Function' };
 }
 
+/** Splits a path on dots outside backquotes: `` `p.d.t` `` is one segment, p.d.t three (as written). */
 function splitPath(text: string): string[] {
   const segs: string[] = [];
   let cur = '';
