@@ -19,62 +19,20 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Engine, ResultField, ScannedTable, StatementResult } from '../engine/engine.js';
 import { Interrupter, runInterruptible } from '../engine/duckdb/db.js';
 import { BigQueryError, asBigQueryError } from '../errors/errors.js';
-import type { ParamValue } from '../engine/lower/context.js';
 import type { Value } from '../types/types.js';
-import { decodeQueryParameter } from '../wire/rest-values.js';
 import { scanBytes } from './bytes.js';
 import { applyDestination } from './destination.js';
 import { jobFromJson, jobToJson } from './persist.js';
 import { SessionManager, dropTempScope, sessionIdOf, tempDatasetId, type Session } from './sessions.js';
 import type { TempScope } from '../engine/names.js';
+import { configKey, decodeParams } from './jobs-params.js';
+import type { JobListFilter, JobRecord, JobStats, ResultLimits } from './jobs-model.js';
+
+export type { JobListFilter, JobRecord, JobState, JobStats, ResultLimits } from './jobs-model.js';
+export { decodeParams } from './jobs-params.js';
 
 /** `CALL BQ.ABORT_SESSION([session_id])`, the statement ending a session. */
 const ABORT_SESSION = /^\s*CALL\s+`?BQ\.ABORT_SESSION`?\s*\(\s*(?:(['"])([^'"]*)\1\s*)?\)\s*;?\s*$/i;
-
-export type JobState = 'PENDING' | 'RUNNING' | 'DONE';
-
-/** What a finished query job measured (JobStatistics / JobStatistics2). */
-export interface JobStats {
-  /** Logical bytes of the scanned columns (bytes.ts). */
-  bytesProcessed: number;
-  bytesBilled: number;
-  /** Execution time in ms (the emulator's stand-in for slot-milliseconds). */
-  slotMs: number;
-  /** Stored tables the job scanned. */
-  tablesScanned: number;
-  /** Rows of the scanned tables. */
-  recordsRead?: number;
-}
-
-export interface JobRecord {
-  projectId: string;
-  jobId: string;
-  location: string;
-  configuration: Record<string, any>;
-  state: JobState;
-  error?: BigQueryError;
-  creationTime: number;
-  startTime?: number;
-  endTime?: number;
-  /** The answer (a script's last statement); `rows` is gone once the result expired. */
-  result?: StatementResult;
-  /** The result rows were dropped (results of older jobs are not kept). */
-  resultsExpired?: boolean;
-  stats?: JobStats;
-  sessionId?: string;
-  /** The script job this job is a statement of. */
-  parentJobId?: string;
-  /** Child jobs (one per statement) of a script job. */
-  childJobIds?: string[];
-}
-
-/** Limits on the result rows kept in memory. */
-export interface ResultLimits {
-  /** Finished jobs whose rows are kept (most recent first). */
-  maxJobs: number;
-  /** Cells (rows × columns) kept over all jobs; the most recent job's rows are always kept. */
-  maxCells: number;
-}
 
 const DEFAULT_LIMITS: ResultLimits = { maxJobs: 1000, maxCells: 5_000_000 };
 /** How long jobs.cancel waits for the cancelled job to stop before answering. */
@@ -93,15 +51,6 @@ export function anonymousTable(projectId: string, jobId: string): { projectId: s
   return { projectId, datasetId: `_${h(projectId)}`, tableId: `anon${h(jobId)}` };
 }
 
-/** Filters of jobs.list. */
-export interface JobListFilter {
-  states?: JobState[];
-  minCreationTime?: number;
-  maxCreationTime?: number;
-  /** Only the child jobs of this script job (else only top-level jobs). */
-  parentJobId?: string;
-}
-
 interface Running {
   intr: Interrupter;
   cancelled: boolean;
@@ -113,24 +62,6 @@ async function within(p: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([p, new Promise<void>((r) => (timer = setTimeout(r, Math.max(0, ms))))]);
   clearTimeout(timer);
-}
-
-/** JSON with sorted keys (configuration equality of a retried jobs.insert). */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object')
-    return `{${Object.keys(v)
-      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(v);
-}
-
-/** A configuration's identity for a retried jobs.insert: defaults the answer echoes do not count. */
-function configKey(c: Record<string, any>): string {
-  const query = c.query && typeof c.query === 'object' ? { ...c.query, priority: c.query.priority ?? 'INTERACTIVE' } : c.query;
-  return canonical({ ...c, jobType: undefined, query });
 }
 
 export class JobManager {
@@ -474,22 +405,4 @@ export class JobManager {
   get project(): string {
     return this.defaultProject;
   }
-}
-
-/**
- * Decodes REST `queryParameters` (contract §4.3 parameterMode): named when the parameters carry
- * names, positional otherwise.
- * @throws BigQueryError invalid for malformed parameters.
- */
-export function decodeParams(list: unknown, mode?: string): { named: Map<string, ParamValue>; positional: ParamValue[] } {
-  const named = new Map<string, ParamValue>();
-  const positional: ParamValue[] = [];
-  if (!Array.isArray(list)) return { named, positional };
-  for (const p of list) {
-    const d = decodeQueryParameter(p);
-    const pv = { type: d.type, value: d.value };
-    if (String(mode ?? '').toUpperCase() === 'POSITIONAL' || !d.name) positional.push(pv);
-    else named.set(d.name.toLowerCase(), pv);
-  }
-  return { named, positional };
 }

@@ -1,0 +1,94 @@
+/** Documentation examples: the pass-rate report (docs.ts). */
+import type { DocGroup, DocOutcome } from './docs.js';
+
+interface Tally {
+  passed: number;
+  total: number;
+}
+
+function pct(t: Tally): string {
+  return `${t.total ? ((t.passed / t.total) * 100).toFixed(1) : '0.0'}%`;
+}
+
+/** Coarse failure kind of a cause, for the kinds table. */
+export function failureKind(cause: string): string {
+  if (!cause.startsWith('emulator error: ')) return cause.split(':')[0]!;
+  const rest = cause.slice('emulator error: '.length);
+  if (rest.startsWith('not supported: ')) return 'emulator error: function/operator not supported by bqemu';
+  if (rest.startsWith('function not found')) return 'emulator error: function not found by the analyzer (not a BigQuery function?)';
+  if (/^Type \w+ is not supported/.test(rest)) return 'emulator error: type not supported';
+  if (/^Syntax error/.test(rest)) return 'emulator error: syntax error';
+  if (rest.startsWith('client could not decode')) return 'client decode error (wire format)';
+  if (/does not exist!|Binder Error|Conversion Error|Catalog Error|Parser Error|Invalid Input Error/i.test(rest)) return 'emulator error: execution engine error';
+  return 'emulator error: other';
+}
+
+const GROUP_TITLES: Record<DocGroup, string> = { core: 'overall (GoogleSQL, excluding the groups below)', pipe: 'pipe syntax', graph: 'graph (not BigQuery)', proto: 'protocol buffers (not BigQuery)' };
+
+/** Text report: rates by doc page and group, top failing pages and causes; last line `N passed, N failed`. */
+export function formatDocsReport(outcomes: DocOutcome[], skipped: Record<string, number>, opts: { maxCauses?: number; maxFailures?: number } = {}): string {
+  const lines: string[] = [];
+  const byDoc = new Map<string, Tally>();
+  const byGroup = new Map<DocGroup, Tally>();
+  for (const o of outcomes) {
+    const d = byDoc.get(o.doc) ?? { passed: 0, total: 0 };
+    d.total++;
+    if (o.status === 'pass') d.passed++;
+    byDoc.set(o.doc, d);
+    const g = byGroup.get(o.group) ?? { passed: 0, total: 0 };
+    g.total++;
+    if (o.status === 'pass') g.passed++;
+    byGroup.set(o.group, g);
+  }
+  const w = Math.max(10, ...[...byDoc.keys()].map((k) => k.length));
+  lines.push('Documentation examples by page:');
+  for (const [doc, t] of [...byDoc.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
+    lines.push(`  ${doc.padEnd(w)}  ${String(t.passed).padStart(4)}/${String(t.total).padEnd(4)} ${pct(t).padStart(6)}`);
+  }
+  lines.push('', 'By group:');
+  for (const g of ['core', 'pipe', 'graph', 'proto'] as DocGroup[]) {
+    const t = byGroup.get(g);
+    if (t) lines.push(`  ${GROUP_TITLES[g].padEnd(48)} ${String(t.passed).padStart(4)}/${String(t.total).padEnd(4)} ${pct(t).padStart(6)}`);
+  }
+  const skippedTotal = Object.values(skipped).reduce((a, b) => a + b, 0);
+  if (skippedTotal) lines.push(`  not run (${skippedTotal}): ${Object.entries(skipped).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+
+  const failing = [...byDoc.entries()].filter(([, t]) => t.passed < t.total).sort((a, b) => b[1].total - b[1].passed - (a[1].total - a[1].passed) || a[0].localeCompare(b[0]));
+  if (failing.length) {
+    lines.push('', 'Top failing pages (failures):');
+    for (const [doc, t] of failing.slice(0, 12)) lines.push(`  ${String(t.total - t.passed).padStart(5)}  ${doc} (${pct(t)} pass)`);
+  }
+  const failures = outcomes.filter((o) => o.status === 'fail');
+  if (failures.length) {
+    const kinds = new Map<string, number>();
+    const causes = new Map<string, { count: number; examples: string[] }>();
+    for (const o of failures) {
+      const cause = o.cause ?? 'unknown';
+      const kind = failureKind(cause);
+      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+      const g = causes.get(cause) ?? { count: 0, examples: [] };
+      g.count++;
+      if (g.examples.length < 3) g.examples.push(o.id);
+      causes.set(cause, g);
+    }
+    lines.push('', 'Failure kinds:');
+    for (const [k, n] of [...kinds.entries()].sort((a, b) => b[1] - a[1])) lines.push(`  ${String(n).padStart(5)}  ${k}`);
+    const maxCauses = opts.maxCauses ?? 30;
+    const sorted = [...causes.entries()].sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]));
+    lines.push('', `Top failure causes (${Math.min(maxCauses, sorted.length)} of ${sorted.length} groups):`);
+    for (const [cause, g] of sorted.slice(0, maxCauses)) {
+      lines.push(`  ${String(g.count).padStart(5)}  ${cause}`);
+      lines.push(`         e.g. ${g.examples.join(', ')}`);
+    }
+    const maxFailures = opts.maxFailures ?? 0;
+    if (maxFailures > 0) {
+      lines.push('', `Failures (${Math.min(maxFailures, failures.length)} of ${failures.length}):`);
+      for (const o of failures.slice(0, maxFailures)) lines.push(`  ${o.id}  [${o.cause}] ${(o.detail ?? '').replace(/\s+/g, ' ').slice(0, 240)}`);
+    }
+  }
+  const passed = outcomes.length - failures.length;
+  lines.push('', `${passed} passed, ${failures.length} failed`);
+  return lines.join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------

@@ -1,0 +1,57 @@
+/** Job records, statistics, result limits and jobs.list filters (jobs.ts). */
+import type { StatementResult } from '../engine/engine.js';
+import { BigQueryError } from '../errors/errors.js';
+
+export type JobState = 'PENDING' | 'RUNNING' | 'DONE';
+
+/** What a finished query job measured (JobStatistics / JobStatistics2). */
+export interface JobStats {
+  /** Logical bytes of the scanned columns (bytes.ts). */
+  bytesProcessed: number;
+  bytesBilled: number;
+  /** Execution time in ms (the emulator's stand-in for slot-milliseconds). */
+  slotMs: number;
+  /** Stored tables the job scanned. */
+  tablesScanned: number;
+  /** Rows of the scanned tables. */
+  recordsRead?: number;
+}
+
+export interface JobRecord {
+  projectId: string;
+  jobId: string;
+  location: string;
+  configuration: Record<string, any>;
+  state: JobState;
+  error?: BigQueryError;
+  creationTime: number;
+  startTime?: number;
+  endTime?: number;
+  /** The answer (a script's last statement); `rows` is gone once the result expired. */
+  result?: StatementResult;
+  /** The result rows were dropped (results of older jobs are not kept). */
+  resultsExpired?: boolean;
+  stats?: JobStats;
+  sessionId?: string;
+  /** The script job this job is a statement of. */
+  parentJobId?: string;
+  /** Child jobs (one per statement) of a script job. */
+  childJobIds?: string[];
+}
+
+/** Limits on the result rows kept in memory. */
+export interface ResultLimits {
+  /** Finished jobs whose rows are kept (most recent first). */
+  maxJobs: number;
+  /** Cells (rows × columns) kept over all jobs; the most recent job's rows are always kept. */
+  maxCells: number;
+}
+
+/** Filters of jobs.list. */
+export interface JobListFilter {
+  states?: JobState[];
+  minCreationTime?: number;
+  maxCreationTime?: number;
+  /** Only the child jobs of this script job (else only top-level jobs). */
+  parentJobId?: string;
+}
