@@ -100,3 +100,14 @@ describe('wildcard tables', () => {
     expect(await q("SELECT COUNT(*) AS n FROM `qs.ev_*` WHERE _TABLE_SUFFIX > '20240101'")).toEqual([{ n: 1 }]);
   });
 });
+
+describe('materialized views', () => {
+  it('read current data; BQ.REFRESH_MATERIALIZED_VIEW is accepted (recorded versioning/mv_refresh_after_dml)', async () => {
+    await q('CREATE TABLE qs.mvsrc (label STRING)');
+    await q("INSERT INTO qs.mvsrc VALUES ('a'), ('b')");
+    await q('CREATE MATERIALIZED VIEW qs.mv AS SELECT label, COUNT(*) AS n FROM qs.mvsrc GROUP BY label');
+    const rows = await q("INSERT INTO qs.mvsrc VALUES ('a'); CALL BQ.REFRESH_MATERIALIZED_VIEW('qs.mv'); SELECT label, n FROM qs.mv ORDER BY label");
+    expect(rows).toEqual([{ label: 'a', n: 2 }, { label: 'b', n: 1 }]);
+    await expect(q("CALL BQ.REFRESH_MATERIALIZED_VIEW('qs.nope')")).rejects.toThrow(/Not found: Table/);
+  });
+});

@@ -14,8 +14,28 @@ import { coerceValue } from './variables.js';
 
 const pathOf = (n: Node | undefined): string[] => (n?.names ?? []).map((x: Node) => String(x.idString));
 
+/**
+ * BigQuery's system procedures that have nothing to do in the emulator.
+ * BQ.REFRESH_MATERIALIZED_VIEW: materialized views here are always current (they are read
+ * through their query), so a refresh is a no-op once the view is found
+ * (BigQuery "Manually refresh a materialized view"; recorded versioning/mv_refresh_after_dml).
+ */
+async function systemProcedure(it: Interpreter, segs: string[], n: Node): Promise<boolean> {
+  const name = segs.join('.').toUpperCase();
+  if (name !== 'BQ.REFRESH_MATERIALIZED_VIEW') return false;
+  const arg: Node | undefined = (n.arguments ?? []).map((a: Node) => a.expr ?? a)[0];
+  if (!arg) throw BigQueryError.invalidQuery('BQ.REFRESH_MATERIALIZED_VIEW expects the materialized view name');
+  const { value } = await it.evaluate(arg, { type: { kind: 'STRING' } });
+  const { resolveTablePath } = await import('../engine/names.js');
+  const ref = resolveTablePath([String(value)], it.defaults);
+  const t = it.engine.catalog.getTable(ref.projectId, ref.datasetId, ref.tableId);
+  if (!t) throw BigQueryError.tableNotFound(ref.projectId, ref.datasetId, ref.tableId);
+  return true;
+}
+
 export async function callStatement(it: Interpreter, n: Node): Promise<Flow> {
   const segs = pathOf(n.procedureName);
+  if (await systemProcedure(it, segs, n)) return undefined;
   const { PROCEDURAL } = await import('./procedural.js');
   const ref = routineRef(segs, it.defaults);
   const proc = it.engine.catalog.getRoutine(ref.projectId, ref.datasetId, ref.routineId);
