@@ -132,6 +132,28 @@ describe.skipIf(!BQ)(`bq CLI${BQ ? '' : ' (skipped: the `bq` command is not inst
     expect(m.numRows).toBe('3');
   });
 
+  it('bq query runs DDL, DML, a script and a procedure (statement families of issue 6)', async () => {
+    const script = [
+      'CREATE TABLE cli_ds.fam (id INT64, v STRING);',
+      "INSERT INTO cli_ds.fam VALUES (1, 'a'), (2, 'b'), (3, 'c');",
+      "UPDATE cli_ds.fam SET v = 'B' WHERE id = 2;",
+      'DELETE FROM cli_ds.fam WHERE id = 3;',
+      'CREATE PROCEDURE cli_ds.add_one(x INT64, OUT y INT64) BEGIN SET y = x + 1; END;',
+      'DECLARE r INT64;',
+      'CALL cli_ds.add_one(41, r);',
+      'SELECT id, v, r FROM cli_ds.fam ORDER BY id;',
+    ].join('\n');
+    const out = ok(await bq('query', '--nouse_legacy_sql', script));
+    // For a script bq prints each child job's output, newest first: the SELECT's rows, then the
+    // DML and DDL messages ("Number of affected rows: 1", "Created …").
+    const printed = JSON.parse(out) as unknown[];
+    expect(printed.some((p) => typeof p === 'string' && /Number of affected rows: 1/.test(p))).toBe(true);
+    expect((printed[0] as Record<string, string>[]).map((r) => [r.id, r.v, r.r])).toEqual([
+      ['1', 'a', '42'],
+      ['2', 'B', '42'],
+    ]);
+  });
+
   it('bq rm -r -f removes the dataset and its tables', async () => {
     ok(await bq('rm', '-r', '-f', `${P}:cli_ds`));
     expect((await t.bq.dataset('cli_ds').exists())[0]).toBe(false);
