@@ -14,6 +14,7 @@ import { duckType } from './duckdb/types.js';
 import { makeColumnDecoder, toDuckLiteral } from './duckdb/values.js';
 import type { NameDefaults } from './names.js';
 import { DDL } from './ddl.js';
+import { EXPORT } from './export.js';
 import { DML } from './dml.js';
 import { ALTER } from './ddl-alter.js';
 import { CLONE } from './ddl-clone.js';
@@ -134,6 +135,7 @@ const HANDLERS: Record<string, StatementHandler> = {
   ...CLONE,
   ...ROUTINES,
   ...ROW_ACCESS,
+  ...EXPORT,
 };
 
 const STATEMENT_NAMES: Record<string, string> = { UpdateStmt: 'UPDATE', DeleteStmt: 'DELETE', MergeStmt: 'MERGE' };
