@@ -4,6 +4,8 @@
  * NUMERIC/BIGNUMERIC are little-endian two's-complement bytes of value × 10^scale (DESIGN §2).
  */
 import type { BqType, Value } from '../types/types.js';
+import { scaledToText } from '../types/decimal.js';
+import { formatDateDays } from '../types/temporal.js';
 
 type VP = Record<string, any> | undefined | null;
 
@@ -17,26 +19,16 @@ export function leBytesToBigInt(b: Uint8Array): bigint {
   return v;
 }
 
-/** Scaled integer → canonical decimal text ("1.5", "-0.001", "3"). */
-export function scaledToDecimal(v: bigint, scale: number): string {
-  const neg = v < 0n;
-  const s = (neg ? -v : v).toString().padStart(scale + 1, '0');
-  const int = s.slice(0, s.length - scale);
-  const frac = s.slice(s.length - scale).replace(/0+$/, '');
-  return (neg ? '-' : '') + int + (frac ? '.' + frac : '');
-}
+/** Scaled integer → canonical decimal text ("1.5", "-0.001", "3"); the shared decimal helper. */
+export const scaledToDecimal = scaledToText;
 
 function fracMicros(nanos: number): string {
   if (!nanos) return '';
   return '.' + pad(Math.floor(nanos / 1000), 6).replace(/0+$/, '');
 }
 
-/** Civil date from days since 1970-01-01. */
-export function dateFromDays(days: number): string {
-  const d = new Date(days * 86400000);
-  const y = d.getUTCFullYear();
-  return `${y < 0 ? '-' + pad(-y, 4) : pad(y, 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-}
+/** Civil date from days since 1970-01-01; the shared temporal helper. */
+export const dateFromDays = formatDateDays;
 
 function decodeInterval(b: Uint8Array): { months: number; days: number; micros: bigint } {
   // IntervalValue::SerializeAsBytes: int64 micros, int32 days, int32 months_nanos
