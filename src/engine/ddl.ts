@@ -155,17 +155,12 @@ async function createView(e: Engine, stmt: Node, _ctx: LowerContext, opts: Query
     type: 'VIEW',
     duckName: '',
     columns,
-    viewQuery: qualifyViewSql(String(stmt.sql), opts),
+    viewQuery: String(stmt.sql),
     creationTime: now(),
     lastModifiedTime: now(),
     fields: tableFields(stmt),
   });
   return base;
-}
-
-/** A view's SQL is analyzed later without the creating job's default dataset; BigQuery requires qualified names in views. */
-function qualifyViewSql(sql: string, _opts: QueryOptions): string {
-  return sql;
 }
 
 /** Drops a stored table or view's data and metadata. */

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { DatasetMeta, TableMeta } from '../catalog/store.js';
 import { fieldFromColumn, fieldFromType, type TableFieldSchema } from '../types/schema.js';
 import type { BqType, Value } from '../types/types.js';
-import { encodeCell, encodeRow, type CellEncodeOptions } from './rest-values.js';
+import { encodeCell, type CellEncodeOptions } from './rest-values.js';
 
 /** A result column as the engine describes it. */
 export interface WireField {
@@ -101,10 +101,9 @@ export function tableListItem(t: TableMeta): Record<string, unknown> {
   return item;
 }
 
-/** Schema + rows of a result page in REST form. */
-export function encodeRows(fields: WireField[], rows: Value[][], opts: CellEncodeOptions): { schema: { fields: TableFieldSchema[] }; rows: unknown[] } {
-  const types = fields.map((f) => f.type);
-  return { schema: { fields: fields.map((f) => fieldFromType(f.name, f.type, f.required)) }, rows: rows.map((r) => encodeRow(r, types, opts)) };
+/** The REST `schema` of result columns. */
+export function schemaOf(fields: WireField[]): { fields: TableFieldSchema[] } {
+  return { fields: fields.map((f) => fieldFromType(f.name, f.type, f.required)) };
 }
 
 /** JSON text that a reply embeds verbatim (see `serializeReply`). */

@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { JobRecord, JobState } from '../../jobs/jobs.js';
-import { encodeRows, encodeRowsJson, offsetOfToken, pageToken } from '../../wire/resources.js';
+import { schemaOf, encodeRowsJson, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { jobResource, jobStatistics } from '../../wire/jobs.js';
 import { intParam, objectBody, type PathParams, type RestContext } from './context.js';
 import { BigQueryError } from '../../errors/errors.js';
@@ -62,7 +62,7 @@ function resultPage(ctx: RestContext, j: JobRecord, q: Record<string, unknown>, 
     cacheHit: false,
   };
   if (j.result?.schema) {
-    out.schema = { fields: encodeRows(page.fields, [], { useInt64Timestamp }).schema.fields };
+    out.schema = schemaOf(page.fields);
     // No `rows` key on an empty page (recorded page_empty_result_set, page_max_results_zero).
     if (page.rows.length) out.rows = encodeRowsJson(page.fields, page.rows, { useInt64Timestamp });
     out.totalRows = String(page.total);

@@ -10,7 +10,7 @@ import { makeColumnDecoder } from '../../engine/duckdb/values.js';
 import { insertValues } from '../../engine/dml-values.js';
 import type { Value } from '../../types/types.js';
 import { decodeJsonValue } from '../../wire/rest-values.js';
-import { encodeRows, offsetOfToken, pageToken } from '../../wire/resources.js';
+import { encodeRowsJson, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { intParam, objectBody, requireTable, type PathParams, type RestContext } from './context.js';
 import { countRows } from './tables.js';
 
@@ -39,10 +39,9 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
       rows = reader.getRows().map((r) => r.map((v, i) => dec[i](v)));
     }
     const fmt = { useInt64Timestamp: String(q['formatOptions.useInt64Timestamp']) === 'true' };
-    const enc = encodeRows(cols.map((c) => ({ name: c.name, type: c.type })), rows, fmt);
     // No `rows` key on an empty page (recorded tabledata_list_empty_table, page_max_results_zero).
     const out: Record<string, unknown> = { kind: 'bigquery#tableDataList', etag: '', totalRows: String(total) };
-    if (enc.rows.length) out.rows = enc.rows;
+    if (rows.length) out.rows = encodeRowsJson(cols, rows, fmt);
     if (start + rows.length < total && max > 0) out.pageToken = pageToken(start + rows.length);
     return out;
   });
