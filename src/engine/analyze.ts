@@ -103,7 +103,8 @@ export class StatementAnalyzer {
   async analyze(sql: string, pos: number, defaults: NameDefaults, params: ParamTypes): Promise<AnalyzedStatement & { next: number }> {
     const paramKey = [...(params.named ?? new Map()).entries()].map(([k, v]) => `${k}:${JSON.stringify(v)}`).join(',') + '|' + JSON.stringify(params.positional ?? []) +
       (params.variables || params.systemVariables || params.functions ? JSON.stringify([[...(params.variables ?? [])], [...(params.systemVariables ?? [])], params.functions ?? []]) : '');
-    const key = `${this.catalog.version}\u0000${pos}\u0000${defaults.projectId}\u0000${defaults.defaultDataset?.projectId}.${defaults.defaultDataset?.datasetId}\u0000${defaults.temp ? `${defaults.temp.datasetId}:${[...defaults.temp.tables].join(',')}` : ''}\u0000${paramKey}\u0000${sql}`;
+    const key = `${this.catalog.version}\u0000${pos}\u0000${defaults.projectId}\u0000${defaults.defaultDataset?.projectId}.${defaults.defaultDataset?.datasetId}\u0000${defaults.temp?.tables.size ? `${defaults.temp.datasetId}:${[...defaults.temp.tables].join(',')}` : ''}\u0000${paramKey}\u0000${sql}`;
+    // A job's own TEMP scope is unique per job but matters only once it holds tables.
     const hit = this.cache.get(key);
     if (hit) return hit;
     const { names, next } = await this.nextStatement(sql, pos);
