@@ -3,7 +3,7 @@
  * `SELECT 1`) and resident memory (VmRSS from /proc, the emulator and its analyzer child) after
  * many small queries.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -46,6 +46,26 @@ async function selectOne(url: string, projectId: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * Makes sure `bin/bqemu.js` will run the compiled build (dist/), as `npm start` does after
+ * `npm install`: when src/ changed since the last build, builds first (otherwise the launcher
+ * would compile TypeScript at start-up and cold start would measure tsx, not bqemu).
+ * @returns whether a build ran.
+ */
+export function ensureFreshBuild(): boolean {
+  const newest = (dir: string): number =>
+    Math.max(0, ...fs.readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(path.join(dir, e.name)) : fs.statSync(path.join(dir, e.name)).mtimeMs)));
+  let stamp = 0;
+  try {
+    stamp = fs.statSync(path.join(ROOT, 'dist', '.build-stamp')).mtimeMs;
+  } catch {
+    // no build yet
+  }
+  if (newest(path.join(ROOT, 'src')) <= stamp) return false;
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'ignore' });
+  return true;
 }
 
 /** Spawns the emulator and polls `SELECT 1` (every 5 ms) until it answers. */

@@ -18,7 +18,7 @@ import { startEmulator } from '../src/server/server.js';
 import { CASES, type Case, type Op, type OpResult } from './cases.js';
 import { DATASETS, dataSelect } from './data.js';
 import { RawDuck } from './duckdb.js';
-import { rssRun, spawnEmulator, type Spawned } from './process.js';
+import { ensureFreshBuild, rssRun, spawnEmulator, type Spawned } from './process.js';
 import { checkLines, noteLines, resultsTable, processLines, stats, writeResults, type CaseResult, type RunResult, type Side } from './report.js';
 import { Target, errText } from './target.js';
 
@@ -125,12 +125,20 @@ async function runCases(args: Args, cases: Case[], setupLog: string[], dataModes
       log(`${c.name}: ${c.iters} iterations after ${c.warmup} warm-up…`);
       const e = await side(c, () => c.target(me), me.missing);
       const d = await side(c, () => c.duck(duck, me.mode), new Map());
+      let clientDecode: CaseResult['clientDecode'];
+      if (c.decode && 'stats' in e.side) {
+        try {
+          clientDecode = stats(await me.clientDecodeMs(c.decode.sql(me), c.decode.pageSize, Math.min(c.iters, 5)));
+        } catch (err) {
+          log(`  client decode not measured: ${errText(err)}`);
+        }
+      }
       const p = peer ? await side(c, () => c.target(peer), peer.missing) : undefined;
       const notes: string[] = [];
       if (c.note) notes.push(c.note);
       for (const n of [compare('bqemu', e.first, d.first), compare('peer', p?.first, d.first)]) if (n) notes.push(n);
       if (p && 'error' in p.side) notes.push('skipped on the peer (failed there)');
-      results.push({ name: c.name, iters: c.iters, warmup: c.warmup, emu: e.side, duck: d.side, peer: p?.side, rowsPerOp: c.rowsPerOp, maxP50Ms: c.maxP50Ms, minRowsPerSec: c.minRowsPerSec, notes });
+      results.push({ name: c.name, iters: c.iters, warmup: c.warmup, emu: e.side, duck: d.side, peer: p?.side, clientDecode, rowsPerOp: c.rowsPerOp, maxP50Ms: c.maxP50Ms, minRowsPerSec: c.minRowsPerSec, notes });
       const show = (s: Side) => ('stats' in s ? `p50 ${s.stats.p50.toFixed(1)} ms` : `FAILED: ${s.error}`);
       log(`  bqemu ${show(e.side)} | duckdb ${show(d.side)}${p ? ` | peer ${show(p.side)}` : ''}`);
     }
@@ -145,6 +153,7 @@ async function runCases(args: Args, cases: Case[], setupLog: string[], dataModes
 async function runProcess(args: Args, r: RunResult): Promise<void> {
   let last: Spawned | undefined;
   try {
+    if (ensureFreshBuild()) log('src/ was newer than dist/: built it first (npm run build)');
     log('cold start: spawning the emulator 3 times…');
     r.coldStartMs = [];
     for (let i = 0; i < 3; i++) {

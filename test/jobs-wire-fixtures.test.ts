@@ -1,19 +1,23 @@
 /**
  * Wire-level fixtures of real BigQuery (shared corpus `bigquery-recorded/http/jobs/<name>/`:
- * setup_requests.json, request.json, expected_response.json): each request is replayed against
- * the emulator and the answer must have the recorded HTTP status and the recorded body's shape —
- * the same keys at every level (no missing, no extra), literal values equal where the recording
- * keeps them (`"<*>"` stands for ids, times and other run-dependent values, whose presence alone
- * is checked).
+ * setup.sql, setup_requests.json, request.json, expected_response.json): each request is replayed
+ * against the emulator and the answer must have the recorded HTTP status and the recorded body's
+ * shape — the same keys at every level (no missing, no extra), literal values equal where the
+ * recording keeps them (`"<*>"` stands for ids, times and other run-dependent values, whose
+ * presence alone is checked). Replay rules: test/helpers/wire-fixtures.ts.
+ *
+ * The recordings' `${GCS_BUCKET}` was `test-webhook-bucket/bqemu-conformance` (the query text of
+ * export_csv_query_job is echoed verbatim), so the replay uses that value; files land under a
+ * temporary BQEMU_GCS_DIR.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
-import { http } from './helpers/http.js';
+import { WIRE_ROOT, replayWireFixture, wireFixtureNames } from './helpers/wire-fixtures.js';
 
-const ROOT = path.resolve(__dirname, '../../shared/corpus/bigquery-recorded/http/jobs');
-
+/** Fixtures the emulator answers in the recorded shape. */
 const FIXTURES = [
   'job_get_complete',
   'job_cancel',
@@ -30,84 +34,66 @@ const FIXTURES = [
   'dryrun_schema_only',
   'dryrun_simple_query',
   'dryrun_invalid_query',
+  'export_csv_query_job',
+  'insertall_basic',
+  'insertall_insert_id_dedup',
+  'insertall_skip_invalid_rows',
+  'insertall_template_suffix',
+  'tabledata_list_empty_table',
+  'tabledata_list_first_page_only',
+  'tabledata_list_selected_fields',
+  'tabledata_list_start_index',
+  'tabledata_list_walk_two_pages',
+  'tables_list_basic',
 ];
 
-/**
- * Recorded keys the emulator does not answer, with the reason: BigQuery names the anonymous table
- * holding a query's results (and its write disposition) in `configuration.query`; the emulator
- * keeps results in memory and has no such table to name.
- */
-const KNOWN_MISSING = new Set(['configuration.query.destinationTable', 'configuration.query.writeDisposition', 'job.configuration.query.destinationTable', 'job.configuration.query.writeDisposition']);
-
-interface WireRequest {
-  method: string;
-  path: string;
-  body?: unknown;
-  capture?: Record<string, string>;
-}
+/** Fixtures not answered in the recorded shape, and why (see the issue 7 report). */
+const NOT_BUILT: Record<string, string> = {
+  datasets_get_basic: 'datasets.get lacks the recorded `access` list and `maxTimeTravelHours`',
+  datasets_list_basic: 'datasets.list items lack the recorded `type` (DEFAULT)',
+  tables_get_basic: 'tables.get echoes mode NULLABLE on DDL-created columns; BigQuery omits it',
+  extract_avro_basic: 'extract jobs are not implemented',
+  extract_avro_round_trip: 'extract and load jobs are not implemented',
+  load_avro_basic: 'load jobs are not implemented',
+  load_avro_invalid_file: 'load jobs are not implemented',
+  load_avro_logical_decimal: 'load jobs are not implemented',
+  load_avro_nested_record: 'load jobs are not implemented',
+  load_orc_basic: 'load jobs are not implemented',
+  load_orc_nested: 'load jobs are not implemented',
+};
+/** upload_* fixtures: media uploads (multipart and resumable) of load jobs are not implemented. */
+const isUpload = (name: string) => name.startsWith('upload_');
 
 let t: TestEmulator;
+let gcs: string;
+let savedGcs: string | undefined;
 
 beforeAll(async () => {
+  gcs = fs.mkdtempSync(path.join(os.tmpdir(), 'bqemu-wire-'));
+  savedGcs = process.env.BQEMU_GCS_DIR;
+  process.env.BQEMU_GCS_DIR = gcs;
   t = await startTestEmulator({ projectId: 'wire-jobs' });
 });
 afterAll(async () => {
   await t?.emu.close();
+  if (savedGcs === undefined) delete process.env.BQEMU_GCS_DIR;
+  else process.env.BQEMU_GCS_DIR = savedGcs;
+  fs.rmSync(gcs, { recursive: true, force: true });
 });
 
-function expand<T>(v: T, vars: Record<string, string>): T {
-  return JSON.parse(JSON.stringify(v).replace(/\$\{([A-Z_]+)\}/g, (m, k: string) => (k in vars ? vars[k] : m))) as T;
-}
-
-/** Differences between a recorded body and an answer (paths dotted, arrays indexed). */
-function shapeDiffs(expected: unknown, actual: unknown, at = ''): string[] {
-  const where = at || '(body)';
-  if (expected === '<*>') return actual === undefined ? [`${where}: missing`] : [];
-  if (Array.isArray(expected)) {
-    if (!Array.isArray(actual)) return [`${where}: expected an array, got ${JSON.stringify(actual)}`];
-    if (actual.length !== expected.length) return [`${where}: expected ${expected.length} items, got ${actual.length}`];
-    return expected.flatMap((e, i) => shapeDiffs(e, actual[i], `${at}[${i}]`));
-  }
-  if (expected && typeof expected === 'object') {
-    if (!actual || typeof actual !== 'object' || Array.isArray(actual)) return [`${where}: expected an object, got ${JSON.stringify(actual)}`];
-    const e = expected as Record<string, unknown>;
-    const a = actual as Record<string, unknown>;
-    const out: string[] = [];
-    for (const k of Object.keys(e)) {
-      const p = at ? `${at}.${k}` : k;
-      if (!(k in a)) {
-        if (!KNOWN_MISSING.has(p)) out.push(`${p}: missing`);
-        continue;
-      }
-      out.push(...shapeDiffs(e[k], a[k], p));
-    }
-    for (const k of Object.keys(a)) if (!(k in e)) out.push(`${at ? `${at}.${k}` : k}: not recorded (${JSON.stringify(a[k]).slice(0, 60)})`);
-    return out;
-  }
-  return actual === expected ? [] : [`${where}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
-}
-
-const get = (o: unknown, dotted: string): unknown => dotted.split('.').reduce<unknown>((x, k) => (x && typeof x === 'object' ? (x as Record<string, unknown>)[k] : undefined), o);
-
-describe.skipIf(!fs.existsSync(ROOT))('recorded jobs wire fixtures', () => {
+describe.skipIf(!fs.existsSync(WIRE_ROOT))('recorded jobs wire fixtures', () => {
   for (const name of FIXTURES) {
     it(name, async () => {
-      const dir = path.join(ROOT, name);
-      const vars: Record<string, string> = { PROJECT: t.projectId, GCS_BUCKET: 'bqemu-conformance-bucket' };
-      const setupFile = path.join(dir, 'setup_requests.json');
-      const setup: WireRequest[] = fs.existsSync(setupFile) ? JSON.parse(fs.readFileSync(setupFile, 'utf8')) : [];
-      for (const s of setup) {
-        const req = expand(s, vars);
-        const r = await http(t.emu.url, req.method, req.path, req.body);
-        expect(r.status, `setup ${req.method} ${req.path}: ${r.text}`).toBe(200);
-        for (const [k, p] of Object.entries(s.capture ?? {})) vars[k] = encodeURIComponent(String(get(r.body, p)));
-      }
-      const req = expand(JSON.parse(fs.readFileSync(path.join(dir, 'request.json'), 'utf8')) as WireRequest, vars);
-      const expected = JSON.parse(fs.readFileSync(path.join(dir, 'expected_response.json'), 'utf8'));
-      const r = await http(t.emu.url, req.method, req.path, req.body);
-      expect(r.status, r.text).toBe(expected.http_status);
-      expect(r.headers.get('content-type') ?? '').toContain(expected.headers?.['content-type'] ?? 'application/json');
-      expect(shapeDiffs(expected.body, r.body)).toEqual([]);
+      const o = await replayWireFixture(t.emu.url, t.projectId, name);
+      expect(o.setupErrors).toEqual([]);
+      expect(o.status, JSON.stringify(o.body)).toBe(o.expectedStatus);
+      expect(o.contentType).toContain(o.expectedContentType);
+      expect(o.diffs).toEqual([]);
     });
   }
+
+  it('every fixture of the corpus is either replayed or listed as not built', () => {
+    const unlisted = wireFixtureNames().filter((n) => !FIXTURES.includes(n) && !(n in NOT_BUILT) && !isUpload(n));
+    expect(unlisted).toEqual([]);
+  });
 });

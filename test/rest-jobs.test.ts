@@ -147,9 +147,8 @@ describe('jobs.insert (createQueryJob), jobs.get and getQueryResults', () => {
   });
 
   // The recording's configuration.query also carries destinationTable (the anonymous result
-  // table), writeDisposition and priority; the emulator keeps results in memory and has no
-  // anonymous table to name (clients such as python-bigquery would then read it via tabledata.list).
-  it.fails('names the anonymous destination table in configuration.query (as recorded)', async () => {
+  // table), writeDisposition and priority (test/jobs-anonymous-tables.test.ts reads that table).
+  it('names the anonymous destination table in configuration.query (as recorded)', async () => {
     expect(Object.keys(inserted.configuration.query)).toEqual(expect.arrayContaining(['query', 'destinationTable', 'writeDisposition', 'priority', 'useLegacySql']));
   });
 

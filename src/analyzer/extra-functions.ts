@@ -6,7 +6,7 @@
  * Signatures from the BigQuery function reference: MIN_BY/MAX_BY (aggregate-functions#min_by,
  * #max_by: MIN_BY(x, y) = ANY_VALUE(x HAVING MIN y)); JSON_KEYS (json_functions#json_keys:
  * JSON_KEYS(json_expr[, max_depth]) → ARRAY<STRING>); ST_LINEINTERPOLATEPOINT and ST_LINESUBSTRING
- * (geography_functions).
+ * (geography_functions); EDIT_DISTANCE (string_functions#edit_distance).
  */
 const any1 = { kind: 'ARG_TYPE_ANY_1', numOccurrences: 1 };
 const any2 = { kind: 'ARG_TYPE_ANY_2', numOccurrences: 1 };
@@ -17,6 +17,15 @@ const fixed = (typeKind: string, optional = false) => ({
   ...(optional ? { options: { cardinality: 'OPTIONAL' } } : {}),
 });
 const arrayOf = (typeKind: string) => ({ kind: 'ARG_TYPE_FIXED', type: { typeKind: 'TYPE_ARRAY', arrayType: { elementType: { typeKind } } }, numOccurrences: 1 });
+/** ARRAY<STRUCT<dimension, magnitude FLOAT64>>: a sparse vector of the vector distance functions. */
+const sparseVector = (dimensionKind: string) => ({
+  kind: 'ARG_TYPE_FIXED',
+  type: {
+    typeKind: 'TYPE_ARRAY',
+    arrayType: { elementType: { typeKind: 'TYPE_STRUCT', structType: { field: [{ fieldName: 'dimension', fieldType: { typeKind: dimensionKind } }, { fieldName: 'magnitude', fieldType: { typeKind: 'TYPE_DOUBLE' } }] } } },
+  },
+  numOccurrences: 1,
+});
 
 /** `FunctionProto`s (proto-loader JSON form) added to every statement's catalog. */
 export const EXTRA_FUNCTIONS = [
@@ -49,9 +58,40 @@ export const EXTRA_FUNCTIONS = [
     signature: [{ argument: [fixed('TYPE_GEOGRAPHY'), fixed('TYPE_DOUBLE'), fixed('TYPE_DOUBLE')], returnType: fixed('TYPE_GEOGRAPHY'), contextId: '5' }],
   },
   {
+    // string_functions#edit_distance: (STRING, STRING [, max_distance => INT64]) → INT64, and BYTES.
+    namePath: ['edit_distance'],
+    group: 'BigQuery',
+    mode: 'SCALAR',
+    signature: ['TYPE_STRING', 'TYPE_BYTES'].map((k, i) => ({
+      argument: [fixed(k), fixed(k), { ...fixed('TYPE_INT64', true), options: { cardinality: 'OPTIONAL', argumentName: 'max_distance', namedArgumentKind: 'NAMED_ONLY' } }],
+      returnType: fixed('TYPE_INT64'),
+      contextId: String(6 + i),
+    })),
+  },
+  {
     namePath: ['json_keys'],
     group: 'BigQuery',
     mode: 'SCALAR',
     signature: [{ argument: [fixed('TYPE_JSON'), fixed('TYPE_INT64', true)], returnType: arrayOf('TYPE_STRING'), contextId: '3' }],
+  },
+  // mathematical_functions#cosine_distance, #euclidean_distance: (vector, vector) → FLOAT64, a
+  // vector being ARRAY<FLOAT64> or ARRAY<STRUCT<dimension INT64|STRING, magnitude FLOAT64>>
+  // (lowering: src/functions/vector.ts).
+  ...['cosine_distance', 'euclidean_distance'].map((name, n) => ({
+    namePath: [name],
+    group: 'BigQuery',
+    mode: 'SCALAR',
+    signature: [arrayOf('TYPE_DOUBLE'), sparseVector('TYPE_INT64'), sparseVector('TYPE_STRING')].map((v, i) => ({
+      argument: [v, v],
+      returnType: fixed('TYPE_DOUBLE'),
+      contextId: String(30 + 3 * n + i),
+    })),
+  })),
+  {
+    // json_functions#json_flatten: (JSON) → ARRAY<JSON> (lowering: src/functions/json2.ts).
+    namePath: ['json_flatten'],
+    group: 'BigQuery',
+    mode: 'SCALAR',
+    signature: [{ argument: [fixed('TYPE_JSON')], returnType: arrayOf('TYPE_JSON'), contextId: '40' }],
   },
 ];

@@ -11,6 +11,7 @@
  *    item (also inside ROLLUP/CUBE/GROUPING SETS) by the select item's ordinal, which means the
  *    same grouping. ORDER BY items repeating a SELECT expression of such a query get the same
  *    treatment. SELECT lists with `*` are left alone (ordinals would shift).
+ * 2. The RANGE_SESSIONIZE table function, unknown to this build: see ./range-sessionize.ts.
  */
 import { normalize, walk, type Node } from './ast.js';
 

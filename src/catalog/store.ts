@@ -44,14 +44,16 @@ export interface RoutineArgument {
   dataType?: BqType;
   /** Procedures: IN (default), OUT, INOUT. */
   mode?: 'IN' | 'OUT' | 'INOUT';
+  /** Aggregate functions: false for a `NOT AGGREGATE` parameter (REST `Argument.isAggregate`). */
+  isAggregate?: boolean;
 }
 
-/** A routine (REST `Routine`): scalar function, procedure or table-valued function. */
+/** A routine (REST `Routine`): scalar or aggregate function, procedure or table-valued function. */
 export interface RoutineMeta {
   projectId: string;
   datasetId: string;
   routineId: string;
-  routineType: 'SCALAR_FUNCTION' | 'PROCEDURE' | 'TABLE_VALUED_FUNCTION';
+  routineType: 'SCALAR_FUNCTION' | 'AGGREGATE_FUNCTION' | 'PROCEDURE' | 'TABLE_VALUED_FUNCTION';
   language: 'SQL' | 'JAVASCRIPT';
   arguments: RoutineArgument[];
   /** Declared return type (absent: inferred at each call). */
@@ -96,8 +98,21 @@ export class CatalogStore {
   private policies = new Map<string, RowAccessPolicyMeta>();
   private projects = new Set<string>();
   private seq = 0;
-  /** Bumped on every schema change; part of the analysis cache key. */
-  version = 0;
+  private versionNumber = 0;
+  /** The earliest `expirationTime` among the tables (ms), or Infinity. */
+  private nextExpiry = Infinity;
+
+  /**
+   * Bumped on every schema change, and when a table expires (checked on every read, so an expired
+   * table never survives in the analysis cache); part of the analysis cache key.
+   */
+  get version(): number {
+    if (Date.now() >= this.nextExpiry) this.sweepExpired();
+    return this.versionNumber;
+  }
+  set version(v: number) {
+    this.versionNumber = v;
+  }
 
   constructor(private readonly persistence?: MetaPersistence) {}
 
@@ -112,6 +127,7 @@ export class CatalogStore {
       } else if (r.kind === 'table') {
         const t = JSON.parse(r.json) as TableMeta;
         this.tables.set(tkey(t.projectId, t.datasetId, t.tableId), t);
+        this.noteExpiry(t);
       } else if (r.kind === 'routine') {
         const t = JSON.parse(r.json) as RoutineMeta;
         this.routines.set(tkey(t.projectId, t.datasetId, t.routineId), t);
@@ -149,16 +165,47 @@ export class CatalogStore {
     await this.persistence?.save('dataset', dkey(projectId, datasetId), null);
   }
 
+  /**
+   * Called with a table whose `expirationTime` has passed when it is found (BigQuery deletes an
+   * expired table; the engine drops its data, src/engine/expiration.ts).
+   */
+  onExpire?: (t: TableMeta) => void;
+
+  /** A table past its `expirationTime` (ms since the epoch) leaves the catalog on access. */
+  private expired(t: TableMeta): boolean {
+    const at = t.fields.expirationTime;
+    if (at === undefined || at === null) return false;
+    const ms = Number(at);
+    if (!Number.isFinite(ms) || ms > Date.now()) return false;
+    this.tables.delete(tkey(t.projectId, t.datasetId, t.tableId));
+    this.versionNumber++;
+    this.onExpire?.(t);
+    return true;
+  }
+
+  private noteExpiry(t: TableMeta): void {
+    const ms = Number(t.fields.expirationTime);
+    if (t.fields.expirationTime != null && Number.isFinite(ms)) this.nextExpiry = Math.min(this.nextExpiry, ms);
+  }
+
+  /** Removes every expired table and recomputes the next expiry. */
+  private sweepExpired(): void {
+    this.nextExpiry = Infinity;
+    for (const t of [...this.tables.values()]) if (!this.expired(t)) this.noteExpiry(t);
+  }
+
   getTable(projectId: string, datasetId: string, tableId: string): TableMeta | undefined {
-    return this.tables.get(tkey(projectId, datasetId, tableId));
+    const t = this.tables.get(tkey(projectId, datasetId, tableId));
+    return t && this.expired(t) ? undefined : t;
   }
   listTables(projectId: string, datasetId: string): TableMeta[] {
     return [...this.tables.values()]
-      .filter((t) => t.projectId === projectId && t.datasetId === datasetId)
+      .filter((t) => t.projectId === projectId && t.datasetId === datasetId && !this.expired(t))
       .sort((a, b) => (a.tableId < b.tableId ? -1 : a.tableId > b.tableId ? 1 : 0));
   }
   async putTable(t: TableMeta): Promise<void> {
     this.tables.set(tkey(t.projectId, t.datasetId, t.tableId), t);
+    this.noteExpiry(t);
     this.version++;
     await this.persistence?.save('table', tkey(t.projectId, t.datasetId, t.tableId), JSON.stringify(t));
   }

@@ -23,32 +23,57 @@ export function failureKind(cause: string): string {
   return 'emulator error: other';
 }
 
-const GROUP_TITLES: Record<DocGroup, string> = { core: 'overall (GoogleSQL, excluding the groups below)', pipe: 'pipe syntax', graph: 'graph (not BigQuery)', proto: 'protocol buffers (not BigQuery)' };
+const GROUP_TITLES: Record<DocGroup, string> = { core: 'GoogleSQL core', pipe: 'pipe syntax', graph: 'graph (not BigQuery)', proto: 'protocol buffers (not BigQuery)' };
 
-/** Text report: rates by doc page and group, top failing pages and causes; last line `N passed, N failed`. */
+/** True for a case counted in the acceptance metric: core group, of a BigQuery feature (docs-scope.ts). */
+export function isBigQueryCase(o: DocOutcome): boolean {
+  return o.group === 'core' && !o.notBigQuery;
+}
+
+function tally(map: Map<string, Tally>, key: string, pass: boolean): void {
+  const t = map.get(key) ?? { passed: 0, total: 0 };
+  t.total++;
+  if (pass) t.passed++;
+  map.set(key, t);
+}
+
+const fmt = (t: Tally | undefined) => (t ? `${String(t.passed).padStart(4)}/${String(t.total).padEnd(4)} ${pct(t).padStart(6)}` : ''.padEnd(16));
+
+/**
+ * Text report: the acceptance metric (BigQuery-feature cases), rates by doc page, the GoogleSQL-only
+ * and pipe/graph/proto cases apart with their exclusion reasons, top failing pages and causes of the
+ * BigQuery-feature cases; last line `N passed, N failed` over every case run.
+ */
 export function formatDocsReport(outcomes: DocOutcome[], skipped: Record<string, number>, opts: { maxCauses?: number; maxFailures?: number } = {}): string {
   const lines: string[] = [];
   const byDoc = new Map<string, Tally>();
-  const byGroup = new Map<DocGroup, Tally>();
+  const otherByDoc = new Map<string, Tally>();
+  const byGroup = new Map<string, Tally>();
+  const byReason = new Map<string, Tally>();
   for (const o of outcomes) {
-    const d = byDoc.get(o.doc) ?? { passed: 0, total: 0 };
-    d.total++;
-    if (o.status === 'pass') d.passed++;
-    byDoc.set(o.doc, d);
-    const g = byGroup.get(o.group) ?? { passed: 0, total: 0 };
-    g.total++;
-    if (o.status === 'pass') g.passed++;
-    byGroup.set(o.group, g);
+    const pass = o.status === 'pass';
+    if (isBigQueryCase(o)) tally(byDoc, o.doc, pass);
+    else tally(otherByDoc, o.doc, pass);
+    tally(byGroup, o.group === 'core' ? (o.notBigQuery ? 'zetasql' : 'bigquery') : o.group, pass);
+    if (o.group === 'core' && o.notBigQuery) tally(byReason, o.notBigQuery, pass);
   }
-  const w = Math.max(10, ...[...byDoc.keys()].map((k) => k.length));
-  lines.push('Documentation examples by page:');
-  for (const [doc, t] of [...byDoc.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
-    lines.push(`  ${doc.padEnd(w)}  ${String(t.passed).padStart(4)}/${String(t.total).padEnd(4)} ${pct(t).padStart(6)}`);
-  }
+  const docs = [...new Set([...byDoc.keys(), ...otherByDoc.keys()])].sort();
+  const w = Math.max(10, ...docs.map((k) => k.length));
+  lines.push(`Documentation examples by page:  ${'BigQuery features'.padEnd(16)}  not BigQuery / pipe / graph / proto`);
+  for (const doc of docs) lines.push(`  ${doc.padEnd(w)}  ${fmt(byDoc.get(doc))}  ${otherByDoc.has(doc) ? fmt(otherByDoc.get(doc)) : ''}`.trimEnd());
   lines.push('', 'By group:');
-  for (const g of ['core', 'pipe', 'graph', 'proto'] as DocGroup[]) {
+  const groups: [string, string][] = [
+    ['bigquery', 'BigQuery features (acceptance metric)'],
+    ['zetasql', 'GoogleSQL features BigQuery does not have'],
+    ...(['pipe', 'graph', 'proto'] as DocGroup[]).map((g): [string, string] => [g, GROUP_TITLES[g]]),
+  ];
+  for (const [g, title] of groups) {
     const t = byGroup.get(g);
-    if (t) lines.push(`  ${GROUP_TITLES[g].padEnd(48)} ${String(t.passed).padStart(4)}/${String(t.total).padEnd(4)} ${pct(t).padStart(6)}`);
+    if (t) lines.push(`  ${title.padEnd(48)} ${fmt(t)}`);
+  }
+  if (byReason.size) {
+    const reasons = [...byReason.entries()].sort((a, b) => b[1].total - a[1].total || a[0].localeCompare(b[0]));
+    lines.push(`  not BigQuery, by reason (docs-scope.ts): ${reasons.map(([r, t]) => `${r} ${t.total}`).join(', ')}`);
   }
   const skippedTotal = Object.values(skipped).reduce((a, b) => a + b, 0);
   if (skippedTotal) lines.push(`  not run (${skippedTotal}): ${Object.entries(skipped).map(([k, v]) => `${k} ${v}`).join(', ')}`);
@@ -58,7 +83,7 @@ export function formatDocsReport(outcomes: DocOutcome[], skipped: Record<string,
     lines.push('', 'Top failing pages (failures):');
     for (const [doc, t] of failing.slice(0, 12)) lines.push(`  ${String(t.total - t.passed).padStart(5)}  ${doc} (${pct(t)} pass)`);
   }
-  const failures = outcomes.filter((o) => o.status === 'fail');
+  const failures = outcomes.filter((o) => o.status === 'fail' && isBigQueryCase(o));
   if (failures.length) {
     const kinds = new Map<string, number>();
     const causes = new Map<string, { count: number; examples: string[] }>();
@@ -71,7 +96,7 @@ export function formatDocsReport(outcomes: DocOutcome[], skipped: Record<string,
       if (g.examples.length < 3) g.examples.push(o.id);
       causes.set(cause, g);
     }
-    lines.push('', 'Failure kinds:');
+    lines.push('', 'Failure kinds (BigQuery-feature cases):');
     for (const [k, n] of [...kinds.entries()].sort((a, b) => b[1] - a[1])) lines.push(`  ${String(n).padStart(5)}  ${k}`);
     const maxCauses = opts.maxCauses ?? 30;
     const sorted = [...causes.entries()].sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]));
@@ -86,8 +111,8 @@ export function formatDocsReport(outcomes: DocOutcome[], skipped: Record<string,
       for (const o of failures.slice(0, maxFailures)) lines.push(`  ${o.id}  [${o.cause}] ${(o.detail ?? '').replace(/\s+/g, ' ').slice(0, 240)}`);
     }
   }
-  const passed = outcomes.length - failures.length;
-  lines.push('', `${passed} passed, ${failures.length} failed`);
+  const allFailed = outcomes.filter((o) => o.status === 'fail').length;
+  lines.push('', `${outcomes.length - allFailed} passed, ${allFailed} failed`);
   return lines.join('\n');
 }
 

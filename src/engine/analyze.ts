@@ -9,6 +9,9 @@ import { normalize, type Node } from '../analyzer/ast.js';
 import { toTypeProto } from '../analyzer/types.js';
 import { EXTRA_FUNCTIONS } from '../analyzer/extra-functions.js';
 import { rewriteGroupByExpressions } from '../analyzer/rewrite.js';
+import { rewriteGroupByAll } from '../analyzer/group-by-all.js';
+import { rewriteCorresponding } from '../analyzer/set-by-name.js';
+import { isMissingRangeSessionize, lineColOf, mapLocations, rewriteRangeSessionize, type SessionizeRewrite } from '../analyzer/range-sessionize.js';
 import type { CatalogStore, TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { BqType } from '../types/types.js';
@@ -150,7 +153,7 @@ export class StatementAnalyzer {
       errorMessageMode: 'ERROR_MESSAGE_ONE_LINE',
       pruneUnusedColumns: true,
       showFunctionSignatureMismatchDetails: true,
-      enabledRewrites: [...ANALYZER_REWRITES, 'REWRITE_INLINE_SQL_FUNCTIONS', 'REWRITE_INLINE_SQL_TVFS'],
+      enabledRewrites: [...ANALYZER_REWRITES, 'REWRITE_INLINE_SQL_FUNCTIONS', 'REWRITE_INLINE_SQL_TVFS', 'REWRITE_INLINE_SQL_UDAS'],
       parameterMode: params.positional?.length ? 'PARAMETER_POSITIONAL' : 'PARAMETER_NAMED',
       queryParameters: [...(params.named ?? new Map()).entries()].map(([name, t]) => ({ name, type: toTypeProto(t) })),
       positionalQueryParameters: (params.positional ?? []).map(toTypeProto),
@@ -167,6 +170,24 @@ export class StatementAnalyzer {
     let stmt: Node | undefined;
     let target: object = { parseResumeLocation: { input: sql, bytePosition: pos, allowResume: true } };
     let rewritten = false;
+    let groupByAll = false;
+    let corresponding = false;
+    // Source rewrites (src/analyzer/rewrite.ts, range-sessionize.ts) analyze the statement's text
+    // alone; `remap` takes an error about the rewritten text back to the request's positions.
+    let text: string | undefined;
+    let remap: (e: unknown) => unknown = (e) => e;
+    // Errors about the statement's text alone, placed in the request's text.
+    const fromStatement = (e: unknown) => {
+      const base = lineColOf(sql, pos);
+      return mapLocations(e, (l, c) => (l === 1 ? { line: base.line, column: base.column + c - 1 } : { line: base.line + l - 1, column: c }));
+    };
+    const rewrite = (fixed: string, back: (e: unknown) => unknown = (e) => e) => {
+      const prev = text === undefined ? fromStatement : remap;
+      remap = (e) => prev(back(e));
+      text = fixed;
+      target = { sqlStatement: fixed };
+    };
+    const original = () => Buffer.from(sql).subarray(pos, next).toString('utf8').replace(/;\s*$/, '');
     // Statement targets the name extractor does not report (ALTER TABLE …) are bound on demand.
     for (let attempt = 0; !stmt; attempt++) {
       try {
@@ -177,16 +198,39 @@ export class StatementAnalyzer {
         if (attempt < 8 && missing && bind(missing)) continue;
         const fn = missingRoutine(e);
         if (attempt < 16 && fn && this.bindRoutine(root, fn.segs, fn.tvf, defaults)) continue;
-        if (!rewritten && e instanceof BigQueryError && /neither grouped nor aggregated/.test(e.message)) {
-          rewritten = true;
-          const text = Buffer.from(sql).subarray(pos, next).toString('utf8');
-          const fixed = await this.rewriteGroupBy(text);
-          if (fixed) {
-            target = { sqlStatement: fixed };
+        if (attempt < 24 && isMissingRangeSessionize(e)) {
+          const before = text ?? original();
+          const r = await this.rewriteSessionize(before, text === undefined ? fromStatement : remap);
+          if (r) {
+            rewrite(r.sql, r.remap);
             continue;
           }
         }
-        throw this.notFoundFromAnalyzer(e, defaults);
+        if (!corresponding && e instanceof BigQueryError && /^Column propagation mode/.test(e.message)) {
+          corresponding = true;
+          const fixed = await this.rewriteParsed(text ?? original(), rewriteCorresponding);
+          if (fixed) {
+            rewrite(fixed);
+            continue;
+          }
+        }
+        if (!groupByAll && e instanceof BigQueryError && /GROUP BY ALL is not supported/.test(e.message)) {
+          groupByAll = true;
+          const fixed = await this.rewriteParsed(text ?? original(), rewriteGroupByAll);
+          if (fixed) {
+            rewrite(fixed);
+            continue;
+          }
+        }
+        if (!rewritten && e instanceof BigQueryError && /neither grouped nor aggregated/.test(e.message)) {
+          rewritten = true;
+          const fixed = await this.rewriteGroupBy(text ?? original());
+          if (fixed) {
+            rewrite(fixed);
+            continue;
+          }
+        }
+        throw this.notFoundFromAnalyzer(remap(e), defaults);
       }
     }
     const out = { stmt, tables, next };
@@ -216,6 +260,37 @@ export class StatementAnalyzer {
       cat.customFunction.push(functionProto(r, [name]));
     }
     return true;
+  }
+
+  /**
+   * The RANGE_SESSIONIZE rewrite of src/analyzer/range-sessionize.ts applied to one statement's
+   * text; undefined when it does not parse or holds no call.
+   * @throws BigQueryError invalidQuery for a bad argument, located through `remap`
+   */
+  private async rewriteSessionize(text: string, remap: (e: unknown) => unknown): Promise<SessionizeRewrite | undefined> {
+    let parsed;
+    try {
+      parsed = await this.analyzer.call('parse', { sqlStatement: text, options: this.analyzer.languageOptions });
+    } catch {
+      return undefined;
+    }
+    try {
+      return rewriteRangeSessionize(text, parsed.parsedStatement);
+    } catch (e) {
+      throw remap(e);
+    }
+  }
+
+  /** A parse-tree rewrite (e.g. src/analyzer/group-by-all.ts) applied to one statement's text; undefined when it does not parse or nothing applies. */
+  private async rewriteParsed(text: string, f: (sql: string, parsed: unknown) => string | undefined): Promise<string | undefined> {
+    const stmtText = text.replace(/;\s*$/, '');
+    let parsed;
+    try {
+      parsed = await this.analyzer.call('parse', { sqlStatement: stmtText, options: this.analyzer.languageOptions });
+    } catch {
+      return undefined;
+    }
+    return f(stmtText, parsed.parsedStatement);
   }
 
   /** The GROUP BY rewrite of src/analyzer/rewrite.ts applied to one statement's text. */

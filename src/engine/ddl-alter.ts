@@ -14,6 +14,8 @@ import { ident, type LowerContext } from './lower/context.js';
 import { resolveTablePath, refText } from './names.js';
 import type { StatementHandler } from './statements.js';
 import { literalOptions } from './options.js';
+import { expirationOptionFields } from './expiration.js';
+import { checkSnapshotAlter } from './table-guards.js';
 
 type Action = (t: TableMeta, a: Node, ddl: string[]) => Promise<void> | void;
 
@@ -54,6 +56,8 @@ const ACTIONS: Record<string, Action> = {
     const o = literalOptions(a.optionList);
     if (typeof o.description === 'string') t.fields = { ...t.fields, description: o.description };
     if (typeof o.friendly_name === 'string') t.fields = { ...t.fields, friendlyName: o.friendly_name };
+    if (typeof o.require_partition_filter === 'boolean') t.fields = { ...t.fields, requirePartitionFilter: o.require_partition_filter };
+    t.fields = expirationOptionFields(t.fields, o);
   },
   AlterColumnSetDataTypeAction: (t, a, ddl) => {
     const i = find(t, a.column?.name ?? a.name);
@@ -81,6 +85,7 @@ async function alterTable(e: Engine, stmt: Node, _ctx: LowerContext, opts: Query
     if (stmt.isIfExists) return { ...base, ddlOperationPerformed: 'SKIP' };
     throw BigQueryError.tableNotFound(r.projectId, r.datasetId, r.tableId);
   }
+  checkSnapshotAlter(existing, stmt.alterActionList ?? []);
   const t: TableMeta = { ...existing, columns: [...existing.columns], fields: { ...existing.fields } };
   const ddl: string[] = [];
   let renameTo: string[] | undefined;
@@ -105,4 +110,8 @@ async function alterTable(e: Engine, stmt: Node, _ctx: LowerContext, opts: Query
   return base;
 }
 
-export const ALTER: Record<string, StatementHandler> = { AlterTableStmt: alterTable };
+/** ALTER TABLE … SET OPTIONS(…), which the analyzer resolves as its own statement kind. */
+const alterTableSetOptions: StatementHandler = (e, stmt, ctx, opts) =>
+  alterTable(e, { ...stmt, alterActionList: [{ kind: 'SetOptionsAction', optionList: stmt.optionList }] }, ctx, opts);
+
+export const ALTER: Record<string, StatementHandler> = { AlterTableStmt: alterTable, AlterTableSetOptionsStmt: alterTableSetOptions };

@@ -16,6 +16,7 @@ import { DDL, createStoredTable } from './ddl.js';
 import type { LowerContext } from './lower/context.js';
 import { lowerExpr } from './lower/exprs.js';
 import { literalOptions } from './options.js';
+import { withExpirationExpression } from './expiration.js';
 import { partitioningFields } from './partitioning.js';
 import { refText, resolveTablePath, type TableRef } from './names.js';
 import type { StatementHandler } from './statements.js';
@@ -74,10 +75,11 @@ async function cloneStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOp
   delete inherited.cloneDefinition;
   delete inherited.expirationTime;
   const baseTableReference = { projectId: src.projectId, datasetId: src.datasetId, tableId: src.tableId };
-  const fields: Record<string, unknown> = { ...inherited, ...optionFields(stmt) };
+  const fields: Record<string, unknown> = await withExpirationExpression(e, stmt.optionList, ctx, { ...inherited, ...optionFields(stmt) });
   if (snapshot) fields.snapshotDefinition = { baseTableReference, snapshotTime: new Date(time).toISOString() };
   else if (stmt.cloneFrom) fields.cloneDefinition = { baseTableReference, cloneTime: new Date(time).toISOString() };
-  const relation = (await e.relationOf(src, opts)).relation;
+  // FOR SYSTEM_TIME AS OF: the version bound by src/engine/history.ts; else the current rows.
+  const relation = ctx.systemTime?.get(scan) ?? (await e.relationOf(src, opts)).relation;
   await createStoredTable(e, r, src.columns.map((c) => ({ ...c })), fields, `SELECT * FROM ${relation}`, existing);
   return base;
 }

@@ -18,6 +18,8 @@ import { lowerScan } from './lower/scans.js';
 import { duckType } from './duckdb/types.js';
 import { resolveTablePath, refText, type TableRef } from './names.js';
 import type { StatementHandler } from './statements.js';
+import { dropHistory, keepsHistory, retainReplaced } from './history.js';
+import { datasetOptionFields, withDatasetDefaults, withExpirationExpression } from './expiration.js';
 import { INGESTION_PSEUDO_DDL, isIngestionPartitioned, partitioningFields } from './partitioning.js';
 
 const now = () => Date.now();
@@ -100,21 +102,26 @@ export async function createStoredTable(
   existing?: TableMeta,
 ): Promise<TableMeta> {
   const duckName = await e.catalog.newDuckName();
+  const created = now();
+  fields = withDatasetDefaults(e, r, fields, created);
   const pseudo = isIngestionPartitioned({ fields }) ? INGESTION_PSEUDO_DDL : [];
   const stmts = [`CREATE TABLE ${ident(duckName)} (${[...columns.map(columnDdl), ...pseudo].join(', ')})`];
   if (fill) stmts.push(`INSERT INTO ${ident(duckName)} ${fill}`);
-  if (existing?.type === 'TABLE') stmts.push(`DROP TABLE IF EXISTS ${ident(existing.duckName)}`);
+  // A replaced table's rows stay readable through time travel (src/engine/history.ts).
+  const keep = keepsHistory(existing);
+  if (existing?.type === 'TABLE' && !keep) stmts.push(`DROP TABLE IF EXISTS ${ident(existing.duckName)}`);
   await e.db.transaction(stmts);
   const t: TableMeta = {
     ...r,
     type: 'TABLE',
     duckName,
     columns,
-    creationTime: now(),
-    lastModifiedTime: now(),
+    creationTime: created,
+    lastModifiedTime: created,
     fields,
   };
   await e.catalog.putTable(t);
+  if (keep) await retainReplaced(e, existing!, t);
   return t;
 }
 
@@ -136,7 +143,7 @@ async function createTable(e: Engine, stmt: Node, ctx: LowerContext, opts: Query
   } else columns = columnsFromDefinitions(stmt.columnDefinitionList ?? []);
   const base = { statementType, ddlOperationPerformed: op, ddlTargetTable: r, ...schemaResult(columns) } as StatementResult;
   if (op === 'SKIP' || opts.dryRun) return base;
-  await createStoredTable(e, r, columns, tableFields(stmt), fill, existing);
+  await createStoredTable(e, r, columns, await withExpirationExpression(e, stmt.optionList, ctx, tableFields(stmt)), fill, existing);
   return base;
 }
 
@@ -166,6 +173,7 @@ async function createView(e: Engine, stmt: Node, _ctx: LowerContext, opts: Query
 /** Drops a stored table or view's data and metadata. */
 export async function dropTableObject(e: Engine, t: TableMeta): Promise<void> {
   if (t.type === 'TABLE' && t.duckName) await e.db.run(`DROP TABLE IF EXISTS ${ident(t.duckName)}`);
+  await dropHistory(e, t);
   await e.catalog.deleteTable(t.projectId, t.datasetId, t.tableId);
 }
 
@@ -195,7 +203,7 @@ function schemaRef(stmt: Node, opts: QueryOptions): { projectId: string; dataset
 async function createSchema(e: Engine, stmt: Node, _ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
   const r = schemaRef(stmt, opts);
   const existing = e.catalog.getDataset(r.projectId, r.datasetId);
-  const base = { statementType: 'CREATE_SCHEMA' };
+  const base = { statementType: 'CREATE_SCHEMA', ddlTargetDataset: r };
   if (existing) {
     if (stmt.createMode === 'CREATE_IF_NOT_EXISTS') return { ...base, ddlOperationPerformed: 'SKIP' };
     if (stmt.createMode !== 'CREATE_OR_REPLACE') throw BigQueryError.duplicate(`Already Exists: Dataset ${r.projectId}:${r.datasetId}`);
@@ -204,6 +212,7 @@ async function createSchema(e: Engine, stmt: Node, _ctx: LowerContext, opts: Que
     const o = options(stmt.optionList);
     const fields: Record<string, unknown> = {};
     if (typeof o.description === 'string') fields.description = o.description;
+    Object.assign(fields, datasetOptionFields(o));
     await e.catalog.putDataset({ ...r, creationTime: now(), lastModifiedTime: now(), fields });
   }
   return { ...base, ddlOperationPerformed: existing ? 'REPLACE' : 'CREATE' };
@@ -211,19 +220,37 @@ async function createSchema(e: Engine, stmt: Node, _ctx: LowerContext, opts: Que
 
 async function dropSchema(e: Engine, stmt: Node, opts: QueryOptions): Promise<StatementResult> {
   const r = schemaRef(stmt, opts);
-  const base = { statementType: 'DROP_SCHEMA' };
+  const base = { statementType: 'DROP_SCHEMA', ddlTargetDataset: r };
   if (!e.catalog.getDataset(r.projectId, r.datasetId)) {
     if (stmt.isIfExists) return { ...base, ddlOperationPerformed: 'SKIP' };
     throw BigQueryError.datasetNotFound(r.projectId, r.datasetId, false);
   }
-  const tables = e.catalog.listTables(r.projectId, r.datasetId);
-  if (tables.length && stmt.dropMode !== 'CASCADE')
-    throw new BigQueryError('resourceInUse', `Dataset ${r.projectId}:${r.datasetId} is still in use`);
-  if (!opts.dryRun) {
-    for (const t of tables) await dropTableObject(e, t);
-    await e.catalog.deleteDataset(r.projectId, r.datasetId);
-  }
+  if (opts.dryRun) {
+    if (stmt.dropMode !== 'CASCADE') checkDatasetEmpty(e, r.projectId, r.datasetId);
+  } else await dropDataset(e, r.projectId, r.datasetId, stmt.dropMode === 'CASCADE');
   return { ...base, ddlOperationPerformed: 'DROP' };
+}
+
+/**
+ * A dataset that still holds tables, views or routines cannot be dropped without CASCADE /
+ * `deleteContents` (BigQuery "Manage datasets": delete a dataset).
+ * @throws BigQueryError resourceInUse (HTTP 400) `Dataset p:d is still in use`
+ */
+export function checkDatasetEmpty(e: Engine, projectId: string, datasetId: string): void {
+  if (e.catalog.listTables(projectId, datasetId).length || e.catalog.listRoutines(projectId, datasetId).length)
+    throw new BigQueryError('resourceInUse', `Dataset ${projectId}:${datasetId} is still in use`);
+}
+
+/**
+ * Deletes a dataset (DROP SCHEMA, datasets.delete); with `cascade` (CASCADE, `deleteContents`)
+ * its tables, views and routines go with it, else it must be empty.
+ * @throws BigQueryError resourceInUse when not cascading and the dataset is not empty.
+ */
+export async function dropDataset(e: Engine, projectId: string, datasetId: string, cascade: boolean): Promise<void> {
+  if (!cascade) checkDatasetEmpty(e, projectId, datasetId);
+  for (const t of e.catalog.listTables(projectId, datasetId)) await dropTableObject(e, t);
+  for (const r of e.catalog.listRoutines(projectId, datasetId)) await e.catalog.deleteRoutine(r.projectId, r.datasetId, r.routineId);
+  await e.catalog.deleteDataset(projectId, datasetId);
 }
 
 async function truncateStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {

@@ -9,6 +9,7 @@ import type { Engine } from './engine.js';
 import { toDuckLiteral } from './duckdb/values.js';
 import { appendersFor, appendRows } from './duckdb/appender.js';
 import { ident } from './lower/context.js';
+import { versionedWrite } from './history.js';
 
 const BATCH = 1000;
 
@@ -18,6 +19,11 @@ const BATCH = 1000;
  */
 export async function insertValues(e: Engine, t: TableMeta, rows: (Value | undefined)[][]): Promise<number> {
   if (!rows.length) return 0;
+  // The table's previous rows stay readable through time travel (src/engine/history.ts).
+  return versionedWrite(e, t, () => insertNow(e, t, rows));
+}
+
+async function insertNow(e: Engine, t: TableMeta, rows: (Value | undefined)[][]): Promise<number> {
   const fns = appendersFor(t.columns.map((c) => c.type));
   if (fns) {
     await e.db.append(t.duckName, (a) => appendRows(a, fns, rows));

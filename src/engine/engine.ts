@@ -3,6 +3,7 @@
  * Statement → analyzer → lowering → DuckDB → domain rows (DESIGN §2). The engine takes and
  * returns plain domain objects; wire encoding happens in src/wire.
  */
+import { preParseRewrites } from '../analyzer/pre-parse.js';
 import { AnalyzerClient } from '../analyzer/client.js';
 import { CatalogStore, type TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
@@ -14,6 +15,12 @@ import { duckType } from './duckdb/types.js';
 import { isIngestionPartitioned } from './partitioning.js';
 import type { ParamValue } from './lower/context.js';
 import { executeStatement } from './statements.js';
+import { installExpiration } from './expiration.js';
+import type { JobsProvider } from './information-schema-jobs.js';
+
+/** The script interpreter, loaded once on first use (it imports this module). */
+let scriptingModule: Promise<typeof import('../scripting/index.js')> | undefined;
+const scripting = () => (scriptingModule ??= import('../scripting/index.js'));
 
 /** A result column: name and GoogleSQL type. */
 export interface ResultField {
@@ -31,6 +38,12 @@ export interface StatementResult {
   numDmlAffectedRows?: number;
   ddlOperationPerformed?: 'CREATE' | 'SKIP' | 'REPLACE' | 'DROP' | 'ALTER';
   ddlTargetTable?: TableRef;
+  /** CREATE/DROP FUNCTION, PROCEDURE and TABLE FUNCTION: the routine (JobStatistics2.ddlTargetRoutine). */
+  ddlTargetRoutine?: { projectId: string; datasetId: string; routineId: string };
+  /** CREATE/DROP SCHEMA: the dataset (JobStatistics2.ddlTargetDataset). */
+  ddlTargetDataset?: { projectId: string; datasetId: string };
+  /** EXPORT DATA: files written and rows exported (JobStatistics2.exportDataStatistics). */
+  exportDataStatistics?: { fileCount: number; rowCount: number };
   /** Tables the statement read. */
   referencedTables?: TableRef[];
   /** UTF-8 byte range of the statement in the request text (child jobs of a script). */
@@ -54,6 +67,8 @@ export interface QueryOptions extends NameDefaults {
   dryRun?: boolean;
   /** Called with the tables and columns each statement scans, before the statement runs (job statistics). */
   onScan?: (scans: ScannedTable[]) => Promise<void>;
+  /** The job running the request (`@@current_job_id`, `@@script.job_id`; src/scripting/interpreter.ts). */
+  jobId?: string;
   /** Who runs the statement (row access policies); absent: the request's ambient caller or the default principal. */
   caller?: { principal: string; groups: string[] };
 }
@@ -79,12 +94,18 @@ export interface EngineOptions {
 export class Engine {
   readonly catalog: CatalogStore;
   readonly statements: StatementAnalyzer;
+  /**
+   * A project's jobs for INFORMATION_SCHEMA.JOBS, set by whoever owns the job manager (the server);
+   * the engine never imports src/jobs.
+   */
+  jobsProvider?: JobsProvider;
 
   private constructor(
     readonly db: Database,
     readonly analyzer: AnalyzerClient,
   ) {
     this.catalog = new CatalogStore(db);
+    installExpiration(this);
     this.statements = new StatementAnalyzer(this.analyzer, this.catalog);
   }
 
@@ -104,8 +125,10 @@ export class Engine {
    * @throws BigQueryError with BigQuery's reason and text.
    */
   async execute(sql: string, opts: QueryOptions): Promise<StatementResult[]> {
+    // Syntax this analyzer build cannot parse, respelled first (src/analyzer/literal-concat.ts, set-by-name.ts).
+    sql = preParseRewrites(sql);
     // Scripts (several statements, or a procedural one) run in the interpreter (DESIGN §2.2).
-    const script = await (await import('../scripting/index.js')).runScript(this, sql, opts);
+    const script = await (await scripting()).runScript(this, sql, opts);
     if (script) return script;
     const results: StatementResult[] = [];
     const total = Buffer.byteLength(sql);

@@ -51,7 +51,9 @@ async function exportData(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
   const copts = [`FORMAT ${duckFormat}`];
   if (duckFormat === 'CSV') copts.push(`HEADER ${o.header === false ? 'false' : 'true'}`, `DELIMITER '${String(o.field_delimiter ?? ',').replace(/'/g, "''")}'`);
   if (String(o.compression ?? '').toUpperCase() === 'GZIP') copts.push("COMPRESSION 'gzip'");
-  await e.db.run(`COPY (SELECT ${cols} FROM (${lowerScan(stmt.query, ctx)})) TO '${file.replace(/'/g, "''")}' (${copts.join(', ')})`);
+  const [rowCount] = await e.db.transaction([`COPY (SELECT ${cols} FROM (${lowerScan(stmt.query, ctx)})) TO '${file.replace(/'/g, "''")}' (${copts.join(', ')})`]);
+  // JobStatistics2.exportDataStatistics (recorded http/jobs/export_csv_query_job: one file, its rows).
+  result.exportDataStatistics = { fileCount: 1, rowCount };
   return result;
 }
 

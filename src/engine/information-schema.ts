@@ -2,7 +2,9 @@
  * INFORMATION_SCHEMA views (BigQuery "Introduction to INFORMATION_SCHEMA"): SCHEMATA,
  * SCHEMATA_OPTIONS, TABLES, TABLE_OPTIONS, COLUMNS, COLUMN_FIELD_PATHS, VIEWS, PARTITIONS and
  * TABLE_STORAGE, at dataset scope (`[p.]d.INFORMATION_SCHEMA.X`) and region/project scope
- * (`[p.]region-us.INFORMATION_SCHEMA.X`).
+ * (`[p.]region-us.INFORMATION_SCHEMA.X`); ROUTINES, ROUTINE_OPTIONS and PARAMETERS
+ * (information-schema-routines.ts); JOBS / JOBS_BY_PROJECT at region scope
+ * (information-schema-jobs.ts).
  *
  * The analyzer bridge binds such a path as a synthetic table (`infoSchema` set) with the view's
  * columns; its DuckDB relation is a VALUES list computed from the catalog store when the statement
@@ -16,6 +18,8 @@ import { duckType } from './duckdb/types.js';
 import { toDuckLiteral } from './duckdb/values.js';
 import type { Engine } from './engine.js';
 import type { NameDefaults } from './names.js';
+import { ROUTINE_VIEWS, routineViewRows } from './information-schema-routines.js';
+import { JOB_VIEWS, checkJobViewScope, jobViewRows } from './information-schema-jobs.js';
 
 /** What an INFORMATION_SCHEMA path names: the view and its scope. */
 export interface InfoSchemaScope {
@@ -23,6 +27,8 @@ export interface InfoSchemaScope {
   projectId: string;
   /** Dataset scope; undefined at region/project scope. */
   datasetId?: string;
+  /** The region of a region-scoped path (`us` of `region-us`). */
+  region?: string;
 }
 
 const S = scalar('STRING');
@@ -32,7 +38,7 @@ const B = scalar('BOOL');
 
 type ColSpec = [string, BqType];
 
-const VIEWS: Record<string, ColSpec[]> = {
+const TABLE_VIEWS: Record<string, ColSpec[]> = {
   SCHEMATA: [
     ['catalog_name', S], ['schema_name', S], ['schema_owner', S], ['creation_time', TS], ['last_modified_time', TS],
     ['location', S], ['ddl', S], ['default_collation_name', S],
@@ -69,6 +75,8 @@ const VIEWS: Record<string, ColSpec[]> = {
   ],
 };
 
+const VIEWS: Record<string, ColSpec[]> = { ...TABLE_VIEWS, ...ROUTINE_VIEWS, ...JOB_VIEWS };
+
 /**
  * Reads an INFORMATION_SCHEMA path as written (segments may hold dots).
  * @returns undefined when the path does not name an INFORMATION_SCHEMA view.
@@ -81,12 +89,13 @@ export function infoSchemaScope(segments: string[], d: NameDefaults): InfoSchema
   if (!VIEWS[view]) return undefined;
   const before = parts.slice(0, at);
   const isRegion = (s: string) => /^region-/i.test(s);
+  const region = (s: string) => s.slice('region-'.length);
   if (before.length === 1) {
-    if (isRegion(before[0])) return { view, projectId: d.projectId };
+    if (isRegion(before[0])) return { view, projectId: d.projectId, region: region(before[0]) };
     return { view, projectId: d.defaultDataset?.projectId ?? d.projectId, datasetId: before[0] };
   }
   if (before.length === 2) {
-    if (isRegion(before[1])) return { view, projectId: before[0] };
+    if (isRegion(before[1])) return { view, projectId: before[0], region: region(before[1]) };
     return { view, projectId: before[0], datasetId: before[1] };
   }
   if (before.length === 0 && d.defaultDataset) return { view, projectId: d.defaultDataset.projectId, datasetId: d.defaultDataset.datasetId };
@@ -95,9 +104,11 @@ export function infoSchemaScope(segments: string[], d: NameDefaults): InfoSchema
 
 /**
  * The synthetic table bound for an INFORMATION_SCHEMA view.
- * @throws BigQueryError notFound when a dataset-scoped view names a missing dataset.
+ * @throws BigQueryError notFound when a dataset-scoped view names a missing dataset; invalidQuery
+ *   for a job view at dataset scope.
  */
 export function infoSchemaTable(catalog: CatalogStore, scope: InfoSchemaScope): TableMeta {
+  if (JOB_VIEWS[scope.view]) checkJobViewScope(scope);
   if (scope.datasetId && !catalog.getDataset(scope.projectId, scope.datasetId))
     throw BigQueryError.datasetNotFound(scope.projectId, scope.datasetId);
   const columns: Column[] = VIEWS[scope.view].map(([name, type]) => ({ name, type, required: false }));
@@ -122,7 +133,7 @@ const strLit = (s: string) => JSON.stringify(s);
 
 /** The DuckDB relation of an INFORMATION_SCHEMA view, computed now. */
 export async function infoSchemaRelation(e: Engine, t: TableMeta): Promise<{ relation: string; columns: string[] }> {
-  const scope = t.infoSchema!;
+  const scope = t.infoSchema! as InfoSchemaScope;
   const spec = VIEWS[scope.view];
   const rows = await viewRows(e, scope);
   const names = spec.map(([n]) => n);
@@ -230,6 +241,8 @@ const logicalBytes = (t: TableMeta, rows: number) => rows * t.columns.length * 8
 
 async function viewRows(e: Engine, scope: InfoSchemaScope): Promise<Value[][]> {
   const c = e.catalog;
+  if (ROUTINE_VIEWS[scope.view]) return routineViewRows(c, scope.view, datasetsOf(c, scope));
+  if (JOB_VIEWS[scope.view]) return jobViewRows(e.jobsProvider, scope);
   switch (scope.view) {
     case 'SCHEMATA':
       return datasetsOf(c, scope).map((d) => [

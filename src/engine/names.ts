@@ -28,6 +28,8 @@ export interface TempScope {
   projectId: string;
   datasetId: string;
   tables: Set<string>;
+  /** A session's variables and temp functions (src/scripting/session-state.ts); absent outside sessions. */
+  session?: import('../scripting/session-state.js').SessionState;
 }
 
 /**

@@ -69,7 +69,9 @@ export function partitioningFields(stmt: Node, literalOptions: Record<string, Va
     }
   }
   const expDays = literalOptions.partition_expiration_days;
-  if (f.timePartitioning && typeof expDays === 'number') (f.timePartitioning as Record<string, unknown>).expirationMs = String(Math.round(expDays * 86400000));
+  // An integer literal (`partition_expiration_days=1`) arrives as a bigint, a fraction as a number.
+  if (f.timePartitioning && (typeof expDays === 'number' || typeof expDays === 'bigint'))
+    (f.timePartitioning as Record<string, unknown>).expirationMs = String(Math.round(Number(expDays) * 86400000));
   if (literalOptions.require_partition_filter === true) f.requirePartitionFilter = true;
   const cluster = (stmt.clusterByList ?? []).map(colOf).filter((x: string | undefined): x is string => !!x);
   if (cluster.length) f.clustering = { fields: cluster };

@@ -46,18 +46,34 @@ export function argumentsOf(stmt: Node): RoutineArgument[] {
     if (a.kind === 'ARG_TYPE_FIXED' && a.type) arg.dataType = fromTypeProto(a.type);
     const mode = a.options?.procedureArgumentMode;
     if (mode === 'OUT' || mode === 'INOUT' || mode === 'IN') arg.mode = mode;
+    if (stmt.isAggregate && a.options?.isNotAggregate) arg.isAggregate = false;
     return arg;
   });
 }
 
-const fixedArg = (t: BqType, name?: string) => ({ kind: 'ARG_TYPE_FIXED', type: toTypeProto(t), numOccurrences: 1, ...(name ? { options: { argumentName: name } } : {}) });
-const anyArg = (name?: string) => ({ kind: 'ARG_TYPE_ARBITRARY', numOccurrences: 1, ...(name ? { options: { argumentName: name } } : {}) });
+const fixedArg = (t: BqType, name?: string, notAggregate?: boolean) => ({
+  kind: 'ARG_TYPE_FIXED',
+  type: toTypeProto(t),
+  numOccurrences: 1,
+  ...(name || notAggregate ? { options: { ...(name ? { argumentName: name } : {}), ...(notAggregate ? { isNotAggregate: true } : {}) } } : {}),
+});
+const anyArg = (name?: string, notAggregate?: boolean) => ({
+  kind: 'ARG_TYPE_ARBITRARY',
+  numOccurrences: 1,
+  ...(name || notAggregate ? { options: { ...(name ? { argumentName: name } : {}), ...(notAggregate ? { isNotAggregate: true } : {}) } } : {}),
+});
 
 let contextIds = 5000;
 
-/** The analyzer `FunctionProto` of a scalar function, named by the path the query used. */
-export function functionProto(r: Pick<RoutineMeta, 'routineId' | 'language' | 'arguments' | 'returnType' | 'definitionBody'>, namePath: string[]): object {
-  const args = r.arguments.map((a) => (a.dataType ? fixedArg(a.dataType) : anyArg()));
+/**
+ * The analyzer `FunctionProto` of a scalar or aggregate function, named by the path the query
+ * used. A SQL aggregate function (CREATE AGGREGATE FUNCTION) is a templated SQL function of mode
+ * AGGREGATE, its `NOT AGGREGATE` parameters marked `isNotAggregate`; REWRITE_INLINE_SQL_UDAS
+ * inlines its calls into the calling query's aggregation.
+ */
+export function functionProto(r: Pick<RoutineMeta, 'routineId' | 'language' | 'arguments' | 'returnType' | 'definitionBody'> & Partial<Pick<RoutineMeta, 'routineType'>>, namePath: string[]): object {
+  const aggregate = r.routineType === 'AGGREGATE_FUNCTION';
+  const args = r.arguments.map((a) => (a.dataType ? fixedArg(a.dataType, undefined, aggregate && a.isAggregate === false) : anyArg(undefined, aggregate && a.isAggregate === false)));
   const returnType = r.returnType ? fixedArg(r.returnType) : anyArg();
   if (r.language === 'JAVASCRIPT') {
     if (!r.returnType || r.arguments.some((a) => !a.dataType)) throw BigQueryError.invalidQuery('A JavaScript function must declare its argument types and RETURNS type');
@@ -73,7 +89,7 @@ export function functionProto(r: Pick<RoutineMeta, 'routineId' | 'language' | 'a
   return {
     namePath,
     group: TEMPLATED_GROUP,
-    mode: 'SCALAR',
+    mode: aggregate ? 'AGGREGATE' : 'SCALAR',
     signature: [{ argument: args, returnType, contextId: String(contextIds++) }],
     parseResumeLocation: { input: r.definitionBody, bytePosition: 0 },
     templatedSqlFunctionArgumentName: r.arguments.map((a) => a.name),
@@ -102,18 +118,22 @@ export function rejectLibraries(stmt: Node): void {
     throw BigQueryError.notSupported('OPTIONS(library=…) of a JavaScript UDF (libraries in Cloud Storage are not reachable from the emulator)');
 }
 
-/** The routine a resolved CREATE FUNCTION defines (not stored). */
+/**
+ * The routine a resolved CREATE [AGGREGATE] FUNCTION defines (not stored). SQL aggregate functions
+ * (BigQuery "User-defined aggregate functions") are AGGREGATE_FUNCTION routines.
+ * @throws BigQueryError notSupported: another language; a JavaScript aggregate function.
+ */
 export function functionRoutine(stmt: Node, ref: RoutineRef): RoutineMeta {
   const lang = String(stmt.language ?? 'SQL').toUpperCase();
   if (lang !== 'SQL' && lang !== 'JS') throw BigQueryError.notSupported(`CREATE FUNCTION … LANGUAGE ${String(stmt.language).toLowerCase()}`);
   if (lang === 'JS') rejectLibraries(stmt);
-  if (stmt.isAggregate) throw BigQueryError.notSupported('CREATE AGGREGATE FUNCTION');
+  if (stmt.isAggregate && lang === 'JS') throw BigQueryError.notSupported('CREATE AGGREGATE FUNCTION … LANGUAGE js (JavaScript user-defined aggregate functions)');
   const o = literalOptions(stmt.optionList);
   const fields: Record<string, unknown> = {};
   if (typeof o.description === 'string') fields.description = o.description;
   return {
     ...ref,
-    routineType: 'SCALAR_FUNCTION',
+    routineType: stmt.isAggregate ? 'AGGREGATE_FUNCTION' : 'SCALAR_FUNCTION',
     language: lang === 'JS' ? 'JAVASCRIPT' : 'SQL',
     arguments: argumentsOf(stmt),
     returnType: stmt.hasExplicitReturnType && stmt.returnType ? fromTypeProto(stmt.returnType) : undefined,
@@ -187,7 +207,9 @@ async function dropRoutine(e: Engine, stmt: Node, opts: QueryOptions, statementT
     return r;
   };
   const existing = e.catalog.getRoutine(ref.projectId, ref.datasetId, ref.routineId);
-  if (!existing || existing.routineType !== kind) {
+  // DROP FUNCTION drops scalar and aggregate functions alike.
+  const matches = existing && (existing.routineType === kind || (kind === 'SCALAR_FUNCTION' && existing.routineType === 'AGGREGATE_FUNCTION'));
+  if (!existing || !matches) {
     if (stmt.isIfExists) return base('SKIP');
     requireDataset(e, ref);
     throw BigQueryError.notFound(`Not found: ${kind === 'PROCEDURE' ? 'Procedure' : kind === 'TABLE_VALUED_FUNCTION' ? 'Table function' : 'Function'} ${refText(ref)}`);

@@ -2,6 +2,7 @@
  * Executes one resolved statement (exhaustive dispatch by statement kind). Queries and DML live
  * here; DDL in ddl.ts. Every statement kind without a handler is rejected clearly.
  */
+import { SCHEMA_DDL } from './ddl-schema.js';
 import { walk, type Node } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
@@ -19,7 +20,10 @@ import { DML } from './dml.js';
 import { ALTER } from './ddl-alter.js';
 import { CLONE } from './ddl-clone.js';
 import { ROUTINES } from './routines.js';
-import { filteredRelation, ROW_ACCESS } from './row-access.js';
+import { checkDmlAccess, filteredRelation, ROW_ACCESS } from './row-access.js';
+import { checkTableGuards } from './table-guards.js';
+import { bindSystemTime, versionedWrite, writeTarget } from './history.js';
+import { expirePartitions } from './expiration.js';
 
 export type StatementHandler = (e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions) => Promise<StatementResult>;
 
@@ -27,6 +31,7 @@ export type StatementHandler = (e: Engine, stmt: Node, ctx: LowerContext, opts: 
 export async function makeContext(e: Engine, tables: Map<string, TableMeta>, opts: NameDefaults & Partial<QueryOptions> & { noRowAccess?: boolean }): Promise<LowerContext> {
   const bound = new Map<string, BoundTable>();
   for (const [id, t] of tables) {
+    await expirePartitions(e, t);
     const b: BoundTable = await e.relationOf(t, opts);
     // Reads of a table with row access policies see only the rows granted to the caller.
     const read = opts.noRowAccess ? undefined : await filteredRelation(e, t, b, opts.caller);
@@ -136,6 +141,7 @@ const HANDLERS: Record<string, StatementHandler> = {
   ...ROUTINES,
   ...ROW_ACCESS,
   ...EXPORT,
+  ...SCHEMA_DDL,
 };
 
 const STATEMENT_NAMES: Record<string, string> = { UpdateStmt: 'UPDATE', DeleteStmt: 'DELETE', MergeStmt: 'MERGE' };
@@ -144,10 +150,16 @@ const STATEMENT_NAMES: Record<string, string> = { UpdateStmt: 'UPDATE', DeleteSt
 export async function executeStatement(e: Engine, stmt: Node, tables: Map<string, TableMeta>, opts: QueryOptions): Promise<StatementResult> {
   const h = HANDLERS[stmt.kind];
   if (!h) throw BigQueryError.notSupported(`Statement ${STATEMENT_NAMES[stmt.kind] ?? stmt.kind.replace(/Stmt$/, '')}`);
+  // Read-only table snapshots and required partition filters (table-guards.ts).
+  checkTableGuards(stmt, tables);
   const ctx = await makeContext(e, tables, opts);
+  await bindSystemTime(e, stmt, tables, ctx);
+  checkDmlAccess(e, stmt, tables, opts.caller);
   const scans = scannedTables(stmt, tables);
   if (opts.onScan) await opts.onScan(scans);
-  const r = await h(e, stmt, ctx, opts);
+  // A write keeps the table's previous rows for time travel, in the same write turn.
+  const target = opts.dryRun ? undefined : writeTarget(stmt, tables);
+  const r = await versionedWrite(e, target, () => h(e, stmt, ctx, opts));
   if (!r.referencedTables && scans.length) r.referencedTables = scans.map(({ table: t }) => ({ projectId: t.projectId, datasetId: t.datasetId, tableId: t.tableId }));
   // A dry run of DML answers the target table's schema (recorded api_configuration/dry_run_insert).
   if (opts.dryRun && !r.schema && (stmt.kind === 'InsertStmt' || STATEMENT_NAMES[stmt.kind] !== undefined)) {
@@ -195,6 +207,7 @@ export async function lowerView(e: Engine, t: TableMeta, opts: NameDefaults & Pi
   const a = await e.statements.analyze(t.viewQuery!, 0, defaults, {});
   // The view's tables are read as the caller (row access policies apply through views).
   const ctx = await makeContext(e, a.tables, { ...defaults, caller: opts.caller });
+  await bindSystemTime(e, a.stmt, a.tables, ctx);
   const outs: Node[] = a.stmt.outputColumnList ?? [];
   const names = t.columns.map((c) => c.name);
   const items = outs.map((o, i) => `${colName(o.column)} AS "${(names[i] ?? `f${i}_`).replace(/"/g, '""')}"`);

@@ -21,6 +21,8 @@ export const REASON_STATUS = {
   resourcesExceeded: 400,
   resourceInUse: 400,
   jobInternalError: 400,
+  /** A job or statement ran past its time limit (scriptOptions.statementTimeoutMs). */
+  timeout: 400,
 } as const;
 
 export type Reason = keyof typeof REASON_STATUS;

@@ -20,7 +20,8 @@ function arrayToString(c: FnCall): string {
     const items = nt === undefined ? `list_filter(${a}, x -> x IS NOT NULL)` : `list_transform(${a}, x -> coalesce(x, ${nt}))`;
     return nullIfAnyNull([a, d], `unhex(array_to_string(list_transform(${items}, x -> hex(x)), hex(${d})))`);
   }
-  const items = nt === undefined ? a : `list_transform(${a}, x -> coalesce(x, ${nt}))`;
+  // Without null_text NULL elements are skipped: [NULL] gives '' (BigQuery docs, ARRAY_TO_STRING).
+  const items = nt === undefined ? `list_filter(${a}, x -> x IS NOT NULL)` : `list_transform(${a}, x -> coalesce(x, ${nt}))`;
   return nullIfAnyNull(nt === undefined ? [a, d] : [a, d, nt], `array_to_string(${items}, ${d})`);
 }
 

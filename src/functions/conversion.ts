@@ -1,6 +1,6 @@
 /**
  * Conversion functions (GoogleSQL "Conversion functions"): CAST / SAFE_CAST (`$cast`, with
- * `safe` for SAFE_CAST), PARSE_NUMERIC, PARSE_BIGNUMERIC.
+ * `safe` for SAFE_CAST), PARSE_NUMERIC, PARSE_BIGNUMERIC (grouping commas, trailing sign).
  *
  * BigQuery rules that differ from DuckDB's casts:
  * - FLOAT64 → STRING is the shortest round-trip text (`1`, `0.1`, `1e+20`, `inf`, `nan`);
@@ -54,6 +54,54 @@ export function normalizeBigNumeric(s: string): string | null {
 
 defineUdf('bq_parse_bignumeric', ['VARCHAR'], 'VARCHAR', (s) => normalizeBigNumeric(s));
 
+const BIGNUMERIC_MAX_SCALED = 57896044618658097711785492504343953926634992332820282019728792003956564819967n;
+
+/**
+ * FLOAT64 → BIGNUMERIC text: the double's exact binary value rounded half away from zero to 38
+ * fraction digits (conversion_rules: "The floating point number will round half away from zero");
+ * null for NaN, ±inf and values outside BIGNUMERIC's range.
+ */
+export function doubleToBigNumeric(x: number): string | null {
+  if (!Number.isFinite(x)) return null;
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const bits = view.getBigUint64(0);
+  const expBits = Number((bits >> 52n) & 0x7ffn);
+  let mant = bits & ((1n << 52n) - 1n);
+  if (expBits) mant |= 1n << 52n;
+  const e = (expBits || 1) - 1075; // x = ±mant × 2^e
+  let num = mant * 10n ** 38n;
+  let den = 1n;
+  if (e >= 0) num <<= BigInt(e);
+  else den <<= BigInt(-e);
+  const q = num / den;
+  const v = 2n * (num - q * den) >= den ? q + 1n : q;
+  if (v > BIGNUMERIC_MAX_SCALED) return null;
+  const t = v.toString().padStart(39, '0');
+  const frac = t.slice(-38).replace(/0+$/, '');
+  const neg = bits >> 63n === 1n && v !== 0n;
+  return `${neg ? '-' : ''}${t.slice(0, -38)}${frac ? '.' + frac : ''}`;
+}
+
+defineUdf('bq_double_to_bignumeric', ['DOUBLE'], 'VARCHAR', doubleToBigNumeric);
+
+/**
+ * PARSE_NUMERIC / PARSE_BIGNUMERIC input (conversion_functions#parse_numeric): spaces around the
+ * sign and the number, one sign either leading or trailing (`12.34e-1-`), grouping commas in the
+ * integer part (`1,2,,3,.45` is 123.45), an optional exponent. The plain decimal text
+ * (`-1.234e-1` style), or null when the text is not a number.
+ */
+export function parseNumberText(s: string): string | null {
+  const m = /^\s*([+-]?)\s*([0-9][0-9,]*)?(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?\s*([+-]?)\s*$/.exec(s);
+  if (!m) return null;
+  const [, lead, int = '', frac = '', exp, trail] = m;
+  if ((lead && trail) || (!int && !frac)) return null;
+  const sign = (lead || trail) === '-' ? '-' : '';
+  return `${sign}${int.replace(/,/g, '') || '0'}${frac ? `.${frac}` : ''}${exp !== undefined ? `e${exp}` : ''}`;
+}
+
+defineUdf('bq_parse_number_text', ['VARCHAR'], 'VARCHAR', (s) => parseNumberText(s));
+
 const quoteMsg = (prefix: string, x: string, open: string, close = open) => `'${prefix}${open.replace(/'/g, "''")}' || ${x} || '${close.replace(/'/g, "''")}'`;
 
 /** STRING → scalar type (SQL), with BigQuery's validation and error text. */
@@ -76,22 +124,24 @@ function fromString(c: FnCall, x: string, to: BqType): string {
     }
     case 'BIGNUMERIC':
       return check(`bq_parse_bignumeric(${x}) IS NOT NULL`, `bq_parse_bignumeric(${x})`, `'Invalid BIGNUMERIC value: ' || ${x}`);
+    // BOOL and the civil types take no surrounding whitespace (ZetaSQL reference: ' true' and
+    // ' 2020-01-02' are invalid), numbers do.
     case 'BOOL':
-      return check(`lower(${t}) IN ('true', 'false')`, `lower(${t}) = 'true'`, `'Bad bool value: ' || ${x}`);
+      return check(`lower(${x}) IN ('true', 'false')`, `lower(${x}) = 'true'`, `'Bad bool value: ' || ${x}`);
     case 'BYTES':
       return `encode(${x})`;
     case 'DATE': {
-      const v = `TRY_CAST(${t} AS DATE)`;
-      return check(`regexp_full_match(${t}, '[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}') AND ${v} IS NOT NULL`, v, quoteMsg('Invalid date: ', x, "'"));
+      const v = `TRY_CAST(${x} AS DATE)`;
+      return check(`regexp_full_match(${x}, '[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}') AND ${v} IS NOT NULL`, v, quoteMsg('Invalid date: ', x, "'"));
     }
     case 'DATETIME': {
-      const s = `regexp_replace(${t}, '^([0-9]+-[0-9]+-[0-9]+)[Tt]', '\\1 ')`;
+      const s = `regexp_replace(${x}, '^([0-9]+-[0-9]+-[0-9]+)[Tt]', '\\1 ')`;
       const v = `TRY_CAST(${s} AS TIMESTAMP)`;
       return check(`regexp_full_match(${s}, '[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}( [0-9]{1,2}:[0-9]{1,2}(:[0-9]{1,2}([.][0-9]{1,9})?)?)?') AND ${v} IS NOT NULL`, v, quoteMsg('Invalid datetime string ', x, '"'));
     }
     case 'TIME': {
-      const v = `TRY_CAST(${t} AS TIME)`;
-      return check(`regexp_full_match(${t}, '[0-9]{1,2}:[0-9]{1,2}(:[0-9]{1,2}([.][0-9]{1,9})?)?') AND ${v} IS NOT NULL`, v, quoteMsg('Invalid time string ', x, '"'));
+      const v = `TRY_CAST(${x} AS TIME)`;
+      return check(`regexp_full_match(${x}, '[0-9]{1,2}:[0-9]{1,2}(:[0-9]{1,2}([.][0-9]{1,9})?)?') AND ${v} IS NOT NULL`, v, quoteMsg('Invalid time string ', x, '"'));
     }
     case 'TIMESTAMP':
       return parseTimestampText(c, x);
@@ -123,6 +173,10 @@ export function castSql(c: FnCall, x: string, from: BqType, to: BqType): string 
   if (from.kind === 'STRING') return fromString(c, x, to);
   if (to.kind === 'INT64' && (from.kind === 'FLOAT64' || from.kind === 'NUMERIC' || from.kind === 'BIGNUMERIC')) return toInt64(c, x, from);
   if (from.kind === 'BYTES' || to.kind === 'BYTES') throw BigQueryError.notSupported(`CAST from ${from.kind} to ${to.kind}`);
+  if (to.kind === 'BIGNUMERIC' && from.kind === 'FLOAT64') {
+    const err = fail(c, `'BIGNUMERIC out of range: ' || printf('%.6g', ${x})`);
+    return `CASE WHEN ${x} IS NULL THEN NULL WHEN bq_double_to_bignumeric(${x}) IS NULL THEN ${err} ELSE bq_double_to_bignumeric(${x}) END`;
+  }
   if (to.kind === 'BIGNUMERIC') return from.kind === 'NUMERIC' ? castToString(x, from) : `CAST(${x} AS VARCHAR)`;
   if (to.kind === 'TIMESTAMP' && (from.kind === 'DATE' || from.kind === 'DATETIME')) return `timezone('UTC', CAST(${x} AS TIMESTAMP))`;
   if (from.kind === 'TIMESTAMP' && (to.kind === 'DATE' || to.kind === 'DATETIME' || to.kind === 'TIME'))
@@ -137,10 +191,18 @@ export function castSql(c: FnCall, x: string, from: BqType, to: BqType): string 
   return c.safe ? `TRY_CAST(${x} AS ${dt})` : `CAST(${x} AS ${dt})`;
 }
 
+/** PARSE_NUMERIC / PARSE_BIGNUMERIC: the text (parseNumberText), rounded and range-checked. */
+function parseNumber(c: FnCall, kind: 'NUMERIC' | 'BIGNUMERIC'): string {
+  const x = c.args[0];
+  const text = `bq_parse_number_text(${x})`;
+  const v = kind === 'NUMERIC' ? `TRY_CAST(${text} AS DECIMAL(38,9))` : `bq_parse_bignumeric(${text})`;
+  return `CASE WHEN ${x} IS NULL THEN NULL WHEN ${v} IS NOT NULL THEN ${v} ELSE ${fail(c, `'Invalid ${kind} value: ' || ${x}`)} END`;
+}
+
 const TABLE: FnTable = {
   $cast: (c) => castSql(c, c.args[0], c.argTypes[0], c.returnType),
-  parse_numeric: (c) => fromString(c, `replace(${c.args[0]}, ' ', '')`, { kind: 'NUMERIC' }),
-  parse_bignumeric: (c) => fromString(c, c.args[0], { kind: 'BIGNUMERIC' }),
+  parse_numeric: (c) => parseNumber(c, 'NUMERIC'),
+  parse_bignumeric: (c) => parseNumber(c, 'BIGNUMERIC'),
 };
 
 registerFunctions(TABLE);

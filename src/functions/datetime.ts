@@ -148,6 +148,25 @@ function partInterval(c: FnCall, part: string, n: string): string {
   }
 }
 
+/** The supported range of each civil type (BigQuery docs, "Data types"). */
+const RANGE: Record<'date' | 'datetime' | 'timestamp', [string, string]> = {
+  date: [`DATE '0001-01-01'`, `DATE '9999-12-31'`],
+  datetime: [`TIMESTAMP '0001-01-01 00:00:00'`, `TIMESTAMP '9999-12-31 23:59:59.999999'`],
+  timestamp: [`TIMESTAMPTZ '0001-01-01 00:00:00+00'`, `TIMESTAMPTZ '9999-12-31 23:59:59.999999+00'`],
+};
+
+/**
+ * A *_ADD/*_SUB result outside its type's range is an error (NULL under SAFE), with ZetaSQL's text:
+ * `Adding 1 DAY to date 9999-12-31 causes overflow`, `Subtracting 3 DAY from datetime … causes overflow`.
+ */
+function rangeChecked(c: FnCall, kind: 'date' | 'datetime' | 'timestamp', sign: 1 | -1, part: string, r: string): string {
+  const [x, n] = c.args;
+  const [lo, hi] = RANGE[kind];
+  const shown = kind === 'date' ? `CAST(${x} AS VARCHAR)` : `replace(CAST(${x} AS VARCHAR), 'T', ' ')`;
+  const verb = sign > 0 || kind === 'date' ? `'Adding ' || CAST(${sign > 0 ? n : `(- ${n})`} AS VARCHAR) || ' ${part} to ${kind} '` : `'Subtracting ' || CAST(${n} AS VARCHAR) || ' ${part} from ${kind} '`;
+  return `CASE WHEN ${r} < ${lo} OR ${r} > ${hi} THEN ${fail(c, `${verb} || ${shown} || ' causes overflow'`)} ELSE ${r} END`;
+}
+
 function addSub(kind: 'date' | 'datetime' | 'time' | 'timestamp', sign: 1 | -1) {
   return (c: FnCall) => {
     const part = datePart(c, 2);
@@ -155,7 +174,7 @@ function addSub(kind: 'date' | 'datetime' | 'time' | 'timestamp', sign: 1 | -1) 
     const n = sign < 0 ? `(- ${n0})` : n0;
     if (kind === 'timestamp') {
       if (!MICROS[part]) badPart(c, part);
-      return `(${x} + to_microseconds(${n} * ${MICROS[part]}))`;
+      return rangeChecked(c, kind, sign, part, `(${x} + to_microseconds(${n} * ${MICROS[part]}))`);
     }
     if (kind === 'time') {
       if (!MICROS[part] || part === 'DAY') badPart(c, part);
@@ -163,7 +182,7 @@ function addSub(kind: 'date' | 'datetime' | 'time' | 'timestamp', sign: 1 | -1) 
     }
     if (kind === 'date' && MICROS[part] && part !== 'DAY') badPart(c, part);
     const r = `(${x} + ${partInterval(c, part, n)})`;
-    return kind === 'date' ? `CAST(${r} AS DATE)` : r;
+    return rangeChecked(c, kind, sign, part, kind === 'date' ? `CAST(${r} AS DATE)` : r);
   };
 }
 
@@ -243,7 +262,8 @@ export function parseTimestampText(c: FnCall, s: string, tz?: string): string {
   const withZone = `TRY_CAST(${text} AS TIMESTAMPTZ)`;
   const local = `TRY_CAST(${text} AS TIMESTAMP)`;
   const v = `CASE WHEN ${hasZone} THEN ${withZone} ELSE ${fromLocal(local, tz)} END`;
-  return `CASE WHEN ${s} IS NULL THEN NULL WHEN (${v}) IS NULL THEN ${err} ELSE ${v} END`;
+  // No surrounding whitespace (ZetaSQL reference: ' 2020-01-02' is not a timestamp).
+  return `CASE WHEN ${s} IS NULL THEN NULL WHEN ${s} <> trim(${s}) OR (${v}) IS NULL THEN ${err} ELSE ${v} END`;
 }
 
 function timestampCtor(c: FnCall): string {
@@ -260,16 +280,26 @@ function timestampCtor(c: FnCall): string {
   }
 }
 
+/**
+ * DATE/DATETIME/TIME from parts: parts outside the calendar are errors, never carried (ZetaSQL:
+ * `Input calculates to invalid date: 0000-01-01`; DuckDB would accept year 0 or hour 24).
+ */
+function checkedParts(c: FnCall, kind: 'date' | 'datetime' | 'time', ok: string, fmt: string, value: string): string {
+  const err = fail(c, `'Input calculates to invalid ${kind}: ' || printf('${fmt}', ${c.args.join(', ')})`);
+  return `CASE WHEN ${c.args.map((x) => `${x} IS NULL`).join(' OR ')} THEN NULL WHEN NOT (${ok}) THEN ${err} ELSE ${value} END`;
+}
+
 function dateCtor(c: FnCall): string {
   const a = c.args;
-  if (a.length === 3) return `make_date(${a[0]}, ${a[1]}, ${a[2]})`;
+  if (a.length === 3) return checkedParts(c, 'date', `${a[0]} BETWEEN 1 AND 9999`, '%04d-%02d-%02d', `make_date(${a[0]}, ${a[1]}, ${a[2]})`);
   if (c.argTypes[0]?.kind === 'TIMESTAMP') return `CAST(${toLocal(a[0], a[1])} AS DATE)`;
   return `CAST(${a[0]} AS DATE)`;
 }
 
 function datetimeCtor(c: FnCall): string {
   const a = c.args;
-  if (a.length === 6) return `make_timestamp(${a[0]}, ${a[1]}, ${a[2]}, ${a[3]}, ${a[4]}, ${a[5]})`;
+  if (a.length === 6)
+    return checkedParts(c, 'datetime', `${a[0]} BETWEEN 1 AND 9999 AND ${a[3]} BETWEEN 0 AND 23 AND ${a[4]} BETWEEN 0 AND 59`, '%04d-%02d-%02d %04d:%02d:%02d', `make_timestamp(${a[0]}, ${a[1]}, ${a[2]}, ${a[3]}, ${a[4]}, ${a[5]})`);
   if (a.length === 2 && c.argTypes[1]?.kind === 'TIME') return `(${a[0]} + ${a[1]})`;
   if (c.argTypes[0]?.kind === 'TIMESTAMP') return toLocal(a[0], a[1]);
   return `CAST(${a[0]} AS TIMESTAMP)`;
@@ -277,7 +307,7 @@ function datetimeCtor(c: FnCall): string {
 
 function timeCtor(c: FnCall): string {
   const a = c.args;
-  if (a.length === 3) return `make_time(${a[0]}, ${a[1]}, ${a[2]})`;
+  if (a.length === 3) return checkedParts(c, 'time', `${a[0]} BETWEEN 0 AND 23 AND ${a[1]} BETWEEN 0 AND 59`, '%02d:%02d:%02d', `make_time(${a[0]}, ${a[1]}, ${a[2]})`);
   if (c.argTypes[0]?.kind === 'TIMESTAMP') return `CAST(${toLocal(a[0], a[1])} AS TIME)`;
   return `CAST(${a[0]} AS TIME)`;
 }
@@ -313,7 +343,8 @@ const TABLE: FnTable = {
   timestamp_trunc: timestampTrunc,
   last_day: lastDay,
   unix_date: (c) => `CAST(${c.args[0]} - DATE '1970-01-01' AS BIGINT)`,
-  date_from_unix_date: (c) => `CAST(DATE '1970-01-01' + to_days(${c.args[0]}) AS DATE)`,
+  date_from_unix_date: (c) =>
+    `CASE WHEN ${c.args[0]} NOT BETWEEN -719162 AND 2932896 THEN ${fail(c, `'DATE_FROM_UNIX_DATE range is -719162 to 2932896 but saw ' || CAST(${c.args[0]} AS VARCHAR)`)} ELSE CAST(DATE '1970-01-01' + to_days(CAST(${c.args[0]} AS INTEGER)) AS DATE) END`,
   unix_seconds: unixUnits(1e6),
   unix_millis: unixUnits(1e3),
   unix_micros: (c) => `epoch_us(${c.args[0]})`,

@@ -163,9 +163,10 @@ function generateTimestampArray(c: FnCall): string {
 
 // ---------- intervals ----------
 
-const ivMonths = (i: string) => `(datepart('year', ${i}) * 12 + datepart('month', ${i}))`;
-const ivDays = (i: string) => `datepart('day', ${i})`;
-const ivMicros = (i: string) => `(datepart('hour', ${i}) * 3600000000 + datepart('minute', ${i}) * 60000000 + datepart('microseconds', ${i}))`;
+/** Parts of a DuckDB INTERVAL: months (years folded in), days, microseconds (hours … micros). */
+export const ivMonths = (i: string) => `(datepart('year', ${i}) * 12 + datepart('month', ${i}))`;
+export const ivDays = (i: string) => `datepart('day', ${i})`;
+export const ivMicros = (i: string) => `(datepart('hour', ${i}) * 3600000000 + datepart('minute', ${i}) * 60000000 + datepart('microseconds', ${i}))`;
 const mkInterval = (m: string, d: string, us: string) => `(to_months(CAST(${m} AS INTEGER)) + to_days(CAST(${d} AS INTEGER)) + to_microseconds(CAST(${us} AS BIGINT)))`;
 
 function interval(c: FnCall): string {
@@ -210,9 +211,6 @@ const TABLE: FnTable = {
   justify_days: (c) => justifyDays(c.args[0]),
   justify_hours: (c) => justifyHours(c.args[0]),
   justify_interval: (c) => justifyDays(justifyHours(c.args[0])),
-  date_bucket: { unsupported: 'DATE_BUCKET is not implemented yet' },
-  datetime_bucket: { unsupported: 'DATETIME_BUCKET is not implemented yet' },
-  timestamp_bucket: { unsupported: 'TIMESTAMP_BUCKET is not implemented yet' },
 };
 
 registerFunctions(TABLE);

@@ -2,10 +2,37 @@
  * Lowerings of the functions declared in the catalog because this analyzer build lacks them
  * (src/analyzer/extra-functions.ts).
  */
-import { aggregate, registerFunctions } from './registry.js';
+import { defineUdf } from './prelude.js';
+import { aggregate, registerFunctions, type FnCall } from './registry.js';
+import { fail } from './util.js';
+
+/** Levenshtein distance of two sequences (code points or bytes). */
+function levenshtein<T>(a: ArrayLike<T>, b: ArrayLike<T>): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+defineUdf('bq_edit_distance', ['VARCHAR', 'VARCHAR'], 'BIGINT', (a, b) => BigInt(levenshtein([...a], [...b])));
+defineUdf('bq_edit_distance_bytes', ['BLOB', 'BLOB'], 'BIGINT', (a, b) => BigInt(levenshtein(a, b)));
+
+/**
+ * EDIT_DISTANCE(a, b[, max_distance => n]): Levenshtein distance over Unicode characters (STRING)
+ * or bytes (BYTES), capped at max_distance (string_functions#edit_distance).
+ */
+function editDistance(c: FnCall): string {
+  const d = `bq_edit_distance${c.argTypes[0]?.kind === 'BYTES' ? '_bytes' : ''}(${c.args[0]}, ${c.args[1]})`;
+  const max = c.args[2];
+  if (max === undefined) return d;
+  return `CASE WHEN ${max} < 0 THEN ${fail(c, `'max_distance must be non-negative, but is ' || CAST(${max} AS VARCHAR)`)} ELSE least(${d}, ${max}) END`;
+}
 
 registerFunctions({
   // MIN_BY(x, y) = ANY_VALUE(x HAVING MIN y): DuckDB's arg_min skips rows whose y is NULL, as MIN does.
+  edit_distance: editDistance,
   min_by: (c) => aggregate('arg_min', c),
   max_by: (c) => aggregate('arg_max', c),
   json_keys: { unsupported: 'nested key paths of JSON_KEYS are not implemented yet' },

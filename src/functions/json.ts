@@ -13,6 +13,7 @@ import { duckFieldName } from '../engine/duckdb/types.js';
 import type { BqType } from '../types/types.js';
 import { timestampString } from './datetime2.js';
 import * as lib from './jsonlib.js';
+import { jsonArrayElements } from './json2.js';
 import { defineUdf } from './prelude.js';
 import { registerFunctions, type FnCall, type FnTable } from './registry.js';
 import { numericText, intervalText } from './text.js';
@@ -54,10 +55,15 @@ const isJson = (c: FnCall, i = 0) => c.argTypes[i]?.kind === 'JSON';
 const doc = (c: FnCall) => (isJson(c) ? c.args[0] : `(CASE WHEN json_valid(${c.args[0]}) THEN CAST(${c.args[0]} AS JSON) END)`);
 const pathOf = (c: FnCall, i = 1) => (c.args[i] === undefined ? `'$'` : duckPath(c.args[i]));
 
-/** JSON_QUERY / JSON_EXTRACT: the value at the path as JSON text (STRING input) or JSON. */
+/**
+ * JSON_QUERY / JSON_EXTRACT: the value at the path as JSON text (STRING input) or JSON. For STRING
+ * input a JSON `null` at the path is SQL NULL (json_functions#json_query example
+ * `JSON_QUERY('{"class": {"students": [{"name": "John"}, {"name": null}]}}', '$.class.students[1].name')`
+ * → NULL; #json_extract `JSON_EXTRACT("null", "$")` → NULL); JSON input keeps JSON `null`.
+ */
 function query(c: FnCall): string {
   const v = `json_extract(${doc(c)}, ${pathOf(c)})`;
-  return isJson(c) ? v : `CAST(${v} AS VARCHAR)`;
+  return isJson(c) ? v : `(CASE WHEN json_type(${v}) = 'NULL' THEN NULL ELSE CAST(${v} AS VARCHAR) END)`;
 }
 
 const scalarTypes = `('VARCHAR', 'BIGINT', 'UBIGINT', 'DOUBLE', 'BOOLEAN', 'HUGEINT')`;
@@ -74,7 +80,8 @@ function queryArray(c: FnCall): string {
   const d = doc(c);
   const p = pathOf(c);
   const el = isJson(c) ? 'x' : 'CAST(x AS VARCHAR)';
-  return `CASE WHEN json_type(${d}, ${p}) = 'ARRAY' THEN list_transform(CAST(json_extract(${d}, ${p}) AS JSON[]), x -> ${el}) END`;
+  // Element by element so that JSON `null` elements stay JSON (json2.ts jsonArrayElements).
+  return `CASE WHEN json_type(${d}, ${p}) = 'ARRAY' THEN list_transform(list_extract(list_transform([json_extract(${d}, ${p})], j -> ${jsonArrayElements('j')}), 1), x -> ${el}) END`;
 }
 
 /** JSON_VALUE_ARRAY / JSON_EXTRACT_STRING_ARRAY: scalar elements as STRING; NULL if any is not. */

@@ -13,7 +13,11 @@
  * GREATEST/LEAST return NULL if any argument is NULL and NaN if any FLOAT64 argument is NaN.
  */
 import { registerFunctions, template, type FnCall, type FnTable } from './registry.js';
-import { fail, nullIfAnyNull } from './util.js';
+import { enumName, fail, nullIfAnyNull } from './util.js';
+
+/** zetasql.functions.RoundingMode, by enum number. */
+const ROUNDING_MODES: Record<number, string> = { 1: 'ROUND_HALF_AWAY_FROM_ZERO', 2: 'ROUND_HALF_EVEN' };
+import { exactNumeric } from './numeric-exact.js';
 
 const kindOf = (c: FnCall, i = 0) => c.argTypes[i]?.kind;
 const isF = (c: FnCall, i = 0) => kindOf(c, i) === 'FLOAT64';
@@ -54,6 +58,8 @@ function unary(duck: string, name: string, bad?: (x: string) => string, kind: 'e
 
 const NAN = `'NaN'::DOUBLE`;
 const fin = (x: string) => `isfinite(${x})`;
+/** LN/LOG10 of a non-finite input: +inf for +inf, NaN for -inf and NaN (IEEE, as ZetaSQL). */
+const lnNonFinite = (x: string) => `CASE WHEN ${x} = 'Infinity'::DOUBLE THEN ${x} ELSE ${NAN} END`;
 
 /** MOD(x, y): INT64 and NUMERIC; sign follows x. */
 function mod(c: FnCall): string {
@@ -66,12 +72,26 @@ function mod(c: FnCall): string {
 /** DIV(x, y): integer division truncating toward zero. */
 function div(c: FnCall): string {
   const [x, y] = c.args;
-  const err = fail(c, `'division by zero: ' || ${numText(c, 0)} || ' / ' || ${numText(c, 1)}`);
-  const body = isDec(c, 0) ? asRet(c, `trunc(${x} / ${y})`) : c.safe ? `TRY(${x} // ${y})` : `(${x} // ${y})`;
+  // ZetaSQL: NUMERIC `division by zero: DIV(1.5, 0)`, INT64 `division by zero: 10 / 0`.
+  const err = isDec(c, 0)
+    ? fail(c, `'division by zero: DIV(' || ${numText(c, 0)} || ', ' || ${numText(c, 1)} || ')'`)
+    : fail(c, `'division by zero: ' || ${numText(c, 0)} || ' / ' || ${numText(c, 1)}`);
+  // INT64_MIN DIV -1 overflows; under SAFE that is NULL (no TRY: it refuses arguments holding error()).
+  const body = c.returnType.kind === 'NUMERIC' ? exactNumeric(c, 'DIV') : isDec(c, 0) ? asRet(c, `trunc(${x} / ${y})`) : c.safe ? `CASE WHEN ${x} = ${INT64_MIN} AND ${y} = -1 THEN NULL ELSE ${x} // ${y} END` : `(${x} // ${y})`;
   return nullIfAnyNull([x, y], `CASE WHEN ${y} = 0 THEN ${err} ELSE ${body} END`);
 }
 
-/** SAFE_ADD / SAFE_SUBTRACT / SAFE_MULTIPLY: NULL on overflow. */
+const INT64_MIN = '(-9223372036854775807 - 1)';
+const HUGE_INT64 = (e: string) => `CAST(${e} AS HUGEINT)`;
+/** A NUMERIC as its scaled HUGEINT (value × 10^9), exact. */
+const scaled = (x: string) => `(CAST(trunc(${x}) AS HUGEINT) * 1000000000 + CAST((${x} - trunc(${x})) * 1000000000 AS HUGEINT))`;
+const NUMERIC_SCALED_MAX = `CAST('99999999999999999999999999999999999999' AS HUGEINT)`;
+
+/**
+ * SAFE_ADD / SAFE_SUBTRACT / SAFE_MULTIPLY: NULL on overflow. INT64 is computed in HUGEINT and
+ * range-checked, NUMERIC +/- on scaled HUGEINTs and NUMERIC `*` exactly (numeric-exact.ts): DuckDB's
+ * TRY() refuses arguments that hold error() (a MOD or DIV inside), so TRY is kept only for BIGNUMERIC.
+ */
 function safeOp(op: string) {
   return (c: FnCall) => {
     const [x, y] = c.args;
@@ -79,7 +99,17 @@ function safeOp(op: string) {
       const r = `(CAST(${x} AS DOUBLE) ${op} CAST(${y} AS DOUBLE))`;
       return `CASE WHEN isinf(${r}) AND isfinite(${x}) AND isfinite(${y}) THEN NULL ELSE ${r} END`;
     }
-    if (c.returnType.kind === 'INT64') return `TRY(${x} ${op} ${y})`;
+    if (c.returnType.kind === 'INT64') {
+      const r = `(${HUGE_INT64(x)} ${op} ${HUGE_INT64(y)})`;
+      return `CASE WHEN ${r} BETWEEN ${INT64_MIN} AND 9223372036854775807 THEN CAST(${r} AS BIGINT) ELSE NULL END`;
+    }
+    if (c.returnType.kind === 'NUMERIC' && op === '*') return exactNumeric(c, '*', true);
+    if (c.returnType.kind === 'NUMERIC') {
+      const [a, b] = [scaled(`CAST(${x} AS DECIMAL(38,9))`), scaled(`CAST(${y} AS DECIMAL(38,9))`)];
+      const bb = op === '+' ? b : `(- ${b})`;
+      const over = `(${bb} >= 0 AND ${a} > ${NUMERIC_SCALED_MAX} - ${bb}) OR (${bb} < 0 AND ${a} < - ${NUMERIC_SCALED_MAX} - ${bb})`;
+      return `CASE WHEN ${over} THEN NULL ELSE CAST(CAST(${x} AS DECIMAL(38,9)) ${op} CAST(${y} AS DECIMAL(38,9)) AS DECIMAL(38,9)) END`;
+    }
     return `TRY(CAST(CAST(${x} AS ${ret(c)}) ${op} CAST(${y} AS ${ret(c)}) AS ${ret(c)}))`;
   };
 }
@@ -88,8 +118,10 @@ function safeDivide(c: FnCall): string {
   const [x, y] = c.args;
   const t = ret(c);
   const r = `(CAST(${x} AS ${t}) / CAST(${y} AS ${t}))`;
+  // Both arguments are evaluated first (an argument's error is raised even when y = 0).
   if (c.returnType.kind === 'FLOAT64')
-    return `CASE WHEN ${y} = 0 THEN NULL WHEN isinf(${r}) AND isfinite(${x}) AND isfinite(${y}) THEN NULL ELSE ${r} END`;
+    return `CASE WHEN (CAST(${r} IS NULL AS INTEGER) + CAST(${y} = 0 AS INTEGER)) > 0 THEN NULL WHEN isinf(${r}) AND isfinite(${x}) AND isfinite(${y}) THEN NULL ELSE ${r} END`;
+  if (c.returnType.kind === 'NUMERIC') return nullIfAnyNull([x, y], `CASE WHEN ${y} = 0 THEN NULL ELSE ${exactNumeric(c, '/', true)} END`);
   return `CASE WHEN ${y} = 0 THEN NULL ELSE TRY(CAST(${r} AS ${t})) END`;
 }
 
@@ -101,11 +133,11 @@ function pow(c: FnCall): string {
 
 /** LOG(x [, base]): ln(x) / ln(base); finite inputs giving a non-finite result raise. */
 function log(c: FnCall): string {
-  if (c.args.length === 1) return unary('ln', 'LOG', (x) => `${x} <= 0`)(c);
+  if (c.args.length === 1) return unary('ln', 'LOG', (x) => `${fin(x)} AND ${x} <= 0`, 'error', lnNonFinite)(c);
   const [x, b] = [dbl(c, 0), dbl(c, 1)];
   const bad = `${fin(x)} AND ${fin(b)} AND (${x} <= 0 OR ${b} <= 0 OR ${b} = 1)`;
-  const special = `CASE WHEN ${x} = 'Infinity'::DOUBLE AND ${b} > 1 AND ${fin(b)} THEN 'Infinity'::DOUBLE ELSE ${NAN} END`;
-  return finish(c, `CASE WHEN ${bad} THEN ${fpError(c, 'LOG')} WHEN NOT (${fin(x)} AND ${fin(b)}) THEN ${special} ELSE ln(${x}) / ln(${b}) END`);
+  const special = `CASE WHEN ${x} = 'Infinity'::DOUBLE AND ${b} > 1 AND ${fin(b)} THEN 'Infinity'::DOUBLE WHEN ${x} = 'Infinity'::DOUBLE AND ${b} > 0 AND ${b} < 1 THEN '-Infinity'::DOUBLE ELSE ${NAN} END`;
+  return finish(c, nullIfAnyNull([x, b], `CASE WHEN ${bad} THEN ${fpError(c, 'LOG')} WHEN NOT (${fin(x)} AND ${fin(b)}) THEN ${special} ELSE ln(${x}) / ln(${b}) END`));
 }
 
 function sqrt(c: FnCall): string {
@@ -116,7 +148,7 @@ function sqrt(c: FnCall): string {
 
 function ieeeDivide(c: FnCall): string {
   const [x, y] = [dbl(c, 0), dbl(c, 1)];
-  return `CASE WHEN ${y} = 0 THEN (CASE WHEN ${x} = 0 OR isnan(${x}) THEN ${NAN} WHEN (${x} > 0) <> signbit(${y}) THEN 'Infinity'::DOUBLE ELSE '-Infinity'::DOUBLE END) ELSE ${x} / ${y} END`;
+  return `CASE WHEN ${x} IS NULL OR ${y} IS NULL THEN NULL WHEN ${y} = 0 THEN (CASE WHEN ${x} = 0 OR isnan(${x}) THEN ${NAN} WHEN (${x} > 0) <> signbit(${y}) THEN 'Infinity'::DOUBLE ELSE '-Infinity'::DOUBLE END) ELSE ${x} / ${y} END`;
 }
 
 /** GREATEST / LEAST: NULL if any argument is NULL; NaN if any FLOAT64 argument is NaN. */
@@ -134,12 +166,14 @@ function sign(c: FnCall): string {
   return asRet(c, `sign(${x})`);
 }
 
-/** ROUND / TRUNC with an optional digit count. */
+/** ROUND / TRUNC with an optional digit count (and, for NUMERIC ROUND, a rounding mode). */
 function rounding(fn: 'round' | 'trunc') {
   return (c: FnCall) => {
     const x = c.args[0];
     const n = c.args[1] !== undefined ? `, CAST(${c.args[1]} AS INTEGER)` : '';
     if (isF(c)) return `CASE WHEN NOT isfinite(${x}) THEN ${x} ELSE ${fn}(${x}${n}) END`;
+    // ROUND(x, n, 'ROUND_HALF_EVEN') rounds ties to even (BigQuery docs, ROUND rounding_mode).
+    if (fn === 'round' && c.args[2] !== undefined && enumName(c.args[2], ROUNDING_MODES) === 'ROUND_HALF_EVEN') return asRet(c, `round_even(${x}${n || ', 0'})`);
     return asRet(c, `${fn}(${x}${n})`);
   };
 }
@@ -189,7 +223,10 @@ const bytesUnsupported = (op: string, duck: (c: FnCall) => string) => (c: FnCall
 };
 
 const TABLE: FnTable = {
-  abs: (c) => (c.returnType.kind === 'INT64' || isF(c) ? `abs(${c.args[0]})` : asRet(c, `abs(${c.args[0]})`)),
+  abs: (c) => {
+    if (c.returnType.kind === 'INT64' && c.safe) return `CASE WHEN ${c.args[0]} = ${INT64_MIN} THEN NULL ELSE abs(${c.args[0]}) END`;
+    return c.returnType.kind === 'INT64' || isF(c) ? `abs(${c.args[0]})` : asRet(c, `abs(${c.args[0]})`);
+  },
   sign,
   round: rounding('round'),
   trunc: rounding('trunc'),
@@ -201,14 +238,14 @@ const TABLE: FnTable = {
   safe_add: safeOp('+'),
   safe_subtract: safeOp('-'),
   safe_multiply: safeOp('*'),
-  safe_negate: (c) => (c.returnType.kind === 'INT64' ? `TRY(- ${c.args[0]})` : `(- ${c.args[0]})`),
+  safe_negate: (c) => (c.returnType.kind === 'INT64' ? `CASE WHEN ${c.args[0]} = ${INT64_MIN} THEN NULL ELSE - ${c.args[0]} END` : `(- ${c.args[0]})`),
   pow,
   sqrt,
   cbrt: (c) => finish(c, `cbrt(${dbl(c)})`),
   exp: unary('exp', 'EXP', (x) => `${fin(x)} AND ${x} > 709.782712893384`),
-  ln: unary('ln', 'LN', (x) => `${x} <= 0`),
+  ln: unary('ln', 'LN', (x) => `${fin(x)} AND ${x} <= 0`, 'error', lnNonFinite),
   log,
-  log10: unary('log10', 'LOG10', (x) => `${x} <= 0`),
+  log10: unary('log10', 'LOG10', (x) => `${fin(x)} AND ${x} <= 0`, 'error', lnNonFinite),
   greatest: extremum('greatest'),
   least: extremum('least'),
   is_inf: template('isinf($1)'),

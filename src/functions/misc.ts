@@ -1,8 +1,8 @@
 /**
  * Remaining builtins: ERROR, TYPEOF, NULLIFZERO, PI_NUMERIC/PI_BIGNUMERIC, GROUPING, LIKE ANY/ALL,
  * ARRAY_OFFSETS, RANGE_IS_*_UNBOUNDED, and the functions the emulator does not support (with the
- * reason): IFERROR/ISERROR/NULLIFERROR need the argument's errors caught, which DuckDB cannot do
- * for raised errors; encryption (AEAD, KEYS, DETERMINISTIC_*) and D3A sketches.
+ * reason): D3A_COUNT sketches. IFERROR/ISERROR/NULLIFERROR are in debugging.ts, the encryption
+ * functions in aead.ts.
  */
 import { typeToSql } from '../types/types.js';
 import { aggregate, registerFunctions, type FnCall, type FnTable } from './registry.js';
@@ -20,9 +20,11 @@ const likeArray = (op: 'OR' | 'AND') => (c: FnCall) => {
   return nullIfAnyNull([x, a], body);
 };
 
-const CRYPTO = { unsupported: 'encryption functions are not supported by the emulator' };
-const CATCH = { unsupported: 'catching runtime errors of an expression is not supported' };
-const D3A = { unsupported: 'D3A count sketches are not supported' };
+/**
+ * D3A_COUNT.* build and read BigQuery's D3A count sketches, a sketch format and estimator BigQuery
+ * does not publish: sketches made here could neither be read by BigQuery nor give its estimates.
+ */
+const D3A = { unsupported: "D3A_COUNT sketches use a format and estimator BigQuery does not publish, so the emulator cannot build or read them compatibly" };
 
 const TABLE: FnTable = {
   error: (c) => `error(${c.args[0]})`,
@@ -38,28 +40,6 @@ const TABLE: FnTable = {
   array_offsets: (c) => nullIfAnyNull(c.args, `list_transform(list_filter(list_transform(${c.args[0]}, (e, i) -> {'e': e, 'i': i}), s -> s.e = ${c.args[1]}), s -> CAST(s.i - 1 AS BIGINT))`),
   range_is_start_unbounded: (c) => `CASE WHEN ${c.args[0]} IS NULL THEN NULL ELSE struct_extract(${c.args[0]}, 'start') IS NULL END`,
   range_is_end_unbounded: (c) => `CASE WHEN ${c.args[0]} IS NULL THEN NULL ELSE struct_extract(${c.args[0]}, 'end') IS NULL END`,
-  iferror: CATCH,
-  iserror: CATCH,
-  nulliferror: CATCH,
-  'aead.encrypt': CRYPTO,
-  'aead.decrypt_bytes': CRYPTO,
-  'aead.decrypt_string': CRYPTO,
-  'aead.envelope_encrypt': CRYPTO,
-  'aead.envelope_decrypt_bytes': CRYPTO,
-  'aead.envelope_decrypt_string': CRYPTO,
-  deterministic_encrypt: CRYPTO,
-  deterministic_decrypt_bytes: CRYPTO,
-  deterministic_decrypt_string: CRYPTO,
-  'keys.new_keyset': CRYPTO,
-  'keys.add_key_from_raw_bytes': CRYPTO,
-  'keys.keyset_chain': CRYPTO,
-  'keys.keyset_from_json': CRYPTO,
-  'keys.keyset_length': CRYPTO,
-  'keys.keyset_to_json': CRYPTO,
-  'keys.new_wrapped_keyset': CRYPTO,
-  'keys.rewrap_keyset': CRYPTO,
-  'keys.rotate_keyset': CRYPTO,
-  'keys.rotate_wrapped_keyset': CRYPTO,
   'd3a_count.init': D3A,
   'd3a_count.merge': D3A,
   'd3a_count.merge_partial': D3A,

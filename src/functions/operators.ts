@@ -6,6 +6,7 @@
  * overflow texts are produced by the engine's DuckDB error mapping.
  */
 import { aggregate, raise, registerFunctions, rename, template, type FnCall, type FnTable } from './registry.js';
+import { exactNumeric } from './numeric-exact.js';
 
 const isInt = (c: FnCall, i: number) => c.argTypes[i]?.kind === 'INT64';
 const isNumeric = (c: FnCall, i: number) => c.argTypes[i]?.kind === 'NUMERIC' || c.argTypes[i]?.kind === 'BIGNUMERIC';
@@ -13,12 +14,35 @@ const isNumeric = (c: FnCall, i: number) => c.argTypes[i]?.kind === 'NUMERIC' ||
 /** A number's text as BigQuery prints it in error messages (`1`, not `1.0`). */
 export const numText = (x: string): string => `regexp_replace(CAST(${x} AS VARCHAR), '\\.0$', '')`;
 
+/**
+ * An operand's text in an arithmetic error message, the way ZetaSQL prints it (absl::StrCat):
+ * FLOAT64 with 6 significant digits (`-4.61169e+18`), NUMERIC without trailing zeros (`1.5`).
+ */
+function operandText(c: FnCall, i: number, asDouble: boolean): string {
+  const x = c.args[i]!;
+  if (asDouble) return `printf('%.6g', CAST(${x} AS DOUBLE))`;
+  if (isNumeric(c, i)) return `regexp_replace(regexp_replace(CAST(${x} AS VARCHAR), '(\\.[0-9]*?)0+$', '\\1'), '\\.$', '')`;
+  return numText(x);
+}
+
+/**
+ * FLOAT64 `+ - * /` of finite operands that overflows raises `double overflow: 1e+308 * 10`
+ * (ZetaSQL arithmetics.h, which BigQuery runs); non-finite operands give IEEE results.
+ */
+function doubleOverflow(c: FnCall, op: string, r: string): string {
+  const [a, b] = c.args;
+  const msg = `'double overflow: ' || ${operandText(c, 0, true)} || ' ${op} ' || ${operandText(c, 1, true)}`;
+  return `CASE WHEN isinf(${r}) AND isfinite(${a}) AND isfinite(${b}) THEN ${raise(c, msg)} ELSE ${r} END`;
+}
+
 /** `x / y` with BigQuery's division-by-zero error, result cast to the GoogleSQL return type. */
 function divide(c: FnCall): string {
   const [a, b] = c.args;
   const t = c.duckType(c.returnType);
-  const q = isNumeric(c, 0) || isNumeric(c, 1) ? `CAST(${a} AS ${t}) / CAST(${b} AS ${t})` : `CAST(${a} AS DOUBLE) / CAST(${b} AS DOUBLE)`;
-  return `CASE WHEN ${b} = 0 THEN ${raise(c, `'division by zero: ' || ${numText(a)} || ' / ' || ${numText(b)}`)} ELSE CAST(${q} AS ${t}) END`;
+  const dec = isNumeric(c, 0) || isNumeric(c, 1);
+  const q = dec ? `CAST(${a} AS ${t}) / CAST(${b} AS ${t})` : `CAST(${a} AS DOUBLE) / CAST(${b} AS DOUBLE)`;
+  const quotient = c.returnType.kind === 'NUMERIC' ? exactNumeric(c, '/') : dec ? `CAST(${q} AS ${t})` : doubleOverflow(c, '/', `(${q})`);
+  return `CASE WHEN ${b} = 0 THEN ${raise(c, `'division by zero: ' || ${operandText(c, 0, !dec)} || ' / ' || ${operandText(c, 1, !dec)}`)} ELSE ${quotient} END`;
 }
 
 function binary(op: string) {
@@ -34,11 +58,25 @@ function additive(op: '+' | '-') {
     if (k0 === 'DATE' && k1 === 'DATE') return `(${c.args[0]} - ${c.args[1]}) * INTERVAL 1 DAY`;
     if (k0 === 'TIMESTAMP' && k1 === 'TIMESTAMP') return `to_microseconds(epoch_us(${c.args[0]}) - epoch_us(${c.args[1]}))`;
     if (isInt(c, 0) && isInt(c, 1)) return `(${c.args[0]} ${op} ${c.args[1]})`;
+    if (c.returnType.kind === 'FLOAT64') return doubleOverflow(c, op, `(${c.args[0]} ${op} ${c.args[1]})`);
     return `CAST((${c.args[0]} ${op} ${c.args[1]}) AS ${c.duckType(c.returnType)})`;
   };
 }
 
-const cmp = (op: string) => template(`($1 ${op} $2)`);
+const isFloat = (c: FnCall, i: number) => c.argTypes[i]?.kind === 'FLOAT64';
+const NAN_FALSE: Record<string, boolean> = { '=': true, '<>': false, '<': true, '<=': true, '>': true, '>=': true };
+
+/**
+ * Comparison operators. FLOAT64 follows IEEE (BigQuery docs, "Floating point semantics"): NaN
+ * compared with anything is FALSE, except `!=` which is TRUE; DuckDB orders NaN above +inf and
+ * makes NaN = NaN true, so FLOAT64 comparisons test NaN first (NULL still wins).
+ */
+const cmp = (op: string) => (c: FnCall) => {
+  const [a, b] = c.args;
+  if (!isFloat(c, 0) && !isFloat(c, 1)) return `(${a} ${op} ${b})`;
+  const nanResult = NAN_FALSE[op] ? 'FALSE' : 'TRUE';
+  return `CASE WHEN ${a} IS NULL OR ${b} IS NULL THEN NULL WHEN isnan(${a}) OR isnan(${b}) THEN ${nanResult} ELSE (${a} ${op} ${b}) END`;
+};
 
 /** CASE WHEN … (ZetaSQL `$case_no_value`: when1, then1, …, [else]). */
 function caseNoValue(c: FnCall): string {
@@ -70,7 +108,8 @@ function arrayAt(base: 0 | 1, safe: boolean) {
     const [arr, i] = c.args;
     const idx = base === 0 ? `(${i}) + 1` : `(${i})`;
     const oob = safe || c.safe ? 'NULL' : `error('Array index ' || CAST(${i} AS VARCHAR) || ' is out of bounds')`;
-    return `CASE WHEN ${arr} IS NULL OR ${i} IS NULL THEN NULL WHEN ${idx} < 1 OR ${idx} > len(${arr}) THEN ${oob} ELSE list_extract(${arr}, ${idx}) END`;
+    // `+`, not OR: the array is evaluated (its errors raised) even when the index is NULL or out of range.
+    return `CASE WHEN (CAST(${arr} IS NULL AS INTEGER) + CAST(${i} IS NULL AS INTEGER)) > 0 THEN NULL WHEN ${idx} < 1 OR ${idx} > len(${arr}) THEN ${oob} ELSE list_extract(${arr}, ${idx}) END`;
   };
 }
 
@@ -79,9 +118,30 @@ function makeArray(c: FnCall): string {
   return `CAST([${c.args.join(', ')}] AS ${c.duckType(c.returnType)})`;
 }
 
+/** `x IN (…)`; a FLOAT64 NaN equals nothing (NULL when the list holds a NULL, else FALSE). */
 function inList(c: FnCall): string {
   const [x, ...list] = c.args;
-  return `(${x} IN (${list.join(', ')}))`;
+  const plain = `(${x} IN (${list.join(', ')}))`;
+  if (!isFloat(c, 0)) return plain;
+  return `CASE WHEN isnan(${x}) THEN (CASE WHEN ${list.map((e) => `${e} IS NULL`).join(' OR ')} THEN NULL ELSE FALSE END) ELSE ${plain} END`;
+}
+
+/**
+ * `x IN UNNEST(arr)` (BigQuery docs, "IN operator"): FALSE for an empty or NULL array; else NULL
+ * when x is NULL; TRUE on a match; NULL when no match but the array holds a NULL; else FALSE.
+ * A FLOAT64 NaN matches nothing.
+ */
+function inArray(c: FnCall): string {
+  const [x, arr] = c.args;
+  const hasNull = `list_contains(list_transform(${arr}, e -> e IS NULL), true)`;
+  const nan = isFloat(c, 0) ? `WHEN isnan(${x}) THEN (CASE WHEN ${hasNull} THEN NULL ELSE FALSE END) ` : '';
+  return `CASE WHEN ${arr} IS NULL OR len(${arr}) = 0 THEN FALSE WHEN ${x} IS NULL THEN NULL ${nan}WHEN list_contains(${arr}, ${x}) THEN TRUE WHEN ${hasNull} THEN NULL ELSE FALSE END`;
+}
+
+/** MIN: NaN when a FLOAT64 input is NaN (BigQuery docs, MIN); DuckDB's MIN skips NaN. */
+function min(c: FnCall): string {
+  if (c.argTypes[0]?.kind !== 'FLOAT64') return aggregate('min', c);
+  return `CASE WHEN ${aggregate('bool_or', c, [`isnan(${c.args[0]})`])} THEN 'NaN'::DOUBLE ELSE ${aggregate('min', c)} END`;
 }
 
 function sum(c: FnCall): string {
@@ -92,7 +152,15 @@ function sum(c: FnCall): string {
 const TABLE: FnTable = {
   $add: additive('+'),
   $subtract: additive('-'),
-  $multiply: (c) => (isInt(c, 0) && isInt(c, 1) ? `(${c.args[0]} * ${c.args[1]})` : binary('*')(c)),
+  $multiply: (c) => {
+    if (isInt(c, 0) && isInt(c, 1)) return `(${c.args[0]} * ${c.args[1]})`;
+    if (c.returnType.kind === 'NUMERIC') {
+      // DuckDB multiplies DECIMAL(38,9)s exactly while the scale-18 product stays under 38 digits.
+      const small = c.args.map((a) => `abs(${a}) < 1000000000`).join(' AND ');
+      return `CASE WHEN ${small} THEN ${binary('*')(c)} ELSE ${exactNumeric(c, '*')} END`;
+    }
+    return c.returnType.kind === 'FLOAT64' ? doubleOverflow(c, '*', `(${c.args[0]} * ${c.args[1]})`) : binary('*')(c);
+  },
   $divide: divide,
   $unary_minus: (c) => `(- ${c.args[0]})`,
   $equal: cmp('='),
@@ -111,8 +179,13 @@ const TABLE: FnTable = {
   $is_not_distinct_from: template('($1 IS NOT DISTINCT FROM $2)'),
   $like: template('($1 LIKE $2 ESCAPE \'\\\')'),
   $in: inList,
-  $in_array: template('list_contains($2, $1)'),
-  $between: template('($1 BETWEEN $2 AND $3)'),
+  $in_array: inArray,
+  $between: (c) => {
+    const [x, lo, hi] = c.args;
+    const plain = `(${x} BETWEEN ${lo} AND ${hi})`;
+    if (!isFloat(c, 0)) return plain;
+    return `(${cmp('>=')({ ...c, args: [x, lo] })} AND ${cmp('<=')({ ...c, args: [x, hi] })})`;
+  },
   $case_no_value: caseNoValue,
   $case_with_value: caseWithValue,
   $concat_op: concat,
@@ -130,7 +203,7 @@ const TABLE: FnTable = {
   count: (c) => aggregate('count', c),
   sum,
   avg: (c) => `CAST(${aggregate('avg', c)} AS ${c.duckType(c.returnType)})`,
-  min: (c) => aggregate('min', c),
+  min,
   max: (c) => aggregate('max', c),
 };
 

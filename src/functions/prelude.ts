@@ -4,8 +4,9 @@
  *
  * Category files declare their UDFs with `defineUdf` at import time; the engine must call
  * `installFunctionPrelude(connection)` on every DuckDB connection it opens (UDFs are registered
- * per connection; the prelude also sets `ieee_floating_point_ops`). UDF names start with `bq_`. A UDF never raises: it returns NULL for input it
- * cannot handle and the lowering turns that into BigQuery's error text (or NULL under SAFE.).
+ * per connection; the prelude also sets `ieee_floating_point_ops`). UDF names start with `bq_`. A UDF returns NULL for input it
+ * cannot handle and the lowering turns that into BigQuery's error text (or NULL under SAFE.),
+ * unless declared with `raises` (its exception's message is the query's error).
  * SQL NULL arguments give NULL without calling the function.
  */
 import {
@@ -29,6 +30,17 @@ interface UdfDef {
   params: UdfType[];
   returns: UdfType;
   fn: (...args: any[]) => unknown;
+  opts: UdfOptions;
+}
+
+/**
+ * `raises`: an exception thrown by the function fails the query with its message (instead of a
+ * NULL result); `volatile`: the result may differ between calls with the same arguments (random
+ * keys, nonces), so DuckDB neither folds nor shares calls.
+ */
+export interface UdfOptions {
+  raises?: boolean;
+  volatile?: boolean;
 }
 
 const DUCK: Record<UdfType, DuckDBType> = { VARCHAR, BLOB, BIGINT, DOUBLE, BOOLEAN };
@@ -40,8 +52,9 @@ export function defineUdf<P extends UdfType[], R extends UdfType>(
   params: [...P],
   returns: R,
   fn: (...args: { [K in keyof P]: JsOf<P[K]> }) => JsOf<R> | null,
+  opts: UdfOptions = {},
 ): void {
-  udfs.set(name, { name, params, returns, fn: fn as (...args: unknown[]) => unknown });
+  udfs.set(name, { name, params, returns, fn: fn as (...args: unknown[]) => unknown, opts });
 }
 
 function toDuck(t: UdfType, v: unknown): unknown {
@@ -52,7 +65,8 @@ function toDuck(t: UdfType, v: unknown): unknown {
 
 function fromDuck(t: UdfType, v: unknown): unknown {
   if (v === null || v === undefined) return null;
-  if (t === 'BLOB') return (v as DuckDBBlobValue).bytes;
+  // A copy: the bytes view DuckDB hands over may point at memory it reuses.
+  if (t === 'BLOB') return new Uint8Array((v as DuckDBBlobValue).bytes);
   return v;
 }
 
@@ -63,12 +77,14 @@ export async function installFunctionPrelude(con: DuckDBConnection): Promise<voi
   // raise BigQuery's errors before DuckDB sees a domain error.
   await con.run('SET ieee_floating_point_ops = true');
   (await import('./js-udf.js')).installJsUdfRunner(con);
+  (await import('./debugging.js')).installRaise(con);
   for (const d of udfs.values()) {
     con.registerScalarFunction(
       DuckDBScalarFunction.create({
         name: d.name,
         returnType: DUCK[d.returns],
         parameterTypes: d.params.map((p) => DUCK[p]),
+        volatile: d.opts.volatile,
         mainFunction: (info, input, output) => {
           const cols = d.params.map((_p, i) => input.getColumnVector(i));
           for (let r = 0; r < input.rowCount; r++) {
@@ -77,7 +93,11 @@ export async function installFunctionPrelude(con: DuckDBConnection): Promise<voi
             if (!args.some((a) => a === null)) {
               try {
                 out = d.fn(...args);
-              } catch {
+              } catch (e) {
+                if (d.opts.raises) {
+                  info.setError(e instanceof Error ? e.message : String(e));
+                  return;
+                }
                 out = null;
               }
             }

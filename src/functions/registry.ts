@@ -29,6 +29,12 @@ export interface FnCall {
   orderBy?: string;
   limit?: string;
   /**
+   * Aggregates only: a row condition the aggregate must apply as a FILTER (the lowering's
+   * `HAVING MAX/MIN` modifier, src/engine/lower/scans.ts). The `aggregate` helper applies it;
+   * the caller rejects a lowering whose SQL does not contain it.
+   */
+  filter?: string;
+  /**
    * Analytic calls: the window text (`PARTITION BY … ORDER BY … frame`) without `OVER`. When set,
    * the lowering applies it to every aggregate/analytic call it emits (the `aggregate` and
    * `windowed` helpers do), so lowerings may wrap the call (CASE, CAST…). When unset the caller
@@ -98,6 +104,7 @@ export const windowed = (c: FnCall, call: string): string => (c.over !== undefin
 export function aggregate(duck: string, c: FnCall, args = c.args, filter?: string): string {
   const distinct = c.distinct ? 'DISTINCT ' : '';
   const order = c.orderBy && c.over === undefined ? ` ORDER BY ${c.orderBy}` : '';
-  const f = filter ? ` FILTER (WHERE ${filter})` : '';
+  const cond = [filter, c.filter].filter((x): x is string => !!x).map((x) => `(${x})`).join(' AND ');
+  const f = cond ? ` FILTER (WHERE ${cond})` : '';
   return windowed(c, `${duck}(${distinct}${args.join(', ')}${order})${f}`);
 }

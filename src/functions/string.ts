@@ -64,23 +64,28 @@ function instr(c: FnCall): string {
   const all = occurrences(c, s, sub);
   const n = unitLen(c, s);
   const forward = `coalesce(list_extract(list_filter(${all}, i -> i >= ${pos}), ${occ}), 0)`;
-  const backward = `coalesce(list_extract(list_reverse(list_filter(${all}, i -> i <= ${n} + ${pos} + 1)), ${occ}), 0)`;
+  // Backward from position n + pos + 1; an empty subvalue also matches one past it (ZetaSQL:
+  // INSTR('abcd', '', -1) = 5, found by the differential suite).
+  const bound = `${n} + ${pos} + CASE WHEN ${unitLen(c, sub)} = 0 THEN 2 ELSE 1 END`;
+  const backward = `coalesce(list_extract(list_reverse(list_filter(${all}, i -> i <= ${bound})), ${occ}), 0)`;
   return nullIfAnyNull(c.args, `CASE WHEN ${pos} = 0 THEN ${fail(c, `'The position argument of INSTR cannot be 0'`)} WHEN ${occ} <= 0 THEN ${fail(c, `'The occurrence argument of INSTR must be positive'`)} WHEN ${pos} > 0 THEN ${forward} ELSE ${backward} END`);
 }
 
-/** LPAD / RPAD(value, length[, pattern]). */
+/**
+ * LPAD / RPAD(value, length[, pattern]). A negative length or an empty pattern is an error even
+ * when no padding is needed (BigQuery docs, LPAD; texts of ZetaSQL's string functions).
+ */
 function pad(which: 'lpad' | 'rpad') {
   return (c: FnCall) => {
     const [s, len] = c.args;
-    const neg = fail(c, `'Second argument in ${which.toUpperCase()}() cannot be negative'`);
-    const name = which.toUpperCase();
+    const neg = fail(c, `'Second argument (output size) for LPAD/RPAD cannot be negative'`);
+    const empty = fail(c, `'Third argument (pad pattern) for LPAD/RPAD cannot be empty'`);
     if (isBytes(c)) {
       const p = c.args[2] ?? `'\\x20'::BLOB`;
-      const body = `CASE WHEN octet_length(${p}) = 0 THEN (CASE WHEN ${len} <= octet_length(${s}) THEN unhex(left(hex(${s}), 2 * ${len})) ELSE ${s} END) ELSE unhex(${which}(hex(${s}), CAST(least(2 * ${len}, 2147483647) AS INTEGER), hex(${p}))) END`;
-      return nullIfAnyNull([s, len, p], `CASE WHEN ${len} < 0 THEN ${neg} ELSE ${body} END`);
+      const body = `unhex(${which}(hex(${s}), CAST(least(2 * ${len}, 2147483647) AS INTEGER), hex(${p})))`;
+      return nullIfAnyNull([s, len, p], `CASE WHEN ${len} < 0 THEN ${neg} WHEN octet_length(${p}) = 0 THEN ${empty} ELSE ${body} END`);
     }
     const p = c.args[2] ?? `' '`;
-    const empty = `CASE WHEN ${len} <= length(${s}) THEN left(${s}, ${len}) ELSE ${fail(c, `'${name}: pattern is empty'`)} END`;
     return nullIfAnyNull([s, len, p], `CASE WHEN ${len} < 0 THEN ${neg} WHEN ${p} = '' THEN ${empty} ELSE ${which}(${s}, CAST(least(${len}, 2147483647) AS INTEGER), ${p}) END`);
   };
 }
@@ -164,7 +169,20 @@ function codePointsToBytes(c: FnCall): string {
   return `CASE WHEN ${a} IS NULL OR list_contains(list_transform(${a}, x -> x IS NULL), true) THEN NULL WHEN len(list_filter(${a}, x -> x < 0 OR x > 255)) > 0 THEN ${bad} ELSE unhex(array_to_string(list_transform(${a}, x -> printf('%02x', x)), '')) END`;
 }
 
-const caseFn = (fn: 'upper' | 'lower') => (c: FnCall) => (isBytes(c) ? `encode(${fn}(decode(${c.args[0]})))` : `${fn}(${c.args[0]})`);
+/** UPPER/LOWER. UPPER uses full case mapping like ZetaSQL (ICU): `ß` → `SS` (DuckDB gives `ẞ`). */
+const caseFn = (fn: 'upper' | 'lower') => (c: FnCall) =>
+  isBytes(c) ? `encode(${fn}(decode(${c.args[0]})))` : fn === 'upper' ? `upper(replace(${c.args[0]}, 'ß', 'SS'))` : `${fn}(${c.args[0]})`;
+
+/**
+ * ASCII(STRING): the first character's code; a non-ASCII first character is an error
+ * (ZetaSQL string functions: `Argument to ASCII is not a structurally valid ASCII string: '…'`).
+ */
+function asciiFn(c: FnCall): string {
+  const s = c.args[0];
+  if (isBytes(c)) return `CASE WHEN octet_length(${s}) = 0 THEN 0 ELSE CAST(('0x' || left(hex(${s}), 2)) AS BIGINT) END`;
+  const err = fail(c, `'Argument to ASCII is not a structurally valid ASCII string: ''' || ${s} || ''''`);
+  return `CASE WHEN ascii(${s}) > 127 THEN ${err} ELSE CAST(ascii(${s}) AS BIGINT) END`;
+}
 
 const TABLE: FnTable = {
   length: (c) => (isBytes(c) ? `octet_length(${c.args[0]})` : `length(${c.args[0]})`),
@@ -194,7 +212,7 @@ const TABLE: FnTable = {
   to_code_points: toCodePoints,
   code_points_to_string: codePointsToString,
   code_points_to_bytes: codePointsToBytes,
-  ascii: (c) => (isBytes(c) ? `CASE WHEN octet_length(${c.args[0]}) = 0 THEN 0 ELSE CAST(('0x' || left(hex(${c.args[0]}), 2)) AS BIGINT) END` : `CAST(ascii(${c.args[0]}) AS BIGINT)`),
+  ascii: asciiFn,
   unicode: (c) => `CASE WHEN ${c.args[0]} = '' THEN 0 ELSE CAST(unicode(${c.args[0]}) AS BIGINT) END`,
   chr: (c) => {
     const n = c.args[0];

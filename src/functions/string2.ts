@@ -170,7 +170,9 @@ defineUdf('bq_initcap', ['VARCHAR', 'VARCHAR'], 'VARCHAR', (s, delims) => {
   let out = '';
   let start = true;
   for (const ch of s) {
-    out += start ? ch.toUpperCase() : ch.toLowerCase();
+    // Simple (one-to-one) case mapping, as ZetaSQL's ICU title-casing: `ß` stays `ß`, not `SS`.
+    const up = ch.toUpperCase();
+    out += start ? ([...up].length === 1 ? up : ch) : ch.toLowerCase();
     start = d.has(ch);
   }
   return out;

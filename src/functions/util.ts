@@ -127,7 +127,10 @@ export const q = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 /** `CASE WHEN a IS NULL OR b IS NULL … THEN NULL ELSE expr END`. */
 export function nullIfAnyNull(args: string[], expr: string): string {
   if (!args.length) return expr;
-  return `CASE WHEN ${args.map((a) => `${a} IS NULL`).join(' OR ')} THEN NULL ELSE ${expr} END`;
+  if (args.length === 1) return `CASE WHEN ${args[0]} IS NULL THEN NULL ELSE ${expr} END`;
+  // Every argument is evaluated, so an argument's runtime error is raised even when another is
+  // NULL (as the ZetaSQL reference evaluator does): `+` evaluates both sides, OR would stop early.
+  return `CASE WHEN (${args.map((a) => `CAST(${a} IS NULL AS INTEGER)`).join(' + ')}) > 0 THEN NULL ELSE ${expr} END`;
 }
 
 /** `error(msg)` or NULL under SAFE (same as registry.raise, re-exported for brevity). */

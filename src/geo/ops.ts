@@ -83,7 +83,7 @@ export function dump(g: Geo, dim?: number): Geo[] {
 }
 
 export function dumpPoints(g: Geo): Geo[] {
-  if (g.polys.length) unsupported('ST_DUMPPOINTS of polygons');
+  if (g.polys.length) unsupported('polygons');
   return [...g.points, ...g.lines.flat()].map((p) => pointsGeo([p]));
 }
 
@@ -101,7 +101,7 @@ export function interiorRings(g: Geo): Geo[] {
 /** ST_BOUNDARY: line endpoints by the mod-2 rule; the ring of a polygon without holes. */
 export function boundary(g: Geo): Geo {
   if (g.polys.length) {
-    if (g.polys.length > 1 || g.polys[0].holes.length || g.points.length || g.lines.length) unsupported('ST_BOUNDARY of polygons with holes, several polygons or mixed dimensions');
+    if (g.polys.length > 1 || g.polys[0].holes.length || g.points.length || g.lines.length) unsupported('polygons with holes, several polygons or mixed dimensions');
     const s = printedLoop(g.polys[0].shell, false);
     return lineGeo([...s, s[0]]);
   }
@@ -147,7 +147,7 @@ export function closestPoint(a: Geo, b: Geo): Geo {
   for (const p of vertices(a)) for (const [s, t] of bEdges) consider(edgeDistance2(p.v, s, t), p.v);
   if (a.polys.length || b.polys.length) {
     const meets = bv.some((x) => coversPoint(a, x.v)) || vertices(a).some((p) => coversPoint(b, p.v));
-    if (meets || best === 0) unsupported('ST_CLOSESTPOINT of geographies that intersect');
+    if (meets || best === 0) unsupported('geographies that intersect');
   }
   return pointsGeo([ptFromVec(at!)]);
 }
@@ -157,27 +157,27 @@ const onlyPoints = (g: Geo): boolean => !g.lines.length && !g.polys.length;
 export function union(gs: Geo[]): Geo {
   const nonEmpty = gs.filter((g) => numComponents(g) > 0);
   if (nonEmpty.length === 1) return nonEmpty[0];
-  if (!nonEmpty.every(onlyPoints)) unsupported('ST_UNION of lines or polygons');
+  if (!nonEmpty.every(onlyPoints)) unsupported('lines or polygons (S2BooleanOperation output is not reproduced)');
   return pointsGeo(nonEmpty.flatMap((g) => g.points));
 }
 
 export function intersection(a: Geo, b: Geo): Geo {
   if (onlyPoints(a)) return pointsGeo(a.points.filter((p) => coversPoint(b, p.v)));
   if (onlyPoints(b)) return pointsGeo(b.points.filter((p) => coversPoint(a, p.v)));
-  return unsupported('ST_INTERSECTION of lines or polygons');
+  return unsupported('lines or polygons (S2BooleanOperation output is not reproduced)');
 }
 
 export function difference(a: Geo, b: Geo): Geo {
   if (!numComponents(b) || !numComponents(a)) return a;
   if (onlyPoints(a)) return pointsGeo(a.points.filter((p) => !coversPoint(b, p.v)));
-  return unsupported('ST_DIFFERENCE of lines or polygons');
+  return unsupported('lines or polygons (S2BooleanOperation output is not reproduced)');
 }
 
 /** ST_SNAPTOGRID for points: coordinates rounded to a power-of-ten grid (in degrees). */
 export function snapToGrid(g: Geo, size: number): Geo {
-  if (!onlyPoints(g)) unsupported('ST_SNAPTOGRID of lines or polygons');
+  if (!onlyPoints(g)) unsupported('lines or polygons');
   const e = Math.round(-Math.log10(size));
-  if (!(size > 0) || Math.abs(10 ** -e - size) > 1e-12 * size || e < 1 || e > 9) unsupported(`ST_SNAPTOGRID with grid size ${size} (only 1e-1 … 1e-9)`);
+  if (!(size > 0) || Math.abs(10 ** -e - size) > 1e-12 * size || e < 1 || e > 9) unsupported(`grid size ${size} (only 1e-1 … 1e-9)`);
   const k = 10 ** e;
   return pointsGeo(g.points.map((p) => pt(Math.round(p.lng * k) / k, Math.round(p.lat * k) / k)));
 }
@@ -241,7 +241,7 @@ export function boundingBox(gs: Geo[]): Box | null {
   const lats: number[] = [];
   const arcs: [number, number][] = []; // [start, length in degrees]
   for (const g of gs) {
-    for (const p of g.polys) if (POLES.some((q) => s2Loop(p.shell).containsPoint(s2Point(q)))) unsupported('ST_BOUNDINGBOX of polygons containing a pole');
+    for (const p of g.polys) if (POLES.some((q) => s2Loop(p.shell).containsPoint(s2Point(q)))) unsupported('polygons containing a pole');
     for (const p of g.points) arcs.push([p.lng, 0]), lats.push(p.lat);
     for (const c of [...g.lines, ...g.polys.flatMap((p) => loopsOf(p).map((l) => [...l, l[0]]))]) {
       for (const p of c) lats.push(p.lat);

@@ -38,14 +38,17 @@ export function toLngLat(p: Vec): [number, number] {
   return [Math.atan2(p[1], p[0]) * DEG, Math.atan2(p[2], Math.sqrt(p[0] * p[0] + p[1] * p[1])) * DEG];
 }
 
-/** A vector orthogonal to a (S2::Ortho). */
+/**
+ * A vector orthogonal to a (S2::Ortho: `temp[LargestAbsComponent() - 1] = 1`, index −1 wrapping to
+ * 2; the direction BigQuery's ST_BUFFER starts its circle from, recorded spheroidal_buffer_*).
+ */
 export function ortho(a: Vec): Vec {
   const ax = Math.abs(a[0]);
   const ay = Math.abs(a[1]);
   const az = Math.abs(a[2]);
   const k = ax > ay ? (ax > az ? 0 : 2) : ay > az ? 1 : 2;
   const t: [number, number, number] = [0.012, 0.0053, 0.00457];
-  t[(k + 1) % 3] = 1;
+  t[(k + 2) % 3] = 1;
   return normalize(cross(a, t));
 }
 

@@ -31,6 +31,11 @@ export interface JobRecord {
   result?: StatementResult;
   /** The result rows were dropped (results of older jobs are not kept). */
   resultsExpired?: boolean;
+  /**
+   * The result rows as REST JSON text, one string per row, replacing `result.rows` once the job is
+   * kept (only when no encoding option changes the text, i.e. no TIMESTAMP in the schema).
+   */
+  encodedRows?: string[];
   stats?: JobStats;
   sessionId?: string;
   /** The script job this job is a statement of. */

@@ -1,8 +1,10 @@
 /**
  * The job manager: query jobs (jobs.insert / jobs.query), their lifecycle, metadata and result pages.
  *
- * Lifecycle (DESIGN §2.1): a job is created PENDING, runs asynchronously (RUNNING) and ends DONE,
- * with `status.errorResult` when it failed. Callers wait for it as long as they choose
+ * Lifecycle (DESIGN §2.1): a job is created PENDING, runs asynchronously (RUNNING) once it has a
+ * running slot (slots.ts: a bounded number of jobs run at once) and ends DONE, with
+ * `status.errorResult` when it failed. Execution itself is execute.ts; a SELECT job's result is its
+ * anonymous table (anonymous.ts). Callers wait for it as long as they choose
  * ({@link JobManager.waitFor}: jobs.query and getQueryResults wait up to `timeoutMs`).
  * jobs.cancel interrupts the DuckDB connections running the job; the job then ends DONE with
  * BigQuery's `stopped` error. Job ids are idempotent: inserting an existing id with the same
@@ -15,26 +17,29 @@
  * Source: REST Job / JobConfigurationQuery / JobStatistics / JobStatistics2 in
  * api/bigquery-v2-discovery.json.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import type { Engine, ResultField, ScannedTable, StatementResult } from '../engine/engine.js';
+import { randomUUID } from 'node:crypto';
+import type { Engine, ResultField, StatementResult } from '../engine/engine.js';
 import { Interrupter, runInterruptible } from '../engine/duckdb/db.js';
 import { BigQueryError, asBigQueryError } from '../errors/errors.js';
 import type { Value } from '../types/types.js';
-import { scanBytes } from './bytes.js';
-import { applyDestination } from './destination.js';
+import { encodeRowStrings, encodingVaries } from '../wire/resources.js';
 import { jobFromJson, jobToJson } from './persist.js';
-import { SessionManager, dropTempScope, sessionIdOf, tempDatasetId, type Session } from './sessions.js';
-import type { TempScope } from '../engine/names.js';
-import { configKey, decodeParams } from './jobs-params.js';
+import { SessionManager } from './sessions.js';
+import { configKey } from './jobs-params.js';
+import { AnonymousTables, anonymousDestination, anonymousTable, withoutAnonymousEcho } from './anonymous.js';
+import { JobSlots, type SlotRequest } from './slots.js';
+import { statementTimeoutError, validateQueryConfig } from './query-options.js';
+import { executeQueryJob, newExecution } from './execute.js';
+import { childJobIds, childJobs } from './children.js';
 import type { JobListFilter, JobRecord, JobStats, ResultLimits } from './jobs-model.js';
 
 export type { JobListFilter, JobRecord, JobState, JobStats, ResultLimits } from './jobs-model.js';
 export { decodeParams } from './jobs-params.js';
-
-/** `CALL BQ.ABORT_SESSION([session_id])`, the statement ending a session. */
-const ABORT_SESSION = /^\s*CALL\s+`?BQ\.ABORT_SESSION`?\s*\(\s*(?:(['"])([^'"]*)\1\s*)?\)\s*;?\s*$/i;
+export { anonymousTable } from './anonymous.js';
 
 const DEFAULT_LIMITS: ResultLimits = { maxJobs: 1000, maxCells: 5_000_000 };
+/** Query jobs running at once by default; later ones stay PENDING (slots.ts). */
+export const DEFAULT_MAX_RUNNING_JOBS = 16;
 /** How long jobs.cancel waits for the cancelled job to stop before answering. */
 const CANCEL_WAIT_MS = 2000;
 /** Lifetime of a jobs.query requestId (QueryRequest.requestId: "limited to 15 minutes"). */
@@ -45,16 +50,31 @@ export function stoppedError(): BigQueryError {
   return new BigQueryError('stopped', 'Job execution was cancelled: User requested cancellation', undefined, 499);
 }
 
-/** The anonymous table a query job's results live in (named in the expired-results error). */
-export function anonymousTable(projectId: string, jobId: string): { projectId: string; datasetId: string; tableId: string } {
-  const h = (s: string) => createHash('sha1').update(s).digest('hex');
-  return { projectId, datasetId: `_${h(projectId)}`, tableId: `anon${h(jobId)}` };
-}
-
 interface Running {
   intr: Interrupter;
   cancelled: boolean;
   done: Promise<void>;
+  /** The job's request for a running slot (withdrawn when it is cancelled while PENDING). */
+  slot?: SlotRequest;
+  /** Set to the limit when a statement ran past scriptOptions.statementTimeoutMs. */
+  timedOut?: number;
+}
+
+/**
+ * A page of a job's result: the rows as domain values, or (results kept encoded) as REST JSON text
+ * per row; `total` counts every row, `next` is the next page's start index.
+ */
+export interface ResultPage {
+  fields: ResultField[];
+  rows?: Value[][];
+  encodedRows?: string[];
+  total: number;
+  next?: number;
+}
+
+/** Rows in a job's result, whichever form they are kept in. */
+export function resultRowCount(j: JobRecord): number {
+  return j.encodedRows?.length ?? j.result?.rows?.length ?? 0;
 }
 
 /** Waits for `p` at most `ms` milliseconds. */
@@ -75,15 +95,21 @@ export class JobManager {
   private readonly limits: ResultLimits;
   /** Sessions (createSession / connectionProperties session_id). */
   readonly sessions: SessionManager;
+  /** Anonymous result tables → their jobs (anonymous.ts). */
+  private anonymous = new AnonymousTables();
+  /** Running slots: jobs beyond the limit stay PENDING (slots.ts). */
+  readonly slots: JobSlots;
 
   constructor(
     readonly engine: Engine,
     private readonly defaultProject: string,
     limits: Partial<ResultLimits> = {},
     sessionIdleMs?: number,
+    maxRunningJobs = DEFAULT_MAX_RUNNING_JOBS,
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
     this.sessions = new SessionManager(engine, sessionIdleMs);
+    this.slots = new JobSlots(maxRunningJobs);
   }
 
   private key = (p: string, j: string) => JSON.stringify([p, j]);
@@ -95,6 +121,7 @@ export class JobManager {
       if (r.kind !== 'job') continue;
       const j = jobFromJson(r.json);
       this.jobs.set(this.key(j.projectId, j.jobId), j);
+      this.anonymous.add(j.projectId, j.jobId);
       loaded.push(j);
     }
     for (const j of loaded.sort((a, b) => (a.endTime ?? 0) - (b.endTime ?? 0))) this.retain(j);
@@ -103,8 +130,8 @@ export class JobManager {
   /** Persists a finished job (with `--data-dir` only); results over 100,000 rows keep metadata only. */
   private async persist(j: JobRecord): Promise<void> {
     if (!this.engine.db.persistent) return;
-    const big = (j.result?.rows?.length ?? 0) > 100_000;
-    const rec: JobRecord = big ? { ...j, result: { ...j.result!, rows: undefined }, resultsExpired: true } : j;
+    const big = resultRowCount(j) > 100_000;
+    const rec: JobRecord = big ? { ...j, result: { ...j.result!, rows: undefined }, encodedRows: undefined, resultsExpired: true } : j;
     await this.engine.db.save('job', this.key(j.projectId, j.jobId), jobToJson(rec));
   }
 
@@ -113,6 +140,13 @@ export class JobManager {
     const j = this.jobs.get(this.key(projectId, jobId));
     if (!j) throw BigQueryError.jobNotFound(projectId, jobId);
     return j;
+  }
+
+  /** The finished or running query job whose anonymous result table `projectId:datasetId.tableId` is, if any. */
+  jobOfAnonymousTable(projectId: string, datasetId: string, tableId: string): JobRecord | undefined {
+    const id = this.anonymous.jobIdOf(projectId, datasetId, tableId);
+    const j = id === undefined ? undefined : this.jobs.get(this.key(projectId, id));
+    return j && anonymousDestination(j) ? j : undefined;
   }
 
   /** Jobs of a project, newest first (jobs.list). */
@@ -141,6 +175,7 @@ export class JobManager {
     for (const id of [...(j.childJobIds ?? []), jobId]) {
       const k = this.key(projectId, id);
       if (!this.jobs.delete(k)) continue;
+      this.anonymous.remove(projectId, id);
       this.release(k);
       if (this.engine.db.persistent) await this.engine.db.save('job', k, null);
     }
@@ -158,7 +193,7 @@ export class JobManager {
     const configuration: Record<string, any> = body.configuration ?? {};
     const existing = this.jobs.get(this.key(projectId, jobId));
     if (existing) {
-      if (configKey(existing.configuration) === configKey(configuration)) return existing;
+      if (configKey(existing.configuration) === configKey(withoutAnonymousEcho(configuration, existing))) return existing;
       throw BigQueryError.duplicate(`Already Exists: Job ${projectId}:${existing.location}.${jobId}`);
     }
     if (!configuration.query) {
@@ -168,12 +203,14 @@ export class JobManager {
     }
     if (typeof configuration.query.query !== 'string' || !configuration.query.query.trim())
       throw BigQueryError.invalid('Required parameter is missing: query', 'query');
+    validateQueryConfig(configuration);
     const job: JobRecord = { projectId, jobId, location: ref.location ?? 'US', configuration, state: 'PENDING', creationTime: Date.now() };
     const key = this.key(projectId, jobId);
     this.jobs.set(key, job);
+    if (!configuration.dryRun) this.anonymous.add(projectId, jobId);
     const run: Running = { intr: new Interrupter(), cancelled: false, done: Promise.resolve() };
     this.running.set(key, run);
-    // The job runs on its own (PENDING → RUNNING at once → DONE); callers wait as long as they choose.
+    // The job runs on its own (PENDING → RUNNING once it has a slot → DONE); callers wait as long as they choose.
     run.done = this.run(job, run).finally(() => this.running.delete(key));
     if (configuration.dryRun) {
       // A dry run is answered, never stored (its answer has no job id).
@@ -201,6 +238,7 @@ export class JobManager {
     if (r && j.state !== 'DONE') {
       r.cancelled = true;
       r.intr.interrupt();
+      r.slot?.withdraw();
       await within(r.done, CANCEL_WAIT_MS);
     }
     return j;
@@ -212,6 +250,7 @@ export class JobManager {
     for (const r of all) {
       r.cancelled = true;
       r.intr.interrupt();
+      r.slot?.withdraw();
     }
     await within(Promise.all(all.map((r) => r.done)), CANCEL_WAIT_MS);
   }
@@ -230,69 +269,51 @@ export class JobManager {
     this.requests.set(this.key(projectId, requestId), { fingerprint, key: this.key(job.projectId, job.jobId), at: now });
   }
 
+  /** Runs a job once it has a running slot (dry runs take none); a job cancelled while PENDING never starts. */
   private async run(job: JobRecord, r: Running): Promise<void> {
-    const q = job.configuration.query;
+    const slot = job.configuration.dryRun ? undefined : (r.slot = this.slots.take());
+    if (slot && !(await slot.ready)) return this.finish(job, stoppedError());
+    try {
+      await this.execute(job, r);
+    } finally {
+      if (slot) this.slots.release();
+    }
+  }
+
+  /** Ends a job that never ran (cancelled while PENDING): DONE with `error`, no start time. */
+  private async finish(job: JobRecord, error: BigQueryError): Promise<void> {
+    job.error = error;
+    job.stats = { bytesProcessed: 0, bytesBilled: 0, slotMs: 0, tablesScanned: 0 };
+    job.endTime = Date.now();
+    job.state = 'DONE';
+    if (this.jobs.get(this.key(job.projectId, job.jobId)) === job) await this.persist(job).catch(() => undefined);
+  }
+
+  private async execute(job: JobRecord, r: Running): Promise<void> {
     job.state = 'RUNNING';
     job.startTime = Date.now();
     const t0 = performance.now();
-    const stats: JobStats = { bytesProcessed: 0, bytesBilled: 0, slotMs: 0, tablesScanned: 0 };
-    /** Each statement's share (child jobs of a script). */
-    const perStatement: JobStats[] = [];
+    const ex = newExecution();
+    const { stats, perStatement } = ex;
     let results: StatementResult[] = [];
-    let temp: TempScope | undefined;
-    let ownTemp: TempScope | undefined;
     try {
       await runInterruptible(r.intr, async () => {
         if (r.intr.interrupted) throw stoppedError();
-        if (q.useLegacySql === true || q.useLegacySql === 'true')
-          throw BigQueryError.invalidQuery('Legacy SQL is not supported by bqemu; set useLegacySql to false');
-        const session = await this.sessionOf(job);
-        if (session) job.sessionId = session.id;
-        const abort = ABORT_SESSION.exec(q.query);
-        if (abort) {
-          const id = abort[2] ?? session?.id;
-          if (!id) throw BigQueryError.invalidQuery('BQ.ABORT_SESSION() without an argument can only be called inside a session');
-          if (!job.configuration.dryRun) await this.sessions.end(id);
-          job.result = { statementType: 'SCRIPT', schema: [], rows: [] };
-          return;
-        }
-        const { named, positional } = decodeParams(q.queryParameters, q.parameterMode);
-        const dd = q.defaultDataset;
-        // TEMP tables: the session's, else the job's own (dropped when it ends).
-        temp = session?.temp ?? { projectId: job.projectId, datasetId: tempDatasetId(`job:${job.projectId}:${job.jobId}:${job.creationTime}`), tables: new Set() };
-        if (!session) ownTemp = temp;
-        results = await this.engine.execute(q.query, {
-          projectId: job.projectId,
-          defaultDataset: dd?.datasetId ? { projectId: dd.projectId ?? job.projectId, datasetId: dd.datasetId } : undefined,
-          namedParams: named,
-          positionalParams: positional,
-          dryRun: !!job.configuration.dryRun,
-          temp,
-          onScan: async (scans: ScannedTable[]) => {
-            const b = await scanBytes(this.engine, scans);
-            const tables = scans.filter((s) => s.table.type === 'TABLE').length;
-            perStatement.push({ bytesProcessed: b.processed, bytesBilled: b.billed, slotMs: 0, tablesScanned: tables, recordsRead: b.rows });
-            stats.bytesProcessed += b.processed;
-            stats.bytesBilled += b.billed;
-            stats.tablesScanned += tables;
-            stats.recordsRead = (stats.recordsRead ?? 0) + b.rows;
-          },
-        });
-        const last = results[results.length - 1];
-        // A request of several statements is a script job: its statementType is SCRIPT (recorded rest_crud/dml_*).
-        job.result = results.length > 1 ? { ...last, statementType: 'SCRIPT' } : last;
-        if (q.destinationTable && job.result.statementType === 'SELECT' && !job.configuration.dryRun)
-          await applyDestination(this.engine, job.projectId, q, job.result);
+        const onStatementTimeout = (ms: number) => {
+          r.timedOut = ms;
+          r.intr.interrupt();
+        };
+        await executeQueryJob({ engine: this.engine, sessions: this.sessions, onStatementTimeout }, job, ex);
+        results = ex.results;
       });
     } catch (e) {
-      job.error = r.cancelled ? stoppedError() : asBigQueryError(e);
+      job.error = r.cancelled ? stoppedError() : r.timedOut !== undefined ? statementTimeoutError(r.timedOut) : asBigQueryError(e);
       // An erroring dry run names the query as location `q` (recorded api_configuration/dry_run_invalid_function).
       if (job.configuration.dryRun && job.error.location === 'query')
         job.error = new BigQueryError(job.error.reason, job.error.message, 'q', job.error.httpStatus);
       job.result = undefined;
       results = [];
     }
-    if (ownTemp) await dropTempScope(this.engine, ownTemp).catch(() => undefined);
     stats.slotMs = Math.round(performance.now() - t0);
     job.stats = stats;
     job.endTime = Math.max(Date.now(), job.startTime);
@@ -305,58 +326,33 @@ export class JobManager {
     await this.persist(job).catch(() => undefined);
   }
 
-  /** One DONE child job per statement of a script job (jobs.list `parentJobId`). */
+  /** One DONE child job per statement of a script job (jobs.list `parentJobId`, children.ts). */
   private addChildJobs(parent: JobRecord, results: StatementResult[], stats: JobStats[], store: boolean): void {
-    const text = Buffer.from(parent.configuration.query.query as string);
-    const base = `script_job_${createHash('md5').update(`${parent.projectId}:${parent.jobId}`).digest('hex')}`;
-    parent.childJobIds = results.map((_r, i) => `${base}_${i}`);
+    parent.childJobIds = childJobIds(parent, results.length);
     if (!store) return;
-    results.forEach((res, i) => {
-      const span = res.span ?? [0, text.length];
-      const statement = text.subarray(span[0], span[1]).toString('utf8').trim().replace(/;$/, '').trim();
-      const child: JobRecord = {
-        projectId: parent.projectId,
-        jobId: parent.childJobIds![i],
-        location: parent.location,
-        configuration: { query: { query: statement, useLegacySql: false } },
-        state: 'DONE',
-        creationTime: parent.startTime!,
-        startTime: parent.startTime,
-        endTime: parent.endTime,
-        result: res,
-        stats: stats[i] ?? { bytesProcessed: 0, bytesBilled: 0, slotMs: 0, tablesScanned: 0 },
-        parentJobId: parent.jobId,
-      };
+    for (const child of childJobs(parent, results, stats)) {
       this.jobs.set(this.key(child.projectId, child.jobId), child);
+      this.anonymous.add(child.projectId, child.jobId);
       this.retain(child);
       void this.persist(child).catch(() => undefined);
-    });
+    }
   }
 
   /**
-   * The session a job runs in: a new one (createSession), the one its connectionProperties name,
-   * or none.
-   * @throws BigQueryError invalid for an unknown, ended or malformed session id.
+   * Keeps a finished job's rows, dropping the rows of the oldest jobs beyond the limits. Rows whose
+   * REST text does not depend on request options are kept as that text (see `encodeRowStrings`).
    */
-  private async sessionOf(job: JobRecord): Promise<Session | undefined> {
-    const q = job.configuration.query;
-    const id = sessionIdOf(q);
-    const create = q.createSession === true || q.createSession === 'true';
-    if (id !== undefined) {
-      if (create) throw BigQueryError.invalid('Cannot set both session_id and create_session.');
-      return this.sessions.use(id, job.projectId);
-    }
-    if (create && !job.configuration.dryRun) return this.sessions.create(job.projectId, job.location);
-    return undefined;
-  }
-
-  /** Keeps a finished job's rows, dropping the rows of the oldest jobs beyond the limits. */
   private retain(job: JobRecord): void {
     const rows = job.result?.rows;
-    if (!rows || job.resultsExpired) return;
+    if ((!rows && !job.encodedRows) || job.resultsExpired) return;
     const key = this.key(job.projectId, job.jobId);
     this.release(key);
-    const cells = rows.length * Math.max(1, job.result?.schema?.length ?? 1);
+    const fields = job.result?.schema ?? [];
+    if (rows && !encodingVaries(fields)) {
+      job.encodedRows = encodeRowStrings(fields, rows, { useInt64Timestamp: false });
+      job.result = { ...job.result!, rows: undefined };
+    }
+    const cells = resultRowCount(job) * Math.max(1, fields.length);
     this.retained.set(key, cells);
     this.retainedCells += cells;
     for (const [k] of this.retained) {
@@ -365,6 +361,7 @@ export class JobManager {
       const j = this.jobs.get(k);
       if (j?.result) {
         j.result = { ...j.result, rows: undefined };
+        j.encodedRows = undefined;
         j.resultsExpired = true;
       }
     }
@@ -382,7 +379,7 @@ export class JobManager {
    * @throws BigQueryError notFound when the job's results expired (BigQuery: its anonymous
    *   result table is gone).
    */
-  page(job: JobRecord, startIndex: number, maxResults: number): { fields: ResultField[]; rows: Value[][]; total: number; next?: number } {
+  page(job: JobRecord, startIndex: number, maxResults: number): ResultPage {
     const r = job.result;
     if (job.resultsExpired) {
       const t = anonymousTable(job.projectId, job.jobId);
@@ -396,10 +393,11 @@ export class JobManager {
       this.retained.set(key, cells);
     }
     const fields = r?.schema ?? [];
-    const all = r?.rows ?? [];
-    const rows = all.slice(startIndex, startIndex + maxResults);
-    const next = startIndex + rows.length < all.length ? startIndex + rows.length : undefined;
-    return { fields, rows, total: all.length, next };
+    const total = resultRowCount(job);
+    const end = Math.min(total, startIndex + maxResults);
+    const next = end < total ? end : undefined;
+    if (job.encodedRows) return { fields, encodedRows: job.encodedRows.slice(startIndex, end), total, next };
+    return { fields, rows: (r?.rows ?? []).slice(startIndex, end), total, next };
   }
 
   get project(): string {

@@ -3,7 +3,8 @@
  * to sessions"): a query job with `createSession: true` mints a URL-safe session id, answered in
  * `statistics.sessionInfo.sessionId` and the query response's `sessionInfo`. Later jobs naming it
  * in `connectionProperties` (`{key: 'session_id', value: id}`) see the session's TEMP tables
- * (kept in a hidden dataset of the session). `CALL BQ.ABORT_SESSION()` ends a session; a session
+ * (kept in a hidden dataset of the session), and its variables, system variables and temp
+ * functions (src/scripting/session-state.ts). `CALL BQ.ABORT_SESSION()` ends a session; a session
  * idle for longer than its lifetime (BigQuery: 24 hours) expires. An unknown, ended or malformed
  * session id answers BigQuery's `invalid` error `Invalid input session id.`.
  */
@@ -11,6 +12,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Engine } from '../engine/engine.js';
 import type { TempScope } from '../engine/names.js';
 import { BigQueryError } from '../errors/errors.js';
+import { newSessionState } from '../scripting/session-state.js';
 
 /** BigQuery's idle lifetime of a session. */
 export const DEFAULT_SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
@@ -55,7 +57,7 @@ export class SessionManager {
     // URL-safe: base64url of random bytes (letters, digits, `-` and `_`).
     const id = `${randomBytes(24).toString('base64url')}`;
     const now = Date.now();
-    const s: Session = { id, projectId, location, creationTime: now, lastUsed: now, temp: { projectId, datasetId: tempDatasetId(`session:${id}`), tables: new Set() } };
+    const s: Session = { id, projectId, location, creationTime: now, lastUsed: now, temp: { projectId, datasetId: tempDatasetId(`session:${id}`), tables: new Set(), session: newSessionState(id) } };
     this.sessions.set(id, s);
     return s;
   }

@@ -18,7 +18,8 @@ import { functionProto, functionRoutine } from '../engine/routines.js';
 const TEMPLATED_GROUP = 'Templated_SQL_Function';
 
 export class TempFunctions {
-  private readonly byName = new Map<string, object>();
+  /** `byName`: the definitions by lower-case name (a session's persist between its jobs). */
+  constructor(private readonly byName = new Map<string, object>()) {}
 
   /** Catalog `FunctionProto`s for the analyzer. */
   protos(): object[] {
@@ -27,20 +28,21 @@ export class TempFunctions {
 
   /**
    * Declares the function a resolved `CreateFunctionStmt` (TEMP scope) defines.
-   * @throws BigQueryError for an existing name (without OR REPLACE), JavaScript and aggregate functions.
+   * @throws BigQueryError for an existing name (without OR REPLACE) and JavaScript aggregate functions.
    */
   define(stmt: Node): void {
     const name = String((stmt.namePath as string[]).join('.'));
     const key = name.toLowerCase();
     const lang = String(stmt.language ?? 'SQL').toUpperCase();
     if (lang !== 'SQL' && lang !== 'JS') throw BigQueryError.notSupported(`CREATE TEMP FUNCTION … LANGUAGE ${String(stmt.language).toLowerCase()}`);
-    if (stmt.isAggregate) throw BigQueryError.notSupported('CREATE TEMP AGGREGATE FUNCTION');
+    if (stmt.isAggregate && lang === 'JS') throw BigQueryError.notSupported('CREATE TEMP AGGREGATE FUNCTION … LANGUAGE js');
     if (this.byName.has(key)) {
       if (stmt.createMode === 'CREATE_IF_NOT_EXISTS') return;
       if (stmt.createMode !== 'CREATE_OR_REPLACE') throw BigQueryError.invalidQuery(`Function ${name} already exists`);
     }
-    if (lang === 'JS') {
-      // JavaScript: run by the JS UDF runner (src/functions/js-udf.ts) through the lowering.
+    if (lang === 'JS' || stmt.isAggregate) {
+      // JavaScript: run by the JS UDF runner (src/functions/js-udf.ts) through the lowering; SQL
+      // aggregates: declared like persistent ones (REWRITE_INLINE_SQL_UDAS inlines them).
       this.byName.set(key, functionProto(functionRoutine(stmt, { projectId: '', datasetId: '', routineId: name }), [name]));
       return;
     }

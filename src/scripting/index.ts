@@ -19,6 +19,7 @@ import { Interpreter } from './interpreter.js';
 import { PROCEDURAL } from './procedural.js';
 import { ScriptSource } from './source.js';
 import { validateScript } from './validate.js';
+import { hasSessionState } from './session-state.js';
 
 const PROCEDURAL_WORDS = new Set([
   'DECLARE', 'SET', 'IF', 'LOOP', 'WHILE', 'REPEAT', 'FOR', 'BEGIN', 'CALL', 'RAISE', 'RETURN',
@@ -115,6 +116,9 @@ function parseErrorText(e: unknown, sql: string): unknown {
   return new BigQueryError(e.reason, `Syntax error: Unexpected ${m[1]} at [${m[2]}:${m[3]}]`, e.location, e.httpStatus);
 }
 
+/** Transaction statements alone are the engine's (they span the jobs of a session). */
+const TRANSACTION_CONTROL = new Set(['BeginStatement', 'CommitStatement', 'RollbackStatement']);
+
 const isTempFunction = (n: Node) => n.kind === 'CreateFunctionStatement' && n.scope === 'TEMPORARY';
 
 /**
@@ -133,15 +137,21 @@ const runsAlone = (n: Node) =>
  */
 export async function runScript(engine: Engine, sql: string, opts: QueryOptions): Promise<StatementResult[] | undefined> {
   const shape = scanShape(sql);
-  if (!shape.multi && !looksProcedural(shape.first)) return undefined;
+  // A plain statement runs here too when it may name session variables, temp functions or
+  // system variables (`@@…`), which only the interpreter binds.
+  const stateful = hasSessionState(opts) || sql.includes('@@');
+  if (!shape.multi && !looksProcedural(shape.first) && !stateful) return undefined;
   const list = await parseScript(engine, sql);
   if (!list.length) return undefined;
-  if (list.length === 1 && !runsAlone(list[0])) return undefined;
+  const single = list.length === 1 && !runsAlone(list[0]);
+  if (single && (!stateful || TRANSACTION_CONTROL.has(list[0].kind))) return undefined;
   validateScript(new ScriptSource(sql), list, new Set(Object.keys(PROCEDURAL)));
-  if (opts.dryRun) return [{ statementType: 'SCRIPT', schema: [], rows: [] }];
+  if (opts.dryRun && !single) return [{ statementType: 'SCRIPT', schema: [], rows: [] }];
 
-  const it = new Interpreter(engine, sql, opts, PROCEDURAL);
+  const it = new Interpreter(engine, sql, opts, PROCEDURAL, single);
   await it.run(list);
+  // A plain statement keeps its own statement type.
+  if (single) return it.results;
 
   const results = it.results;
   const last = list[list.length - 1];

@@ -11,7 +11,7 @@
  * returns the result of the last SELECT, DML or DDL statement executed) is the last element of
  * `results`; each element carries its statement's byte range (`span`) for the child jobs.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { walk, type Node } from '../analyzer/ast.js';
 import type { Engine, QueryOptions, StatementResult } from '../engine/engine.js';
 import type { ParamValue } from '../engine/lower/context.js';
@@ -25,6 +25,7 @@ import { Scopes, SystemVariables, loweringValues, typeSql } from './variables.js
 import { TempFunctions } from './functions.js';
 import { errorContext, setErrorContext, type ErrorFrame } from './errors.js';
 import { ScriptTransaction } from './transactions.js';
+import { sessionStateOf, type SessionState } from './session-state.js';
 
 /** How control leaves a statement list: BREAK/LEAVE, CONTINUE/ITERATE (optionally labelled), RETURN. */
 export type Flow = { kind: 'break' | 'continue'; label?: string } | { kind: 'return' } | undefined;
@@ -42,11 +43,21 @@ export type Piece = string | Node;
 
 type Span = StatementResult & { span?: [number, number] };
 
+/**
+ * The id of the `i`th child job of script job `jobId`: `script_job_<md5 of "project:jobId">_<i>`,
+ * the naming of the job manager's child jobs (src/jobs/jobs.ts addChildJobs).
+ */
+export function childJobId(projectId: string, jobId: string, i: number): string {
+  return `script_job_${createHash('md5').update(`${projectId}:${jobId}`).digest('hex')}_${i}`;
+}
+
 export class Interpreter {
   readonly src: ScriptSource;
-  readonly scopes = new Scopes();
+  /** The session the request runs in: its variables, set system variables and temp functions persist. */
+  readonly session: SessionState | undefined;
+  readonly scopes: Scopes;
   readonly sys = new SystemVariables();
-  readonly functions = new TempFunctions();
+  readonly functions: TempFunctions;
   readonly txn: ScriptTransaction;
   /** Results of the SELECT, DML and DDL statements executed, in order. */
   readonly results: StatementResult[] = [];
@@ -60,19 +71,30 @@ export class Interpreter {
     sql: string,
     readonly opts: QueryOptions,
     private readonly handlers: Record<string, StatementHandler>,
+    /** A single statement run here only to see session state or system variables: not a script. */
+    readonly single = false,
+    /** A procedure body: its variables and temp functions are its own, never the session's. */
+    nested = false,
   ) {
     this.src = new ScriptSource(sql);
     this.txn = new ScriptTransaction(engine);
+    this.session = sessionStateOf(opts);
+    this.scopes = new Scopes(nested ? undefined : this.session?.variables);
+    this.functions = new TempFunctions(nested ? undefined : this.session?.functions);
     this.defaults = { projectId: opts.projectId, defaultDataset: opts.defaultDataset, temp: opts.temp };
     this.initSystemVariables();
   }
 
-  /** System variables (procedural language reference, "System variables"). */
+  /**
+   * System variables (procedural language reference, "System variables"). `@@script.job_id` is
+   * the request's job id; `@@current_job_id` the job of the current statement: in a script its
+   * child job ({@link childJobId}), else the job itself.
+   */
   private initSystemVariables(): void {
     const S: BqType = { kind: 'STRING' };
     const I: BqType = { kind: 'INT64' };
-    const jobId = (this.opts as { jobId?: string }).jobId ?? `script_job_${randomUUID().replace(/-/g, '')}`;
-    this.sys.set('current_job_id', S, `${jobId}_0`);
+    const jobId = this.opts.jobId ?? `bqemu_${randomUUID().replace(/-/g, '')}`;
+    this.sys.set('current_job_id', S, this.single ? (this.opts.jobId ?? null) : childJobId(this.opts.projectId, jobId, 0));
     this.sys.set('last_job_id', S, null);
     this.sys.set('project_id', S, this.opts.projectId);
     this.sys.set('dataset_id', S, this.opts.defaultDataset?.datasetId ?? null, true);
@@ -80,13 +102,29 @@ export class Interpreter {
     this.sys.set('time_zone', S, 'UTC', true);
     this.sys.set('query_label', S, null, true);
     this.sys.set('row_count', I, null);
-    this.sys.set('session_id', S, null);
-    this.sys.set('script.job_id', S, jobId);
+    this.sys.set('session_id', S, this.session?.id ?? null);
+    this.sys.set('script.job_id', S, this.single ? null : jobId);
     this.sys.set('script.creation_time', { kind: 'TIMESTAMP' }, BigInt(Date.now()) * 1000n);
     this.sys.set('script.num_child_jobs', I, 0n);
     this.sys.set('script.bytes_billed', I, 0n);
     this.sys.set('script.bytes_processed', I, 0n);
     this.sys.set('script.slot_ms', I, 0n);
+    // System variables an earlier job of the session SET.
+    for (const [path, v] of this.session?.system ?? []) this.sys.vars.set(path, v);
+    if (this.session?.system.has('dataset_id') || this.session?.system.has('dataset_project_id')) this.useDefaultDataset();
+  }
+
+  /** `@@dataset_id` / `@@dataset_project_id` name the default dataset of the statements that follow. */
+  useDefaultDataset(): void {
+    const datasetId = this.sys.get('dataset_id')!.value as string | null;
+    const projectId = (this.sys.get('dataset_project_id')!.value as string | null) ?? this.opts.projectId;
+    this.defaults = { ...this.defaults, defaultDataset: datasetId ? { projectId, datasetId } : undefined };
+  }
+
+  /** SET @@path: the new value also holds for the session's later jobs. */
+  rememberSystem(path: string): void {
+    const v = this.sys.get(path);
+    if (this.session && v) this.session.system.set(path.toLowerCase(), v);
   }
 
   /** Runs the script; a RETURN at any depth ends it. A transaction left open is rolled back. */
@@ -196,10 +234,12 @@ export class Interpreter {
   record(r: StatementResult, start: number, end: number): void {
     (r as Span).span = [start, end];
     this.results.push(r);
-    const jobId = String(this.sys.get('script.job_id')!.value);
     const n = this.results.length;
-    this.sys.set('last_job_id', { kind: 'STRING' }, `${jobId}_${n - 1}`);
-    this.sys.set('current_job_id', { kind: 'STRING' }, `${jobId}_${n}`);
+    if (!this.single) {
+      const jobId = String(this.sys.get('script.job_id')!.value);
+      this.sys.set('last_job_id', { kind: 'STRING' }, childJobId(this.opts.projectId, jobId, n - 1));
+      this.sys.set('current_job_id', { kind: 'STRING' }, childJobId(this.opts.projectId, jobId, n));
+    }
     this.sys.set('script.num_child_jobs', { kind: 'INT64' }, BigInt(n));
     this.sys.set('row_count', { kind: 'INT64' }, r.numDmlAffectedRows !== undefined ? BigInt(r.numDmlAffectedRows) : null);
   }

@@ -78,11 +78,8 @@ async function setSystem(it: Interpreter, n: Node): Promise<Flow> {
   if (path === 'time_zone' && value !== 'UTC')
     throw BigQueryError.notSupported(`Setting @@time_zone to a time zone other than UTC (${String(value)})`);
   it.sys.set(path, sv.type, value, true);
-  if (path === 'dataset_id' || path === 'dataset_project_id') {
-    const datasetId = it.sys.get('dataset_id')!.value as string | null;
-    const projectId = (it.sys.get('dataset_project_id')!.value as string | null) ?? it.opts.projectId;
-    it.defaults = { ...it.defaults, defaultDataset: datasetId ? { projectId, datasetId } : undefined };
-  }
+  it.rememberSystem(path);
+  if (path === 'dataset_id' || path === 'dataset_project_id') it.useDefaultDataset();
   return undefined;
 }
 

@@ -48,7 +48,7 @@ export async function callStatement(it: Interpreter, n: Node): Promise<Flow> {
     throw BigQueryError.invalidQuery(`Procedure ${proc.routineId} expects ${proc.arguments.length} argument(s), ${args.length} given`);
   const res = await it.engine.analyzer.call('parse', { sqlStatement: proc.definitionBody, allowScript: true, options: it.engine.analyzer.languageOptions });
   const body: Node[] = normalize(res.parsedScript)?.statementListNode?.statementList ?? [];
-  const child = new Child(it.engine, proc.definitionBody, it.opts, PROCEDURAL);
+  const child = new Child(it.engine, proc.definitionBody, it.opts, PROCEDURAL, false, true);
   child.defaults = it.defaults;
   const outs: { param: string; variable: string }[] = [];
   for (let i = 0; i < args.length; i++) {

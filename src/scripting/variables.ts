@@ -23,7 +23,12 @@ export interface Variable {
 
 /** Block-scoped variables (DECLARE at the start of a script or BEGIN block). */
 export class Scopes {
-  private frames: Map<string, Variable>[] = [new Map()];
+  private frames: Map<string, Variable>[];
+
+  /** `root`: the outermost scope (a session's variables persist in it between jobs). */
+  constructor(root: Map<string, Variable> = new Map()) {
+    this.frames = [root];
+  }
 
   push(): void {
     this.frames.push(new Map());

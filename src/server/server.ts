@@ -4,7 +4,7 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Engine } from '../engine/engine.js';
-import { JobManager } from '../jobs/jobs.js';
+import { JobManager, type ResultLimits } from '../jobs/jobs.js';
 import { BigQueryError } from '../errors/errors.js';
 import { serializeReply } from '../wire/resources.js';
 import type { RestContext } from './rest/context.js';
@@ -29,6 +29,10 @@ export interface EmulatorOptions {
   quiet?: boolean;
   /** Idle lifetime of a session in ms (BigQuery: 24 hours). */
   sessionIdleMs?: number;
+  /** Query jobs running at once; later jobs stay PENDING until one ends (default 16, src/jobs/slots.ts). */
+  maxRunningJobs?: number;
+  /** How many finished jobs' result rows are kept (src/jobs/jobs.ts ResultLimits); older results expire. */
+  resultLimits?: Partial<ResultLimits>;
 }
 
 export interface Emulator {
@@ -56,8 +60,9 @@ function parseJsonBody(body: string): unknown {
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   const projectId = opts.projectId ?? 'test-project';
   const engine = await Engine.start({ dataDir: opts.dataDir });
-  const jobs = new JobManager(engine, projectId, {}, opts.sessionIdleMs);
+  const jobs = new JobManager(engine, projectId, opts.resultLimits ?? {}, opts.sessionIdleMs, opts.maxRunningJobs);
   await jobs.load();
+  engine.jobsProvider = (p) => jobs.list(p).flatMap((j) => [j, ...(j.childJobIds?.length ? jobs.list(p, { parentJobId: j.jobId }) : [])]);
   engine.catalog.touchProject(projectId);
   if (opts.dataset && !engine.catalog.getDataset(projectId, opts.dataset)) {
     const now = Date.now();

@@ -2,7 +2,8 @@
  * REST shapes of jobs: Job, JobList items, QueryResponse and GetQueryResultsResponse
  * (api/bigquery-v2-discovery.json; statistics per JobStatistics / JobStatistics2).
  */
-import type { JobRecord } from '../jobs/jobs.js';
+import { resultRowCount, type JobRecord } from '../jobs/jobs.js';
+import { anonymousDestination } from '../jobs/anonymous.js';
 import { fieldFromType } from '../types/schema.js';
 import { etagOf } from './resources.js';
 
@@ -15,7 +16,7 @@ const tableRef = (r: { projectId: string; datasetId: string; tableId: string }) 
 });
 
 /** Statement types whose jobs run stages (a query plan) even without reading a table. */
-const STAGED = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'CREATE_TABLE_AS_SELECT']);
+const STAGED = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE', 'CREATE_TABLE_AS_SELECT', 'EXPORT_DATA']);
 
 /**
  * Whether a finished job did work BigQuery reports with a query plan, timeline and slot time: it
@@ -32,7 +33,8 @@ export function ranStages(j: JobRecord): boolean {
 function queryPlan(j: JobRecord): Record<string, unknown>[] {
   const ms = String(j.stats?.slotMs ?? 0);
   const r = j.result!;
-  const written = r.numDmlAffectedRows ?? r.rows?.length ?? 0;
+  // Rows may be kept encoded (JobRecord.encodedRows) once the job finished.
+  const written = r.numDmlAffectedRows ?? resultRowCount(j);
   const reads = (r.referencedTables ?? []).map((t) => `FROM ${t.projectId}.${t.datasetId}.${t.tableId}`);
   return [
     {
@@ -117,6 +119,8 @@ export function jobStatistics(j: JobRecord): Record<string, unknown> {
     // JobStatistics2.schema: "Present only for successful dry run of non-legacy SQL queries".
     if (r.schema && dry) q.schema = { fields: r.schema.map((f) => fieldFromType(f.name, f.type, f.required)) };
     q.statementType = r.statementType;
+    if (r.exportDataStatistics && !dry)
+      q.exportDataStatistics = { fileCount: String(r.exportDataStatistics.fileCount), rowCount: String(r.exportDataStatistics.rowCount) };
     if (r.numDmlAffectedRows !== undefined) {
       q.numDmlAffectedRows = String(r.numDmlAffectedRows);
       const n = String(r.numDmlAffectedRows);
@@ -129,6 +133,8 @@ export function jobStatistics(j: JobRecord): Record<string, unknown> {
     }
     if (r.ddlOperationPerformed) q.ddlOperationPerformed = r.ddlOperationPerformed;
     if (r.ddlTargetTable) q.ddlTargetTable = tableRef(r.ddlTargetTable);
+    if (r.ddlTargetRoutine) q.ddlTargetRoutine = { projectId: r.ddlTargetRoutine.projectId, datasetId: r.ddlTargetRoutine.datasetId, routineId: r.ddlTargetRoutine.routineId };
+    if (r.ddlTargetDataset) q.ddlTargetDataset = { projectId: r.ddlTargetDataset.projectId, datasetId: r.ddlTargetDataset.datasetId };
   }
   if (dry) q.totalBytesProcessedAccuracy = 'PRECISE';
   if (staged) q.transferredBytes = '0';
@@ -153,8 +159,16 @@ export function jobResource(base: string, j: JobRecord): Record<string, unknown>
     status.errorResult = j.error.toErrorProto();
     status.errors = [j.error.toErrorProto()];
   }
-  // The query configuration echoes its priority, INTERACTIVE by default (recorded on every query job).
-  const query = j.configuration.query ? { ...j.configuration.query, priority: j.configuration.query.priority ?? 'INTERACTIVE' } : undefined;
+  // The query configuration echoes its priority, INTERACTIVE by default (recorded on every query job);
+  // a query without a destination names its anonymous result table (recorded job_get_complete).
+  const anon = anonymousDestination(j);
+  const query = j.configuration.query
+    ? {
+        ...j.configuration.query,
+        ...(anon ? { destinationTable: tableRef(anon), writeDisposition: j.configuration.query.writeDisposition ?? 'WRITE_TRUNCATE' } : {}),
+        priority: j.configuration.query.priority ?? 'INTERACTIVE',
+      }
+    : undefined;
   const configuration = { jobType: 'QUERY', ...j.configuration, ...(query ? { query } : {}) };
   const dry = !!j.configuration.dryRun;
   const body: Record<string, unknown> = {

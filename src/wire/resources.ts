@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { DatasetMeta, TableMeta } from '../catalog/store.js';
 import { fieldFromColumn, fieldFromType, type TableFieldSchema } from '../types/schema.js';
 import type { BqType, Value } from '../types/types.js';
-import { encodeCell, type CellEncodeOptions } from './rest-values.js';
+import { cellJsonEncoder, type CellEncodeOptions } from './rest-values.js';
 
 /** A result column as the engine describes it. */
 export interface WireField {
@@ -116,18 +116,36 @@ export class RawJson {
  * paging hot path (bench paging_1m spent a third of its time in GC and fastify's serialiser).
  */
 export function encodeRowsJson(fields: WireField[], rows: Value[][], opts: CellEncodeOptions): RawJson {
-  const types = fields.map((f) => f.type);
+  return rowsJson(encodeRowStrings(fields, rows, opts));
+}
+
+/**
+ * Each row as its REST JSON text (`{"f":[{"v":…},…]}`), for results kept encoded: strings hold
+ * no pointers, so a retained million-row result costs the garbage collector little.
+ */
+export function encodeRowStrings(fields: WireField[], rows: Value[][], opts: CellEncodeOptions): string[] {
+  const cells = fields.map((f) => cellJsonEncoder(f.type, opts));
+  const n = cells.length;
   const out = new Array<string>(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
     let s = '{"f":[';
-    for (let j = 0; j < types.length; j++) {
-      const cell = encodeCell(r[j], types[j], opts);
-      s += (j ? ',{"v":' : '{"v":') + (typeof cell === 'string' ? JSON.stringify(cell) : cell === null ? 'null' : JSON.stringify(cell)) + '}';
-    }
+    for (let j = 0; j < n; j++) s += (j ? ',{"v":' : '{"v":') + cells[j](r[j]) + '}';
     out[i] = s + ']}';
   }
-  return new RawJson('[' + out.join(',') + ']');
+  return out;
+}
+
+/** The `rows` array of a page from rows already encoded by {@link encodeRowStrings}. */
+export function rowsJson(encoded: string[]): RawJson {
+  return new RawJson('[' + encoded.join(',') + ']');
+}
+
+/** True when a REST encoding option changes how values of these fields are written (TIMESTAMP anywhere). */
+export function encodingVaries(fields: WireField[]): boolean {
+  const has = (t: BqType): boolean =>
+    t.kind === 'TIMESTAMP' || (t.kind === 'ARRAY' && has(t.element)) || (t.kind === 'STRUCT' && t.fields.some((f) => has(f.type))) || (t.kind === 'RANGE' && has(t.element));
+  return fields.some((f) => has(f.type));
 }
 
 const RAW_MARK = '\u0000raw-json\u0000';

@@ -57,7 +57,7 @@ describe('scalars', () => {
   it('STRING accepts numbers, refuses booleans', () => {
     expect(decodeJsonValue('x', T('STRING'), 's')).toBe('x');
     expect(decodeJsonValue(12, T('STRING'), 's')).toBe('12');
-    expect(errorOf(() => decodeJsonValue(true, T('STRING'), 's')).message).toBe('Conversion from bool to string is unsupported.');
+    expect(errorOf(() => decodeJsonValue(true, T('STRING'), 's')).message).toBe('Conversion from bool to std::string is unsupported.');
   });
   it('BYTES from base64 (standard or URL-safe)', () => {
     expect(decodeJsonValue('q83v', T('BYTES'), 'b')).toEqual(new Uint8Array([0xab, 0xcd, 0xef]));

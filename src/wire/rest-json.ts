@@ -37,8 +37,9 @@ type Dialect = 'row' | 'param';
  * (GoogleCloudPlatform/DataflowTemplates#1345), TIMESTAMP row text (load/insertAll errors quoted in
  * several repositories), BOOL string text (confluentinc/kafka-connect-bigquery#176), `Array
  * specified for non-repeated field` and `no such field` (googleapis/google-cloud-dotnet#8206,
- * google/weather-tools#94, glific#3477), `Conversion from bool to string is unsupported.`
- * (google-cloud-node#2052), `Could not decode base64 string to bytes.` and `Repeated field must be
+ * google/weather-tools#94, glific#3477), `Conversion from bool to std::string is unsupported.`
+ * (googleapis/nodejs-bigquery system-test/bigquery.ts "should return partial errors"; older
+ * answers, google-cloud-node#2052, read `bool to string`), `Could not decode base64 string to bytes.` and `Repeated field must be
  * imported as a JSON array.` (JSON load-job texts), param INT64 `Bad int64 value:` (mozilla/bigquery-etl#1490),
  * INTERVAL/DATE/TIMESTAMP param texts from ZetaSQL. Others are the closest analogue (see report).
  */
@@ -201,7 +202,7 @@ export function decodeScalarJson(json: unknown, kind: ScalarKind, path: string, 
       if (typeof json === 'string') return json;
       const text = numberText(json) ?? (typeof json === 'number' ? String(json) : undefined);
       if (text !== undefined) return text;
-      if (typeof json === 'boolean' && d === 'row') throw invalid('Conversion from bool to string is unsupported.', path);
+      if (typeof json === 'boolean' && d === 'row') throw invalid('Conversion from bool to std::string is unsupported.', path);
       return fail('STRING', json, path, d);
     }
     case 'BYTES':

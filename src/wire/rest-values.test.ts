@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BigQuery } from '@google-cloud/bigquery';
-import type { BqType } from '../types/types.js';
-import { encodeCell, encodeRow, formatFloat64, formatTimestampSeconds } from './rest-values.js';
+import type { BqType, Value } from '../types/types.js';
+import { cellJsonEncoder, encodeCell, encodeRow, formatFloat64, formatTimestampSeconds } from './rest-values.js';
 
 const T = (kind: string) => ({ kind }) as BqType;
 const float = { useInt64Timestamp: false };
@@ -127,5 +127,29 @@ describe('encodeCell', () => {
 describe('encodeRow', () => {
   it('builds {f:[{v}]}', () => {
     expect(encodeRow([42n, 'only'], [T('INT64'), T('STRING')], float)).toEqual({ f: [{ v: '42' }, { v: 'only' }] });
+  });
+});
+
+describe('cellJsonEncoder', () => {
+  it('writes the same text as JSON.stringify(encodeCell(...)) for every scalar kind and NULL', () => {
+    const cases: [BqType, Value[]][] = [
+      [{ kind: 'INT64' }, [0n, -9223372036854775808n, 9223372036854775807n, null]],
+      [{ kind: 'FLOAT64' }, [0, -0, 1.5, 1e20, 4.9e-324, NaN, Infinity, -Infinity, 1 / 7, null]],
+      [{ kind: 'BOOL' }, [true, false, null]],
+      [{ kind: 'STRING' }, ['', 'a"b\\c\n', 'é😀', null]],
+      [{ kind: 'DATE' }, ['2024-02-29', null]],
+      [{ kind: 'NUMERIC' }, ['-1.5', null]],
+      [{ kind: 'TIMESTAMP' }, [1704067200123456n, null]],
+      [{ kind: 'ARRAY', element: { kind: 'INT64' } }, [[1n, 2n], [], null]],
+      [{ kind: 'STRUCT', fields: [{ name: 'a', type: { kind: 'STRING' } }] }, [['x'], null]],
+    ];
+    for (const useInt64Timestamp of [false, true])
+      for (const [t, values] of cases) {
+        const enc = cellJsonEncoder(t, { useInt64Timestamp });
+        for (const v of values) {
+          const c = encodeCell(v, t, { useInt64Timestamp });
+          expect(enc(v)).toBe(c === null ? 'null' : JSON.stringify(c));
+        }
+      }
   });
 });

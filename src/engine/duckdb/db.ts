@@ -3,6 +3,7 @@
  * Sessions run with TimeZone UTC and BigQuery's NULL order (DESIGN §3). Holds a small pool of
  * connections so reads run side by side; metadata is persisted in `__bqemu_meta`.
  */
+import { noteResult } from './native-memory.js';
 import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection, type DuckDBResultReader } from '@duckdb/node-api';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
@@ -30,6 +31,14 @@ export class Interrupter {
 }
 
 const currentInterrupter = new AsyncLocalStorage<Interrupter>();
+
+/** The database whose write turn the current async context holds (see Database.serializeWrite). */
+const writeTurn = new AsyncLocalStorage<Database>();
+
+/** Runs `f` (and the async work it starts) outside any write turn: its writes wait for their own turn. */
+export function outsideWriteTurn<T>(f: () => T): T {
+  return writeTurn.exit(f);
+}
 
 /** Runs `f` so that every DuckDB call it makes (through {@link Database}) can be interrupted by `i`. */
 export function runInterruptible<T>(i: Interrupter, f: () => Promise<T>): Promise<T> {
@@ -74,11 +83,16 @@ export class Database implements MetaPersistence {
    */
   writeGeneration = 0;
 
-  /** Runs `f` after every earlier write finished. */
+  /**
+   * Runs `f` after every earlier write finished. Reentrant: a write started inside `f` (same async
+   * context) runs at once, so one statement can hold the write turn across several writes (time
+   * travel keeps the table's previous version in the same turn, src/engine/history.ts).
+   */
   serializeWrite<T>(f: () => Promise<T>): Promise<T> {
+    if (writeTurn.getStore() === this) return f();
     const g = () => {
       this.writeGeneration++;
-      return f().finally(() => this.writeGeneration++);
+      return writeTurn.run(this, f).finally(() => this.writeGeneration++);
     };
     const next = this.writeChain.then(g, g);
     this.writeChain = next.catch(() => undefined);
@@ -140,6 +154,7 @@ export class Database implements MetaPersistence {
     } finally {
       intr?.active.delete(c);
       this.release(c);
+      noteResult();
     }
   }
 

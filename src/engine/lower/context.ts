@@ -35,6 +35,10 @@ export interface LowerContext {
   literal(v: Value, t: BqType): string;
   /** Unique alias generator. */
   alias(prefix?: string): string;
+  /** The table version each `FOR SYSTEM_TIME AS OF` scan reads (src/engine/history.ts bindSystemTime). */
+  systemTime?: Map<Node, string>;
+  /** Row conditions of aggregate calls with a `HAVING MAX/MIN` modifier, set by the aggregate scan (scans.ts). */
+  havingFilters?: Map<Node, string>;
 }
 
 /** Resolved column (`ResolvedColumnProto`) → its DuckDB name. */

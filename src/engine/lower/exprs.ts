@@ -132,6 +132,13 @@ function lowerCast(n: Node, ctx: LowerContext): string {
   const from = exprType(n.expr);
   const to = exprType(n);
   const arg = lowerExpr(n.expr, ctx);
+  if (n.format) {
+    // CAST(x AS t FORMAT fmt [AT TIME ZONE tz]): src/functions/cast-format.ts.
+    const ff = lookupFunction('$cast_format');
+    if (!ff || 'unsupported' in ff) throw BigQueryError.notSupported('CAST with a FORMAT clause');
+    const extra = [n.format, ...(n.timeZone ? [n.timeZone] : [])] as Node[];
+    return `(${ff({ name: '$cast_format', args: [arg, ...extra.map((e) => lowerExpr(e, ctx))], argTypes: [from, ...extra.map(exprType)], returnType: to, safe: !!n.returnNullOnError, duckType: ctx.duckType })})`;
+  }
   const f = lookupFunction('$cast');
   if (f && !('unsupported' in f))
     return `(${f({ name: '$cast', args: [arg], argTypes: [from], returnType: to, safe: !n.returnNullOnError ? false : true, duckType: ctx.duckType })})`;
@@ -152,7 +159,19 @@ function lowerGetStructField(n: Node, ctx: LowerContext): string {
   return `struct_extract(${lowerExpr(n.expr, ctx)}, '${duckFieldName(t, idx).replace(/'/g, "''")}')`;
 }
 
+/** `(SELECT expr)` with no FROM: the expression itself (one row, one value), or undefined. */
+function singleValueSubquery(n: Node): Node | undefined {
+  const scan: Node = n.subquery;
+  if (n.subqueryType !== 'SCALAR' || scan?.kind !== 'ProjectScan' || scan.inputScan?.kind !== 'SingleRowScan') return undefined;
+  const cc = (scan.exprList ?? []) as Node[];
+  return cc.length === 1 && String(cc[0].column?.columnId) === String(scan.columnList?.[0]?.columnId) ? cc[0].expr : undefined;
+}
+
 function lowerSubquery(n: Node, ctx: LowerContext): string {
+  // Inlined so that IFERROR/ISERROR/NULLIFERROR can catch its errors (DuckDB's try() refuses
+  // subqueries; src/functions/debugging.ts).
+  const single = singleValueSubquery(n);
+  if (single) return `(${lowerExpr(single, ctx)})`;
   const scan: Node = n.subquery;
   const inner = lowerScan(scan, ctx);
   const out = scan.columnList?.[0];
@@ -183,13 +202,19 @@ const EXPRS: Record<string, ExprLowering> = {
   SystemVariable: (n, ctx) => lowerNamedValue(n, ctx, systemVariableKey(n.namePath ?? []), `@@${(n.namePath ?? []).join('.')}`),
   ColumnRef: (n) => colName(n.column),
   FunctionCall: (n, ctx) => callFunction(n, ctx),
-  AggregateFunctionCall: (n, ctx) =>
-    callFunction(n, ctx, {
+  AggregateFunctionCall: (n, ctx) => {
+    const filter = n.havingModifier ? ctx.havingFilters?.get(n) : undefined;
+    if (n.havingModifier && !filter) throw BigQueryError.notSupported(`HAVING ${n.havingModifier.kind_ ?? n.havingModifier.kind} modifier of an aggregate in this position`);
+    const sql = callFunction(n, ctx, {
       distinct: !!n.distinct,
       nullHandling: n.nullHandlingModifier === 'IGNORE_NULLS' ? 'IGNORE' : n.nullHandlingModifier === 'RESPECT_NULLS' ? 'RESPECT' : undefined,
       orderBy: n.orderByItemList?.length ? lowerOrderBy(n.orderByItemList, ctx) : undefined,
       limit: n.limit ? lowerExpr(n.limit, ctx) : undefined,
-    }),
+      filter,
+    });
+    if (filter && !sql.includes(filter)) throw BigQueryError.notSupported(`Function ${displayName(functionName(n))} with a HAVING MAX/MIN modifier`);
+    return sql;
+  },
   Cast: lowerCast,
   MakeStruct: lowerMakeStruct,
   GetStructField: lowerGetStructField,

@@ -25,7 +25,8 @@ function tableScan(n: Node, ctx: LowerContext): string {
   if (!t) throw BigQueryError.internal(`Unbound table ${n.table?.fullName ?? n.table?.name}`);
   const idx: string[] = n.columnIndexList ?? [];
   const items = cols(n).map((c, i) => `${ident(t.columns[Number(idx[i] ?? i)])} AS ${colName(c)}`);
-  return `SELECT ${items.length ? items.join(', ') : 'NULL AS "__none"'} FROM ${t.read ?? t.relation}`;
+  const rel = ctx.systemTime?.get(n) ?? t.read ?? t.relation;
+  return `SELECT ${items.length ? items.join(', ') : 'NULL AS "__none"'} FROM ${rel}`;
 }
 
 function projectScan(n: Node, ctx: LowerContext): string {
@@ -97,9 +98,10 @@ function aggregateScan(n: Node, ctx: LowerContext): string {
   const aggs: Node[] = n.aggregateList ?? [];
   const a = ctx.alias();
   // Group keys are computed first in an inner projection; the aggregate groups by their names.
-  const inner = keys.length
+  let inner = keys.length
     ? `(SELECT *, ${computed(keys, ctx).join(', ')} FROM ${from(n.inputScan, ctx)}) AS ${a}`
     : from(n.inputScan, ctx, a);
+  inner = havingModifiers(n, inner, ctx);
   const items = [...keys.map((k) => colName(k.column)), ...computed(aggs, ctx)];
   for (const g of n.groupingCallList ?? []) items.push(`GROUPING(${colName(g.groupByColumn.column)}) AS ${colName(g.outputColumn)}`);
   let group = '';
@@ -108,6 +110,30 @@ function aggregateScan(n: Node, ctx: LowerContext): string {
   else if (n.rollupColumnList?.length) group = ` GROUP BY ROLLUP (${n.rollupColumnList.map((r: Node) => colName(r.column)).join(', ')})`;
   else if (keys.length) group = ` GROUP BY ${keys.map((k) => colName(k.column)).join(', ')}`;
   return `SELECT ${items.length ? items.join(', ') : 'NULL AS "__none"'} FROM ${inner}${group}`;
+}
+
+/**
+ * `agg(x HAVING MAX|MIN y)` (aggregate-function-calls "HAVING MAX and HAVING MIN clause"): the
+ * aggregate runs over the group's rows whose y equals the group's maximum (minimum) y; rows with a
+ * NULL y never qualify. Each modifier adds y and its per-group extreme (a window over the group
+ * keys) to the aggregate's input and a FILTER condition for the call (`ctx.havingFilters`).
+ * @returns the aggregate's input, wrapped when some call has a modifier
+ */
+function havingModifiers(n: Node, inner: string, ctx: LowerContext): string {
+  const calls = ((n.aggregateList ?? []) as Node[]).map((cc) => cc.expr).filter((e: Node) => e?.kind === 'AggregateFunctionCall' && e.havingModifier);
+  if (!calls.length) return inner;
+  if (n.groupingSetList?.length || n.rollupColumnList?.length) throw BigQueryError.notSupported('HAVING MAX/MIN modifiers with GROUPING SETS, ROLLUP or CUBE');
+  const keys = ((n.groupByList ?? []) as Node[]).map((k) => colName(k.column));
+  const over = keys.length ? `PARTITION BY ${keys.join(', ')}` : '';
+  ctx.havingFilters ??= new Map();
+  const items = calls.map((call: Node) => {
+    const h = ctx.alias('hv');
+    const y = lowerExpr(call.havingModifier.havingExpr, ctx);
+    const extreme = (call.havingModifier.kind_ ?? call.havingModifier.kind) === 'MIN' ? 'min' : 'max';
+    ctx.havingFilters!.set(call, `${h} = ${h}_x`);
+    return `${y} AS ${h}, ${extreme}(${y}) OVER (${over}) AS ${h}_x`;
+  });
+  return `(SELECT *, ${items.join(', ')} FROM ${inner}) AS ${ctx.alias()}`;
 }
 
 /** One element of ZetaSQL's grouping set list: a plain set, ROLLUP or CUBE (of multi-column items). */

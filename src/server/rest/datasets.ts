@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BigQueryError } from '../../errors/errors.js';
-import { dropTableObject } from '../../engine/ddl.js';
+import { dropDataset } from '../../engine/ddl.js';
 import { datasetListItem, datasetResource, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { intParam, objectBody, requireDataset, type PathParams, type RestContext } from './context.js';
 
@@ -99,12 +99,9 @@ export function datasetsRoutes(app: FastifyInstance, ctx: RestContext): void {
   app.delete('/projects/:projectId/datasets/:datasetId', async (req: Req, reply) => {
     const { projectId, datasetId } = req.params;
     requireDataset(ctx, projectId, datasetId);
-    const tables = cat.listTables(projectId, datasetId);
-    // BigQuery: 400 `Dataset p:d is still in use`, reason resourceInUse (hashicorp/terraform-provider-google#6688).
-    if (tables.length && String(req.query.deleteContents) !== 'true')
-      throw new BigQueryError('resourceInUse', `Dataset ${projectId}:${datasetId} is still in use`);
-    for (const t of tables) await dropTableObject(ctx.engine, t);
-    await cat.deleteDataset(projectId, datasetId);
+    // BigQuery: 400 `Dataset p:d is still in use`, reason resourceInUse (hashicorp/terraform-provider-google#6688);
+    // routines count as contents too.
+    await dropDataset(ctx.engine, projectId, datasetId, String(req.query.deleteContents) === 'true');
     reply.status(204).send();
   });
 }

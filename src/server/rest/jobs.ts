@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { JobRecord, JobState } from '../../jobs/jobs.js';
-import { schemaOf, encodeRowsJson, offsetOfToken, pageToken } from '../../wire/resources.js';
+import { schemaOf, encodeRowsJson, offsetOfToken, pageToken, rowsJson } from '../../wire/resources.js';
 import { jobResource, jobStatistics } from '../../wire/jobs.js';
 import { intParam, objectBody, type PathParams, type RestContext } from './context.js';
 import { BigQueryError } from '../../errors/errors.js';
@@ -17,7 +17,7 @@ import { callerFromHeaders, withCaller } from '../../engine/row-access.js';
 const DEFAULT_PAGE = 100_000;
 
 /** The QueryRequest fields that belong in configuration.query. */
-const QUERY_FIELDS = ['query', 'useLegacySql', 'defaultDataset', 'parameterMode', 'queryParameters', 'useQueryCache', 'maximumBytesBilled', 'createSession', 'connectionProperties', 'priority'];
+const QUERY_FIELDS = ['query', 'useLegacySql', 'defaultDataset', 'parameterMode', 'queryParameters', 'useQueryCache', 'maximumBytesBilled', 'createSession', 'connectionProperties', 'priority', 'continuous'];
 
 /** Default wait of jobs.query and getQueryResults (discovery: "By default, this limit is 10 seconds"). */
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -64,7 +64,8 @@ function resultPage(ctx: RestContext, j: JobRecord, q: Record<string, unknown>, 
   if (j.result?.schema) {
     out.schema = schemaOf(page.fields);
     // No `rows` key on an empty page (recorded page_empty_result_set, page_max_results_zero).
-    if (page.rows.length) out.rows = encodeRowsJson(page.fields, page.rows, { useInt64Timestamp });
+    if (page.encodedRows?.length) out.rows = rowsJson(page.encodedRows);
+    else if (page.rows?.length) out.rows = encodeRowsJson(page.fields, page.rows, { useInt64Timestamp });
     out.totalRows = String(page.total);
     if (page.next !== undefined) out.pageToken = pageToken(page.next);
   }

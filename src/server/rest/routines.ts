@@ -14,7 +14,7 @@ import { intParam, objectBody, requireDataset, type RestContext } from './contex
 type Params = { projectId: string; datasetId: string; routineId: string };
 type Req = FastifyRequest<{ Params: Params; Querystring: Record<string, string>; Body: unknown }>;
 
-const ROUTINE_TYPES = ['SCALAR_FUNCTION', 'PROCEDURE', 'TABLE_VALUED_FUNCTION'];
+const ROUTINE_TYPES = ['SCALAR_FUNCTION', 'AGGREGATE_FUNCTION', 'PROCEDURE', 'TABLE_VALUED_FUNCTION'];
 const EXTRA_FIELDS = ['description', 'determinismLevel', 'importedLibraries', 'strictMode', 'securityMode', 'dataGovernanceType'];
 
 /** BqType → REST StandardSqlDataType. */
@@ -52,6 +52,8 @@ function routineResource(r: RoutineMeta, full = true): Record<string, unknown> {
         name: a.name,
         ...(a.dataType ? { dataType: sqlDataType(a.dataType) } : { argumentKind: 'ANY_TYPE' }),
         ...(r.routineType === 'PROCEDURE' && a.mode ? { mode: a.mode } : {}),
+        // Argument.isAggregate: false is a NOT AGGREGATE parameter of an aggregate function.
+        ...(r.routineType === 'AGGREGATE_FUNCTION' && a.isAggregate === false ? { isAggregate: false } : {}),
       }));
     if (r.returnType) out.returnType = sqlDataType(r.returnType);
     if (r.returnTableType) out.returnTableType = { columns: r.returnTableType.map((c) => ({ name: c.name, type: sqlDataType(c.type) })) };
@@ -79,6 +81,7 @@ function routineFromBody(body: Record<string, any>, ref: Params, existing?: Rout
     const arg: RoutineArgument = { name: a.name };
     if (a.argumentKind !== 'ANY_TYPE') arg.dataType = bqTypeOf(a.dataType, `arguments[${i}].dataType`);
     if (a.mode === 'IN' || a.mode === 'OUT' || a.mode === 'INOUT') arg.mode = a.mode;
+    if (routineType === 'AGGREGATE_FUNCTION' && a.isAggregate === false) arg.isAggregate = false;
     return arg;
   });
   const fields: Record<string, unknown> = {};

@@ -3,6 +3,7 @@
  * with `json`; per-row `insertErrors`; `skipInvalidRows`, `ignoreUnknownValues`).
  * Source: TableDataList / TableDataInsertAllRequest/Response in api/bigquery-v2-discovery.json.
  * Without skipInvalidRows one bad row stops the whole request: the other rows get reason `stopped`.
+ * list shows a table with row access policies filtered for the caller (src/engine/row-access.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BigQueryError } from '../../errors/errors.js';
@@ -13,6 +14,9 @@ import { decodeJsonValue } from '../../wire/rest-values.js';
 import { encodeRowsJson, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { intParam, objectBody, requireTable, type PathParams, type RestContext } from './context.js';
 import { countRows } from './tables.js';
+import { callerFromHeaders, visibleRowids } from '../../engine/row-access.js';
+import { isAnonymousDataset } from '../../jobs/anonymous.js';
+import { anonymousTableData } from './anonymous-tables.js';
 
 const DEFAULT_PAGE = 100_000;
 
@@ -20,6 +24,8 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
   type Req = FastifyRequest<{ Params: PathParams; Querystring: Record<string, string>; Body: unknown }>;
 
   app.get('/projects/:projectId/datasets/:datasetId/tables/:tableId/data', async (req: Req) => {
+    // A query job's anonymous result table (src/server/rest/anonymous-tables.ts).
+    if (isAnonymousDataset(req.params.datasetId)) return anonymousTableData(ctx, req.params, req.query);
     const t = requireTable(ctx, req.params.projectId, req.params.datasetId, req.params.tableId);
     if (t.type !== 'TABLE') throw BigQueryError.invalid(`Cannot list a table of type ${t.type}.`);
     const q = req.query;
@@ -30,11 +36,15 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
       const wanted = new Set(String(q.selectedFields).split(',').map((s) => s.trim().split('.')[0].toLowerCase()));
       cols = t.columns.filter((c) => wanted.has(c.name.toLowerCase()));
     }
-    const total = await countRows(ctx, t);
+    let total = await countRows(ctx, t);
+    // Row access policies: the caller sees the rows a query would show them.
+    const visible = await visibleRowids(ctx.engine, t, callerFromHeaders(req.headers));
+    const where = visible ? ` WHERE rowid IN (${visible})` : '';
+    if (visible) total = Number((await ctx.engine.db.readAll(`SELECT count(*) FROM "${t.duckName}"${where}`)).getRowsJS()[0][0]);
     let rows: Value[][] = [];
     if (max > 0 && cols.length) {
       const list = cols.map((c) => `"${c.name.replace(/"/g, '""')}"`).join(', ');
-      const reader = await ctx.engine.db.readAll(`SELECT ${list} FROM "${t.duckName}" ORDER BY rowid LIMIT ${max} OFFSET ${start}`);
+      const reader = await ctx.engine.db.readAll(`SELECT ${list} FROM "${t.duckName}"${where} ORDER BY rowid LIMIT ${max} OFFSET ${start}`);
       const dec = cols.map((c) => makeColumnDecoder(c.type));
       rows = reader.getRows().map((r) => r.map((v, i) => dec[i](v)));
     }
@@ -70,7 +80,7 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
       rows.forEach((_, index) => {
         if (!bad.has(index)) errors.push({ index, errors: [{ reason: 'stopped', location: '', debugInfo: '', message: '' }] });
       });
-      errors.sort((a, b) => a.index - b.index);
+      // Invalid rows first, then the stopped ones (nodejs-bigquery system test "should return partial errors").
       return { kind: 'bigquery#tableDataInsertAllResponse', insertErrors: errors };
     }
     await insertValues(ctx.engine, t, good);

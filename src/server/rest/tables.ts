@@ -12,6 +12,9 @@ import { columnFromField, fieldFromColumn, type Column, type TableFieldSchema } 
 import { offsetOfToken, pageToken, tableListItem, tableResource } from '../../wire/resources.js';
 import { intParam, objectBody, requireDataset, requireTable, type PathParams, type RestContext } from './context.js';
 import { duckType } from '../../engine/duckdb/types.js';
+import { isAnonymousDataset } from '../../jobs/anonymous.js';
+import { anonymousTableResource } from './anonymous-tables.js';
+import { expirePartitions } from '../../engine/expiration.js';
 
 const READ_ONLY = ['kind', 'etag', 'id', 'selfLink', 'tableReference', 'schema', 'view', 'creationTime', 'lastModifiedTime', 'type', 'location', 'numRows', 'numBytes', 'numLongTermBytes', 'numTotalLogicalBytes'];
 
@@ -43,6 +46,7 @@ function schemaColumns(schema: unknown): Column[] {
 /** Counts a stored table's rows. */
 export async function countRows(ctx: RestContext, t: TableMeta): Promise<number> {
   if (t.type !== 'TABLE') return 0;
+  await expirePartitions(ctx.engine, t);
   const r = await ctx.engine.db.readAll(`SELECT count(*) FROM "${t.duckName}"`);
   return Number(r.getRowsJS()[0][0]);
 }
@@ -81,6 +85,8 @@ export function tablesRoutes(app: FastifyInstance, ctx: RestContext): void {
   });
 
   app.get('/projects/:projectId/datasets/:datasetId/tables/:tableId', async (req: Req) => {
+    // A query job's anonymous result table (src/server/rest/anonymous-tables.ts).
+    if (isAnonymousDataset(req.params.datasetId)) return anonymousTableResource(ctx, req.params, req.query.view);
     const t = requireTable(ctx, req.params.projectId, req.params.datasetId, req.params.tableId);
     const view = req.query.view;
     return tableResource(ctx.baseUrl(), t, view === 'BASIC' ? 0 : await countRows(ctx, t), view);

@@ -1,0 +1,310 @@
+/**
+ * Time travel (BigQuery "Access historical data" and "Data retention with time travel"): a read
+ * `FROM t FOR SYSTEM_TIME AS OF ts` sees the version of `t` that was current at `ts`.
+ *
+ * How versions are kept: only tables that are written keep history. Before a write to a stored
+ * table (DML, TRUNCATE, insertAll, query destinations), inside the same database write turn, the
+ * table's rows are copied (`CREATE TABLE "<duckName>__v<n>" AS SELECT * FROM "<duckName>"`) and
+ * the copy is recorded with the interval it was current: `[from, to)` in microseconds since the
+ * epoch. CREATE OR REPLACE (and WRITE_TRUNCATE) keeps the replaced table itself as a version, so
+ * the history continues across replacements ("After you replace an existing table by using the
+ * CREATE OR REPLACE TABLE statement, you can use FOR SYSTEM_TIME AS OF to query the previous
+ * version"). DROP discards the history: a read of a dropped table is `Not found`.
+ *
+ * Bounds: versions that ended before the time-travel window (dataset `maxTimeTravelHours`, 48 to
+ * 168 hours, default 168) are dropped on the next write; at most {@link MAX_VERSIONS} versions and
+ * {@link MAX_VERSION_ROWS} rows are kept per table (older ones are dropped first, and the earliest
+ * readable time moves forward with them; a table larger than the row budget keeps no version at
+ * all, so its history starts at its latest write: emulator limits).
+ *
+ * Known gaps: a version is read with the table's current schema (columns it lacks read as NULL;
+ * BigQuery reads the schema of that time); writes inside a multi-statement transaction each leave
+ * a version, so a time inside the transaction sees its uncommitted rows.
+ *
+ * Errors (documented text): a time before the table was created or before the window is
+ * `Invalid snapshot time <ms> for table p:d.t@<ms>. Cannot read before <ms>.`; a time in the
+ * future is refused; a table with row access policies refuses time travel ("Time travel and
+ * row-level access": only table administrators may, and the emulator has no IAM roles).
+ */
+import type { Node } from '../analyzer/ast.js';
+import { walk } from '../analyzer/ast.js';
+import type { TableMeta } from '../catalog/store.js';
+import { BigQueryError } from '../errors/errors.js';
+import type { Engine } from './engine.js';
+import { duckType } from './duckdb/types.js';
+import { ident, type LowerContext } from './lower/context.js';
+import { lowerExpr } from './lower/exprs.js';
+import { isIngestionPartitioned } from './partitioning.js';
+
+/** Versions kept per table at most. */
+export const MAX_VERSIONS = 64;
+/** Rows kept per table over all its versions at most. */
+export const MAX_VERSION_ROWS = 1_000_000;
+/** BigQuery's default time-travel window: 168 hours. */
+export const DEFAULT_WINDOW_HOURS = 168;
+
+/** One earlier version of a table's rows. Times are microseconds since the epoch. */
+interface TableVersion {
+  duckName: string;
+  /** DuckDB columns the copy has (by name; columns added later read as NULL). */
+  columns: string[];
+  from: number;
+  to: number;
+  rows: number;
+}
+
+/** A table's retained history (keyed by project, dataset and table id). */
+interface TableHistory {
+  /** The DuckDB table holding the current rows; another name means the table was dropped and re-created. */
+  live: string;
+  /** Since when (µs) the current rows are current. */
+  liveSince: number;
+  /** Oldest first. */
+  versions: TableVersion[];
+  seq: number;
+}
+
+interface Registry {
+  byTable: Map<string, TableHistory>;
+  loaded?: Promise<void>;
+}
+
+const registries = new WeakMap<Engine, Registry>();
+const keyOf = (t: Pick<TableMeta, 'projectId' | 'datasetId' | 'tableId'>) => JSON.stringify([t.projectId, t.datasetId, t.tableId]);
+
+/** The engine's history registry (loaded from the metadata table of a `--data-dir` database once). */
+async function registry(e: Engine): Promise<Registry> {
+  let r = registries.get(e);
+  if (!r) {
+    r = { byTable: new Map() };
+    registries.set(e, r);
+    const reg = r;
+    if (e.db.persistent)
+      r.loaded = e.db.loadAll().then((rows) => {
+        for (const row of rows) if (row.kind === 'history') reg.byTable.set(row.key, JSON.parse(row.json) as TableHistory);
+      });
+  }
+  await r.loaded;
+  return r;
+}
+
+async function persist(e: Engine, key: string, h: TableHistory | undefined): Promise<void> {
+  if (e.db.persistent) await e.db.save('history', key, h ? JSON.stringify(h) : null);
+}
+
+/** Whether writes to `t` keep history: stored tables outside hidden (script/session TEMP) datasets. */
+export function keepsHistory(t: TableMeta | undefined): boolean {
+  return !!t && t.type === 'TABLE' && !!t.duckName && !t.wildcard && !t.infoSchema && !t.datasetId.startsWith('_');
+}
+
+/** The time-travel window of a table's dataset, in ms (`maxTimeTravelHours`, 48–168; default 168). */
+export function windowMs(e: Engine, t: Pick<TableMeta, 'projectId' | 'datasetId'>): number {
+  const h = Number(e.catalog.getDataset(t.projectId, t.datasetId)?.fields.maxTimeTravelHours);
+  return (Number.isFinite(h) && h >= 48 && h <= 168 ? h : DEFAULT_WINDOW_HOURS) * 3_600_000;
+}
+
+/** Now in microseconds, from the database clock (the one CURRENT_TIMESTAMP() reads). */
+async function nowMicros(e: Engine, after = 0): Promise<number> {
+  const r = await e.db.readAll('SELECT epoch_us(get_current_timestamp())');
+  return Math.max(Number(r.getRowsJS()[0][0]), after + 1);
+}
+
+/** The DuckDB columns of a table's relation (its columns plus ingestion-time pseudo-columns). */
+function duckColumns(t: TableMeta): string[] {
+  const cols = t.columns.map((c) => c.name);
+  if (isIngestionPartitioned(t)) cols.push('_PARTITIONTIME', '_PARTITIONDATE');
+  return cols;
+}
+
+/** The history of `t`, discarding one left by an earlier table of the same name. */
+async function historyOf(e: Engine, t: TableMeta, create: boolean): Promise<TableHistory | undefined> {
+  const r = await registry(e);
+  const key = keyOf(t);
+  let h = r.byTable.get(key);
+  if (h && h.live !== t.duckName) {
+    await discard(e, key, h);
+    h = undefined;
+  }
+  if (!h && create) {
+    h = { live: t.duckName, liveSince: t.creationTime * 1000, versions: [], seq: 0 };
+    r.byTable.set(key, h);
+  }
+  return h;
+}
+
+async function dropVersion(e: Engine, v: TableVersion): Promise<void> {
+  await e.db.run(`DROP TABLE IF EXISTS ${ident(v.duckName)}`);
+}
+
+async function discard(e: Engine, key: string, h: TableHistory): Promise<void> {
+  (await registry(e)).byTable.delete(key);
+  await e.db.serializeWrite(async () => {
+    for (const v of h.versions) await dropVersion(e, v);
+    await persist(e, key, undefined);
+  });
+}
+
+/** Drops versions that ended before the window, and the oldest ones beyond the budgets. */
+async function prune(e: Engine, t: TableMeta, h: TableHistory): Promise<void> {
+  const horizon = (Date.now() - windowMs(e, t)) * 1000;
+  let rows = h.versions.reduce((n, v) => n + v.rows, 0);
+  while (h.versions.length && (h.versions[0].to < horizon || h.versions.length > MAX_VERSIONS || rows > MAX_VERSION_ROWS)) {
+    const v = h.versions.shift()!;
+    rows -= v.rows;
+    await dropVersion(e, v);
+  }
+}
+
+/**
+ * Keeps the current rows of `t` as a version before a write; call inside the write turn
+ * (Database.serializeWrite). @returns an undo for a write that then fails.
+ */
+async function keepVersion(e: Engine, t: TableMeta): Promise<() => Promise<void>> {
+  const h = (await historyOf(e, t, true))!;
+  const n = Number((await e.db.readAll(`SELECT count(*) FROM ${ident(t.duckName)}`)).getRowsJS()[0][0]);
+  if (n > MAX_VERSION_ROWS) {
+    // Too large to keep: the history ends here (reads before this write: "Cannot read before").
+    for (const v of h.versions.splice(0)) await dropVersion(e, v);
+    h.liveSince = await nowMicros(e, h.liveSince);
+    await persist(e, keyOf(t), h);
+    return async () => undefined;
+  }
+  const name = `${t.duckName}__v${++h.seq}`;
+  await e.db.run(`CREATE OR REPLACE TABLE ${ident(name)} AS SELECT * FROM ${ident(t.duckName)}`);
+  const at = await nowMicros(e, h.liveSince);
+  const v: TableVersion = { duckName: name, columns: duckColumns(t), from: h.liveSince, to: at, rows: n };
+  const before = h.liveSince;
+  h.versions.push(v);
+  h.liveSince = at;
+  await prune(e, t, h);
+  await persist(e, keyOf(t), h);
+  return async () => {
+    const i = h.versions.indexOf(v);
+    if (i < 0) return;
+    h.versions.splice(i, 1);
+    h.liveSince = before;
+    await dropVersion(e, v);
+    await persist(e, keyOf(t), h);
+  };
+}
+
+/**
+ * Runs a write `f` to the table `t` in one write turn, after keeping the table's current rows as
+ * a version (nothing is kept for tables outside {@link keepsHistory}, or for a write that fails).
+ */
+export async function versionedWrite<T>(e: Engine, t: TableMeta | undefined, f: () => Promise<T>): Promise<T> {
+  if (!t || !keepsHistory(t)) return f();
+  return e.db.serializeWrite(async () => {
+    const live = e.catalog.getTable(t.projectId, t.datasetId, t.tableId);
+    // Replaced or dropped since the statement was analyzed: its rows now belong to the history.
+    if (!live) throw BigQueryError.tableNotFound(t.projectId, t.datasetId, t.tableId);
+    if (live.duckName !== t.duckName)
+      throw BigQueryError.invalidQuery(`Could not serialize access to table ${t.projectId}:${t.datasetId}.${t.tableId} due to concurrent update`);
+    const undo = keepsHistory(live) ? await keepVersion(e, live) : undefined;
+    try {
+      return await f();
+    } catch (err) {
+      await undo?.().catch(() => undefined);
+      throw err;
+    }
+  });
+}
+
+const WRITES = new Set(['InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt', 'TruncateStmt']);
+
+/** The stored table a DML or TRUNCATE statement writes (undefined for other statements). */
+export function writeTarget(stmt: Node, tables: Map<string, TableMeta>): TableMeta | undefined {
+  if (!WRITES.has(stmt.kind)) return undefined;
+  return tables.get(String(stmt.tableScan?.table?.serializationId ?? ''));
+}
+
+/**
+ * CREATE OR REPLACE / WRITE_TRUNCATE replaced `old` by `next`: the replaced DuckDB table (which
+ * the caller kept instead of dropping, see {@link keepsHistory}) becomes the latest version.
+ */
+export async function retainReplaced(e: Engine, old: TableMeta, next: TableMeta): Promise<void> {
+  await e.db.serializeWrite(async () => {
+    const h = (await historyOf(e, old, true))!;
+    const at = await nowMicros(e, h.liveSince);
+    h.versions.push({ duckName: old.duckName, columns: duckColumns(old), from: h.liveSince, to: at, rows: 0 });
+    const n = Number((await e.db.readAll(`SELECT count(*) FROM ${ident(old.duckName)}`)).getRowsJS()[0][0]);
+    h.versions[h.versions.length - 1].rows = n;
+    h.live = next.duckName;
+    h.liveSince = at;
+    await prune(e, next, h);
+    await persist(e, keyOf(next), h);
+  });
+}
+
+/** DROP TABLE: the table's versions go with it. */
+export async function dropHistory(e: Engine, t: TableMeta): Promise<void> {
+  const r = await registry(e);
+  const h = r.byTable.get(keyOf(t));
+  if (h) await discard(e, keyOf(t), h);
+}
+
+/** The earliest time (µs) a read of `t` may ask for. */
+function earliest(e: Engine, t: TableMeta, h: TableHistory | undefined): number {
+  const created = h ? (h.versions[0]?.from ?? h.liveSince) : t.creationTime * 1000;
+  return Math.max(created, (Date.now() - windowMs(e, t)) * 1000);
+}
+
+/**
+ * The DuckDB relation of `t` as it was at `micros` (µs since the epoch), with the columns of `t`'s
+ * current relation.
+ * @throws BigQueryError invalidQuery for a time before the table's creation or the window, or in
+ *   the future; accessDenied for a table with row access policies.
+ */
+export async function relationAsOf(e: Engine, t: TableMeta, micros: number): Promise<string> {
+  const name = `${t.projectId}:${t.datasetId}.${t.tableId}`;
+  if (t.type !== 'TABLE' || t.wildcard || t.infoSchema) throw BigQueryError.invalidQuery(`FOR SYSTEM_TIME AS OF is not supported on ${name}: it is not a stored table`);
+  if (e.catalog.listRowAccessPolicies(t.projectId, t.datasetId, t.tableId).length)
+    throw new BigQueryError('accessDenied', `Access Denied: BigQuery: Time travel on table ${name} is forbidden as it has (or has had) row access policies.`);
+  const ms = Math.floor(micros / 1000);
+  if (ms > Date.now() + 1000) throw BigQueryError.invalidQuery('Cannot read from a timestamp in the future.');
+  const h = keepsHistory(t) ? await historyOf(e, t, false) : undefined;
+  const first = earliest(e, t, h);
+  if (micros < first) throw BigQueryError.invalidQuery(`Invalid snapshot time ${ms} for table ${name}@${ms}. Cannot read before ${Math.floor(first / 1000)}.`);
+  if (!h || micros >= h.liveSince) return ident(t.duckName);
+  const v = h.versions.find((x) => micros >= x.from && micros < x.to) ?? h.versions[0];
+  const have = new Set(v.columns.map((c) => c.toLowerCase()));
+  const types = new Map(t.columns.map((c) => [c.name.toLowerCase(), c.type]));
+  const items = duckColumns(t).map((c) => {
+    const ty = types.get(c.toLowerCase());
+    if (!have.has(c.toLowerCase())) return ty ? `CAST(NULL AS ${duckType(ty)}) AS ${ident(c)}` : `NULL AS ${ident(c)}`;
+    return ty ? `CAST(${ident(c)} AS ${duckType(ty)}) AS ${ident(c)}` : ident(c);
+  });
+  return `(SELECT ${items.join(', ')} FROM ${ident(v.duckName)})`;
+}
+
+/** Evaluates a constant TIMESTAMP expression (FOR SYSTEM_TIME AS OF) to microseconds since the epoch. */
+export async function timestampMicros(e: Engine, expr: Node, ctx: LowerContext): Promise<number> {
+  const r = await e.db.readAll(`SELECT epoch_us(CAST((${lowerExpr(expr, ctx)}) AS TIMESTAMPTZ))`);
+  const v = r.getRowsJS()[0]?.[0];
+  if (v === null || v === undefined) throw BigQueryError.invalidQuery('FOR SYSTEM_TIME AS OF expression must not be NULL');
+  return Number(v);
+}
+
+/** The `FOR SYSTEM_TIME AS OF` scans of each statement tree seen. */
+const timeTravelScans = new WeakMap<Node, Node[]>();
+
+/**
+ * Binds every `FOR SYSTEM_TIME AS OF` scan of a statement to the table version it reads
+ * (`ctx.systemTime`, read by the TableScan lowering).
+ */
+export async function bindSystemTime(e: Engine, stmt: Node, tables: Map<string, TableMeta>, ctx: LowerContext): Promise<void> {
+  // Analyses are cached, so one statement tree is walked once.
+  let scans = timeTravelScans.get(stmt);
+  if (!scans) {
+    const found: Node[] = [];
+    walk(stmt, (n) => void (n.forSystemTimeExpr && n.table && found.push(n)));
+    timeTravelScans.set(stmt, (scans = found));
+  }
+  if (!scans.length) return;
+  ctx.systemTime ??= new Map();
+  for (const n of scans) {
+    const t = tables.get(String(n.table.serializationId ?? ''));
+    if (!t) continue;
+    ctx.systemTime.set(n, await relationAsOf(e, t, await timestampMicros(e, n.forSystemTimeExpr, ctx)));
+  }
+}

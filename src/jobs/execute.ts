@@ -1,0 +1,119 @@
+/**
+ * Runs a query job's statements (jobs.ts owns the lifecycle around it): legacy SQL refused, the
+ * job's session (createSession / connectionProperties `session_id`, `CALL BQ.ABORT_SESSION()`),
+ * query parameters, the default dataset, TEMP tables (the session's, else the job's own, dropped
+ * at the end), federated tables of `tableDefinitions` (external.ts), the per-statement timeout of
+ * `scriptOptions.statementTimeoutMs` (query-options.ts), the script's key result and the
+ * destination table (destination.ts). Statistics are collected per statement (bytes.ts).
+ */
+import type { Engine, ScannedTable, StatementResult } from '../engine/engine.js';
+import type { TempScope } from '../engine/names.js';
+import type { TableMeta } from '../catalog/store.js';
+import { BigQueryError } from '../errors/errors.js';
+import { scanBytes } from './bytes.js';
+import { applyDestination } from './destination.js';
+import { createExternalTables, dropExternalTables } from './external.js';
+import { decodeParams } from './jobs-params.js';
+import type { JobRecord, JobStats } from './jobs-model.js';
+import { StatementTimer, keyResultOf, statementTimeoutOf } from './query-options.js';
+import { dropTempScope, sessionIdOf, tempDatasetId, type Session, type SessionManager } from './sessions.js';
+
+/** `CALL BQ.ABORT_SESSION([session_id])`, the statement ending a session. */
+const ABORT_SESSION = /^\s*CALL\s+`?BQ\.ABORT_SESSION`?\s*\(\s*(?:(['"])([^'"]*)\1\s*)?\)\s*;?\s*$/i;
+
+/** What running a job's statements produced so far (kept when a statement fails: statistics). */
+export interface Execution {
+  results: StatementResult[];
+  /** Each statement's share (child jobs of a script). */
+  perStatement: JobStats[];
+  stats: JobStats;
+}
+
+export interface ExecuteEnv {
+  engine: Engine;
+  sessions: SessionManager;
+  /** Called once when a statement ran past `scriptOptions.statementTimeoutMs` (the job interrupts its work). */
+  onStatementTimeout(ms: number): void;
+}
+
+/** A new, empty Execution. */
+export function newExecution(): Execution {
+  return { results: [], perStatement: [], stats: { bytesProcessed: 0, bytesBilled: 0, slotMs: 0, tablesScanned: 0 } };
+}
+
+/**
+ * The session a job runs in: a new one (createSession), the one its connectionProperties name,
+ * or none.
+ * @throws BigQueryError invalid for an unknown, ended or malformed session id.
+ */
+async function sessionOf(sessions: SessionManager, job: JobRecord): Promise<Session | undefined> {
+  const q = job.configuration.query;
+  const id = sessionIdOf(q);
+  const create = q.createSession === true || q.createSession === 'true';
+  if (id !== undefined) {
+    if (create) throw BigQueryError.invalid('Cannot set both session_id and create_session.');
+    return sessions.use(id, job.projectId);
+  }
+  if (create && !job.configuration.dryRun) return sessions.create(job.projectId, job.location);
+  return undefined;
+}
+
+/**
+ * Runs the job's query and sets `job.result` (a script's key result, typed SCRIPT); fills `ex`.
+ * @throws BigQueryError with the failing statement's error.
+ */
+export async function executeQueryJob(env: ExecuteEnv, job: JobRecord, ex: Execution): Promise<void> {
+  const { engine } = env;
+  const q = job.configuration.query;
+  const dryRun = !!job.configuration.dryRun;
+  if (q.useLegacySql === true || q.useLegacySql === 'true') throw BigQueryError.invalidQuery('Legacy SQL is not supported by bqemu; set useLegacySql to false');
+  const session = await sessionOf(env.sessions, job);
+  if (session) job.sessionId = session.id;
+  const abort = ABORT_SESSION.exec(q.query);
+  if (abort) {
+    const id = abort[2] ?? session?.id;
+    if (!id) throw BigQueryError.invalidQuery('BQ.ABORT_SESSION() without an argument can only be called inside a session');
+    if (!dryRun) await env.sessions.end(id);
+    job.result = { statementType: 'SCRIPT', schema: [], rows: [] };
+    return;
+  }
+  const { named, positional } = decodeParams(q.queryParameters, q.parameterMode);
+  const dd = q.defaultDataset;
+  // TEMP tables: the session's, else the job's own (dropped when it ends).
+  const temp: TempScope = session?.temp ?? { projectId: job.projectId, datasetId: tempDatasetId(`job:${job.projectId}:${job.jobId}:${job.creationTime}`), tables: new Set() };
+  const limit = statementTimeoutOf(q);
+  const timer = limit ? new StatementTimer(limit, () => env.onStatementTimeout(limit)) : undefined;
+  let externals: TableMeta[] = [];
+  try {
+    timer?.restart();
+    if (q.tableDefinitions !== undefined) externals = await createExternalTables(engine, temp, q.tableDefinitions, dryRun);
+    ex.results = await engine.execute(q.query, {
+      projectId: job.projectId,
+      defaultDataset: dd?.datasetId ? { projectId: dd.projectId ?? job.projectId, datasetId: dd.datasetId } : undefined,
+      namedParams: named,
+      positionalParams: positional,
+      dryRun,
+      jobId: job.jobId,
+      temp,
+      onScan: async (scans: ScannedTable[]) => {
+        // Each statement starts its own timeout period (ScriptOptions.statementTimeoutMs).
+        timer?.restart();
+        const b = await scanBytes(engine, scans);
+        const tables = scans.filter((s) => s.table.type === 'TABLE').length;
+        ex.perStatement.push({ bytesProcessed: b.processed, bytesBilled: b.billed, slotMs: 0, tablesScanned: tables, recordsRead: b.rows });
+        ex.stats.bytesProcessed += b.processed;
+        ex.stats.bytesBilled += b.billed;
+        ex.stats.tablesScanned += tables;
+        ex.stats.recordsRead = (ex.stats.recordsRead ?? 0) + b.rows;
+      },
+    });
+  } finally {
+    timer?.stop();
+    if (session) await dropExternalTables(engine, temp, externals);
+    else await dropTempScope(engine, temp).catch(() => undefined);
+  }
+  const key = keyResultOf(ex.results, q);
+  // A request of several statements is a script job: its statementType is SCRIPT (recorded rest_crud/dml_*).
+  job.result = ex.results.length > 1 ? { ...key, statementType: 'SCRIPT' } : key;
+  if (q.destinationTable && job.result.statementType === 'SELECT' && !dryRun) await applyDestination(engine, job.projectId, q, job.result);
+}

@@ -1,0 +1,90 @@
+/**
+ * Query job configuration knobs checked before a job runs, and the script options enforced while
+ * it runs (contract §4.3; JobConfigurationQuery / ScriptOptions in api/bigquery-v2-discovery.json):
+ *
+ * - `continuous: true` is rejected (continuous queries are out of scope, contract §4.3 last row).
+ * - `scriptOptions.statementTimeoutMs` ("Timeout period for each statement in a script") is
+ *   enforced: a statement running longer is interrupted and the job fails with reason `timeout`.
+ * - `scriptOptions.statementByteBudget` is accepted and not enforced (like `maximumBytesBilled`,
+ *   contract §8); `scriptOptions.keyResultStatement` LAST (default) or FIRST_SELECT picks the
+ *   script's result.
+ * - `jobTimeoutMs` is accepted and not enforced (contract §4.3 and §8).
+ */
+import type { StatementResult } from '../engine/engine.js';
+import { BigQueryError } from '../errors/errors.js';
+
+const KEY_RESULT = ['KEY_RESULT_STATEMENT_KIND_UNSPECIFIED', 'LAST', 'FIRST_SELECT'];
+
+/** An int64 field (JSON number or decimal string) ≥ 0, or undefined when absent. */
+function int64Field(v: unknown, name: string): number | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  if (!/^\d+$/.test(String(v))) throw BigQueryError.invalid(`Invalid value for ${name}: ${String(v)}`, name);
+  return Number(v);
+}
+
+/**
+ * Checks the knobs of a query job configuration that are settled before it runs.
+ * @throws BigQueryError invalid for `continuous: true` (not supported) and malformed script options.
+ */
+export function validateQueryConfig(configuration: Record<string, any>): void {
+  const q = configuration.query ?? {};
+  if (q.continuous === true || q.continuous === 'true')
+    throw BigQueryError.invalid('Continuous queries (configuration.query.continuous) are not supported by bqemu', 'continuous');
+  const so = q.scriptOptions;
+  if (so !== undefined && (typeof so !== 'object' || so === null || Array.isArray(so)))
+    throw BigQueryError.invalid('Invalid value for scriptOptions: expected an object', 'scriptOptions');
+  if (so) {
+    int64Field(so.statementTimeoutMs, 'scriptOptions.statementTimeoutMs');
+    int64Field(so.statementByteBudget, 'scriptOptions.statementByteBudget');
+    if (so.keyResultStatement !== undefined && !KEY_RESULT.includes(String(so.keyResultStatement)))
+      throw BigQueryError.invalid(`Invalid value for scriptOptions.keyResultStatement: ${String(so.keyResultStatement)}`, 'scriptOptions.keyResultStatement');
+  }
+  int64Field(configuration.jobTimeoutMs, 'jobTimeoutMs');
+}
+
+/** The per-statement timeout of a query configuration in ms (0 or absent: none). */
+export function statementTimeoutOf(q: Record<string, any>): number | undefined {
+  const ms = int64Field(q.scriptOptions?.statementTimeoutMs, 'scriptOptions.statementTimeoutMs');
+  return ms ? ms : undefined;
+}
+
+/** The error of a job whose statement ran past `scriptOptions.statementTimeoutMs` (reason `timeout`, HTTP 400). */
+export function statementTimeoutError(ms: number): BigQueryError {
+  return new BigQueryError('timeout', `Query statement exceeded the statement timeout of ${ms} ms (scriptOptions.statementTimeoutMs)`);
+}
+
+/**
+ * A timer per statement: `restart()` at each statement's start; when one statement runs longer than
+ * `ms`, `onFire` is called once (the job interrupts its DuckDB work).
+ */
+export class StatementTimer {
+  private timer?: NodeJS.Timeout;
+  fired = false;
+
+  constructor(
+    private readonly ms: number,
+    private readonly onFire: () => void,
+  ) {}
+
+  restart(): void {
+    clearTimeout(this.timer);
+    if (this.fired) return;
+    this.timer = setTimeout(() => {
+      this.fired = true;
+      this.onFire();
+    }, this.ms);
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+/** The statement whose result is the job's (`scriptOptions.keyResultStatement`: LAST by default, or FIRST_SELECT). */
+export function keyResultOf(results: StatementResult[], q: Record<string, any>): StatementResult {
+  if (q.scriptOptions?.keyResultStatement === 'FIRST_SELECT') {
+    const first = results.find((r) => r.statementType === 'SELECT');
+    if (first) return first;
+  }
+  return results[results.length - 1];
+}
