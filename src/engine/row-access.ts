@@ -6,8 +6,8 @@
  * BigQuery's rule: on a table with row access policies a caller sees the union of the rows of the
  * policies whose grantees include them (directly, through a group, their domain, `allUsers` or
  * `allAuthenticatedUsers`); a table with policies of which none grants the caller reads as empty.
- * tabledata.list shows the caller the same rows a query would. DML that reads its target needs a
- * `TRUE` filter granted to the caller (checkDmlAccess); INSERT is not filtered.
+ * Non-query operations — DML that reads its target, tabledata.list — need a `TRUE` filter granted
+ * to the caller (checkFullAccess); INSERT is not filtered.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { walk, type Node } from '../analyzer/ast.js';
@@ -136,33 +136,6 @@ export async function filteredRelation(e: Engine, t: TableMeta, b: BoundTable, c
   return `(SELECT ${items.join(', ')} FROM (${lowerScan(a.stmt.query, ctx)}))`;
 }
 
-/**
- * DuckDB SQL selecting the `rowid`s (column `__r`) of the rows of stored table `t` the caller may
- * read, or undefined when `t` has no row access policies (tabledata.list keeps the table's row
- * order and pages by it).
- */
-export async function visibleRowids(e: Engine, t: TableMeta, caller: Caller | undefined): Promise<string | undefined> {
-  if (t.type !== 'TABLE' || t.wildcard || t.infoSchema) return undefined;
-  const policies = e.catalog.listRowAccessPolicies(t.projectId, t.datasetId, t.tableId);
-  if (!policies.length) return undefined;
-  const mine = policies.filter((p) => grants(p.grantees, effectiveCaller(caller)));
-  if (!mine.length) return 'SELECT CAST(NULL AS BIGINT) AS __r WHERE FALSE';
-  const defaults: NameDefaults = { projectId: t.projectId, defaultDataset: { projectId: t.projectId, datasetId: t.datasetId } };
-  const a = await e.statements.analyze(filterQuery(t, mine.map((p) => p.filterPredicate)), 0, defaults, {});
-  // SELECT * FROM t WHERE … resolves to a FilterScan over the TableScan of t.
-  let filter: Node | undefined;
-  walk(a.stmt, (n) => void (n.kind === 'FilterScan' && n.inputScan?.kind === 'TableScan' && (filter ??= n)));
-  if (!filter) throw BigQueryError.internal(`Unexpected row access filter shape on ${tableName(t)}`);
-  const { makeContext } = await import('./statements.js');
-  const ctx = await makeContext(e, a.tables, { ...defaults, noRowAccess: true });
-  const scan: Node = filter.inputScan;
-  const idx: string[] = scan.columnIndexList ?? [];
-  const names = [...t.columns.map((c) => c.name), ...(isIngestionPartitioned(t) ? ['_PARTITIONTIME', '_PARTITIONDATE'] : [])];
-  const cols = ((scan.columnList ?? []) as Node[]).map((c, i) => `${dq(names[Number(idx[i] ?? i)])} AS ${colName(c)}`);
-  const source = `SELECT rowid AS __r${cols.length ? ', ' + cols.join(', ') : ''} FROM ${dq(t.duckName)}`;
-  return `SELECT __r FROM (${source}) WHERE ${lowerExpr(filter.filterExpr, ctx)}`;
-}
-
 /** Whether one of the caller's granted policies is the `TRUE` filter (full access to the rows). */
 function hasTrueFilter(policies: RowAccessPolicyMeta[], caller: Caller): boolean {
   return policies.some((p) => grants(p.grantees, caller) && /^\(*\s*true\s*\)*$/i.test(p.filterPredicate.trim()));
@@ -181,7 +154,19 @@ export function checkDmlAccess(e: Engine, stmt: Node, tables: Map<string, TableM
   const what = READING_DML[stmt.kind];
   if (!what) return;
   const t = tables.get(String(stmt.tableScan?.table?.serializationId ?? ''));
-  if (!t || t.type !== 'TABLE') return;
+  if (t?.type === 'TABLE') checkFullAccess(e, t, caller, what);
+}
+
+/**
+ * A non-query operation on a table with row access policies (DML that reads it, tabledata.list —
+ * what `bq head` calls) needs full access: a `TRUE` filter granted to the caller (BigQuery "Use
+ * row-level security with other BigQuery features": "To run non-query operations, such as DML,
+ * you need full access to all rows in the table … Some bq command-line tool commands, such as the
+ * bq head command").
+ * @throws BigQueryError accessDenied (403) when the table has policies and none is a TRUE filter
+ *   granted to the caller.
+ */
+export function checkFullAccess(e: Engine, t: TableMeta, caller: Caller | undefined, what: string): void {
   const policies = e.catalog.listRowAccessPolicies(t.projectId, t.datasetId, t.tableId);
   if (!policies.length || hasTrueFilter(policies, effectiveCaller(caller))) return;
   throw new BigQueryError(

@@ -3,7 +3,7 @@
  * with `json`; per-row `insertErrors`; `skipInvalidRows`, `ignoreUnknownValues`).
  * Source: TableDataList / TableDataInsertAllRequest/Response in api/bigquery-v2-discovery.json.
  * Without skipInvalidRows one bad row stops the whole request: the other rows get reason `stopped`.
- * list shows a table with row access policies filtered for the caller (src/engine/row-access.ts).
+ * list of a table with row access policies needs the caller's TRUE filter (src/engine/row-access.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BigQueryError } from '../../errors/errors.js';
@@ -14,7 +14,7 @@ import { decodeJsonValue } from '../../wire/rest-values.js';
 import { encodeRowsJson, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { intParam, objectBody, requireTable, type PathParams, type RestContext } from './context.js';
 import { countRows } from './tables.js';
-import { callerFromHeaders, visibleRowids } from '../../engine/row-access.js';
+import { callerFromHeaders, checkFullAccess } from '../../engine/row-access.js';
 import { isAnonymousDataset } from '../../jobs/anonymous.js';
 import { anonymousTableData } from './anonymous-tables.js';
 
@@ -36,15 +36,13 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
       const wanted = new Set(String(q.selectedFields).split(',').map((s) => s.trim().split('.')[0].toLowerCase()));
       cols = t.columns.filter((c) => wanted.has(c.name.toLowerCase()));
     }
-    let total = await countRows(ctx, t);
-    // Row access policies: the caller sees the rows a query would show them.
-    const visible = await visibleRowids(ctx.engine, t, callerFromHeaders(req.headers));
-    const where = visible ? ` WHERE rowid IN (${visible})` : '';
-    if (visible) total = Number((await ctx.engine.db.readAll(`SELECT count(*) FROM "${t.duckName}"${where}`)).getRowsJS()[0][0]);
+    // Row access policies: listing is a non-query read and needs the TRUE filter.
+    checkFullAccess(ctx.engine, t, callerFromHeaders(req.headers), 'tabledata.list');
+    const total = await countRows(ctx, t);
     let rows: Value[][] = [];
     if (max > 0 && cols.length) {
       const list = cols.map((c) => `"${c.name.replace(/"/g, '""')}"`).join(', ');
-      const reader = await ctx.engine.db.readAll(`SELECT ${list} FROM "${t.duckName}"${where} ORDER BY rowid LIMIT ${max} OFFSET ${start}`);
+      const reader = await ctx.engine.db.readAll(`SELECT ${list} FROM "${t.duckName}" ORDER BY rowid LIMIT ${max} OFFSET ${start}`);
       const dec = cols.map((c) => makeColumnDecoder(c.type));
       rows = reader.getRows().map((r) => r.map((v, i) => dec[i](v)));
     }
