@@ -67,6 +67,7 @@ export function resultFields(outputs: Node[]): ResultField[] {
 /** Lowers a query statement's scan to a SELECT of its output columns, in order. */
 export function lowerQuery(stmt: Node, ctx: LowerContext): string {
   const outs: Node[] = stmt.outputColumnList ?? [];
+  if (process.env.BQEMU_DEBUG_SQL) console.error(`SELECT ${outs.map((o) => colName(o.column)).join(", ")} FROM (${lowerScan(stmt.query, ctx)})`);
   return `SELECT ${outs.map((o) => colName(o.column)).join(', ')} FROM (${lowerScan(stmt.query, ctx)})`;
 }
 

@@ -17,7 +17,7 @@ import { enumName, fail, nullIfAnyNull } from './util.js';
 
 /** zetasql.functions.RoundingMode, by enum number. */
 const ROUNDING_MODES: Record<number, string> = { 1: 'ROUND_HALF_AWAY_FROM_ZERO', 2: 'ROUND_HALF_EVEN' };
-import { exactNumeric } from './numeric-exact.js';
+import { exactNumeric, numericRoundHalfEven } from './numeric-exact.js';
 
 const kindOf = (c: FnCall, i = 0) => c.argTypes[i]?.kind;
 const isF = (c: FnCall, i = 0) => kindOf(c, i) === 'FLOAT64';
@@ -173,7 +173,8 @@ function rounding(fn: 'round' | 'trunc') {
     const n = c.args[1] !== undefined ? `, CAST(${c.args[1]} AS INTEGER)` : '';
     if (isF(c)) return `CASE WHEN NOT isfinite(${x}) THEN ${x} ELSE ${fn}(${x}${n}) END`;
     // ROUND(x, n, 'ROUND_HALF_EVEN') rounds ties to even (BigQuery docs, ROUND rounding_mode).
-    if (fn === 'round' && c.args[2] !== undefined && enumName(c.args[2], ROUNDING_MODES) === 'ROUND_HALF_EVEN') return asRet(c, `round_even(${x}${n || ', 0'})`);
+    if (fn === 'round' && c.args[2] !== undefined && enumName(c.args[2], ROUNDING_MODES) === 'ROUND_HALF_EVEN')
+      return c.returnType.kind === 'NUMERIC' ? numericRoundHalfEven(c) : asRet(c, `round_even(${x}${n || ', 0'})`);
     return asRet(c, `${fn}(${x}${n})`);
   };
 }

@@ -60,6 +60,30 @@ defineUdf('bq_numeric_intdiv', ['VARCHAR', 'VARCHAR'], 'VARCHAR', (a, b) => {
   return fits(q) ? textOf(q) : null;
 });
 
+defineUdf('bq_numeric_round_even', ['VARCHAR', 'BIGINT'], 'VARCHAR', (a, digits) => {
+  const v = scaledOf(a);
+  if (digits >= 9n) return textOf(v);
+  if (digits < -29n) return textOf(0n);
+  const unit = 10n ** (9n - digits);
+  const sign = v < 0n ? -1n : 1n;
+  const q = v / unit; // truncated toward zero
+  const twice = 2n * (v - q * unit) * sign;
+  const up = twice > unit || (twice === unit && q % 2n !== 0n);
+  const r = (up ? q + sign : q) * unit;
+  return fits(r) ? textOf(r) : null;
+});
+
+/**
+ * NUMERIC ROUND(x, digits, 'ROUND_HALF_EVEN'), exact (DuckDB's round_even goes through DOUBLE for
+ * large decimals). Overflow (rounding up past the maximum) raises `numeric overflow`.
+ */
+export function numericRoundHalfEven(c: FnCall): string {
+  const [x, n] = c.args;
+  const digits = n ?? '0';
+  const r = `bq_numeric_round_even(${dec(x!)}, CAST(${digits} AS BIGINT))`;
+  return `CASE WHEN ${x} IS NULL OR ${digits} IS NULL THEN NULL WHEN ${r} IS NULL THEN ${raise(c, `'numeric overflow: ROUND(' || ${shown(x!)} || ')'`)} ELSE CAST(${r} AS DECIMAL(38,9)) END`;
+}
+
 /** Error-message text of a NUMERIC operand (no trailing zeros), as ZetaSQL prints it. */
 const shown = (x: string) => `regexp_replace(regexp_replace(CAST(${x} AS VARCHAR), '(\\.[0-9]*?)0+$', '\\1'), '\\.$', '')`;
 const dec = (x: string) => `CAST(CAST(${x} AS DECIMAL(38,9)) AS VARCHAR)`;

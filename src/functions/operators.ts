@@ -35,8 +35,25 @@ function doubleOverflow(c: FnCall, op: string, r: string): string {
   return `CASE WHEN isinf(${r}) AND isfinite(${a}) AND isfinite(${b}) THEN ${raise(c, msg)} ELSE ${r} END`;
 }
 
+/**
+ * INTERVAL / INT64 (operators "Interval arithmetic operators": `INTERVAL 10 YEAR / 3` is
+ * `3-4 0 0:0:0`, `INTERVAL 1 MONTH / 12` is `0-0 2 12:0:0`): months are divided, their remainder
+ * carried into days at 30 days a month, the days' remainder into the time part at 24 hours a day,
+ * every step truncating toward zero.
+ */
+function intervalDivide(c: FnCall): string {
+  const [i, n] = c.args;
+  const months = `(datepart('year', ${i}) * 12 + datepart('month', ${i}))`;
+  const micros = `(datepart('hour', ${i}) * 3600000000 + datepart('minute', ${i}) * 60000000 + datepart('microseconds', ${i}))`;
+  const days = `(datepart('day', ${i}) + (${months} % ${n}) * 30)`;
+  const time = `CAST((CAST(${micros} AS HUGEINT) + CAST(${days} % ${n} AS HUGEINT) * 86400000000) // ${n} AS BIGINT)`;
+  const q = `(to_months(CAST(${months} // ${n} AS INTEGER)) + to_days(CAST(${days} // ${n} AS INTEGER)) + to_microseconds(${time}))`;
+  return `CASE WHEN ${n} = 0 THEN ${raise(c, `'division by zero'`)} ELSE ${q} END`;
+}
+
 /** `x / y` with BigQuery's division-by-zero error, result cast to the GoogleSQL return type. */
 function divide(c: FnCall): string {
+  if (c.argTypes[0]?.kind === 'INTERVAL') return intervalDivide(c);
   const [a, b] = c.args;
   const t = c.duckType(c.returnType);
   const dec = isNumeric(c, 0) || isNumeric(c, 1);

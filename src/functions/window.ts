@@ -17,10 +17,34 @@ function ntile(c: FnCall): string {
   return windowed(c, `ntile(${n})`);
 }
 
+/**
+ * PERCENTILE_CONT / PERCENTILE_DISC(x, p RESPECT NULLS): NULLs count as the smallest values
+ * (navigation_functions examples: over `[0, 3, NULL, 1, 2]`, PERCENTILE_CONT 0 → NULL, 0.01 → 0,
+ * 0.5 → 1, 0.9 → 2.6; PERCENTILE_DISC over `['c', NULL, 'b', 'a']`, 0 → NULL, 0.5 → 'a', 1 → 'c').
+ * DISC takes the first value whose cumulative share reaches p (1-based index max(1, ceil(p·n)));
+ * CONT interpolates at p·(n-1) between the neighbours, a NULL neighbour giving the other one.
+ */
+function respectNulls(kind: 'cont' | 'disc', c: FnCall): string {
+  const [x, p] = c.args;
+  const sorted = `list_sort(${windowed(c, `list(${x})`)}, 'ASC', 'NULLS FIRST')`;
+  let body: string;
+  if (kind === 'disc') body = `list_extract(s, CAST(greatest(1, ceil(${p} * len(s))) AS BIGINT))`;
+  else {
+    const pos = `(${p} * (len(s) - 1))`;
+    const at = (f: string) => `CAST(list_extract(s, CAST(${f}(${pos}) AS BIGINT) + 1) AS DOUBLE)`;
+    const [lo, hi] = [at('floor'), at('ceil')];
+    body = `CASE WHEN ${lo} IS NULL THEN ${hi} WHEN ${hi} IS NULL THEN ${lo} ELSE ${lo} + (${pos} - floor(${pos})) * (${hi} - ${lo}) END`;
+  }
+  return `list_extract(list_transform([${sorted}], s -> ${body}), 1)`;
+}
+
 /** PERCENTILE_CONT / PERCENTILE_DISC(x, p): NULLs ignored unless RESPECT NULLS. */
 function percentile(kind: 'cont' | 'disc') {
   return (c: FnCall) => {
-    if (c.nullHandling === 'RESPECT') throw BigQueryError.notSupported(`PERCENTILE_${kind.toUpperCase()} with RESPECT NULLS`);
+    if (c.nullHandling === 'RESPECT') {
+      if (kind === 'cont' && c.returnType.kind !== 'FLOAT64') throw BigQueryError.notSupported(`PERCENTILE_CONT of ${c.returnType.kind} with RESPECT NULLS`);
+      return respectNulls(kind, c);
+    }
     return windowed(c, `quantile_${kind}(${c.args[0]}, ${c.args[1]})`);
   };
 }

@@ -15,7 +15,7 @@ import { ReferenceEvaluator } from './evaluator.js';
 import { FAMILIES } from './families.js';
 import { differential, nullsTableDdl, type RunStats } from './harness.js';
 
-const BASE_SEED = Number(process.env.BQEMU_DIFF_SEED ?? 20_260_605);
+const BASE_SEED = Number(process.env.BQEMU_DIFF_SEED || 20_260_605);
 /** Expressions per query, and queries (fast-check runs) per family: 13 × 4 × 48 = 2,496 cases. */
 const BATCH = 48;
 const NULLS_TABLE = 'differential.nulls';

@@ -13,6 +13,7 @@ import { colName, exprType, ident, type LowerContext } from './context.js';
 import { duckFieldName } from '../duckdb/types.js';
 import { lowerScan } from './scans.js';
 import { jsUdfIdOf, lowerJsUdfCall } from '../../functions/js-udf.js';
+import { collatedCall, icuLocale, sortKey } from '../../functions/collation.js';
 
 type ExprLowering = (n: Node, ctx: LowerContext) => string;
 
@@ -20,7 +21,10 @@ type ExprLowering = (n: Node, ctx: LowerContext) => string;
 export function lowerOrderBy(items: Node[], ctx: LowerContext): string {
   return items
     .map((it) => {
-      const e = it.columnRef ? colName(it.columnRef.column) : lowerExpr(it.expression ?? it, ctx);
+      const raw = it.columnRef ? colName(it.columnRef.column) : lowerExpr(it.expression ?? it, ctx);
+      // ORDER BY under a collation orders by ICU sort keys (src/functions/collation.ts).
+      const locale = it.collation?.collationName ? icuLocale(String(it.collation.collationName)) : undefined;
+      const e = locale ? sortKey(raw, locale) : raw;
       const desc = !!it.isDescending;
       const nullsFirst = it.nullOrder === 'NULLS_FIRST' || (it.nullOrder !== 'NULLS_LAST' && !desc);
       const key = `${e} ${desc ? 'DESC' : 'ASC'} ${nullsFirst ? 'NULLS FIRST' : 'NULLS LAST'}`;
@@ -64,7 +68,9 @@ function callFunction(n: Node, ctx: LowerContext, extra?: Partial<FnCall>, wrap 
   const f = lookupFunction(name);
   if (!f) throw BigQueryError.notSupported(`Function ${displayName(name)}`);
   if ('unsupported' in f) throw BigQueryError.notSupported(`Function ${displayName(name)} (${f.unsupported})`);
-  const sql = f({ ...fnCall(n, ctx, name), ...extra });
+  const call = { ...fnCall(n, ctx, name), ...extra };
+  const collation = n.collationList?.[0]?.collationName;
+  const sql = f(collation ? collatedCall(call, String(collation)) : call);
   return wrap ? `(${sql})` : sql;
 }
 

@@ -3,7 +3,7 @@
  * named `c<columnId>`; ORDER BY and LIMIT stay in the same SELECT so the order survives; UNNEST
  * becomes a lateral join with ordinality; WITH scans become CTEs with positional column names.
  */
-import type { Node } from '../../analyzer/ast.js';
+import { walk, type Node } from '../../analyzer/ast.js';
 import { BigQueryError } from '../../errors/errors.js';
 import { colName, ident, selectList, type LowerContext } from './context.js';
 import { lowerExpr, lowerOrderBy, lowerWindowCall } from './exprs.js';
@@ -173,7 +173,23 @@ function setOperationScan(n: Node, ctx: LowerContext): string {
   });
   const op = SETOP[n.opType ?? 'UNION_ALL'];
   if (!op) throw BigQueryError.notSupported(`Set operation ${n.opType}`);
+  if (op === 'UNION ALL' && !(n.inputItemList as Node[]).some((item) => readsTable(item.scan))) {
+    // Inline data (no table read): rows come out branch by branch, each in its own order, as the
+    // examples of the reference show (`ARRAY(SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3)` is
+    // `[1, 2, 3]`); DuckDB may otherwise interleave branches run in parallel.
+    const tagged = branches.map((b, i) => `(SELECT *, ${i} AS "__b", row_number() OVER () AS "__r" FROM (${b}))`);
+    return `SELECT ${selectList(out)} FROM (${tagged.join(' UNION ALL ')}) ORDER BY "__b", "__r"`;
+  }
   return branches.map((b) => `(${b})`).join(` ${op} `);
+}
+
+/** True when a scan (or any scan under it) reads a stored table. */
+function readsTable(n: Node): boolean {
+  let found = false;
+  walk(n, (x) => {
+    if (x.kind === 'TableScan' || x.kind === 'TVFScan') found = true;
+  });
+  return found;
 }
 
 function withScan(n: Node, ctx: LowerContext): string {
