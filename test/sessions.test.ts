@@ -99,6 +99,15 @@ describe('sessions', () => {
     expect(await hidden()).toEqual(before);
   });
 
+  it('CALL BQ.ABORT_SESSION(id) ends a named session from outside it; without an id outside a session it is an error', async () => {
+    const id = await newSession('CREATE TEMP TABLE gone2 AS SELECT 1 AS x');
+    await t.bq.query(`CALL BQ.ABORT_SESSION('${id}')`);
+    const e = await errorOf(t.bq.query({ query: 'SELECT 1', connectionProperties: inSession(id) } as never));
+    expect(e.message).toBe('Invalid input session id.');
+    const e2 = await errorOf(t.bq.query('CALL BQ.ABORT_SESSION()'));
+    expect(e2.code).toBe(400);
+  });
+
   it('an idle session expires', async () => {
     const [job] = await short.bq.createQueryJob({ query: 'SELECT 1', createSession: true } as never);
     await job.getQueryResults();

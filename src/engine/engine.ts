@@ -69,6 +69,12 @@ export interface QueryOptions extends NameDefaults {
   onScan?: (scans: ScannedTable[]) => Promise<void>;
   /** The job running the request (`@@current_job_id`, `@@script.job_id`; src/scripting/interpreter.ts). */
   jobId?: string;
+  /**
+   * Ends a session: `CALL BQ.ABORT_SESSION([session_id])` (src/scripting/procedures.ts); `undefined`
+   * means the request's own session. Provided by the job layer, which owns sessions.
+   * @throws BigQueryError invalidQuery without a session to end.
+   */
+  endSession?: (sessionId: string | undefined) => Promise<void>;
   /** Who runs the statement (row access policies); absent: the request's ambient caller or the default principal. */
   caller?: { principal: string; groups: string[] };
 }

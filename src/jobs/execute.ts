@@ -18,8 +18,6 @@ import type { JobRecord, JobStats } from './jobs-model.js';
 import { StatementTimer, keyResultOf, statementTimeoutOf } from './query-options.js';
 import { dropTempScope, sessionIdOf, tempDatasetId, type Session, type SessionManager } from './sessions.js';
 
-/** `CALL BQ.ABORT_SESSION([session_id])`, the statement ending a session. */
-const ABORT_SESSION = /^\s*CALL\s+`?BQ\.ABORT_SESSION`?\s*\(\s*(?:(['"])([^'"]*)\1\s*)?\)\s*;?\s*$/i;
 
 /** What running a job's statements produced so far (kept when a statement fails: statistics). */
 export interface Execution {
@@ -69,14 +67,6 @@ export async function executeQueryJob(env: ExecuteEnv, job: JobRecord, ex: Execu
   if (q.useLegacySql === true || q.useLegacySql === 'true') throw BigQueryError.invalidQuery('Legacy SQL is not supported by bqemu; set useLegacySql to false');
   const session = await sessionOf(env.sessions, job);
   if (session) job.sessionId = session.id;
-  const abort = ABORT_SESSION.exec(q.query);
-  if (abort) {
-    const id = abort[2] ?? session?.id;
-    if (!id) throw BigQueryError.invalidQuery('BQ.ABORT_SESSION() without an argument can only be called inside a session');
-    if (!dryRun) await env.sessions.end(id);
-    job.result = { statementType: 'SCRIPT', schema: [], rows: [] };
-    return;
-  }
   const { named, positional } = decodeParams(q.queryParameters, q.parameterMode);
   const dd = q.defaultDataset;
   // TEMP tables: the session's, else the job's own (dropped when it ends).
@@ -95,6 +85,12 @@ export async function executeQueryJob(env: ExecuteEnv, job: JobRecord, ex: Execu
       dryRun,
       jobId: job.jobId,
       temp,
+      // CALL BQ.ABORT_SESSION([id]) (src/scripting/procedures.ts).
+      endSession: async (id) => {
+        const sid = id ?? session?.id;
+        if (!sid) throw BigQueryError.invalidQuery('BQ.ABORT_SESSION() without an argument can only be called inside a session');
+        await env.sessions.end(sid);
+      },
       onScan: async (scans: ScannedTable[]) => {
         // Each statement starts its own timeout period (ScriptOptions.statementTimeoutMs).
         timer?.restart();

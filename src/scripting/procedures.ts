@@ -15,15 +15,23 @@ import { coerceValue } from './variables.js';
 const pathOf = (n: Node | undefined): string[] => (n?.names ?? []).map((x: Node) => String(x.idString));
 
 /**
- * BigQuery's system procedures that have nothing to do in the emulator.
- * BQ.REFRESH_MATERIALIZED_VIEW: materialized views here are always current (they are read
- * through their query), so a refresh is a no-op once the view is found
- * (BigQuery "Manually refresh a materialized view"; recorded versioning/mv_refresh_after_dml).
+ * BigQuery's system procedures.
+ * - BQ.ABORT_SESSION([session_id]): ends the session (the request's own without an argument)
+ *   through the job layer's hook (BigQuery "Terminate a session").
+ * - BQ.REFRESH_MATERIALIZED_VIEW: materialized views here are always current (they are read
+ *   through their query), so a refresh is a no-op once the view is found
+ *   (BigQuery "Manually refresh a materialized view"; recorded versioning/mv_refresh_after_dml).
  */
 async function systemProcedure(it: Interpreter, segs: string[], n: Node): Promise<boolean> {
   const name = segs.join('.').toUpperCase();
-  if (name !== 'BQ.REFRESH_MATERIALIZED_VIEW') return false;
   const arg: Node | undefined = (n.arguments ?? []).map((a: Node) => a.expr ?? a)[0];
+  if (name === 'BQ.ABORT_SESSION') {
+    const id = arg ? (await it.evaluate(arg, { type: { kind: 'STRING' } })).value : undefined;
+    if (!it.opts.endSession) throw BigQueryError.invalidQuery('BQ.ABORT_SESSION() without an argument can only be called inside a session');
+    await it.opts.endSession(id === undefined || id === null ? undefined : String(id));
+    return true;
+  }
+  if (name !== 'BQ.REFRESH_MATERIALIZED_VIEW') return false;
   if (!arg) throw BigQueryError.invalidQuery('BQ.REFRESH_MATERIALIZED_VIEW expects the materialized view name');
   const { value } = await it.evaluate(arg, { type: { kind: 'STRING' } });
   const { resolveTablePath } = await import('../engine/names.js');
