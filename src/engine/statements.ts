@@ -75,13 +75,15 @@ export function lowerQuery(stmt: Node, ctx: LowerContext): string {
 export async function readRows(e: Engine, sql: string, fields: ResultField[]): Promise<Value[][]> {
   const reader = await e.db.readAll(sql);
   const decoders = fields.map((f) => makeColumnDecoder(f.type));
-  const rows = reader.getRows();
-  const out: Value[][] = new Array(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i];
-    const row: Value[] = new Array(decoders.length);
-    for (let j = 0; j < decoders.length; j++) row[j] = decoders[j](r[j]);
-    out[i] = row;
+  // Column-major read (cheaper than getRows' per-row arrays), decoded straight into rows.
+  const columns = reader.getColumns();
+  const n = reader.currentRowCount;
+  const out: Value[][] = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = new Array(decoders.length);
+  for (let j = 0; j < decoders.length; j++) {
+    const col = columns[j];
+    const dec = decoders[j];
+    for (let i = 0; i < n; i++) out[i][j] = dec(col[i]);
   }
   checkNoNullArrayElements(out, fields);
   return out;
