@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BigQueryError } from '../../errors/errors.js';
-import { makeColumnDecoder } from '../../engine/duckdb/values.js';
+import { readRows } from '../../engine/statements.js';
 import { insertValues } from '../../engine/dml-values.js';
 import type { Value } from '../../types/types.js';
 import { decodeJsonValue } from '../../wire/rest-values.js';
@@ -42,9 +42,7 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
     let rows: Value[][] = [];
     if (max > 0 && cols.length) {
       const list = cols.map((c) => `"${c.name.replace(/"/g, '""')}"`).join(', ');
-      const reader = await ctx.engine.db.readAll(`SELECT ${list} FROM "${t.duckName}" ORDER BY rowid LIMIT ${max} OFFSET ${start}`);
-      const dec = cols.map((c) => makeColumnDecoder(c.type));
-      rows = reader.getRows().map((r) => r.map((v, i) => dec[i](v)));
+      rows = await readRows(ctx.engine, `SELECT ${list} FROM "${t.duckName}" ORDER BY rowid LIMIT ${max} OFFSET ${start}`, cols);
     }
     const fmt = { useInt64Timestamp: String(q['formatOptions.useInt64Timestamp']) === 'true' };
     // No `rows` key on an empty page (recorded tabledata_list_empty_table, page_max_results_zero).
