@@ -82,6 +82,29 @@ describe('datasets.get', () => {
     expect(exists).toBe(true);
   });
 
+  it('answers the default access list and time-travel window of a new dataset', async () => {
+    await t.bq.createDataset('get_defaults');
+    const [m] = await t.bq.dataset('get_defaults').getMetadata();
+    // Dataset.access (discovery): "If unspecified at dataset creation time, BigQuery adds default
+    // dataset access for … projectReaders READER; projectWriters WRITER; projectOwners OWNER;
+    // [dataset creator email] OWNER".
+    expect(m.access).toEqual(
+      expect.arrayContaining([
+        { role: 'READER', specialGroup: 'projectReaders' },
+        { role: 'WRITER', specialGroup: 'projectWriters' },
+        { role: 'OWNER', specialGroup: 'projectOwners' },
+        { role: 'OWNER', userByEmail: expect.any(String) },
+      ]),
+    );
+    expect(m.access).toHaveLength(4);
+    // Dataset.maxTimeTravelHours: int64 string, "The default value is 168 hours if this is not set".
+    expect(m.maxTimeTravelHours).toBe('168');
+    // An access list given at creation is kept as sent.
+    const access = [{ role: 'OWNER', specialGroup: 'projectOwners' }];
+    await t.bq.createDataset('get_access', { access });
+    expect((await t.bq.dataset('get_access').getMetadata())[0].access).toEqual(access);
+  });
+
   it('answers 404 notFound "Not found: Dataset p:d" for a missing dataset', async () => {
     const e = await errorOf(t.bq.dataset('no_such_ds').get());
     expect(e.code).toBe(404);
@@ -110,6 +133,8 @@ describe('datasets.list', () => {
       datasetReference: { projectId: P, datasetId: 'lst_prod_a' },
       labels: { env: 'prod', team: 'x' },
       location: 'US',
+      // Recorded datasets.list items carry `type` (http/jobs/datasets_list_basic).
+      type: 'DEFAULT',
     });
   });
 

@@ -116,9 +116,8 @@ describe('tables.get', () => {
     ]);
   });
 
-  // The recording shows DDL-declared NULLABLE columns without a `mode` key; the catalog does not
-  // record whether a mode was written, so the emulator always answers mode NULLABLE.
-  it.fails('omits `mode` for columns declared without one in DDL (as recorded)', async () => {
+  // The recording shows DDL-declared NULLABLE columns without a `mode` key.
+  it('omits `mode` for columns declared without one in DDL (as recorded)', async () => {
     const [m] = await ds.table('tbl').getMetadata();
     expect(m.schema.fields).toEqual([
       { name: 'a', type: 'INTEGER' },

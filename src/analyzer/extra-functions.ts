@@ -17,6 +17,8 @@ const fixed = (typeKind: string, optional = false) => ({
   ...(optional ? { options: { cardinality: 'OPTIONAL' } } : {}),
 });
 const arrayOf = (typeKind: string) => ({ kind: 'ARG_TYPE_FIXED', type: { typeKind: 'TYPE_ARRAY', arrayType: { elementType: { typeKind } } }, numOccurrences: 1 });
+/** An optional argument that can only be given by name (`directed => TRUE`). */
+const namedOnly = (typeKind: string, argumentName: string) => ({ ...fixed(typeKind, true), options: { cardinality: 'OPTIONAL', argumentName, namedArgumentKind: 'NAMED_ONLY' } });
 /** ARRAY<STRUCT<dimension, magnitude FLOAT64>>: a sparse vector of the vector distance functions. */
 const sparseVector = (dimensionKind: string) => ({
   kind: 'ARG_TYPE_FIXED',
@@ -87,6 +89,21 @@ export const EXTRA_FUNCTIONS = [
       contextId: String(30 + 3 * n + i),
     })),
   })),
+  // geography_functions#st_hausdorffdistance: (GEOGRAPHY, GEOGRAPHY[, directed => BOOL]) → FLOAT64;
+  // #st_hausdorffdwithin: (GEOGRAPHY, GEOGRAPHY, FLOAT64[, directed => BOOL]) → BOOL
+  // (lowering: src/functions/geography3.ts).
+  {
+    namePath: ['st_hausdorffdistance'],
+    group: 'BigQuery',
+    mode: 'SCALAR',
+    signature: [{ argument: [fixed('TYPE_GEOGRAPHY'), fixed('TYPE_GEOGRAPHY'), namedOnly('TYPE_BOOL', 'directed')], returnType: fixed('TYPE_DOUBLE'), contextId: '41' }],
+  },
+  {
+    namePath: ['st_hausdorffdwithin'],
+    group: 'BigQuery',
+    mode: 'SCALAR',
+    signature: [{ argument: [fixed('TYPE_GEOGRAPHY'), fixed('TYPE_GEOGRAPHY'), fixed('TYPE_DOUBLE'), namedOnly('TYPE_BOOL', 'directed')], returnType: fixed('TYPE_BOOL'), contextId: '42' }],
+  },
   {
     // json_functions#json_flatten: (JSON) → ARRAY<JSON> (lowering: src/functions/json2.ts).
     namePath: ['json_flatten'],

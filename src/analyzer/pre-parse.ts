@@ -8,10 +8,17 @@
 import { concatLiterals } from './literal-concat.js';
 import { byNameToCorresponding } from './set-by-name.js';
 
-/** `sql` with the pre-parse rewrites applied (the same string when none applies). */
+/** A quote, whitespace and comments, then a quote: adjacent literal chunks may be present (no nested quantifiers to backtrack). */
+const MAYBE_CHUNKS = /['"]\s*(?:(?:--[^\n]*\n|#[^\n]*\n|\/\*[\s\S]*?\*\/)\s*)*[rRbB]{0,2}['"]/;
+const MAYBE_BY_NAME = /\bBY\s+NAME\b/i;
+
+/**
+ * `sql` with the pre-parse rewrites applied (the same string when none applies). Cheap tests
+ * skip the scans for text that cannot hold either construct (large INSERT … VALUES texts).
+ */
 export function preParseRewrites(sql: string): string {
   let out = sql;
-  out = concatLiterals(out) ?? out;
-  out = byNameToCorresponding(out) ?? out;
+  if (MAYBE_CHUNKS.test(out)) out = concatLiterals(out) ?? out;
+  if (MAYBE_BY_NAME.test(out)) out = byNameToCorresponding(out) ?? out;
   return out;
 }

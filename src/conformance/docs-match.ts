@@ -304,6 +304,10 @@ function typedMatch(expected: string, v: unknown, f: DisplayField, nested: boole
       const x = tryParseJson(e);
       const a = tryParseJson(text);
       if (x && a && jsonValuesEqual(x.value, a.value)) return true;
+      // Some pages print a JSON value in single quotes, as its literal (json_functions/json-set-2: `'{"a": 1}'`).
+      const lit = e.startsWith("'") ? unquote(e) : undefined;
+      const xq = lit !== undefined ? tryParseJson(lit) : undefined;
+      if (xq && a && jsonValuesEqual(xq.value, a.value)) return true;
       return e.replace(/\s+/g, '') === text.replace(/\s+/g, '');
     }
     case 'INTERVAL': {

@@ -9,8 +9,7 @@ import { normalize, type Node } from '../analyzer/ast.js';
 import { toTypeProto } from '../analyzer/types.js';
 import { EXTRA_FUNCTIONS } from '../analyzer/extra-functions.js';
 import { rewriteGroupByExpressions } from '../analyzer/rewrite.js';
-import { rewriteGroupByAll } from '../analyzer/group-by-all.js';
-import { rewriteCorresponding } from '../analyzer/set-by-name.js';
+import { ERROR_REWRITES } from '../analyzer/error-rewrites.js';
 import { isMissingRangeSessionize, lineColOf, mapLocations, rewriteRangeSessionize, type SessionizeRewrite } from '../analyzer/range-sessionize.js';
 import type { CatalogStore, TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
@@ -170,8 +169,7 @@ export class StatementAnalyzer {
     let stmt: Node | undefined;
     let target: object = { parseResumeLocation: { input: sql, bytePosition: pos, allowResume: true } };
     let rewritten = false;
-    let groupByAll = false;
-    let corresponding = false;
+    const tried = new Set<number>(); // src/analyzer/error-rewrites.ts entries applied
     // Source rewrites (src/analyzer/rewrite.ts, range-sessionize.ts) analyze the statement's text
     // alone; `remap` takes an error about the rewritten text back to the request's positions.
     let text: string | undefined;
@@ -206,17 +204,10 @@ export class StatementAnalyzer {
             continue;
           }
         }
-        if (!corresponding && e instanceof BigQueryError && /^Column propagation mode/.test(e.message)) {
-          corresponding = true;
-          const fixed = await this.rewriteParsed(text ?? original(), rewriteCorresponding);
-          if (fixed) {
-            rewrite(fixed);
-            continue;
-          }
-        }
-        if (!groupByAll && e instanceof BigQueryError && /GROUP BY ALL is not supported/.test(e.message)) {
-          groupByAll = true;
-          const fixed = await this.rewriteParsed(text ?? original(), rewriteGroupByAll);
+        const r = e instanceof BigQueryError ? ERROR_REWRITES.findIndex((x, i) => !tried.has(i) && x.error.test(e.message)) : -1;
+        if (r >= 0) {
+          tried.add(r);
+          const fixed = await this.rewriteParsed(text ?? original(), ERROR_REWRITES[r].rewrite);
           if (fixed) {
             rewrite(fixed);
             continue;
@@ -281,7 +272,7 @@ export class StatementAnalyzer {
     }
   }
 
-  /** A parse-tree rewrite (e.g. src/analyzer/group-by-all.ts) applied to one statement's text; undefined when it does not parse or nothing applies. */
+  /** A parse-tree rewrite (src/analyzer/error-rewrites.ts) applied to one statement's text; undefined when it does not parse or nothing applies. */
   private async rewriteParsed(text: string, f: (sql: string, parsed: unknown) => string | undefined): Promise<string | undefined> {
     const stmtText = text.replace(/;\s*$/, '');
     let parsed;

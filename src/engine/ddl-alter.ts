@@ -16,10 +16,32 @@ import type { StatementHandler } from './statements.js';
 import { literalOptions } from './options.js';
 import { expirationOptionFields } from './expiration.js';
 import { checkSnapshotAlter } from './table-guards.js';
+import { columnsFromDefinitions } from './ddl.js';
+import { checkSetDataType, detailsFromAnnotations } from './type-params.js';
 
 type Action = (t: TableMeta, a: Node, ddl: string[]) => Promise<void> | void;
 
 const find = (t: TableMeta, name: string) => t.columns.findIndex((c) => c.name.toLowerCase() === name.toLowerCase());
+
+/** The column an ALTER COLUMN action names (the analyzer gives `column` as the name string). */
+const actionColumn = (a: Node): string => String(typeof a.column === 'string' ? a.column : a.column?.name ?? a.name);
+
+/**
+ * The index of the column an ALTER COLUMN action names.
+ * @throws BigQueryError invalidQuery `Column not found: c` (undefined with IF EXISTS).
+ */
+function alteredColumn(t: TableMeta, a: Node): number | undefined {
+  const i = find(t, actionColumn(a));
+  if (i >= 0) return i;
+  if (a.isIfExists) return undefined;
+  throw BigQueryError.invalidQuery(`Column not found: ${actionColumn(a)}`);
+}
+
+/** A column without its length / precision / scale (ALTER COLUMN SET DATA TYPE replaces them). */
+function withoutParams(c: Column): Column {
+  const { maxLength: _l, precision: _p, scale: _s, ...rest } = c;
+  return rest;
+}
 
 const ACTIONS: Record<string, Action> = {
   AddColumnAction: (t, a, ddl) => {
@@ -28,9 +50,8 @@ const ACTIONS: Record<string, Action> = {
       if (a.isIfNotExists) return;
       throw BigQueryError.invalidQuery(`Column already exists: ${d.name}`);
     }
-    const c: Column = { name: String(d.name), type: fromTypeProto(d.type), required: false };
-    const desc = literalOptions(d.annotations?.optionList).description;
-    if (typeof desc === 'string') c.description = desc;
+    // Type parameters and OPTIONS(description) as in CREATE TABLE; added columns are NULLABLE.
+    const { defaultSql: _ds, defaultValueExpression: _dv, ...c } = { ...columnsFromDefinitions([d])[0], required: false };
     t.columns = [...t.columns, c];
     ddl.push(`ALTER TABLE ${ident(t.duckName)} ADD COLUMN ${ident(c.name)} ${duckType(c.type)}`);
   },
@@ -60,18 +81,24 @@ const ACTIONS: Record<string, Action> = {
     t.fields = expirationOptionFields(t.fields, o);
   },
   AlterColumnSetDataTypeAction: (t, a, ddl) => {
-    const i = find(t, a.column?.name ?? a.name);
+    const i = alteredColumn(t, a);
+    if (i === undefined) return;
     const type = fromTypeProto(a.updatedType);
-    ddl.push(`ALTER TABLE ${ident(t.duckName)} ALTER COLUMN ${ident(t.columns[i].name)} TYPE ${duckType(type)}`);
-    t.columns = t.columns.map((c, j) => (j === i ? { ...c, type } : c));
+    const { maxLength, precision, scale } = detailsFromAnnotations(type, a.updatedAnnotations);
+    const params = Object.fromEntries(Object.entries({ maxLength, precision, scale }).filter(([, v]) => v !== undefined));
+    checkSetDataType(t.columns[i], type, params);
+    if (duckType(type) !== duckType(t.columns[i].type)) ddl.push(`ALTER TABLE ${ident(t.duckName)} ALTER COLUMN ${ident(t.columns[i].name)} TYPE ${duckType(type)}`);
+    t.columns = t.columns.map((c, j) => (j === i ? { ...withoutParams(c), type, ...params } : c));
   },
   AlterColumnDropNotNullAction: (t, a, ddl) => {
-    const i = find(t, a.column?.name ?? a.name);
+    const i = alteredColumn(t, a);
+    if (i === undefined) return;
     ddl.push(`ALTER TABLE ${ident(t.duckName)} ALTER COLUMN ${ident(t.columns[i].name)} DROP NOT NULL`);
-    t.columns = t.columns.map((c, j) => (j === i ? { ...c, required: false } : c));
+    // A relaxed column answers mode NULLABLE (as relaxation through a query append does).
+    t.columns = t.columns.map((c, j) => (j === i ? { ...c, required: false, modeOmitted: false } : c));
   },
   AlterColumnOptionsAction: (t, a) => {
-    const i = find(t, a.column?.name ?? a.name);
+    const i = alteredColumn(t, a) ?? -1;
     const desc = literalOptions(a.optionList).description;
     if (i >= 0 && typeof desc === 'string') t.columns = t.columns.map((c, j) => (j === i ? { ...c, description: desc } : c));
   },

@@ -21,6 +21,7 @@ import type { StatementHandler } from './statements.js';
 import { dropHistory, keepsHistory, retainReplaced } from './history.js';
 import { datasetOptionFields, withDatasetDefaults, withExpirationExpression } from './expiration.js';
 import { INGESTION_PSEUDO_DDL, isIngestionPartitioned, partitioningFields } from './partitioning.js';
+import { detailsFromAnnotations, enforceSql } from './type-params.js';
 
 const now = () => Date.now();
 
@@ -49,10 +50,15 @@ function requireDataset(e: Engine, r: TableRef): void {
 
 const options = literalOptions;
 
-function columnsFromDefinitions(defs: Node[]): Column[] {
+/**
+ * Columns of CREATE TABLE / ADD COLUMN definitions: type, NOT NULL, OPTIONS(description), DEFAULT,
+ * and the FieldDetails of src/engine/type-params.ts (type parameters; no mode written).
+ */
+export function columnsFromDefinitions(defs: Node[]): Column[] {
   return defs.map((d) => {
     const opts = options(d.annotations?.optionList);
-    const c: Column = { name: String(d.name), type: fromTypeProto(d.type), required: !!d.annotations?.notNull };
+    const type = fromTypeProto(d.type);
+    const c: Column = { name: String(d.name), type, required: !!d.annotations?.notNull, ...detailsFromAnnotations(type, d.annotations) };
     if (typeof opts.description === 'string') c.description = opts.description;
     if (d.defaultValue?.expression) {
       c.defaultValueExpression = String(d.defaultValue.sql ?? '');
@@ -138,7 +144,8 @@ async function createTable(e: Engine, stmt: Node, ctx: LowerContext, opts: Query
     const outs: Node[] = stmt.outputColumnList ?? [];
     const defs = stmt.columnDefinitionList?.length ? columnsFromDefinitions(stmt.columnDefinitionList) : undefined;
     columns = outs.map((o, i) => defs?.[i] ?? { name: String(o.name), type: fromTypeProto(o.column.type), required: false });
-    const items = outs.map((o, i) => `CAST(${colName(o.column)} AS ${duckType(columns[i].type)})`);
+    // A column list's type parameters apply to the rows written (src/engine/type-params.ts).
+    const items = outs.map((o, i) => enforceSql(`CAST(${colName(o.column)} AS ${duckType(columns[i].type)})`, columns[i].type, columns[i], columns[i].name));
     fill = `SELECT ${items.join(', ')} FROM (${lowerScan(stmt.query, ctx)})`;
   } else columns = columnsFromDefinitions(stmt.columnDefinitionList ?? []);
   const base = { statementType, ddlOperationPerformed: op, ddlTargetTable: r, ...schemaResult(columns) } as StatementResult;

@@ -10,6 +10,7 @@ import { toDuckLiteral } from './duckdb/values.js';
 import { appendersFor, appendRows } from './duckdb/appender.js';
 import { ident } from './lower/context.js';
 import { versionedWrite } from './history.js';
+import { enforceRows } from './type-params.js';
 
 const BATCH = 1000;
 
@@ -19,8 +20,10 @@ const BATCH = 1000;
  */
 export async function insertValues(e: Engine, t: TableMeta, rows: (Value | undefined)[][]): Promise<number> {
   if (!rows.length) return 0;
+  // Columns with type parameters check (and round) the values first (src/engine/type-params.ts).
+  const checked = enforceRows(t.columns, rows);
   // The table's previous rows stay readable through time travel (src/engine/history.ts).
-  return versionedWrite(e, t, () => insertNow(e, t, rows));
+  return versionedWrite(e, t, () => insertNow(e, t, checked));
 }
 
 async function insertNow(e: Engine, t: TableMeta, rows: (Value | undefined)[][]): Promise<number> {

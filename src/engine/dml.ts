@@ -12,6 +12,8 @@ import { colName, ident, type BoundTable, type LowerContext } from './lower/cont
 import { lowerExpr } from './lower/exprs.js';
 import { lowerScan } from './lower/scans.js';
 import type { StatementHandler } from './statements.js';
+import { columnHasParams, enforceSql } from './type-params.js';
+import { duckType } from './duckdb/types.js';
 
 const MULTI_MATCH = 'UPDATE/MERGE must match at most one source row for each target row';
 
@@ -35,6 +37,15 @@ function updateColumn(t: BoundTable, scan: Node, item: Node): string {
   const idx: string[] = scan.columnIndexList ?? [];
   const pos = (scan.columnList as Node[]).findIndex((c) => String(c.columnId) === String(target.column.columnId));
   return t.columns[Number(idx[pos] ?? pos)];
+}
+
+/**
+ * The value written to target column `col` from `x` (a column of the change set): columns with
+ * type parameters are checked and rounded (src/engine/type-params.ts).
+ */
+function written(t: BoundTable, col: string, x: string): string {
+  const c = t.schema?.find((m) => m.name.toLowerCase() === col.toLowerCase());
+  return c && columnHasParams(c) ? enforceSql(`CAST(${x} AS ${duckType(c.type)})`, c.type, c, c.name) : x;
 }
 
 function updateValue(item: Node, ctx: LowerContext): string {
@@ -72,7 +83,7 @@ async function updateStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
           const dup = await c.runAndReadAll(`SELECT count(*) - count(DISTINCT __r) FROM ${tmp}`);
           if (Number(dup.getRowsJS()[0][0]) > 0) throw BigQueryError.runtime(MULTI_MATCH);
         }
-        const set = cols.map((col, i) => `${ident(col)} = s.__v${i}`).join(', ');
+        const set = cols.map((col, i) => `${ident(col)} = ${written(t, col, `s.__v${i}`)}`).join(', ');
         const r = await c.run(`UPDATE ${t.relation} SET ${set} FROM ${tmp} AS s WHERE ${t.relation}.rowid = s.__r`);
         return { statementType: 'UPDATE', numDmlAffectedRows: Number(r.rowsChanged) };
       } catch (err) {
@@ -147,11 +158,12 @@ async function mergeStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOp
           if (p.kind === 'DELETE')
             n += Number((await c.run(`DELETE FROM ${t.relation} WHERE rowid IN (SELECT __r FROM ${tmp} WHERE __clause = ${i})`)).rowsChanged);
           else if (p.kind === 'UPDATE' && p.cols.length) {
-            const set = p.cols.map((col, j) => `${ident(col)} = s.${p.v[j]}`).join(', ');
+            const set = p.cols.map((col, j) => `${ident(col)} = ${written(t, col, `s.${p.v[j]}`)}`).join(', ');
             n += Number((await c.run(`UPDATE ${t.relation} SET ${set} FROM ${tmp} AS s WHERE s.__clause = ${i} AND ${t.relation}.rowid = s.__r`)).rowsChanged);
           } else if (p.kind === 'INSERT') {
             const cols = p.cols.map(ident).join(', ');
-            n += Number((await c.run(`INSERT INTO ${t.relation} (${cols}) SELECT ${p.v.join(', ')} FROM ${tmp} WHERE __clause = ${i}`)).rowsChanged);
+            const vals = p.v.map((v, j) => written(t, p.cols[j], v));
+            n += Number((await c.run(`INSERT INTO ${t.relation} (${cols}) SELECT ${vals.join(', ')} FROM ${tmp} WHERE __clause = ${i}`)).rowsChanged);
           }
         }
         await c.run('COMMIT');

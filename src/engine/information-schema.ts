@@ -13,7 +13,8 @@
 import type { CatalogStore, DatasetMeta, TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Column } from '../types/schema.js';
-import { scalar, typeToSql, type BqType, type Value } from '../types/types.js';
+import { scalar, type BqType, type Value } from '../types/types.js';
+import { columnTypeSql, type FieldDetails } from '../types/schema.js';
 import { duckType } from './duckdb/types.js';
 import { toDuckLiteral } from './duckdb/values.js';
 import type { Engine } from './engine.js';
@@ -203,10 +204,11 @@ function schemaOptions(d: DatasetMeta): [string, string, string][] {
 }
 
 /** Every (path, type, description) of a column's nested fields, the column itself first. */
-function fieldPaths(path: string, type: BqType, description: string | undefined, out: [string, BqType, string | undefined][]): void {
-  out.push([path, type, description]);
+/** Every field path of a column with its type text (parameters included) and description. */
+function fieldPaths(path: string, type: BqType, d: FieldDetails | undefined, out: [string, string, string | undefined][]): void {
+  out.push([path, columnTypeSql(type, d), d?.description]);
   const inner = type.kind === 'ARRAY' ? type.element : type;
-  if (inner.kind === 'STRUCT') for (const f of inner.fields) fieldPaths(`${path}.${f.name}`, f.type, undefined, out);
+  if (inner.kind === 'STRUCT') inner.fields.forEach((f, i) => fieldPaths(`${path}.${f.name}`, f.type, d?.subfields?.[i], out));
 }
 
 /** Rows and logical bytes of a stored table, by partition id (null: the table is not partitioned). */
@@ -270,7 +272,7 @@ async function viewRows(e: Engine, scope: InfoSchemaScope): Promise<Value[][]> {
         const cols: Value[][] = t.columns.map((col, i) => {
           const ci = clustering.indexOf(col.name.toLowerCase());
           return [
-            t.projectId, t.datasetId, t.tableId, col.name, BigInt(i + 1), col.required ? 'NO' : 'YES', typeToSql(col.type), 'NEVER', null, null,
+            t.projectId, t.datasetId, t.tableId, col.name, BigInt(i + 1), col.required ? 'NO' : 'YES', columnTypeSql(col.type, col), 'NEVER', null, null,
             'NO', null, 'NO', pcol === col.name ? 'YES' : 'NO', ci >= 0 ? BigInt(ci + 1) : null, 'NULL', col.defaultValueExpression ?? 'NULL', null,
           ];
         });
@@ -284,9 +286,9 @@ async function viewRows(e: Engine, scope: InfoSchemaScope): Promise<Value[][]> {
     case 'COLUMN_FIELD_PATHS':
       return tablesOf(c, scope).flatMap((t) =>
         t.columns.flatMap((col) => {
-          const paths: [string, BqType, string | undefined][] = [];
-          fieldPaths(col.name, col.type, col.description, paths);
-          return paths.map(([p, ty, desc]) => [t.projectId, t.datasetId, t.tableId, col.name, p, typeToSql(ty), desc ?? null, 'NULL', null]);
+          const paths: [string, string, string | undefined][] = [];
+          fieldPaths(col.name, col.type, col, paths);
+          return paths.map(([p, ty, desc]) => [t.projectId, t.datasetId, t.tableId, col.name, p, ty, desc ?? null, 'NULL', null]);
         }),
       );
     case 'VIEWS':
@@ -324,6 +326,6 @@ async function viewRows(e: Engine, scope: InfoSchemaScope): Promise<Value[][]> {
 function ddlOf(t: TableMeta): string {
   const name = `\`${t.projectId}.${t.datasetId}.${t.tableId}\``;
   if ((t as { type: string }).type === 'VIEW') return `CREATE ${t.fields.materializedView ? 'MATERIALIZED ' : ''}VIEW ${name}\nAS ${t.viewQuery ?? ''};`;
-  const cols = t.columns.map((c) => `  ${c.name} ${typeToSql(c.type)}${c.required ? ' NOT NULL' : ''}`).join(',\n');
+  const cols = t.columns.map((c) => `  ${c.name} ${columnTypeSql(c.type, c)}${c.required ? ' NOT NULL' : ''}`).join(',\n');
   return `CREATE TABLE ${name}\n(\n${cols}\n);`;
 }

@@ -24,6 +24,7 @@ import { checkDmlAccess, filteredRelation, ROW_ACCESS } from './row-access.js';
 import { checkTableGuards } from './table-guards.js';
 import { bindSystemTime, versionedWrite, writeTarget } from './history.js';
 import { expirePartitions } from './expiration.js';
+import { columnHasParams, enforceSql } from './type-params.js';
 
 export type StatementHandler = (e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions) => Promise<StatementResult>;
 
@@ -35,7 +36,7 @@ export async function makeContext(e: Engine, tables: Map<string, TableMeta>, opt
     const b: BoundTable = await e.relationOf(t, opts);
     // Reads of a table with row access policies see only the rows granted to the caller.
     const read = opts.noRowAccess ? undefined : await filteredRelation(e, t, b, opts.caller);
-    bound.set(id, read ? { ...b, read } : b);
+    bound.set(id, { ...b, ...(read ? { read } : {}), ...(t.type === 'TABLE' ? { schema: t.columns } : {}) });
   }
   return {
     tables: bound,
@@ -67,7 +68,6 @@ export function resultFields(outputs: Node[]): ResultField[] {
 /** Lowers a query statement's scan to a SELECT of its output columns, in order. */
 export function lowerQuery(stmt: Node, ctx: LowerContext): string {
   const outs: Node[] = stmt.outputColumnList ?? [];
-  if (process.env.BQEMU_DEBUG_SQL) console.error(`SELECT ${outs.map((o) => colName(o.column)).join(", ")} FROM (${lowerScan(stmt.query, ctx)})`);
   return `SELECT ${outs.map((o) => colName(o.column)).join(', ')} FROM (${lowerScan(stmt.query, ctx)})`;
 }
 
@@ -119,15 +119,25 @@ async function insertStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
   const idx: string[] = stmt.tableScan.columnIndexList ?? [];
   const scanCols: Node[] = stmt.tableScan.columnList ?? [];
   const nameOf = new Map(scanCols.map((c, i) => [String(c.columnId), target.columns[Number(idx[i] ?? i)]]));
-  const cols = (stmt.insertColumnList as Node[]).map((c) => `"${nameOf.get(String(c.columnId))!.replace(/"/g, '""')}"`);
+  const names = (stmt.insertColumnList as Node[]).map((c) => nameOf.get(String(c.columnId))!);
+  const cols = names.map((n) => `"${n.replace(/"/g, '""')}"`);
+  // Columns with type parameters (STRING(10), NUMERIC(5, 2)…) check the values written (type-params.ts).
+  const metas = names.map((n) => target.schema?.find((c) => c.name.toLowerCase() === n.toLowerCase()));
+  const checked = metas.some(columnHasParams);
   let source: string;
   if (stmt.query) {
     const outs: Node[] = stmt.queryOutputColumnList ?? [];
     source = `SELECT ${outs.map((c) => colName(c)).join(', ')} FROM (${lowerScan(stmt.query, ctx)})`;
   } else {
-    const value = (v: Node) => (v.value?.kind === 'Dmldefault' ? 'DEFAULT' : lowerExpr(v.value, ctx));
+    // DEFAULT cannot stand in a VALUES list that is wrapped in a SELECT: the checked form spells out the default.
+    const value = (v: Node, i: number) =>
+      v.value?.kind === 'Dmldefault' ? (checked ? (metas[i]?.defaultSql ? `(${metas[i]!.defaultSql})` : 'NULL') : 'DEFAULT') : lowerExpr(v.value, ctx);
     const rows = (stmt.rowList as Node[]).map((r) => `(${(r.valueList as Node[]).map(value).join(', ')})`);
     source = `VALUES ${rows.join(', ')}`;
+  }
+  if (checked) {
+    const items = metas.map((m, i) => (m ? enforceSql(`CAST(__src.v${i} AS ${duckType(m.type)})`, m.type, m, m.name) : `__src.v${i}`));
+    source = `SELECT ${items.join(', ')} FROM (${source}) AS __src(${names.map((_n, i) => `v${i}`).join(', ')})`;
   }
   if (opts.dryRun) return { statementType: 'INSERT', numDmlAffectedRows: 0 };
   const [n] = await e.db.transaction([`INSERT INTO ${target.relation} (${cols.join(', ')}) ${source}`]);

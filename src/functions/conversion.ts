@@ -16,6 +16,7 @@
  *   out of range → `int64 out of range: 1e+20`.
  * ARRAY and STRUCT casts convert element by element.
  */
+import { intervalFromString } from './interval-parse.js';
 import { BigQueryError } from '../errors/errors.js';
 import { duckFieldName } from '../engine/duckdb/types.js';
 import type { BqType } from '../types/types.js';
@@ -145,8 +146,9 @@ function fromString(c: FnCall, x: string, to: BqType): string {
     }
     case 'TIMESTAMP':
       return parseTimestampText(c, x);
-    case 'JSON':
     case 'INTERVAL':
+      return intervalFromString(c, x);
+    case 'JSON':
     default:
       throw BigQueryError.notSupported(`CAST from STRING to ${to.kind}`);
   }

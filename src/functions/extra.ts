@@ -2,6 +2,7 @@
  * Lowerings of the functions declared in the catalog because this analyzer build lacks them
  * (src/analyzer/extra-functions.ts).
  */
+import { BigQueryError } from '../errors/errors.js';
 import { defineUdf } from './prelude.js';
 import { aggregate, registerFunctions, type FnCall } from './registry.js';
 import { fail } from './util.js';
@@ -46,9 +47,14 @@ registerFunctions({
   filter_fields: { unsupported: 'protocol buffers are not BigQuery types' },
   contains_key: { unsupported: 'protocol buffer maps are not BigQuery types' },
   modify_map: { unsupported: 'protocol buffer maps are not BigQuery types' },
-  flatten: { unsupported: 'FLATTEN is rewritten by the analyzer before lowering' },
+  // FLATTEN(path): ZetaSQL's FLATTEN rewriter turns it into array subqueries before lowering, so
+  // the function never reaches this table (answered end to end: test/functions-flatten.test.ts,
+  // docs array_functions flatten-1/-2/-3). Reaching it means the rewrite did not run.
+  flatten: () => {
+    throw BigQueryError.notSupported('FLATTEN outside the analyzer rewrite');
+  },
   array_find_all: { unsupported: 'ARRAY_FIND_ALL is not a BigQuery function' },
-  st_accum: { unsupported: 'ST_ACCUM is deprecated in BigQuery (use ARRAY_AGG)' },
+  st_accum: { unsupported: 'ST_ACCUM is not in BigQuery\'s documentation, so its NULL handling is unknown (use ARRAY_AGG)' },
   st_nearest_neighbors: { unsupported: 'ST_NEAREST_NEIGHBORS needs a spatial index' },
-  st_unaryunion: { unsupported: 'ST_UNARYUNION is not built yet' },
+  // ST_UNARYUNION: geography-extra.ts.
 });

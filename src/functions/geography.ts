@@ -227,8 +227,7 @@ const TABLE: FnTable = {
   st_interiorrings: geoFn('interiorrings', 'json'),
   st_dump: (c) => geoCall(c, 'dump', [c.args[0], c.args[1] ?? 'CAST(-1 AS BIGINT)'], 'json'),
   st_dumppoints: geoFn('dumppoints', 'json'),
-  st_askml: { unsupported: 'KML output is not implemented' },
-  st_geogfromkml: { unsupported: 'KML input is not implemented' },
+  // ST_ASKML, ST_GEOGFROMKML: geography-extra.ts.
 };
 
 registerFunctions(TABLE);

@@ -158,13 +158,9 @@ const TABLE: FnTable = {
   // specialized_types/spheroidal_buffer_*: 100 m at POINT(0 0), vertex 8 -4.76633008772209e-06).
   st_buffer: { unsupported: `${NOT_EXACT} (S2BufferOperation)` },
   st_bufferwithtolerance: { unsupported: `${NOT_EXACT} (S2BufferOperation)` },
-  st_simplify: { unsupported: `${NOT_EXACT} (S2Builder edge-chain simplification)` },
   st_convexhull: { unsupported: `${NOT_EXACT} (S2ConvexHullQuery output order and degenerate hulls)` },
-  st_clusterdbscan: { unsupported: 'not implemented' },
-  s2_coveringcellids: { unsupported: `${NOT_EXACT} (S2RegionCoverer)` },
-  st_angle: { unsupported: 'not implemented' },
-  st_azimuth: { unsupported: 'not implemented' },
-  st_linelocatepoint: { unsupported: 'not implemented' },
+  // ST_ANGLE, ST_AZIMUTH, ST_LINELOCATEPOINT, ST_CLUSTERDBSCAN, S2_COVERINGCELLIDS, ST_SIMPLIFY:
+  // geography-extra.ts.
 };
 
 registerFunctions(TABLE);

@@ -27,3 +27,5 @@ import './debugging.js';
 import './aead.js';
 import './geography.js';
 import './geography2.js';
+import './geography3.js';
+import './geography-extra.js';

@@ -1,9 +1,10 @@
 /**
  * NET functions (GoogleSQL "Net functions"): IP address conversions as UDFs over BYTES.
  * IPv4 addresses are 4 bytes, IPv6 16 bytes; IPv6 text is RFC 5952 (longest zero run as `::`,
- * IPv4-mapped addresses as `::ffff:a.b.c.d`). NET.HOST extracts the host of a URL;
- * NET.PUBLIC_SUFFIX and NET.REG_DOMAIN need the public suffix list and are not supported.
+ * IPv4-mapped addresses as `::ffff:a.b.c.d`). NET.HOST, NET.PUBLIC_SUFFIX and NET.REG_DOMAIN
+ * parse URLs as ZetaSQL does and look suffixes up in the Public Suffix List (net-domain.ts).
  */
+import { domainSuffix, netHost } from './net-domain.js';
 import { defineUdf } from './prelude.js';
 import { registerFunctions, type FnCall, type FnTable } from './registry.js';
 import { fail } from './util.js';
@@ -71,11 +72,9 @@ defineUdf('bq_ip_trunc', ['BLOB', 'BIGINT'], 'BLOB', (b, prefix) => {
   if ((b.length !== 4 && b.length !== 16) || p < 0 || p > b.length * 8) return null;
   return b.map((x, i) => (p >= (i + 1) * 8 ? x : p <= i * 8 ? 0 : x & ((0xff << (8 - (p - i * 8))) & 255)));
 });
-defineUdf('bq_net_host', ['VARCHAR'], 'VARCHAR', (url) => {
-  const m = /^(?:[a-zA-Z][a-zA-Z0-9+.-]*:)?(?:\/\/)?(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)/.exec(url.trim());
-  const host = m?.[1] ?? '';
-  return host ? host.toLowerCase() : null;
-});
+defineUdf('bq_net_host', ['VARCHAR'], 'VARCHAR', (url) => netHost(url));
+defineUdf('bq_net_public_suffix', ['VARCHAR'], 'VARCHAR', (url) => domainSuffix(url, false));
+defineUdf('bq_net_reg_domain', ['VARCHAR'], 'VARCHAR', (url) => domainSuffix(url, true));
 
 const invalid = (fn: string) => (c: FnCall, what: string) => fail(c, `'${fn}() encountered an ${what}: ' || ${c.args[0]}`);
 
@@ -96,8 +95,8 @@ const TABLE: FnTable = {
     return `CASE WHEN octet_length(${b}) <> 4 THEN ${err} ELSE CAST(('0x' || hex(${b})) AS BIGINT) END`;
   },
   'net.host': (c) => `bq_net_host(${c.args[0]})`,
-  'net.public_suffix': { unsupported: 'NET.PUBLIC_SUFFIX needs the public suffix list' },
-  'net.reg_domain': { unsupported: 'NET.REG_DOMAIN needs the public suffix list' },
+  'net.public_suffix': (c) => `bq_net_public_suffix(${c.args[0]})`,
+  'net.reg_domain': (c) => `bq_net_reg_domain(${c.args[0]})`,
 };
 
 registerFunctions(TABLE);

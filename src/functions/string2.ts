@@ -53,12 +53,33 @@ const noBytes = (c: FnCall) => {
   if (c.argTypes[0]?.kind === 'BYTES') unsupportedForm(c, 'of BYTES');
 };
 
+/**
+ * TRUE when the first match of `re` in `s` leaves capture group 1 unset (`(z)?b` on 'ab'), FALSE
+ * when it sets it, NULL when JavaScript cannot compile the RE2 pattern. DuckDB's regexp_extract
+ * gives '' for an unset group, where BigQuery gives NULL (string_functions#regexp_extract:
+ * `REGEXP_EXTRACT('ab', '(z)?b')` → NULL); both engines pick the leftmost-first match.
+ */
+defineUdf('bq_regexp_group_unset', ['VARCHAR', 'VARCHAR'], 'BOOLEAN', (s, re) => {
+  let rx: RegExp;
+  try {
+    rx = new RegExp(re, 'u');
+  } catch {
+    return null;
+  }
+  const m = rx.exec(s);
+  return m ? m[1] === undefined : null;
+});
+
 /** REGEXP_EXTRACT / REGEXP_SUBSTR(value, regexp[, position[, occurrence]]). */
 function regexpExtract(c: FnCall): string {
   noBytes(c);
   const [s, re, pos, occ] = c.args;
   const g = groupOf(c);
-  if (pos === undefined) return `CASE WHEN regexp_matches(${s}, ${re}) THEN regexp_extract(${s}, ${re}, ${g}) END`;
+  if (pos === undefined) {
+    const r = `regexp_extract(${s}, ${re}, ${g})`;
+    const value = g === 1 ? `CASE WHEN ${r} = '' AND bq_regexp_group_unset(${s}, ${re}) THEN NULL ELSE ${r} END` : r;
+    return `CASE WHEN regexp_matches(${s}, ${re}) THEN ${value} END`;
+  }
   const tail = `substring(${s}, ${pos})`;
   const all = `regexp_extract_all(${tail}, ${re}, ${g})`;
   const body = `CASE WHEN ${pos} > length(${s}) + 1 OR NOT regexp_matches(${tail}, ${re}) THEN NULL ELSE list_extract(${all}, ${occ ?? 1}) END`;

@@ -35,14 +35,19 @@ export function azimuth(p: Pt, q: Pt): number | null {
   return positive(Math.atan2(east, north));
 }
 
-/** ST_ANGLE(p1, p2, p3) in radians, [0, 2π); null when p2 equals or is antipodal to p1 or p3. */
+/**
+ * ST_ANGLE(p1, p2, p3) in radians, [0, 2π); null when p2 equals or is antipodal to p1 or p3.
+ * Away from the poles it is azimuth(p2→p3) − azimuth(p2→p1) (this reproduces the documented
+ * 0.78547432161873854 to the last digit); at a pole, where azimuths are undefined, the clockwise
+ * angle between the two tangents.
+ */
 export function angleAt(p1: Pt, p2: Pt, p3: Pt): number | null {
   for (const q of [p1, p3]) if (same(p2.v, q.v) || antipodal(p2.v, q.v)) return null;
+  if (p2.v[0] !== 0 || p2.v[1] !== 0) return positive(azimuth(p2, p3)! - azimuth(p2, p1)!);
   const a = tangent(p2.v, p1.v);
   const b = tangent(p2.v, p3.v);
   // Counter-clockwise (seen from outside) is positive about the outward normal p2.
-  const ccw = Math.atan2(dot(cross(a, b), p2.v), dot(a, b));
-  return positive(-ccw);
+  return positive(-Math.atan2(dot(cross(a, b), p2.v), dot(a, b)));
 }
 
 /** An angle folded into [0, 2π) (−0 and 2π become 0). */

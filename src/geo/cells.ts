@@ -1,8 +1,9 @@
 /**
- * Cell encodings of points: GeoHash (base-32, longitude bit first) and S2 cell ids (s2js).
+ * Cell encodings: GeoHash (base-32, longitude bit first), S2 cell ids of points and S2 cell
+ * coverings (s2js).
  */
 import { s2 } from 's2js';
-import { fail, pt, s2Point, type Pt } from './model.js';
+import { fail, isEmpty, numComponents, pt, s2Point, unsupported, type Geo, type Pt } from './model.js';
 
 const BASE32 = '0123456789bcdefghjkmnpqrstuvwxyz';
 
@@ -58,4 +59,26 @@ export function cellIdOf(p: Pt, level: number): bigint {
   if (!Number.isInteger(level) || level < 0 || level > 30) fail(`Level must be between 0 and 30: ${level}`);
   const leaf = s2.cellid.fromPoint(s2Point(p));
   return BigInt.asIntN(64, level === 30 ? leaf : s2.cellid.parent(leaf, level));
+}
+
+/**
+ * S2_COVERINGCELLIDS: S2RegionCoverer's covering (s2js, a port of the same algorithm) of a single
+ * point, a single linestring (S2Polyline) or the empty geography (no cells). The covering
+ * reproduces BigQuery's documented answers (geography_functions#s2_coveringcellids: the point and
+ * the line of its example, digit for digit). Polygons and collections (whose BigQuery region is a
+ * shape index, with other bounds) and a positive `buffer` are not supported.
+ */
+export function covering(g: Geo, minLevel: number, maxLevel: number, maxCells: number, buffer: number): bigint[] {
+  for (const [name, v] of [['min_level', minLevel], ['max_level', maxLevel]] as const)
+    if (!Number.isInteger(v) || v < 0 || v > 30) unsupported(`${name} outside [0, 30] (${v})`);
+  if (minLevel > maxLevel) unsupported(`min_level ${minLevel} above max_level ${maxLevel}`);
+  if (!(maxCells >= 1)) unsupported(`max_cells ${maxCells}`);
+  if (!(buffer === 0)) unsupported(`buffer ${buffer} (S2 buffered regions are not reproduced)`);
+  if (isEmpty(g)) return [];
+  const coverer = new s2.RegionCoverer({ minLevel, maxLevel, maxCells });
+  let region: Parameters<typeof coverer.covering>[0];
+  if (g.points.length === 1 && numComponents(g) === 1) region = s2Point(g.points[0]) as never;
+  else if (g.lines.length === 1 && numComponents(g) === 1) region = new s2.Polyline(g.lines[0].map(s2Point));
+  else return unsupported('polygons, multi-part geographies and collections');
+  return [...coverer.covering(region)].map((c) => BigInt.asIntN(64, c));
 }

@@ -65,6 +65,7 @@ async function evolveForAppend(e: Engine, t: TableMeta, schema: { name: string; 
     } else if (c.required && !f.required) {
       if (!options.includes('ALLOW_FIELD_RELAXATION')) throw mismatch(`Field ${c.name} has changed mode from REQUIRED to NULLABLE`);
       c.required = false;
+      c.modeOmitted = false; // a relaxed column answers mode NULLABLE
       ddl.push(`ALTER TABLE ${ident(t.duckName)} ALTER COLUMN ${ident(c.name)} DROP NOT NULL`);
     }
   }
@@ -73,6 +74,7 @@ async function evolveForAppend(e: Engine, t: TableMeta, schema: { name: string; 
     if (c.required && !schema.some((f) => f.name.toLowerCase() === c.name.toLowerCase())) {
       if (!options.includes('ALLOW_FIELD_RELAXATION')) throw mismatch(`Field ${c.name} is missing in new schema`);
       c.required = false;
+      c.modeOmitted = false; // a relaxed column answers mode NULLABLE
       ddl.push(`ALTER TABLE ${ident(t.duckName)} ALTER COLUMN ${ident(c.name)} DROP NOT NULL`);
     }
   if (!ddl.length) return t;

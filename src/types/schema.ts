@@ -5,8 +5,9 @@
  * type names (INTEGER, FLOAT, BOOLEAN, RECORD) in table and query schemas; it accepts both the
  * legacy and the GoogleSQL names on input.
  */
-import type { BqType, ScalarKind } from './types.js';
+import { quoteIdentIfNeeded, typeToSql, type BqType, type ScalarKind } from './types.js';
 import { BigQueryError } from '../errors/errors.js';
+import { paramsFromField, paramsToField, paramTarget, paramTypeText, treeHasParams, type ParamTree } from './type-params.js';
 
 /** A REST TableFieldSchema (subset of fields this layer reads and writes). */
 export interface TableFieldSchema {
@@ -23,8 +24,27 @@ export interface TableFieldSchema {
   [k: string]: unknown;
 }
 
-/** A column of a stored table: its name, type and whether it is REQUIRED. */
-export interface Column {
+/**
+ * What a table schema says of a field beyond its type, kept so that REST answers the schema as it
+ * was sent (nodejs-bigquery system test "should create a table with a nested schema"): the mode
+ * only when one was given, descriptions and REQUIRED of nested fields, type parameters
+ * (src/types/type-params.ts). A REPEATED field's parameters apply to its elements; `subfields`
+ * follow the fields of a RECORD (or of a REPEATED RECORD's element) by position.
+ */
+export interface FieldDetails extends ParamTree {
+  /**
+   * The field was defined without a mode (a DDL column, a REST field sent without `mode`): a
+   * NULLABLE field then answers without `mode` (recorded http/jobs/tables_get_basic).
+   */
+  modeOmitted?: boolean;
+  /** REQUIRED (nested fields; a column's own flag is `Column.required`). */
+  required?: boolean;
+  description?: string;
+  subfields?: (FieldDetails | undefined)[];
+}
+
+/** A column of a stored table: its name, type and whether it is REQUIRED, plus its FieldDetails. */
+export interface Column extends FieldDetails {
   name: string;
   type: BqType;
   required: boolean;
@@ -52,31 +72,41 @@ export const REST_TYPE_NAME: Record<ScalarKind | 'STRUCT' | 'RANGE', string> = {
 };
 
 /**
- * Converts a REST field to a column.
- * @throws BigQueryError `invalid` (400) for an unknown type name or a RECORD without fields.
+ * Converts a REST field to a column, keeping what was sent (mode given or not, nested REQUIRED and
+ * descriptions, maxLength / precision / scale / roundingMode).
+ * @throws BigQueryError `invalid` (400) for an unknown type name, a RECORD without fields, or type
+ *   parameters that do not fit the type (src/types/type-params.ts).
  */
 export function columnFromField(f: TableFieldSchema): Column {
+  const { type, details } = parseField(f);
+  const { required, ...rest } = details;
+  return { name: f.name, type, required: !!required, ...rest };
+}
+
+function parseField(f: TableFieldSchema): { type: BqType; details: FieldDetails } {
   if (!f || typeof f.name !== 'string' || f.name === '') throw BigQueryError.invalid('Empty field name', 'schema');
   const name = INPUT_NAMES[String(f.type ?? '').toUpperCase()];
   if (!name) throw BigQueryError.invalid(`Invalid field type: ${f.type}`, 'schema');
+  const details: FieldDetails = {};
   let type: BqType;
   if (name === 'STRUCT') {
     if (!f.fields?.length) throw BigQueryError.invalid(`Field ${f.name} is type RECORD but has no schema.`, 'schema');
-    type = { kind: 'STRUCT', fields: f.fields.map((sub) => fieldToStructField(sub)) };
+    const subs = f.fields.map(parseField);
+    type = { kind: 'STRUCT', fields: subs.map((sub, i) => ({ name: f.fields![i].name, type: sub.type })) };
+    if (subs.some((sub) => Object.keys(sub.details).length)) details.subfields = subs.map((sub) => sub.details);
   } else if (name === 'RANGE') {
     const el = INPUT_NAMES[String(f.rangeElementType?.type ?? '').toUpperCase()];
     if (el !== 'DATE' && el !== 'DATETIME' && el !== 'TIMESTAMP')
       throw BigQueryError.invalid(`Field ${f.name} of type RANGE needs rangeElementType DATE, DATETIME or TIMESTAMP.`, 'schema');
     type = { kind: 'RANGE', element: { kind: el } };
   } else type = { kind: name };
-  const mode = String(f.mode ?? 'NULLABLE').toUpperCase();
+  const mode = f.mode === undefined || f.mode === null ? undefined : String(f.mode).toUpperCase();
   if (mode === 'REPEATED') type = { kind: 'ARRAY', element: type };
-  return { name: f.name, type, required: mode === 'REQUIRED', description: f.description };
-}
-
-function fieldToStructField(f: TableFieldSchema) {
-  const c = columnFromField(f);
-  return { name: c.name, type: c.type };
+  if (mode === undefined) details.modeOmitted = true;
+  if (mode === 'REQUIRED') details.required = true;
+  if (f.description !== undefined) details.description = f.description;
+  Object.assign(details, paramsFromField(f, type));
+  return { type, details };
 }
 
 /** Converts a column (or a result column, never REQUIRED) to a REST field. */
@@ -94,8 +124,39 @@ export function fieldFromType(name: string, type: BqType, required = false, desc
   return out;
 }
 
-export const fieldFromColumn = (c: Column): TableFieldSchema => {
-  const f = fieldFromType(c.name, c.type, c.required, c.description);
+/**
+ * A stored column as a REST field, as it was defined: `mode` left out for a NULLABLE field defined
+ * without one, nested REQUIRED / descriptions and type parameters (int64 strings) kept.
+ */
+export function fieldFromColumn(c: Column): TableFieldSchema {
+  const f = fieldFromDetails(c.name, c.type, c);
   if (c.defaultValueExpression) f.defaultValueExpression = c.defaultValueExpression;
   return f;
-};
+}
+
+function fieldFromDetails(name: string, type: BqType, d: FieldDetails | undefined): TableFieldSchema {
+  const f = fieldFromType(name, type, !!d?.required);
+  if (d?.modeOmitted && f.mode === 'NULLABLE') delete f.mode;
+  const t = paramTarget(type);
+  if (t.kind === 'STRUCT') f.fields = t.fields.map((sf, i) => fieldFromDetails(sf.name || `_field_${i + 1}`, sf.type, d?.subfields?.[i]));
+  if (d?.description !== undefined) f.description = d.description;
+  paramsToField(d, f);
+  return f;
+}
+
+/**
+ * A column's GoogleSQL type with its parameters (INFORMATION_SCHEMA.COLUMNS `data_type`):
+ * `STRING(10)`, `NUMERIC(10, 2)`, `ARRAY<STRING(3)>`, `STRUCT<x NUMERIC(5)>`.
+ */
+export function columnTypeSql(type: BqType, d: FieldDetails | undefined): string {
+  if (!treeHasParams(type, d)) return typeToSql(type);
+  if (type.kind === 'ARRAY') return `ARRAY<${columnTypeSql(type.element, d)}>`;
+  if (type.kind === 'STRUCT') {
+    const fields = type.fields.map((sf, i) => {
+      const inner = columnTypeSql(sf.type, d?.subfields?.[i]);
+      return sf.name ? `${quoteIdentIfNeeded(sf.name)} ${inner}` : inner;
+    });
+    return `STRUCT<${fields.join(', ')}>`;
+  }
+  return paramTypeText(type.kind, d);
+}

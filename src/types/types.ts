@@ -94,7 +94,8 @@ export function typeToSql(t: BqType): string {
   }
 }
 
-function quoteIdentIfNeeded(name: string): string {
+/** A field name as GoogleSQL spells it: back-quoted unless it is a plain identifier. */
+export function quoteIdentIfNeeded(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : '`' + name.replace(/[`\\]/g, (c) => '\\' + c) + '`';
 }
 

@@ -23,27 +23,54 @@ export function etagOf(content: unknown): string {
 
 const API = '/bigquery/v2';
 
+/** The principal the emulator acts as (the Job resource's `user_email`, src/wire/jobs.ts). */
+export const EMULATOR_USER_EMAIL = 'bqemu@localhost';
+
+/**
+ * A new dataset's access list when none was given: Dataset.access in the discovery document ("If
+ * unspecified at dataset creation time, BigQuery adds default dataset access for the following
+ * entities: projectReaders READER; projectWriters WRITER; projectOwners OWNER; [dataset creator
+ * email] OWNER"), in the order BigQuery lists them.
+ */
+export function defaultDatasetAccess(creatorEmail = EMULATOR_USER_EMAIL): Record<string, string>[] {
+  return [
+    { role: 'WRITER', specialGroup: 'projectWriters' },
+    { role: 'OWNER', specialGroup: 'projectOwners' },
+    { role: 'OWNER', userByEmail: creatorEmail },
+    { role: 'READER', specialGroup: 'projectReaders' },
+  ];
+}
+
+/**
+ * A Dataset resource. `access` (when the dataset has none stored) and `maxTimeTravelHours`
+ * ("The default value is 168 hours if this is not set", discovery) are always answered, as in the
+ * recorded datasets.get (corpus http/jobs/datasets_get_basic).
+ */
 export function datasetResource(base: string, d: DatasetMeta): Record<string, unknown> {
   const body: Record<string, unknown> = {
     kind: 'bigquery#dataset',
     id: `${d.projectId}:${d.datasetId}`,
     selfLink: `${base}${API}/projects/${d.projectId}/datasets/${d.datasetId}`,
     datasetReference: { datasetId: d.datasetId, projectId: d.projectId },
+    access: defaultDatasetAccess(),
     ...d.fields,
     creationTime: String(d.creationTime),
     lastModifiedTime: String(d.lastModifiedTime),
     location: 'US',
     type: 'DEFAULT',
+    maxTimeTravelHours: String(d.fields.maxTimeTravelHours ?? '168'),
   };
   return { etag: etagOf([d.fields, d.lastModifiedTime]), ...body };
 }
 
+/** A DatasetList item (recorded datasets_list_basic: kind, id, datasetReference, location, type). */
 export function datasetListItem(d: DatasetMeta): Record<string, unknown> {
   const item: Record<string, unknown> = {
     kind: 'bigquery#dataset',
     id: `${d.projectId}:${d.datasetId}`,
     datasetReference: { datasetId: d.datasetId, projectId: d.projectId },
     location: 'US',
+    type: 'DEFAULT',
   };
   if (d.fields.labels) item.labels = d.fields.labels;
   if (d.fields.friendlyName) item.friendlyName = d.fields.friendlyName;

@@ -8,6 +8,7 @@
 import type { BqType, Value } from '../../types/types.js';
 import type { Node } from '../../analyzer/ast.js';
 import { fromTypeProto } from '../../analyzer/types.js';
+import type { Column } from '../../types/schema.js';
 
 /** A table the statement reads, as bound in its catalog. */
 export interface BoundTable {
@@ -17,6 +18,8 @@ export interface BoundTable {
   read?: string;
   /** DuckDB column names by table column index. */
   columns: string[];
+  /** The stored table's columns (type parameters, defaults) when the relation is a table. */
+  schema?: Column[];
 }
 
 /** A query parameter value with its type. */

@@ -13,6 +13,7 @@ import { colName, exprType, ident, type LowerContext } from './context.js';
 import { duckFieldName } from '../duckdb/types.js';
 import { lowerScan } from './scans.js';
 import { jsUdfIdOf, lowerJsUdfCall } from '../../functions/js-udf.js';
+import { castParams, enforceSql } from '../type-params.js';
 import { collatedCall, icuLocale, sortKey } from '../../functions/collation.js';
 
 type ExprLowering = (n: Node, ctx: LowerContext) => string;
@@ -134,7 +135,18 @@ function lowerNamedValue(n: Node, ctx: LowerContext, key: string, what: string):
   return ctx.literal(p.value, exprType(n));
 }
 
+/**
+ * CAST(x AS STRING(10)) / NUMERIC(5, 2) …: the type parameters apply to the cast value (ZetaSQL
+ * reference: type_parameter_constraints.cc; src/engine/type-params.ts); SAFE_CAST gives NULL.
+ */
 function lowerCast(n: Node, ctx: LowerContext): string {
+  const sql = lowerPlainCast(n, ctx);
+  const params = castParams(exprType(n), n.typeModifiers?.typeParameters);
+  if (!params) return sql;
+  return enforceSql(sql, exprType(n), params, '', 0, !!n.returnNullOnError);
+}
+
+function lowerPlainCast(n: Node, ctx: LowerContext): string {
   const from = exprType(n.expr);
   const to = exprType(n);
   const arg = lowerExpr(n.expr, ctx);

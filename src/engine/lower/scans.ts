@@ -113,6 +113,21 @@ function aggregateScan(n: Node, ctx: LowerContext): string {
 }
 
 /**
+ * `SELECT WITH AGGREGATION_THRESHOLD OPTIONS(threshold = n, privacy_unit_column = c)`
+ * (query-syntax "AGGREGATION_THRESHOLD clause"): the aggregation, keeping only the groups in which
+ * at least `threshold` (default 50) distinct privacy units take part.
+ */
+function aggregationThresholdScan(n: Node, ctx: LowerContext): string {
+  const opt = (name: string) => ((n.optionList ?? []) as Node[]).find((o) => String(o.name).toLowerCase() === name)?.value;
+  const unit = opt('privacy_unit_column');
+  if (!unit) throw BigQueryError.notSupported('AGGREGATION_THRESHOLD without privacy_unit_column');
+  const known = new Set(['threshold', 'privacy_unit_column']);
+  for (const o of (n.optionList ?? []) as Node[]) if (!known.has(String(o.name).toLowerCase())) throw BigQueryError.notSupported(`AGGREGATION_THRESHOLD option ${o.name}`);
+  const threshold = opt('threshold') ? lowerExpr(opt('threshold'), ctx) : '50';
+  return `${aggregateScan(n, ctx)} HAVING count(DISTINCT ${lowerExpr(unit, ctx)}) >= ${threshold}`;
+}
+
+/**
  * `agg(x HAVING MAX|MIN y)` (aggregate-function-calls "HAVING MAX and HAVING MIN clause"): the
  * aggregate runs over the group's rows whose y equals the group's maximum (minimum) y; rows with a
  * NULL y never qualify. Each modifier adds y and its per-group extreme (a window over the group
@@ -229,6 +244,7 @@ const SCANS: Record<string, ScanLowering> = {
   JoinScan: joinScan,
   ArrayScan: arrayScan,
   AggregateScan: aggregateScan,
+  AggregationThresholdAggregateScan: aggregationThresholdScan,
   AnalyticScan: analyticScan,
   SetOperationScan: setOperationScan,
   WithScan: withScan,

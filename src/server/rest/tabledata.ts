@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BigQueryError } from '../../errors/errors.js';
 import { readRows } from '../../engine/statements.js';
 import { insertValues } from '../../engine/dml-values.js';
+import { enforceRows } from '../../engine/type-params.js';
 import type { Value } from '../../types/types.js';
 import { decodeJsonValue } from '../../wire/rest-values.js';
 import { encodeRowsJson, offsetOfToken, pageToken } from '../../wire/resources.js';
@@ -65,7 +66,13 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
     rows.forEach((r, index) => {
       try {
         if (!r || typeof r.json !== 'object' || r.json === null) throw BigQueryError.invalid('Missing row data (json).');
-        good.push(decodeRow(t.columns, r.json, !!body.ignoreUnknownValues));
+        const row = decodeRow(t.columns, r.json, !!body.ignoreUnknownValues);
+        // Type parameters (STRING(10), NUMERIC(5, 2)…) fail the row with BigQuery's text (src/engine/type-params.ts).
+        try {
+          good.push(enforceRows(t.columns, [row])[0] as Value[]);
+        } catch (pe) {
+          throw pe instanceof BigQueryError ? BigQueryError.invalid(pe.message) : pe;
+        }
       } catch (e) {
         const be = e instanceof BigQueryError ? e : BigQueryError.invalid(String((e as Error).message));
         errors.push({ index, errors: [{ reason: be.reason, location: be.location ?? '', debugInfo: '', message: be.message }] });

@@ -8,7 +8,9 @@ import type { TableMeta } from '../../catalog/store.js';
 import { BigQueryError } from '../../errors/errors.js';
 import { createStoredTable, dropTableObject } from '../../engine/ddl.js';
 import { resultFields } from '../../engine/statements.js';
-import { columnFromField, fieldFromColumn, type Column, type TableFieldSchema } from '../../types/schema.js';
+import { columnFromField, columnTypeSql, fieldFromColumn, type Column, type TableFieldSchema } from '../../types/schema.js';
+import { paramsKey } from '../../types/type-params.js';
+import { checkSetDataType } from '../../engine/type-params.js';
 import { offsetOfToken, pageToken, tableListItem, tableResource } from '../../wire/resources.js';
 import { intParam, objectBody, requireDataset, requireTable, type PathParams, type RestContext } from './context.js';
 import { duckType } from '../../engine/duckdb/types.js';
@@ -146,6 +148,14 @@ async function evolveSchema(ctx: RestContext, t: TableMeta, next: Column[]): Pro
       throw BigQueryError.invalid(`${mismatch}. Field ${old.name} has changed mode from ${modeName(old)} to ${modeName(c)}`);
     if (JSON.stringify(c.type) !== JSON.stringify(old.type))
       throw BigQueryError.invalid(`${mismatch}. Field ${old.name} has changed type from ${fieldFromColumn(old).type} to ${fieldFromColumn(c).type}`);
+    // Type parameters may only be relaxed (STRING(10) → STRING(20) or STRING), as with ALTER COLUMN SET DATA TYPE.
+    if (paramsKey(c) !== paramsKey(old)) {
+      try {
+        checkSetDataType(old, c.type, c);
+      } catch {
+        throw BigQueryError.invalid(`${mismatch}. Field ${old.name} has changed type from ${columnTypeSql(old.type, old)} to ${columnTypeSql(c.type, c)}`);
+      }
+    }
     if (old.required && !c.required) stmts.push(`ALTER TABLE "${t.duckName}" ALTER COLUMN "${old.name}" DROP NOT NULL`);
   }
   const oldNames = new Set(t.columns.map((c) => c.name.toLowerCase()));
