@@ -235,7 +235,9 @@ export function render(r: RunResult): string {
 /** Writes `bench/results/<date>.md`; returns its path. */
 export function writeResults(dir: string, r: RunResult, extra = ''): string {
   fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `${r.date}.md`);
+  // A second run on the same day gets its own file (`<date>-2.md`, …): earlier results are kept for comparison.
+  let file = path.join(dir, `${r.date}.md`);
+  for (let n = 2; fs.existsSync(file); n++) file = path.join(dir, `${r.date}-${n}.md`);
   fs.writeFileSync(file, render(r) + extra);
   return file;
 }
