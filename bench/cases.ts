@@ -35,11 +35,6 @@ export interface Case {
   /** Minimum rows/s for the emulator (from its p50). */
   minRowsPerSec?: number;
   note?: string;
-  /**
-   * The query a case runs on a target and its page size (maxResults; default the server's), when
-   * the client's own decoding cost can be measured apart (see Target.clientDecodeMs).
-   */
-  decode?: { sql: (t: Target) => string; pageSize?: number };
 }
 
 /** A plain query case: `bq(t)` is the GoogleSQL, `duck` the DuckDB SQL over bare table names. */
@@ -50,7 +45,6 @@ function queryCase(c: { name: string; iters: number; warmup?: number; needs: str
     warmup: c.warmup ?? (c.iters >= SMALL ? SMALL_WARMUP : BIG_WARMUP),
     needs: c.needs,
     maxP50Ms: c.maxP50Ms,
-    decode: { sql: c.bq },
     target: async (t) => {
       const sql = c.bq(t);
       return async () => {
@@ -126,7 +120,6 @@ export const CASES: Case[] = [
     rowsPerOp: 1_000_000,
     minRowsPerSec: 700_000,
     note: 'createQueryJob + getQueryResults pages of maxResults 100,000 (raw: one read of every row)',
-    decode: { sql: (t) => `SELECT id, k, v FROM ${t.t('t1m')}`, pageSize: 100_000 },
     target: async (t) => async () => {
       const [job] = await t.bq.createQueryJob({ query: `SELECT id, k, v FROM ${t.t('t1m')}`, useLegacySql: false, useQueryCache: false });
       let n = 0;

@@ -30,8 +30,8 @@ export interface CaseResult {
   emu: Side;
   duck: Side;
   peer?: Side;
-  /** The client's own decoding of the same answer (JSON.parse + its row decoder), per run. */
-  clientDecode?: Stats;
+  /** The same client operation against recorded responses served instantly (bench/replay.ts). */
+  clientFloor?: Stats;
   rowsPerOp?: number;
   maxP50Ms?: number;
   minRowsPerSec?: number;
@@ -76,7 +76,7 @@ function table(head: string[], rows: string[][]): string {
 /** The main table: times in ms, ratio of p50s, rows/s where a case moves rows. */
 export function resultsTable(r: RunResult): string {
   const peer = !!r.peerUrl;
-  const head = ['case', 'iters', 'bqemu p50', 'bqemu p95', 'duckdb p50', 'duckdb p95', 'ratio', ...(peer ? ['peer p50', 'peer p95', 'peer/bqemu'] : []), 'rows/s (bqemu)', 'client decode p50', 'bqemu − decode'];
+  const head = ['case', 'iters', 'bqemu p50', 'bqemu p95', 'duckdb p50', 'duckdb p95', 'ratio', ...(peer ? ['peer p50', 'peer p95', 'peer/bqemu'] : []), 'rows/s (bqemu)', 'client floor p50', 'bqemu − floor'];
   const rows = r.cases.map((c) => {
     const e = p50Of(c.emu);
     const d = p50Of(c.duck);
@@ -91,8 +91,8 @@ export function resultsTable(r: RunResult): string {
       e !== undefined && d !== undefined ? `${(e / d).toFixed(2)}×` : '',
       ...(peer ? [cell(c.peer, 'p50'), cell(c.peer, 'p95'), p !== undefined && e !== undefined ? `${(p / e).toFixed(2)}×` : ''] : []),
       c.rowsPerOp && e !== undefined ? int(rate(c.rowsPerOp, e)) : '',
-      c.clientDecode ? ms(c.clientDecode.p50) : '',
-      c.clientDecode && e !== undefined ? ms(Math.max(0, e - c.clientDecode.p50)) : '',
+      c.clientFloor ? ms(c.clientFloor.p50) : '',
+      c.clientFloor && e !== undefined ? ms(Math.max(0, e - c.clientFloor.p50)) : '',
     ];
   });
   return table(head, rows);
@@ -205,7 +205,7 @@ export function render(r: RunResult): string {
     `- command: \`npm run bench${r.args ? ` -- ${r.args}` : ''}\`; whole run ${r.totalSeconds.toFixed(0)} s`,
     `- iterations: "iters+Nw" = timed runs after N untimed warm-up runs; p95 is nearest-rank (the maximum for ≤ 20 runs)`,
     `- bqemu = in-process emulator (\`startEmulator({port: 0})\`) driven by \`@google-cloud/bigquery\` over HTTP in the same process (\`bq.query\` = jobs.query + every page); duckdb = a separate in-memory DuckDB in the same process, rows materialised with \`getRowsJS()\``,
-    `- client decode = what @google-cloud/bigquery alone spends on the same answer (JSON.parse of every page body + its row decoder \`mergeSchemaWithRows_\`), timed on page bodies fetched beforehand: no server work, so it is a floor under any emulator's time through this client; bqemu − decode is the rest (server, HTTP, the client's request handling)`,
+    `- client floor = the same @google-cloud/bigquery operation against a local server answering instantly with responses recorded from bqemu (bench/replay.ts): the client's own cost (request building, HTTP, JSON parsing, row decoding), a floor under any emulator's time through this client; bqemu − floor is what the emulator adds`,
     ...(r.peerUrl ? [`- peer = ${r.peerUrl} through the same client`] : []),
     `- data: ${r.dataModes.join('; ')}`,
     '',

@@ -21,6 +21,29 @@ import { RawDuck } from './duckdb.js';
 import { ensureFreshBuild, rssRun, spawnEmulator, type Spawned } from './process.js';
 import { checkLines, noteLines, resultsTable, processLines, stats, writeResults, type CaseResult, type RunResult, type Side } from './report.js';
 import { Target, errText } from './target.js';
+import { ReplayServer } from './replay.js';
+
+/**
+ * The client floor of a case (see replay.ts): its operation recorded once through the replay
+ * server, then timed against the recording. Capped at 30 timed runs after up to 5 warm-up runs.
+ */
+async function floorOf(c: Case, replay: ReplayServer, me: Target): Promise<ReturnType<typeof stats>> {
+  const rt = new Target('replay', replay.url, me.projectId, me.dataset);
+  replay.record();
+  const op = await c.target(rt);
+  replay.record();
+  await op();
+  const runs = Math.min(c.iters, 30);
+  const warm = Math.min(c.warmup, 5);
+  const ms: number[] = [];
+  for (let i = 0; i < warm + runs; i++) {
+    replay.replay();
+    const t0 = performance.now();
+    await op();
+    if (i >= warm) ms.push(performance.now() - t0);
+  }
+  return stats(ms);
+}
 
 interface Args {
   peer?: string;
@@ -105,6 +128,8 @@ async function runCases(args: Args, cases: Case[], setupLog: string[], dataModes
   const duck = await RawDuck.create();
   const duckVersion = await duck.version();
   const me = new Target('bqemu', emu.url, emu.projectId, 'bench');
+  const replay = new ReplayServer(emu.url);
+  await replay.start();
   const peer = args.peer ? new Target('peer', args.peer, args.peerProject, `bqemu_bench_${Date.now()}`) : undefined;
   const results: CaseResult[] = [];
   try {
@@ -125,12 +150,12 @@ async function runCases(args: Args, cases: Case[], setupLog: string[], dataModes
       log(`${c.name}: ${c.iters} iterations after ${c.warmup} warm-up…`);
       const e = await side(c, () => c.target(me), me.missing);
       const d = await side(c, () => c.duck(duck, me.mode), new Map());
-      let clientDecode: CaseResult['clientDecode'];
-      if (c.decode && 'stats' in e.side) {
+      let clientFloor: CaseResult['clientFloor'];
+      if ('stats' in e.side) {
         try {
-          clientDecode = stats(await me.clientDecodeMs(c.decode.sql(me), c.decode.pageSize, Math.min(c.iters, 5)));
+          clientFloor = await floorOf(c, replay, me);
         } catch (err) {
-          log(`  client decode not measured: ${errText(err)}`);
+          log(`  client floor not measured: ${errText(err)}`);
         }
       }
       const p = peer ? await side(c, () => c.target(peer), peer.missing) : undefined;
@@ -138,12 +163,13 @@ async function runCases(args: Args, cases: Case[], setupLog: string[], dataModes
       if (c.note) notes.push(c.note);
       for (const n of [compare('bqemu', e.first, d.first), compare('peer', p?.first, d.first)]) if (n) notes.push(n);
       if (p && 'error' in p.side) notes.push('skipped on the peer (failed there)');
-      results.push({ name: c.name, iters: c.iters, warmup: c.warmup, emu: e.side, duck: d.side, peer: p?.side, clientDecode, rowsPerOp: c.rowsPerOp, maxP50Ms: c.maxP50Ms, minRowsPerSec: c.minRowsPerSec, notes });
+      results.push({ name: c.name, iters: c.iters, warmup: c.warmup, emu: e.side, duck: d.side, peer: p?.side, clientFloor, rowsPerOp: c.rowsPerOp, maxP50Ms: c.maxP50Ms, minRowsPerSec: c.minRowsPerSec, notes });
       const show = (s: Side) => ('stats' in s ? `p50 ${s.stats.p50.toFixed(1)} ms` : `FAILED: ${s.error}`);
       log(`  bqemu ${show(e.side)} | duckdb ${show(d.side)}${p ? ` | peer ${show(p.side)}` : ''}`);
     }
   } finally {
     if (peer) await peer.teardown();
+    await replay.close();
     await emu.close();
     duck.close();
   }

@@ -33,47 +33,6 @@ export class Target {
     return rows;
   }
 
-  /**
-   * The client's own cost of decoding the answer of `sql`, in ms per run: the pages are fetched
-   * once over plain HTTP (jobs.query, then getQueryResults with the page token), then each run
-   * times what @google-cloud/bigquery does with every page body — `JSON.parse` and
-   * `BigQuery.mergeSchemaWithRows_` (its row decoder, with the options `query()` passes). No
-   * server work is in this number: it is the floor under any emulator's time through this client.
-   */
-  async clientDecodeMs(sql: string, pageSize: number | undefined, runs: number): Promise<number[]> {
-    const base = `${this.url.replace(/\/+$/, '')}/bigquery/v2/projects/${this.projectId}`;
-    const post = await fetch(`${base}/queries`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: sql, useLegacySql: false, useQueryCache: false, timeoutMs: 600_000, ...(pageSize ? { maxResults: pageSize } : {}), formatOptions: { useInt64Timestamp: true } }),
-    });
-    const bodies = [await post.text()];
-    let first = JSON.parse(bodies[0]) as { jobReference: { jobId: string; location?: string }; pageToken?: string };
-    for (let tok = first.pageToken; tok; ) {
-      const q = new URLSearchParams({ pageToken: tok, 'formatOptions.useInt64Timestamp': 'true', ...(pageSize ? { maxResults: String(pageSize) } : {}) });
-      if (first.jobReference.location) q.set('location', first.jobReference.location);
-      const text = await (await fetch(`${base}/queries/${first.jobReference.jobId}?${q}`)).text();
-      bodies.push(text);
-      tok = (JSON.parse(text) as { pageToken?: string }).pageToken;
-    }
-    first = undefined as never;
-    const out: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      const t0 = performance.now();
-      for (const b of bodies) {
-        const page = JSON.parse(b) as { schema: unknown; rows?: unknown[] };
-        BigQuery.mergeSchemaWithRows_(page.schema as never, (page.rows ?? []) as never, {
-          wrapIntegers: false,
-          selectedFields: [],
-          parseJSON: false,
-          listParams: { 'formatOptions.useInt64Timestamp': true },
-        } as never);
-      }
-      out.push(performance.now() - t0);
-    }
-    return out;
-  }
-
   /** Creates the dataset and every data set; records what failed instead of throwing. */
   async setup(log: (s: string) => void): Promise<void> {
     await this.bq.createDataset(this.dataset);
