@@ -61,6 +61,26 @@ describe('table expiration', () => {
     expect(c.expirationTime).toBe(String(Date.UTC(2999, 0, 1)));
   });
 
+  it("the dataset's default table expiration applies to views too; a view's own expiration wins", async () => {
+    // BigQuery "Manage logical views": the dataset default "affects both tables and views"; an
+    // expiration set when the view is created makes the default ignored.
+    await t.bq.createDataset('exview', { defaultTableExpirationMs: '7200000' } as never);
+    await q('CREATE TABLE exview.base (x INT64)');
+    await q('CREATE VIEW exview.v1 AS SELECT x FROM exview.base');
+    await t.bq.dataset('exview').createTable('v2', { view: { query: 'SELECT x FROM exview.base', useLegacySql: false } });
+    for (const id of ['v1', 'v2']) {
+      const [m] = await t.bq.dataset('exview').table(id).getMetadata();
+      expect(m.type).toBe('VIEW');
+      expect(Number(m.expirationTime) - Number(m.creationTime)).toBe(7_200_000);
+    }
+    await q(`CREATE VIEW exview.v3 OPTIONS(expiration_timestamp = TIMESTAMP '2999-01-01 00:00:00 UTC') AS SELECT x FROM exview.base`);
+    const [v3] = await t.bq.dataset('exview').table('v3').getMetadata();
+    expect(v3.expirationTime).toBe(String(Date.UTC(2999, 0, 1)));
+    await q('CREATE VIEW exview.v4 OPTIONS(expiration_timestamp = TIMESTAMP_ADD(CURRENT_TIMESTAMP(), INTERVAL 48 HOUR)) AS SELECT x FROM exview.base');
+    const [v4] = await t.bq.dataset('exview').table('v4').getMetadata();
+    expect(Number(v4.expirationTime) - Number(v4.creationTime)).toBeGreaterThan(7_200_000);
+  });
+
   it('CREATE SCHEMA OPTIONS(default_table_expiration_days, default_partition_expiration_days)', async () => {
     await q('CREATE SCHEMA exddl OPTIONS(default_table_expiration_days = 1, default_partition_expiration_days = 2)');
     const [d] = await t.bq.dataset('exddl').getMetadata();

@@ -71,6 +71,26 @@ describe('variables: DECLARE and SET', () => {
     expect(e.message).toMatch(/^Cannot coerce expression 'a' to type INT64 at \[2:9\]/);
   });
 
+  it('a variable of parameterized type checks every value assigned as a CAST to the type does', async () => {
+    // GoogleSQL "Parameterized data types": parameters apply to variables too; the texts are
+    // CAST's (ZetaSQL reference_impl/type_parameter_constraints.cc, see src/types/type-params.ts).
+    const cast = await errorOf(q("SELECT CAST('abcd' AS STRING(3))"));
+    expect(cast.message).toBe('STRING(3) has maximum length 3 but got a value with length 4');
+    for (const script of ["DECLARE x STRING(3);\nSET x = 'abcd';", "DECLARE x STRING(3) DEFAULT 'abcd';", "DECLARE x STRING(3);\nDECLARE n INT64;\nSET (n, x) = (1, 'abcd');"]) {
+      const e = await errorOf(q(script));
+      expect(e.message).toBe(cast.message);
+    }
+    const num = await errorOf(q('DECLARE y NUMERIC(5, 2);\nSET y = 1000;'));
+    expect(num.message).toBe('NUMERIC(5, 2) has precision 5 and scale 2 but got a value that is not in range of [-999.99, 999.99]');
+    expect(await q("DECLARE x STRING(3) DEFAULT 'abc'; SET x = 'de'; SELECT x")).toEqual([{ x: 'de' }]);
+  });
+
+  it('a NUMERIC(P, S) variable rounds its DEFAULT and SET values to the scale, as CAST does', async () => {
+    expect(await q('SELECT CAST(CAST(1.234 AS NUMERIC(5, 2)) AS STRING) AS y')).toEqual([{ y: '1.23' }]);
+    expect(await q('DECLARE y NUMERIC(5,2) DEFAULT 1.234; SELECT CAST(y AS STRING) AS y')).toEqual([{ y: '1.23' }]);
+    expect(await q('DECLARE y NUMERIC(5,2); SET y = 2.345; SELECT CAST(y AS STRING) AS y, CAST(y * 2 AS STRING) AS twice')).toEqual([{ y: '2.35', twice: '4.7' }]);
+  });
+
   it('declaring a name twice in a block or a containing block is an error', async () => {
     const e = await errorOf(q('DECLARE x INT64;\nBEGIN\n  DECLARE x STRING;\nEND;'));
     expect(e.message).toMatch(/Variable 'x' redeclaration at \[3:11\]/);

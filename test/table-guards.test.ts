@@ -47,6 +47,20 @@ describe('table snapshots are read-only', () => {
     expect(await q('SELECT a FROM tg.snap ORDER BY a')).toEqual([{ a: 1 }, { a: 2 }]);
   });
 
+  it('tabledata.insertAll into a snapshot is refused with the same text', async () => {
+    const e = await errorOf(t.bq.dataset('tg').table('snap').insert([{ a: 9, b: 'q' }]));
+    expect(e.message).toBe(`${t.projectId}:tg.snap is not allowed for this operation because it is currently a SNAPSHOT.`);
+    expect(await q('SELECT a FROM tg.snap ORDER BY a')).toEqual([{ a: 1 }, { a: 2 }]);
+  });
+
+  it.each([['WRITE_APPEND'], ['WRITE_TRUNCATE'], ['WRITE_EMPTY']])('a query job with the snapshot as destinationTable (%s) is refused', async (writeDisposition) => {
+    const e = await errorOf(
+      t.bq.query({ query: "SELECT 9 AS a, 'q' AS b", destination: t.bq.dataset('tg').table('snap'), writeDisposition }),
+    );
+    expect(e.message).toBe(`${t.projectId}:tg.snap is not allowed for this operation because it is currently a SNAPSHOT.`);
+    expect(await q('SELECT a FROM tg.snap ORDER BY a')).toEqual([{ a: 1 }, { a: 2 }]);
+  });
+
   it('CREATE SNAPSHOT TABLE keeps OPTIONS(expiration_timestamp, description) in its metadata', async () => {
     const [meta] = await t.bq.dataset('tg').table('snap').getMetadata();
     expect(meta.type).toBe('SNAPSHOT');

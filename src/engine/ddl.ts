@@ -154,7 +154,12 @@ async function createTable(e: Engine, stmt: Node, ctx: LowerContext, opts: Query
   return base;
 }
 
-async function createView(e: Engine, stmt: Node, _ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
+/**
+ * CREATE [OR REPLACE] VIEW [IF NOT EXISTS]. The dataset's default table expiration applies to the
+ * view unless it sets `expiration_timestamp` itself (BigQuery "Manage logical views": the dataset
+ * default "affects both tables and views"; an expiration set when the view is created wins).
+ */
+async function createView(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
   const r = targetRef(stmt, opts);
   requireDataset(e, r);
   const existing = e.catalog.getTable(r.projectId, r.datasetId, r.tableId);
@@ -163,6 +168,8 @@ async function createView(e: Engine, stmt: Node, _ctx: LowerContext, opts: Query
   const columns: Column[] = outs.map((o) => ({ name: String(o.name), type: fromTypeProto(o.column.type), required: false }));
   const base: StatementResult = { statementType: 'CREATE_VIEW', ddlOperationPerformed: op, ddlTargetTable: r, ...schemaResult(columns) };
   if (op === 'SKIP' || opts.dryRun) return base;
+  const created = now();
+  const fields = withDatasetDefaults(e, r, await withExpirationExpression(e, stmt.optionList, ctx, tableFields(stmt)), created);
   if (existing?.type === 'TABLE') await e.db.run(`DROP TABLE IF EXISTS ${ident(existing.duckName)}`);
   await e.catalog.putTable({
     ...r,
@@ -170,9 +177,9 @@ async function createView(e: Engine, stmt: Node, _ctx: LowerContext, opts: Query
     duckName: '',
     columns,
     viewQuery: String(stmt.sql),
-    creationTime: now(),
-    lastModifiedTime: now(),
-    fields: tableFields(stmt),
+    creationTime: created,
+    lastModifiedTime: created,
+    fields,
   });
   return base;
 }

@@ -31,6 +31,16 @@ function snapshotWrite(t: TableMeta): BigQueryError {
 }
 
 /**
+ * Refuses any write into a table snapshot outside DML: tabledata.insertAll and a query job's
+ * `destinationTable` (BigQuery "Introduction to table snapshots": snapshots are read-only).
+ * @throws BigQueryError invalidQuery (`p:d.t is not allowed for this operation because it is
+ *   currently a SNAPSHOT.`) when `t` is a snapshot.
+ */
+export function checkSnapshotWrite(t: TableMeta | undefined): void {
+  if (t && isSnapshot(t)) throw snapshotWrite(t);
+}
+
+/**
  * Refuses ALTER TABLE actions that change a snapshot's schema or data (ADD/DROP/RENAME COLUMN,
  * ALTER COLUMN SET DATA TYPE / DROP NOT NULL); SET OPTIONS and RENAME TO are metadata.
  * @throws BigQueryError invalidQuery

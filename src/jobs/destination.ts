@@ -15,6 +15,7 @@ import type { Engine, StatementResult } from '../engine/engine.js';
 import { createStoredTable } from '../engine/ddl.js';
 import { insertValues } from '../engine/dml-values.js';
 import { readRows } from '../engine/statements.js';
+import { checkSnapshotWrite } from '../engine/table-guards.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { TableMeta } from '../catalog/store.js';
 import { ident } from '../engine/lower/context.js';
@@ -96,6 +97,7 @@ export async function applyDestination(e: Engine, projectId: string, q: Record<s
   const ref = { projectId: d.projectId ?? projectId, datasetId: d.datasetId, tableId: d.tableId };
   if (!e.catalog.getDataset(ref.projectId, ref.datasetId)) throw BigQueryError.datasetNotFound(ref.projectId, ref.datasetId);
   const existing = e.catalog.getTable(ref.projectId, ref.datasetId, ref.tableId);
+  checkSnapshotWrite(existing); // snapshots are read-only, as for DML (src/engine/table-guards.ts)
   const write = String(q.writeDisposition ?? 'WRITE_EMPTY').toUpperCase();
   const create = String(q.createDisposition ?? 'CREATE_IF_NEEDED').toUpperCase();
   const schema = result.schema ?? [];

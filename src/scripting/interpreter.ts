@@ -20,6 +20,8 @@ import { executeStatement, resultFields } from '../engine/statements.js';
 import type { NameDefaults } from '../engine/names.js';
 import { BigQueryError, asBigQueryError } from '../errors/errors.js';
 import type { BqType, Value } from '../types/types.js';
+import type { ParamTree } from '../types/type-params.js';
+import { castParams } from '../engine/type-params.js';
 import { FragmentSql, ScriptSource } from './source.js';
 import { Scopes, SystemVariables, loweringValues, typeSql } from './variables.js';
 import { TempFunctions } from './functions.js';
@@ -283,10 +285,19 @@ export class Interpreter {
     return { type: res.fields[0].type, value: res.rows[0]?.[0] ?? null };
   }
 
-  /** The type a script type node names (`SELECT CAST(NULL AS <type>)`). */
-  async typeOf(typeNode: Node): Promise<BqType> {
-    const res = await this.query(['SELECT CAST(NULL AS ', typeNode, ')']);
-    return res.fields[0].type;
+  /**
+   * The type a script type node names (`SELECT CAST(NULL AS <type>)`), with its type parameters
+   * (`STRING(3)`, `NUMERIC(5, 2)`: the resolved Cast's `typeModifiers.typeParameters`).
+   */
+  async typeOf(typeNode: Node): Promise<{ type: BqType; params?: ParamTree }> {
+    // A CAST of a literal folds into a Literal (parameters lost); a CAST of a column keeps them.
+    const res = await this.query(['SELECT CAST(v AS ', typeNode, ') FROM (SELECT CAST(NULL AS ', typeNode, ') AS v)']);
+    const type = res.fields[0].type;
+    let tp: Node | undefined;
+    walk(res.stmt, (n) => {
+      if (n.kind === 'Cast' && n.typeModifiers?.typeParameters) tp ??= n.typeModifiers.typeParameters;
+    });
+    return { type, params: castParams(type, tp) };
   }
 
   /** A BOOL condition: NULL counts as FALSE (IF, WHILE, REPEAT … UNTIL). */

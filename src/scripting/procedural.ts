@@ -13,6 +13,7 @@ import { setErrorVariables } from './errors.js';
 import { executeImmediate } from './dynamic.js';
 import type { Flow, Interpreter, StatementHandler, Typed } from './interpreter.js';
 import { callStatement } from './procedures.js';
+import { withParams } from './variables.js';
 
 const labelOf = (n: Node): string | undefined => n.label?.name?.idString;
 const sameLabel = (a: string | undefined, b: string | undefined) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
@@ -35,11 +36,13 @@ async function declare(it: Interpreter, n: Node): Promise<Flow> {
   const ids: Node[] = n.variableList?.identifierList ?? [];
   // A written type is resolved first (parameterized types such as STRING(10) are not allowed in
   // the STRUCT constructor that coerces the DEFAULT; their base type is).
-  const type = n.type ? await it.typeOf(n.type) : undefined;
+  const declared = n.type ? await it.typeOf(n.type) : undefined;
+  const type = declared?.type;
   const v: Typed = n.defaultValue ? await it.evaluate(n.defaultValue, type ? { type } : undefined) : { type: type!, value: null };
+  const value = withParams(v.value, v.type, declared?.params);
   for (const id of ids) {
     if (it.scopes.lookup(id.idString)) throw BigQueryError.invalidQuery(`Variable '${id.idString}' redeclaration${at(it, id)}`);
-    it.scopes.declare(id.idString, v.type, v.value);
+    it.scopes.declare(id.idString, v.type, value, declared?.params);
   }
   return undefined;
 }
@@ -53,7 +56,7 @@ function variable(it: Interpreter, id: Node) {
 /** SET x = expr. */
 async function setOne(it: Interpreter, n: Node): Promise<Flow> {
   const v = variable(it, n.variable);
-  v.value = (await it.evaluate(n.expression, { type: v.type })).value;
+  v.value = withParams((await it.evaluate(n.expression, { type: v.type })).value, v.type, v.params);
   return undefined;
 }
 
@@ -64,7 +67,8 @@ async function setTuple(it: Interpreter, n: Node): Promise<Flow> {
   const type: BqType = { kind: 'STRUCT', fields: vars.map((v) => ({ name: '', type: v.type })) };
   const r = await it.evaluate(n.structExpression, { type });
   const values = (r.value as unknown[] | null) ?? vars.map(() => null);
-  vars.forEach((v, i) => (v.value = values[i] as Typed['value']));
+  const checked = vars.map((v, i) => withParams(values[i] as Typed['value'], v.type, v.params));
+  vars.forEach((v, i) => (v.value = checked[i]));
   return undefined;
 }
 

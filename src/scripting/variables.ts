@@ -13,12 +13,15 @@ import { BigQueryError } from '../errors/errors.js';
 import type { ParamValue } from '../engine/lower/context.js';
 import { scriptVariableKey, systemVariableKey } from '../engine/lower/exprs.js';
 import type { BqType, Value } from '../types/types.js';
+import { applyParams, type ParamTree } from '../types/type-params.js';
 
 export interface Variable {
   /** As declared (for messages). */
   name: string;
   type: BqType;
   value: Value;
+  /** Type parameters of the declared type (`DECLARE x STRING(3)`), applied to every value assigned. */
+  params?: ParamTree;
 }
 
 /** Block-scoped variables (DECLARE at the start of a script or BEGIN block). */
@@ -57,9 +60,9 @@ export class Scopes {
   }
 
   /** @throws BigQueryError invalidQuery when the name is already declared in scope. */
-  declare(name: string, type: BqType, value: Value): void {
+  declare(name: string, type: BqType, value: Value, params?: ParamTree): void {
     if (this.lookup(name)) throw BigQueryError.invalidQuery(`Variable '${name}' redeclaration`);
-    this.frames[this.frames.length - 1].set(name.toLowerCase(), { name, type, value });
+    this.frames[this.frames.length - 1].set(name.toLowerCase(), { name, type, value, ...(params ? { params } : {}) });
   }
 
   /** Every visible variable by lower-case name. */
@@ -69,6 +72,14 @@ export class Scopes {
     return out;
   }
 }
+
+/**
+ * A value assigned to a variable with parameterized type, as `CAST(v AS <type>)` would give it
+ * (GoogleSQL "Parameterized data types": a variable's parameters constrain the values assigned):
+ * STRING/BYTES longer than L fail, NUMERIC/BIGNUMERIC round to the scale and must fit the precision.
+ * @throws BigQueryError invalidQuery with CAST's text (no `Field` prefix, src/types/type-params.ts).
+ */
+export const withParams = (v: Value, type: BqType, params: ParamTree | undefined): Value => (params ? applyParams(v, type, params, '') : v);
 
 /** A system variable: its type, value, and whether SET may assign it. */
 export interface SystemVariable extends ParamValue {

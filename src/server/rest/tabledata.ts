@@ -10,6 +10,7 @@ import { BigQueryError } from '../../errors/errors.js';
 import { readRows } from '../../engine/statements.js';
 import { insertValues } from '../../engine/dml-values.js';
 import { enforceRows } from '../../engine/type-params.js';
+import { checkSnapshotWrite } from '../../engine/table-guards.js';
 import type { Value } from '../../types/types.js';
 import { decodeJsonValue } from '../../wire/rest-values.js';
 import { encodeRowsJson, offsetOfToken, pageToken } from '../../wire/resources.js';
@@ -57,6 +58,12 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
     const body = objectBody(req.body);
     const t = requireTable(ctx, req.params.projectId, req.params.datasetId, req.params.tableId);
     if (t.type !== 'TABLE') throw BigQueryError.invalid(`Cannot insert into a table of type ${t.type}.`);
+    // Table snapshots are read-only: the DML guard's text, with reason invalid (not a query).
+    try {
+      checkSnapshotWrite(t);
+    } catch (e) {
+      throw e instanceof BigQueryError ? BigQueryError.invalid(e.message) : e;
+    }
     // BigQuery: 400 "No rows present in the request." (google/clusterfuzz#721, google-api-ruby-client#220).
     if (body.rows !== undefined && !Array.isArray(body.rows)) throw BigQueryError.invalid(`Invalid value at 'rows': expected a list of rows.`, 'rows');
     if (!body.rows?.length) throw BigQueryError.invalid('No rows present in the request.');

@@ -16,7 +16,7 @@ import { intParam, objectBody, requireDataset, requireTable, type PathParams, ty
 import { duckType } from '../../engine/duckdb/types.js';
 import { isAnonymousDataset } from '../../jobs/anonymous.js';
 import { anonymousTableResource } from './anonymous-tables.js';
-import { expirePartitions } from '../../engine/expiration.js';
+import { expirePartitions, withDatasetDefaults } from '../../engine/expiration.js';
 
 const READ_ONLY = ['kind', 'etag', 'id', 'selfLink', 'tableReference', 'schema', 'view', 'creationTime', 'lastModifiedTime', 'type', 'location', 'numRows', 'numBytes', 'numLongTermBytes', 'numTotalLogicalBytes'];
 
@@ -79,7 +79,8 @@ export function tablesRoutes(app: FastifyInstance, ctx: RestContext): void {
         viewQuery: String(body.view.query),
         creationTime: now,
         lastModifiedTime: now,
-        fields: settable(body),
+        // The dataset's default table expiration applies to views too (BigQuery "Manage logical views").
+        fields: withDatasetDefaults(ctx.engine, ref, settable(body), now),
       };
       await cat.putTable(t);
     } else t = await createStoredTable(ctx.engine, ref, schemaColumns(body.schema), settable(body));
