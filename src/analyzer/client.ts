@@ -1,12 +1,13 @@
 /**
  * Client of the ZetaSQL local service (gRPC over the supervised child's unix socket).
  *
- * Loads the protos once (proto-loader costs ~250 ms), waits until a real RPC answers, retries a
+ * Loads the protos once (protobufjs, ~130 ms), waits until a real RPC answers, retries a
  * call once after the child restarted, and turns analyzer errors into BigQuery's
  * `invalidQuery` errors with BigQuery's location marker (`[at 1:8]` → `at [1:8]`, DESIGN §2.4).
  */
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
+import protobuf from 'protobufjs';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,24 +19,50 @@ import { BigQueryError } from '../errors/errors.js';
 type Rpc = (req: object, cb: (err: grpc.ServiceError | null, res: any) => void) => void;
 
 let cachedService: grpc.ServiceClientConstructor | undefined;
-const LOADER_OPTIONS = { oneofs: true, longs: String, enums: String, defaults: false } as const;
+/** How messages become plain objects (the "proto-loader JSON form" the analyzer code reads). */
+const TO_OBJECT: protobuf.IConversionOptions = { oneofs: true, longs: String, enums: String, defaults: false };
+const SERVICE = 'zetasql.local_service.ZetaSqlLocalService';
 
 /**
- * The service definition: from the JSON descriptor the build writes next to this module
- * (dist/analyzer/zetasql-protos.json, ~2× faster), else by parsing the package's .proto files.
+ * The analyzer's protos: the JSON descriptor the build writes next to this module
+ * (dist/analyzer/zetasql-protos.json), else the package's .proto files parsed at start.
  */
-function loadDefinition(): protoLoader.PackageDefinition {
+function loadRoot(): protobuf.Root {
   const json = path.join(path.dirname(fileURLToPath(import.meta.url)), 'zetasql-protos.json');
-  if (fs.existsSync(json)) return protoLoader.fromJSON(JSON.parse(fs.readFileSync(json, 'utf8')), LOADER_OPTIONS);
-  return protoLoader.loadSync('local_service.proto', { ...LOADER_OPTIONS, includeDirs: [path.join(zetasqlDir(), 'protos')] });
+  if (fs.existsSync(json)) return protobuf.Root.fromJSON(JSON.parse(fs.readFileSync(json, 'utf8')));
+  const root = new protobuf.Root();
+  const dirs = [path.join(zetasqlDir(), 'protos'), path.dirname(createRequire(import.meta.url).resolve('protobufjs/package.json'))];
+  root.resolvePath = (_origin, target) => dirs.map((d) => path.join(d, target)).find((p) => fs.existsSync(p)) ?? target;
+  return root.loadSync('local_service.proto', { keepCase: false });
 }
 
+/**
+ * The gRPC client class of the local service, built straight from protobufjs types (grpc's
+ * generic client constructor; serialize = fromObject + encode, deserialize = decode + toObject):
+ * @grpc/proto-loader's package definition also builds a file descriptor per type, which cost
+ * ~110 ms of every start. Methods are reachable as `Analyze` and `analyze`.
+ */
 function serviceConstructor(): grpc.ServiceClientConstructor {
-  if (!cachedService) {
-    const def = loadDefinition();
-    const pkg = grpc.loadPackageDefinition(def) as any;
-    cachedService = pkg.zetasql.local_service.ZetaSqlLocalService as grpc.ServiceClientConstructor;
+  if (cachedService) return cachedService;
+  const service = loadRoot().lookupService(SERVICE);
+  const def: Record<string, grpc.MethodDefinition<object, object>> = {};
+  for (const m of service.methodsArray) {
+    m.resolve();
+    const req = m.resolvedRequestType!;
+    const res = m.resolvedResponseType!;
+    const method: grpc.MethodDefinition<object, object> = {
+      path: `/${SERVICE}/${m.name}`,
+      requestStream: !!m.requestStream,
+      responseStream: !!m.responseStream,
+      requestSerialize: (o: object) => Buffer.from(req.encode(req.fromObject(o)).finish()),
+      requestDeserialize: (b: Buffer) => req.toObject(req.decode(b), TO_OBJECT),
+      responseSerialize: (o: object) => Buffer.from(res.encode(res.fromObject(o)).finish()),
+      responseDeserialize: (b: Buffer) => res.toObject(res.decode(b), TO_OBJECT),
+    };
+    def[m.name] = method;
+    def[m.name[0].toLowerCase() + m.name.slice(1)] = method;
   }
+  cachedService = grpc.makeGenericClientConstructor(def, 'ZetaSqlLocalService');
   return cachedService;
 }
 
