@@ -114,7 +114,8 @@ describe('FOR SYSTEM_TIME AS OF', () => {
   it('a dropped table is Not found, and its versions are dropped with it', async () => {
     await q('CREATE TABLE tt.gone AS SELECT 1 AS id');
     const t0 = await now();
-    await q('INSERT INTO tt.gone VALUES (2)');
+    // An UPDATE keeps a copy (an INSERT would keep a row-count prefix of the live table, no table).
+    await q('UPDATE tt.gone SET id = 2 WHERE TRUE');
     expect(await versionTables()).toBeGreaterThan(0);
     const before = await versionTables();
     await q('DROP TABLE tt.gone');
@@ -124,6 +125,23 @@ describe('FOR SYSTEM_TIME AS OF', () => {
     // A new table of the same name starts a new history.
     await q('CREATE TABLE tt.gone AS SELECT 9 AS id');
     expect((await errorOf(q(`SELECT * FROM tt.gone FOR SYSTEM_TIME AS OF ${t0}`))).message).toMatch(/^Invalid snapshot time/);
+  });
+
+  it('versions of appends stay exact after a later UPDATE and DELETE rewrite the rows', async () => {
+    await q('CREATE TABLE tt.app (id INT64)');
+    await q('INSERT INTO tt.app VALUES (1), (2)');
+    const t1 = await now();
+    await t.bq.dataset('tt').table('app').insert([{ id: 3 }]);
+    const t2 = await now();
+    await q('INSERT INTO tt.app VALUES (4)');
+    const t3 = await now();
+    await q('UPDATE tt.app SET id = id * 10 WHERE TRUE');
+    await q('DELETE FROM tt.app WHERE id = 20');
+    await q('INSERT INTO tt.app VALUES (5)');
+    expect(await ids(`SELECT id FROM tt.app FOR SYSTEM_TIME AS OF ${t1} ORDER BY id`)).toEqual([1, 2]);
+    expect(await ids(`SELECT id FROM tt.app FOR SYSTEM_TIME AS OF ${t2} ORDER BY id`)).toEqual([1, 2, 3]);
+    expect(await ids(`SELECT id FROM tt.app FOR SYSTEM_TIME AS OF ${t3} ORDER BY id`)).toEqual([1, 2, 3, 4]);
+    expect(await ids('SELECT id FROM tt.app ORDER BY id')).toEqual([5, 10, 30, 40]);
   });
 
   it('concurrent writers each leave a version (writes stay serialised)', async () => {

@@ -6,7 +6,9 @@
  * table (DML, TRUNCATE, insertAll, query destinations), inside the same database write turn, the
  * table's rows are copied (`CREATE TABLE "<duckName>__v<n>" AS SELECT * FROM "<duckName>"`) and
  * the copy is recorded with the interval it was current: `[from, to)` in microseconds since the
- * epoch. CREATE OR REPLACE (and WRITE_TRUNCATE) keeps the replaced table itself as a version, so
+ * epoch. A write that only appends (INSERT, insertAll, appended query results) copies nothing: its
+ * version is the first n rows (by rowid) of the live table, copied only when a later write changes
+ * or removes rows (in-memory databases; a file database may renumber rowids at a checkpoint). CREATE OR REPLACE (and WRITE_TRUNCATE) keeps the replaced table itself as a version, so
  * the history continues across replacements ("After you replace an existing table by using the
  * CREATE OR REPLACE TABLE statement, you can use FOR SYSTEM_TIME AS OF to query the previous
  * version"). DROP discards the history: a read of a dropped table is `Not found`.
@@ -51,6 +53,12 @@ interface TableVersion {
   from: number;
   to: number;
   rows: number;
+  /**
+   * An append-only write left the earlier rows untouched: this version is the first `rows` rows
+   * (by rowid) of the table `duckName` itself, not a copy. Copied ("materialised") before any
+   * write that changes or removes rows (in-memory databases only; see keepVersion).
+   */
+  prefix?: boolean;
 }
 
 /** A table's retained history (keyed by project, dataset and table id). */
@@ -133,7 +141,19 @@ async function historyOf(e: Engine, t: TableMeta, create: boolean): Promise<Tabl
 }
 
 async function dropVersion(e: Engine, v: TableVersion): Promise<void> {
+  if (v.prefix) return; // its rows are the live table's
   await e.db.run(`DROP TABLE IF EXISTS ${ident(v.duckName)}`);
+}
+
+/** Copies every prefix version into a table of its own (before rows of the live table change). */
+async function materialize(e: Engine, h: TableHistory): Promise<void> {
+  for (const v of h.versions) {
+    if (!v.prefix) continue;
+    const name = `${h.live}__v${++h.seq}`;
+    await e.db.run(`CREATE OR REPLACE TABLE ${ident(name)} AS SELECT * FROM ${ident(v.duckName)} WHERE rowid < ${v.rows} ORDER BY rowid`);
+    v.duckName = name;
+    v.prefix = undefined;
+  }
 }
 
 async function discard(e: Engine, key: string, h: TableHistory): Promise<void> {
@@ -147,10 +167,10 @@ async function discard(e: Engine, key: string, h: TableHistory): Promise<void> {
 /** Drops versions that ended before the window, and the oldest ones beyond the budgets. */
 async function prune(e: Engine, t: TableMeta, h: TableHistory): Promise<void> {
   const horizon = (Date.now() - windowMs(e, t)) * 1000;
-  let rows = h.versions.reduce((n, v) => n + v.rows, 0);
+  let rows = h.versions.reduce((n, v) => n + (v.prefix ? 0 : v.rows), 0);
   while (h.versions.length && (h.versions[0].to < horizon || h.versions.length > MAX_VERSIONS || rows > MAX_VERSION_ROWS)) {
     const v = h.versions.shift()!;
-    rows -= v.rows;
+    if (!v.prefix) rows -= v.rows;
     await dropVersion(e, v);
   }
 }
@@ -159,9 +179,13 @@ async function prune(e: Engine, t: TableMeta, h: TableHistory): Promise<void> {
  * Keeps the current rows of `t` as a version before a write; call inside the write turn
  * (Database.serializeWrite). @returns an undo for a write that then fails.
  */
-async function keepVersion(e: Engine, t: TableMeta): Promise<() => Promise<void>> {
+async function keepVersion(e: Engine, t: TableMeta, append: boolean): Promise<() => Promise<void>> {
   const h = (await historyOf(e, t, true))!;
   const n = Number((await e.db.readAll(`SELECT count(*) FROM ${ident(t.duckName)}`)).getRowsJS()[0][0]);
+  // An append leaves rows 0..n-1 as they are: the version is that prefix of the live table, no copy.
+  // In memory only: a file database may renumber rowids when it checkpoints.
+  const prefix = append && !e.db.persistent;
+  if (!prefix) await materialize(e, h);
   if (n > MAX_VERSION_ROWS) {
     // Too large to keep: the history ends here (reads before this write: "Cannot read before").
     for (const v of h.versions.splice(0)) await dropVersion(e, v);
@@ -169,10 +193,13 @@ async function keepVersion(e: Engine, t: TableMeta): Promise<() => Promise<void>
     await persist(e, keyOf(t), h);
     return async () => undefined;
   }
-  const name = `${t.duckName}__v${++h.seq}`;
-  await e.db.run(`CREATE OR REPLACE TABLE ${ident(name)} AS SELECT * FROM ${ident(t.duckName)}`);
+  let name = t.duckName;
+  if (!prefix) {
+    name = `${t.duckName}__v${++h.seq}`;
+    await e.db.run(`CREATE OR REPLACE TABLE ${ident(name)} AS SELECT * FROM ${ident(t.duckName)}`);
+  }
   const at = await nowMicros(e, h.liveSince);
-  const v: TableVersion = { duckName: name, columns: duckColumns(t), from: h.liveSince, to: at, rows: n };
+  const v: TableVersion = { duckName: name, columns: duckColumns(t), from: h.liveSince, to: at, rows: n, ...(prefix ? { prefix: true } : {}) };
   const before = h.liveSince;
   h.versions.push(v);
   h.liveSince = at;
@@ -191,8 +218,9 @@ async function keepVersion(e: Engine, t: TableMeta): Promise<() => Promise<void>
 /**
  * Runs a write `f` to the table `t` in one write turn, after keeping the table's current rows as
  * a version (nothing is kept for tables outside {@link keepsHistory}, or for a write that fails).
+ * `append`: `f` only adds rows (INSERT, insertAll, appends), so the version needs no copy.
  */
-export async function versionedWrite<T>(e: Engine, t: TableMeta | undefined, f: () => Promise<T>): Promise<T> {
+export async function versionedWrite<T>(e: Engine, t: TableMeta | undefined, f: () => Promise<T>, kind: 'append' | 'rewrite' = 'rewrite'): Promise<T> {
   if (!t || !keepsHistory(t)) return f();
   return e.db.serializeWrite(async () => {
     const live = e.catalog.getTable(t.projectId, t.datasetId, t.tableId);
@@ -200,7 +228,7 @@ export async function versionedWrite<T>(e: Engine, t: TableMeta | undefined, f: 
     if (!live) throw BigQueryError.tableNotFound(t.projectId, t.datasetId, t.tableId);
     if (live.duckName !== t.duckName)
       throw BigQueryError.invalidQuery(`Could not serialize access to table ${t.projectId}:${t.datasetId}.${t.tableId} due to concurrent update`);
-    const undo = keepsHistory(live) ? await keepVersion(e, live) : undefined;
+    const undo = keepsHistory(live) ? await keepVersion(e, live, kind === 'append') : undefined;
     try {
       return await f();
     } catch (err) {
@@ -274,7 +302,7 @@ export async function relationAsOf(e: Engine, t: TableMeta, micros: number): Pro
     if (!have.has(c.toLowerCase())) return ty ? `CAST(NULL AS ${duckType(ty)}) AS ${ident(c)}` : `NULL AS ${ident(c)}`;
     return ty ? `CAST(${ident(c)} AS ${duckType(ty)}) AS ${ident(c)}` : ident(c);
   });
-  return `(SELECT ${items.join(', ')} FROM ${ident(v.duckName)})`;
+  return `(SELECT ${items.join(', ')} FROM ${ident(v.duckName)}${v.prefix ? ` WHERE rowid < ${v.rows}` : ''})`;
 }
 
 /** Evaluates a constant TIMESTAMP expression (FOR SYSTEM_TIME AS OF) to microseconds since the epoch. */

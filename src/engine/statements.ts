@@ -172,7 +172,7 @@ export async function executeStatement(e: Engine, stmt: Node, tables: Map<string
   if (opts.onScan) await opts.onScan(scans);
   // A write keeps the table's previous rows for time travel, in the same write turn.
   const target = opts.dryRun ? undefined : writeTarget(stmt, tables);
-  const r = await versionedWrite(e, target, () => h(e, stmt, ctx, opts));
+  const r = await versionedWrite(e, target, () => h(e, stmt, ctx, opts), stmt.kind === 'InsertStmt' ? 'append' : 'rewrite');
   if (!r.referencedTables && scans.length) r.referencedTables = scans.map(({ table: t }) => ({ projectId: t.projectId, datasetId: t.datasetId, tableId: t.tableId }));
   // A dry run of DML answers the target table's schema (recorded api_configuration/dry_run_insert).
   if (opts.dryRun && !r.schema && (stmt.kind === 'InsertStmt' || STATEMENT_NAMES[stmt.kind] !== undefined)) {
