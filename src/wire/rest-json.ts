@@ -100,6 +100,9 @@ const SPECIAL_FLOATS: Record<string, number> = { nan: NaN, '+nan': NaN, '-nan': 
 const BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/;
 
 function decodeInt64(json: unknown, path: string, d: Dialect): bigint {
+  // Fast paths (insertAll hot loop): safe integers, and short plain digit strings.
+  if (typeof json === 'number' && Number.isSafeInteger(json)) return BigInt(json);
+  if (typeof json === 'string' && json.length <= 15 && /^-?\d+$/.test(json)) return BigInt(json);
   let text = numberText(json);
   if (text === undefined && typeof json === 'string' && /^[+-]?\d+$/.test(json)) text = json;
   if (text !== undefined) {
