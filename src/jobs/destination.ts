@@ -92,7 +92,18 @@ function rowsFor(t: TableMeta, schema: { name: string }[], rows: Value[][]): (Va
   return rows.map((r) => idx.map((i) => (i < 0 ? undefined : r[i])));
 }
 
-export async function applyDestination(e: Engine, projectId: string, q: Record<string, any>, result: StatementResult): Promise<void> {
+/**
+ * Writes `result` into `q.destinationTable` with `q`'s dispositions, schema update options and layout.
+ * `opts.keepModes`: a created table keeps the result fields' REQUIRED modes (load jobs with a
+ * schema); `opts.readBack: false` leaves `result` as it is (load jobs answer no rows).
+ */
+export async function applyDestination(
+  e: Engine,
+  projectId: string,
+  q: Record<string, any>,
+  result: StatementResult,
+  opts: { keepModes?: boolean; readBack?: boolean } = {},
+): Promise<void> {
   const d = q.destinationTable;
   const ref = { projectId: d.projectId ?? projectId, datasetId: d.datasetId, tableId: d.tableId };
   if (!e.catalog.getDataset(ref.projectId, ref.datasetId)) throw BigQueryError.datasetNotFound(ref.projectId, ref.datasetId);
@@ -105,7 +116,7 @@ export async function applyDestination(e: Engine, projectId: string, q: Record<s
   const updates: string[] = (Array.isArray(q.schemaUpdateOptions) ? q.schemaUpdateOptions : []).map((o: unknown) => String(o).toUpperCase());
   if (updates.length && write !== 'WRITE_APPEND' && !(write === 'WRITE_TRUNCATE' && ref.tableId.includes('$')))
     throw BigQueryError.invalid(SCHEMA_UPDATE_DISPOSITION);
-  const resultColumns = () => schema.map((f) => ({ name: f.name, type: f.type, required: false }));
+  const resultColumns = () => schema.map((f) => ({ name: f.name, type: f.type, required: opts.keepModes === true && f.required === true }));
   if (!existing) {
     if (create === 'CREATE_NEVER') throw BigQueryError.notFound(`Not found: Table ${ref.projectId}:${ref.datasetId}.${ref.tableId}`);
     const t = await createStoredTable(e, ref, resultColumns(), layoutFields(q, schema.map((f) => f.name)));
@@ -126,6 +137,7 @@ export async function applyDestination(e: Engine, projectId: string, q: Record<s
     } else await insertValues(e, existing, rows);
   }
   result.numDmlAffectedRows = rows.length;
+  if (opts.readBack === false) return;
   // A query job's results are its destination table (recorded api_configuration/write_append_*).
   const t = e.catalog.getTable(ref.projectId, ref.datasetId, ref.tableId)!;
   const fields = t.columns.map((c) => ({ name: c.name, type: c.type }));

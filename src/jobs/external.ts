@@ -87,7 +87,7 @@ export function sourceFiles(uris: unknown): string[] {
 }
 
 /** A file list as a DuckDB list literal. */
-const fileList = (files: string[]) => `[${files.map(sql).join(', ')}]`;
+export const fileList = (files: string[]) => `[${files.map(sql).join(', ')}]`;
 
 /** CSV reader options shared by sniffing and reading (csvOptions). */
 function csvReaderOptions(def: Record<string, any>): string[] {
@@ -116,13 +116,13 @@ function skipLeadingRows(def: Record<string, any>): number | undefined {
 }
 
 /** DuckDB's `DESCRIBE` of a relation: column names and DuckDB type texts. */
-async function describe(e: Engine, relation: string): Promise<{ name: string; type: string }[]> {
+export async function describe(e: Engine, relation: string): Promise<{ name: string; type: string }[]> {
   const r = await e.db.readAll(`DESCRIBE SELECT * FROM ${relation}`);
   return r.getRowsJS().map((row) => ({ name: String(row[0]), type: String(row[1]) }));
 }
 
-/** The columns and text rows of CSV files. */
-async function readCsv(e: Engine, files: string[], def: Record<string, any>, columns: Column[] | undefined, dryRun: boolean) {
+/** The columns (given, or detected when undefined) and text rows of CSV files (load jobs reuse it, load.ts). */
+export async function readCsv(e: Engine, files: string[], def: Record<string, any>, columns: Column[] | undefined, dryRun: boolean) {
   const base = csvReaderOptions(def);
   const skip = skipLeadingRows(def);
   let header = false;

@@ -42,6 +42,21 @@ export interface JobRecord {
   parentJobId?: string;
   /** Child jobs (one per statement) of a script job. */
   childJobIds?: string[];
+  /** Every error of the job (`status.errors`) when it has more than its errorResult: a load job's bad records. */
+  errors?: { reason: string; message: string; location?: string }[];
+  /** A load job's JobStatistics3 (load.ts). */
+  loadStats?: LoadStats;
+  /** A media upload's data file, the load job's source instead of sourceUris (src/server/rest/uploads.ts). */
+  uploadFile?: string;
+}
+
+/** JobStatistics3 of a load job (discovery): counts and bytes. */
+export interface LoadStats {
+  inputFiles: number;
+  inputFileBytes: number;
+  outputRows: number;
+  outputBytes: number;
+  badRecords: number;
 }
 
 /** Limits on the result rows kept in memory. */

@@ -31,6 +31,7 @@ import { JobSlots, type SlotRequest } from './slots.js';
 import { statementTimeoutError, validateQueryConfig } from './query-options.js';
 import { executeQueryJob, newExecution } from './execute.js';
 import { childJobIds, childJobs } from './children.js';
+import { executeLoadJob, validateLoadConfig } from './load.js';
 import type { JobListFilter, JobRecord, JobStats, ResultLimits } from './jobs-model.js';
 
 export type { JobListFilter, JobRecord, JobState, JobStats, ResultLimits } from './jobs-model.js';
@@ -185,9 +186,9 @@ export class JobManager {
    * Creates a job and starts it (jobs.insert); a dry run completes before this returns. An
    * existing id with the same configuration returns the existing job.
    * @throws BigQueryError duplicate for an existing id with another configuration; invalid for a
-   *   job without a query configuration.
+   *   job without a query or load configuration. `uploadFile`: a media upload's data (load jobs).
    */
-  async insert(projectId: string, body: Record<string, any>): Promise<JobRecord> {
+  async insert(projectId: string, body: Record<string, any>, uploadFile?: string): Promise<JobRecord> {
     const ref = body.jobReference ?? {};
     const jobId: string = ref.jobId ?? `job_${randomUUID().replace(/-/g, '_')}`;
     const configuration: Record<string, any> = body.configuration ?? {};
@@ -196,18 +197,21 @@ export class JobManager {
       if (configKey(existing.configuration) === configKey(withoutAnonymousEcho(configuration, existing))) return existing;
       throw BigQueryError.duplicate(`Already Exists: Job ${projectId}:${existing.location}.${jobId}`);
     }
-    if (!configuration.query) {
-      const kind = Object.keys(configuration).find((k) => ['load', 'extract', 'copy'].includes(k));
-      if (kind) throw BigQueryError.notSupported(`Job type ${kind.toUpperCase()}`);
-      throw BigQueryError.invalid('Required parameter is missing: configuration.query', 'configuration');
+    if (configuration.load && !configuration.query) validateLoadConfig(configuration, uploadFile !== undefined); // load.ts
+    else {
+      if (!configuration.query) {
+        const kind = Object.keys(configuration).find((k) => ['extract', 'copy'].includes(k));
+        if (kind) throw BigQueryError.notSupported(`Job type ${kind.toUpperCase()}`);
+        throw BigQueryError.invalid('Required parameter is missing: configuration.query', 'configuration');
+      }
+      if (typeof configuration.query.query !== 'string' || !configuration.query.query.trim())
+        throw BigQueryError.invalid('Required parameter is missing: query', 'query');
+      validateQueryConfig(configuration);
     }
-    if (typeof configuration.query.query !== 'string' || !configuration.query.query.trim())
-      throw BigQueryError.invalid('Required parameter is missing: query', 'query');
-    validateQueryConfig(configuration);
-    const job: JobRecord = { projectId, jobId, location: ref.location ?? 'US', configuration, state: 'PENDING', creationTime: Date.now() };
+    const job: JobRecord = { projectId, jobId, location: ref.location ?? 'US', configuration, state: 'PENDING', creationTime: Date.now(), uploadFile };
     const key = this.key(projectId, jobId);
     this.jobs.set(key, job);
-    if (!configuration.dryRun) this.anonymous.add(projectId, jobId);
+    if (!configuration.dryRun && !configuration.load) this.anonymous.add(projectId, jobId);
     const run: Running = { intr: new Interrupter(), cancelled: false, done: Promise.resolve() };
     this.running.set(key, run);
     // The job runs on its own (PENDING → RUNNING once it has a slot → DONE); callers wait as long as they choose.
@@ -303,7 +307,8 @@ export class JobManager {
           r.timedOut = ms;
           r.intr.interrupt();
         };
-        await executeQueryJob({ engine: this.engine, sessions: this.sessions, onStatementTimeout }, job, ex);
+        if (job.configuration.load) await executeLoadJob(this.engine, job);
+        else await executeQueryJob({ engine: this.engine, sessions: this.sessions, onStatementTimeout }, job, ex);
         results = ex.results;
       });
     } catch (e) {

@@ -15,6 +15,7 @@ import { routinesRoutes } from './rest/routines.js';
 import { rowAccessPoliciesRoutes } from './rest/row-access-policies.js';
 import { tabledataRoutes } from './rest/tabledata.js';
 import { jobsRoutes } from './rest/jobs.js';
+import { uploadsRoutes } from './rest/uploads.js';
 import { discoveryRoutes } from './rest/discovery.js';
 
 export interface EmulatorOptions {
@@ -108,6 +109,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       { prefix },
     );
   }
+  // Media uploads of load jobs (their own body parser: bytes).
+  await app.register(async (r) => uploadsRoutes(r, ctx), { prefix: '/upload/bigquery/v2' });
   discoveryRoutes(app, ctx);
   const host = opts.host ?? '127.0.0.1';
   const address = await app.listen({ host, port: opts.port ?? 9050 });

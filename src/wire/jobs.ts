@@ -85,6 +85,7 @@ export function jobStatistics(j: JobRecord): Record<string, unknown> {
   if (j.startTime && !dry) stats.startTime = String(j.startTime);
   if (j.state !== 'DONE') return stats;
   if (j.endTime) stats.endTime = String(j.endTime);
+  if (j.configuration.load) return loadStatistics(j, stats);
   const r = j.result;
   const processed = String(j.stats?.bytesProcessed ?? 0);
   const staged = ranStages(j);
@@ -152,13 +153,27 @@ export function jobStatistics(j: JobRecord): Record<string, unknown> {
   return stats;
 }
 
+/** A finished load job's statistics: JobStatistics3 (`load`) when it loaded, times only when it failed. */
+function loadStatistics(j: JobRecord, stats: Record<string, unknown>): Record<string, unknown> {
+  const l = j.loadStats;
+  if (l)
+    stats.load = {
+      inputFiles: String(l.inputFiles),
+      inputFileBytes: String(l.inputFileBytes),
+      outputRows: String(l.outputRows),
+      outputBytes: String(l.outputBytes),
+      badRecords: String(l.badRecords),
+    };
+  return stats;
+}
+
 /** The Job resource. */
 export function jobResource(base: string, j: JobRecord): Record<string, unknown> {
   const status: Record<string, unknown> = { state: j.state };
-  if (j.error) {
-    status.errorResult = j.error.toErrorProto();
-    status.errors = [j.error.toErrorProto()];
-  }
+  if (j.error) status.errorResult = j.error.toErrorProto();
+  // status.errors: every error; a load job's bad records even when it succeeded (load.ts).
+  if (j.errors?.length) status.errors = j.errors;
+  else if (j.error) status.errors = [j.error.toErrorProto()];
   // The query configuration echoes its priority, INTERACTIVE by default (recorded on every query job);
   // a query without a destination names its anonymous result table (recorded job_get_complete).
   const anon = anonymousDestination(j);
@@ -169,7 +184,7 @@ export function jobResource(base: string, j: JobRecord): Record<string, unknown>
         priority: j.configuration.query.priority ?? 'INTERACTIVE',
       }
     : undefined;
-  const configuration = { jobType: 'QUERY', ...j.configuration, ...(query ? { query } : {}) };
+  const configuration = { jobType: j.configuration.load ? 'LOAD' : 'QUERY', ...j.configuration, ...(query ? { query } : {}) };
   const dry = !!j.configuration.dryRun;
   const body: Record<string, unknown> = {
     kind: 'bigquery#job',

@@ -24,6 +24,8 @@ export interface WireRequest {
   body_bin?: string;
   headers?: Record<string, string>;
   capture?: Record<string, string>;
+  /** A captured job id variable: the step waits until that job is DONE. */
+  await_job?: string;
 }
 
 function expand(text: string, vars: Record<string, string>): string {
@@ -105,6 +107,11 @@ export async function replayWireFixture(baseUrl: string, projectId: string, name
     if (r.status !== 200) setupErrors.push(`${s.method} ${s.path}: ${r.status} ${r.text}`);
     for (const [k, p] of Object.entries(s.capture ?? {}))
       vars[k] = encodeURIComponent(String(p.startsWith('header:') ? r.headers.get(p.slice(7)) : get(r.body, p)));
+    for (let i = 0; s.await_job && i < 100; i++) {
+      const j = await http(baseUrl, 'GET', `/bigquery/v2/projects/${projectId}/jobs/${vars[s.await_job]}`);
+      if (j.body?.status?.state === 'DONE') break;
+      await new Promise((res) => setTimeout(res, 50));
+    }
   }
   const req = JSON.parse(fs.readFileSync(path.join(dir, 'request.json'), 'utf8')) as WireRequest;
   const expected = JSON.parse(fs.readFileSync(path.join(dir, 'expected_response.json'), 'utf8'));
