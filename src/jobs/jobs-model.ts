@@ -46,6 +46,10 @@ export interface JobRecord {
   errors?: { reason: string; message: string; location?: string }[];
   /** A load job's JobStatistics3 (load.ts). */
   loadStats?: LoadStats;
+  /** A copy job's JobStatistics5 (copy.ts). */
+  copyStats?: { copiedRows: number; copiedLogicalBytes: number };
+  /** An extract job's JobStatistics4 (extract.ts). */
+  extractStats?: { destinationUriFileCounts: number[]; inputBytes: number };
   /** A media upload's data file, the load job's source instead of sourceUris (src/server/rest/uploads.ts). */
   uploadFile?: string;
 }

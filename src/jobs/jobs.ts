@@ -32,6 +32,8 @@ import { statementTimeoutError, validateQueryConfig } from './query-options.js';
 import { executeQueryJob, newExecution } from './execute.js';
 import { childJobIds, childJobs } from './children.js';
 import { executeLoadJob, validateLoadConfig } from './load.js';
+import { executeCopyJob, validateCopyConfig } from './copy.js';
+import { executeExtractJob, validateExtractConfig } from './extract.js';
 import type { JobListFilter, JobRecord, JobStats, ResultLimits } from './jobs-model.js';
 
 export type { JobListFilter, JobRecord, JobState, JobStats, ResultLimits } from './jobs-model.js';
@@ -198,12 +200,10 @@ export class JobManager {
       throw BigQueryError.duplicate(`Already Exists: Job ${projectId}:${existing.location}.${jobId}`);
     }
     if (configuration.load && !configuration.query) validateLoadConfig(configuration, uploadFile !== undefined); // load.ts
+    else if (configuration.copy && !configuration.query) validateCopyConfig(configuration); // copy.ts
+    else if (configuration.extract && !configuration.query) validateExtractConfig(configuration); // extract.ts
     else {
-      if (!configuration.query) {
-        const kind = Object.keys(configuration).find((k) => ['extract', 'copy'].includes(k));
-        if (kind) throw BigQueryError.notSupported(`Job type ${kind.toUpperCase()}`);
-        throw BigQueryError.invalid('Required parameter is missing: configuration.query', 'configuration');
-      }
+      if (!configuration.query) throw BigQueryError.invalid('Required parameter is missing: configuration.query', 'configuration');
       if (typeof configuration.query.query !== 'string' || !configuration.query.query.trim())
         throw BigQueryError.invalid('Required parameter is missing: query', 'query');
       validateQueryConfig(configuration);
@@ -211,7 +211,7 @@ export class JobManager {
     const job: JobRecord = { projectId, jobId, location: ref.location ?? 'US', configuration, state: 'PENDING', creationTime: Date.now(), uploadFile };
     const key = this.key(projectId, jobId);
     this.jobs.set(key, job);
-    if (!configuration.dryRun && !configuration.load) this.anonymous.add(projectId, jobId);
+    if (!configuration.dryRun && configuration.query) this.anonymous.add(projectId, jobId);
     const run: Running = { intr: new Interrupter(), cancelled: false, done: Promise.resolve() };
     this.running.set(key, run);
     // The job runs on its own (PENDING → RUNNING once it has a slot → DONE); callers wait as long as they choose.
@@ -308,6 +308,8 @@ export class JobManager {
           r.intr.interrupt();
         };
         if (job.configuration.load) await executeLoadJob(this.engine, job);
+        else if (job.configuration.copy && !job.configuration.query) await executeCopyJob(this.engine, job);
+        else if (job.configuration.extract && !job.configuration.query) await executeExtractJob(this.engine, job);
         else await executeQueryJob({ engine: this.engine, sessions: this.sessions, onStatementTimeout }, job, ex);
         results = ex.results;
       });

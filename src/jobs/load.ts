@@ -172,8 +172,8 @@ function decodeRow(r: Read, i: number, ignoreUnknown: boolean): Value[] {
   }
 }
 
-/** Logical bytes of a table's rows (bytes.ts sizes), 0 for a missing table. */
-async function tableBytes(e: Engine, ref: { projectId: string; datasetId: string; tableId: string }): Promise<number> {
+/** Logical bytes of a table's rows (bytes.ts sizes), 0 for a missing table (also extract.ts, copy.ts). */
+export async function tableBytes(e: Engine, ref: { projectId: string; datasetId: string; tableId: string }): Promise<number> {
   const t = e.catalog.getTable(ref.projectId, ref.datasetId, ref.tableId);
   if (!t || t.type !== 'TABLE' || !t.columns.length) return 0;
   const sum = t.columns.map((c) => sizeExpr(quoteIdent(c.name), c.type)).join(' + ');

@@ -4,6 +4,7 @@
  */
 import { resultRowCount, type JobRecord } from '../jobs/jobs.js';
 import { anonymousDestination } from '../jobs/anonymous.js';
+import { destinationUris } from '../jobs/extract.js';
 import { fieldFromType } from '../types/schema.js';
 import { etagOf } from './resources.js';
 
@@ -86,6 +87,8 @@ export function jobStatistics(j: JobRecord): Record<string, unknown> {
   if (j.state !== 'DONE') return stats;
   if (j.endTime) stats.endTime = String(j.endTime);
   if (j.configuration.load) return loadStatistics(j, stats);
+  if (j.configuration.copy && !j.configuration.query) return copyExtractStatistics(j, stats);
+  if (j.configuration.extract && !j.configuration.query) return copyExtractStatistics(j, stats);
   const r = j.result;
   const processed = String(j.stats?.bytesProcessed ?? 0);
   const staged = ranStages(j);
@@ -167,6 +170,24 @@ function loadStatistics(j: JobRecord, stats: Record<string, unknown>): Record<st
   return stats;
 }
 
+/**
+ * A finished copy or extract job's statistics: JobStatistics5 (`copy`: copiedRows,
+ * copiedLogicalBytes) or JobStatistics4 (`extract`: destinationUriFileCounts, inputBytes) when it
+ * succeeded, times only when it failed.
+ */
+function copyExtractStatistics(j: JobRecord, stats: Record<string, unknown>): Record<string, unknown> {
+  if (j.copyStats) stats.copy = { copiedRows: String(j.copyStats.copiedRows), copiedLogicalBytes: String(j.copyStats.copiedLogicalBytes) };
+  if (j.extractStats)
+    stats.extract = { destinationUriFileCounts: j.extractStats.destinationUriFileCounts.map(String), inputBytes: String(j.extractStats.inputBytes) };
+  return stats;
+}
+
+/** JobConfiguration.jobType ("QUERY, LOAD, EXTRACT, COPY or UNKNOWN") of a job's configuration. */
+function jobTypeOf(c: Record<string, any>): string {
+  if (c.query) return 'QUERY';
+  return c.load ? 'LOAD' : c.copy ? 'COPY' : c.extract ? 'EXTRACT' : 'UNKNOWN';
+}
+
 /** The Job resource. */
 export function jobResource(base: string, j: JobRecord): Record<string, unknown> {
   const status: Record<string, unknown> = { state: j.state };
@@ -184,7 +205,9 @@ export function jobResource(base: string, j: JobRecord): Record<string, unknown>
         priority: j.configuration.query.priority ?? 'INTERACTIVE',
       }
     : undefined;
-  const configuration = { jobType: j.configuration.load ? 'LOAD' : 'QUERY', ...j.configuration, ...(query ? { query } : {}) };
+  // An extract job echoes its first URI in the deprecated `destinationUri` too (recorded http/jobs/extract_avro_basic).
+  const extract = j.configuration.extract && !j.configuration.query ? { ...j.configuration.extract, destinationUri: destinationUris(j.configuration.extract)[0] } : undefined;
+  const configuration = { jobType: jobTypeOf(j.configuration), ...j.configuration, ...(query ? { query } : {}), ...(extract ? { extract } : {}) };
   const dry = !!j.configuration.dryRun;
   const body: Record<string, unknown> = {
     kind: 'bigquery#job',

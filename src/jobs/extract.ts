@@ -1,0 +1,132 @@
+/**
+ * Extract jobs (REST JobConfigurationExtract, api/bigquery-v2-discovery.json): a table's rows are
+ * written to Cloud Storage URIs. The emulator has no Cloud Storage: `gs://bucket/path` is a file
+ * under BQEMU_GCS_DIR, as for EXPORT DATA (src/engine/export.ts `localPathOfUri`); a `*` in a URI
+ * becomes the shard number `000000000000` (the name BigQuery gives a single shard). With several
+ * destination URIs the rows are split over them in order, one file each.
+ *
+ * - sourceTable (required); sourceModel (model export) is not supported by bqemu. A view cannot
+ *   be extracted (BigQuery's `… is not allowed for this operation because it is currently a VIEW.`).
+ * - destinationFormat CSV (default), NEWLINE_DELIMITED_JSON, AVRO, PARQUET (extract-writers.ts for
+ *   the value text; Parquet through DuckDB's COPY). A CSV of a table with nested or repeated
+ *   fields is refused (discovery: "Tables with nested or repeated fields cannot be exported as CSV").
+ * - compression NONE (default), GZIP (CSV, JSON, Parquet), DEFLATE (Avro), SNAPPY (Parquet; Avro
+ *   SNAPPY is not supported by bqemu), ZSTD (Parquet); other pairs are rejected.
+ * - fieldDelimiter (`\t` / `tab` for a tab), printHeader (default true), useAvroLogicalTypes.
+ * - statistics.extract: destinationUriFileCounts (files per URI, in URI order), inputBytes (the
+ *   table's logical bytes, bytes.ts).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import type { Engine } from '../engine/engine.js';
+import { quoteIdent } from '../engine/duckdb/types.js';
+import { localPathOfUri } from '../engine/export.js';
+import { readRows } from '../engine/statements.js';
+import { BigQueryError } from '../errors/errors.js';
+import type { Value } from '../types/types.js';
+import { csvText, ndjsonText, writeAvro } from './extract-writers.js';
+import type { JobRecord } from './jobs-model.js';
+import { tableBytes } from './load.js';
+
+const FORMATS = ['CSV', 'NEWLINE_DELIMITED_JSON', 'AVRO', 'PARQUET'];
+/** Compressions each format accepts (JobConfigurationExtract.compression). */
+const COMPRESSIONS: Record<string, string[]> = {
+  CSV: ['NONE', 'GZIP'],
+  NEWLINE_DELIMITED_JSON: ['NONE', 'GZIP'],
+  AVRO: ['NONE', 'DEFLATE', 'SNAPPY'],
+  PARQUET: ['NONE', 'GZIP', 'SNAPPY', 'ZSTD'],
+};
+
+const notSupported = (what: string) => new BigQueryError('invalid', `${what} is not supported by bqemu`);
+
+/** The destination URIs of an extract configuration (destinationUris, else the deprecated destinationUri). */
+export function destinationUris(x: Record<string, any>): string[] {
+  if (Array.isArray(x.destinationUris) && x.destinationUris.length) return x.destinationUris.map(String);
+  return typeof x.destinationUri === 'string' && x.destinationUri ? [x.destinationUri] : [];
+}
+
+/**
+ * Checks an extract configuration when the job is inserted.
+ * @throws BigQueryError invalid for a missing sourceTable or destination URI, an unknown format or
+ *   a compression the format does not take; not supported for model extracts, Avro SNAPPY and
+ *   dry runs.
+ */
+export function validateExtractConfig(configuration: Record<string, any>): void {
+  const x = configuration.extract;
+  if (!x || typeof x !== 'object') throw BigQueryError.invalid('Invalid value for configuration.extract', 'configuration.extract');
+  if (configuration.dryRun === true || configuration.dryRun === 'true') throw notSupported('A dry run of an extract job');
+  if (x.sourceModel) throw notSupported('Extracting a model (sourceModel)');
+  const s = x.sourceTable;
+  if (!s || typeof s !== 'object' || !s.datasetId || !s.tableId) throw BigQueryError.invalid('Required parameter is missing: sourceTable', 'sourceTable');
+  const uris = destinationUris(x);
+  if (!uris.length) throw BigQueryError.invalid('Required parameter is missing: destinationUris', 'destinationUris');
+  for (const u of uris) {
+    if (!/^gs:\/\/[^/]+\/.+/.test(u)) throw BigQueryError.invalid(`Invalid extract destination URI '${u}'. Must be a valid Google Storage path.`, 'destinationUris');
+    if (u.indexOf('*') !== u.lastIndexOf('*')) throw BigQueryError.invalid(`Invalid extract destination URI '${u}'. Only one wildcard is allowed.`, 'destinationUris');
+  }
+  const format = String(x.destinationFormat ?? 'CSV').toUpperCase();
+  if (!FORMATS.includes(format)) throw BigQueryError.invalid(`Invalid value for destinationFormat: ${String(x.destinationFormat)}`, 'destinationFormat');
+  const compression = String(x.compression ?? 'NONE').toUpperCase();
+  if (!COMPRESSIONS[format].includes(compression))
+    throw BigQueryError.invalid(`Invalid value for compression: ${String(x.compression)} is not a valid value for ${format}`, 'compression');
+  if (format === 'AVRO' && compression === 'SNAPPY') throw notSupported('SNAPPY compression of Avro files');
+}
+
+/** The delimiter text of `fieldDelimiter` (`\t` and `tab` name a tab). */
+function delimiterOf(v: unknown): string {
+  const d = v === undefined ? ',' : String(v);
+  return d === '\\t' || d.toLowerCase() === 'tab' ? '\t' : d;
+}
+
+/**
+ * Runs an extract job: reads the source table, writes the files, sets `job.extractStats`.
+ * @throws BigQueryError notFound for a missing dataset or table; invalid for a view, a CSV of
+ *   nested or repeated fields, or a column type without an Avro mapping.
+ */
+export async function executeExtractJob(e: Engine, job: JobRecord): Promise<void> {
+  const x = job.configuration.extract as Record<string, any>;
+  const s = x.sourceTable;
+  const ref = { projectId: String(s.projectId ?? job.projectId), datasetId: String(s.datasetId), tableId: String(s.tableId) };
+  if (!e.catalog.getDataset(ref.projectId, ref.datasetId)) throw BigQueryError.datasetNotFound(ref.projectId, ref.datasetId);
+  const t = e.catalog.getTable(ref.projectId, ref.datasetId, ref.tableId);
+  if (!t) throw BigQueryError.tableNotFound(ref.projectId, ref.datasetId, ref.tableId);
+  if (t.type !== 'TABLE')
+    throw BigQueryError.invalid(`${ref.projectId}:${ref.datasetId}.${ref.tableId} is not allowed for this operation because it is currently a ${t.type}.`);
+  const format = String(x.destinationFormat ?? 'CSV').toUpperCase();
+  const compression = String(x.compression ?? 'NONE').toUpperCase();
+  const columns = t.columns;
+  if (format === 'CSV') {
+    const nested = columns.find((c) => c.type.kind === 'ARRAY' || c.type.kind === 'STRUCT');
+    if (nested) throw BigQueryError.invalid(`Operation cannot be performed on a nested schema. Field: ${nested.name}`);
+  }
+  const uris = destinationUris(x);
+  const files = uris.map((u) => localPathOfUri(u));
+  for (const f of files) fs.mkdirSync(path.dirname(f), { recursive: true });
+  const list = columns.map((c) => quoteIdent(c.name)).join(', ');
+  if (format === 'PARQUET') {
+    // One file per URI; several URIs split the rows by rowid ranges.
+    const codec = compression === 'NONE' ? 'uncompressed' : compression.toLowerCase();
+    const n = Number((await e.db.readAll(`SELECT count(*) FROM ${quoteIdent(t.duckName)}`)).getRowsJS()[0][0]);
+    const per = Math.ceil(n / files.length);
+    const stmts = files.map(
+      (f, i) =>
+        `COPY (SELECT ${list} FROM ${quoteIdent(t.duckName)} ORDER BY rowid LIMIT ${per} OFFSET ${i * per}) TO '${f.replace(/'/g, "''")}' (FORMAT PARQUET, COMPRESSION '${codec}')`,
+    );
+    await e.db.transaction(stmts);
+  } else {
+    const fields = columns.map((c) => ({ name: c.name, type: c.type }));
+    const rows = await readRows(e, `SELECT ${list} FROM ${quoteIdent(t.duckName)} ORDER BY rowid`, fields);
+    const per = Math.ceil(rows.length / files.length);
+    for (let i = 0; i < files.length; i++) {
+      const part: Value[][] = rows.slice(i * per, (i + 1) * per);
+      if (format === 'AVRO') {
+        await writeAvro(files[i], columns, part, compression === 'DEFLATE' ? 'deflate' : 'null', x.useAvroLogicalTypes === true || x.useAvroLogicalTypes === 'true');
+        continue;
+      }
+      const text = format === 'CSV' ? csvText(columns, part, delimiterOf(x.fieldDelimiter), x.printHeader !== false && x.printHeader !== 'false') : ndjsonText(columns, part);
+      fs.writeFileSync(files[i], compression === 'GZIP' ? zlib.gzipSync(text) : text);
+    }
+  }
+  job.extractStats = { destinationUriFileCounts: uris.map(() => 1), inputBytes: await tableBytes(e, ref) };
+}

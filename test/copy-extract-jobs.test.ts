@@ -1,0 +1,183 @@
+/**
+ * Copy jobs (JobConfigurationTableCopy) and extract jobs (JobConfigurationExtract) through
+ * @google-cloud/bigquery: `table.copy(dest)`, `table.copyFrom(sources)`, `table.extract(file)`.
+ * Expected values: the source rows; copy's writeDisposition default WRITE_EMPTY and its
+ * `duplicate` error (discovery JobConfigurationTableCopy.writeDisposition); snapshots read-only
+ * (BigQuery "Introduction to table snapshots"); export text per BigQuery "Export table data"
+ * (CSV header, INT64 as JSON strings in JSON exports); the Avro container read back with avsc.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import avro from 'avsc';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+
+let t: TestEmulator;
+let dir: string;
+let savedGcs: string | undefined;
+const DS = 'cx';
+const P = 'cx-project';
+
+/** Minimal stand-ins for @google-cloud/storage's Storage → Bucket → File (the client checks the constructor names). */
+class Storage {}
+class Bucket {
+  parent = new Storage();
+  constructor(readonly name: string) {}
+}
+class File {
+  parent: Bucket;
+  constructor(
+    readonly bucket: Bucket,
+    readonly name: string,
+  ) {
+    this.parent = bucket;
+  }
+}
+const gcsFile = (name: string) => new File(new Bucket('bkt'), name) as any;
+const local = (name: string) => path.join(dir, 'bkt', name);
+
+const rowsOf = async (table: string) => (await t.bq.query({ query: `SELECT * FROM ${DS}.${table} ORDER BY id` }))[0];
+const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: any) => e);
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bqemu-cx-'));
+  savedGcs = process.env.BQEMU_GCS_DIR;
+  process.env.BQEMU_GCS_DIR = dir;
+  t = await startTestEmulator({ projectId: P });
+  await t.bq.createDataset(DS);
+  await t.bq.query(`CREATE TABLE ${DS}.src (id INT64 NOT NULL, name STRING, ts TIMESTAMP)`);
+  await t.bq.query(`INSERT ${DS}.src VALUES (1, 'alpha', TIMESTAMP '2019-01-13 00:00:00 UTC'), (2, 'b,"q"', NULL), (3, NULL, TIMESTAMP '2020-05-06 07:08:09 UTC')`);
+  await t.bq.query(`CREATE TABLE ${DS}.more (id INT64 NOT NULL, name STRING, ts TIMESTAMP)`);
+  await t.bq.query(`INSERT ${DS}.more VALUES (4, 'delta', NULL)`);
+});
+afterAll(async () => {
+  await t?.emu.close();
+  if (savedGcs === undefined) delete process.env.BQEMU_GCS_DIR;
+  else process.env.BQEMU_GCS_DIR = savedGcs;
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('copy jobs', () => {
+  it('copies a table to a new table (schema with modes, rows, statistics.copy)', async () => {
+    const [job] = await t.bq.dataset(DS).table('src').copy(t.bq.dataset(DS).table('c1'));
+    expect(job.configuration?.jobType).toBe('COPY');
+    expect(job.statistics?.copy?.copiedRows).toBe('3');
+    expect(Number(job.statistics?.copy?.copiedLogicalBytes)).toBeGreaterThan(0);
+    expect((await rowsOf('c1')).map((r: any) => [r.id, r.name])).toEqual([
+      [1, 'alpha'],
+      [2, 'b,"q"'],
+      [3, null],
+    ]);
+    const [meta] = await t.bq.dataset(DS).table('c1').getMetadata();
+    const [srcMeta] = await t.bq.dataset(DS).table('src').getMetadata();
+    expect(meta.schema).toEqual(srcMeta.schema);
+    expect(meta.schema.fields[0].mode).toBe('REQUIRED');
+  });
+
+  it('refuses a destination with rows under the default WRITE_EMPTY; appends with WRITE_APPEND', async () => {
+    const err = await failure(t.bq.dataset(DS).table('src').copy(t.bq.dataset(DS).table('c1')));
+    expect(err?.message).toContain(`Already Exists: Table ${P}:${DS}.c1`);
+    await t.bq.dataset(DS).table('more').copy(t.bq.dataset(DS).table('c1'), { writeDisposition: 'WRITE_APPEND' });
+    expect((await rowsOf('c1')).map((r: any) => r.id)).toEqual([1, 2, 3, 4]);
+    await t.bq.dataset(DS).table('more').copy(t.bq.dataset(DS).table('c1'), { writeDisposition: 'WRITE_TRUNCATE' });
+    expect((await rowsOf('c1')).map((r: any) => r.id)).toEqual([4]);
+  });
+
+  it('refuses an append whose column types differ, and a missing source (404)', async () => {
+    await t.bq.query(`CREATE TABLE ${DS}.other (id STRING)`);
+    const mismatch = await failure(t.bq.dataset(DS).table('src').copy(t.bq.dataset(DS).table('other'), { writeDisposition: 'WRITE_APPEND' }));
+    expect(mismatch?.message).toContain(`Provided Schema does not match Table ${P}:${DS}.other. Field id has changed type from STRING to INTEGER`);
+    const missing = await failure(t.bq.dataset(DS).table('nope').copy(t.bq.dataset(DS).table('c9')));
+    expect(missing?.message).toContain(`Not found: Table ${P}:${DS}.nope`);
+  });
+
+  it('copies several sources in order into one table', async () => {
+    const [job] = await t.bq.dataset(DS).table('multi').copyFrom([t.bq.dataset(DS).table('more'), t.bq.dataset(DS).table('src')]);
+    expect(job.statistics?.copy?.copiedRows).toBe('4');
+    expect((await rowsOf('multi')).map((r: any) => r.id)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('SNAPSHOT makes a read-only table snapshot', async () => {
+    const [job] = await t.bq.dataset(DS).table('src').copy(t.bq.dataset(DS).table('snap'), { operationType: 'SNAPSHOT' });
+    expect(job.status?.state).toBe('DONE');
+    const [meta] = await t.bq.dataset(DS).table('snap').getMetadata();
+    expect(meta.snapshotDefinition.baseTableReference).toEqual({ projectId: P, datasetId: DS, tableId: 'src' });
+    expect((await rowsOf('snap')).map((r: any) => r.id)).toEqual([1, 2, 3]);
+    const err = await failure(t.bq.query(`INSERT ${DS}.snap (id) VALUES (9)`));
+    expect(err?.message).toContain(`${P}:${DS}.snap is not allowed for this operation because it is currently a SNAPSHOT.`);
+    const [restore] = await t.bq.dataset(DS).table('snap').copy(t.bq.dataset(DS).table('restored'), { operationType: 'RESTORE' });
+    expect(restore.status?.state).toBe('DONE');
+    await t.bq.query(`INSERT ${DS}.restored (id) VALUES (9)`);
+    expect((await rowsOf('restored')).map((r: any) => r.id)).toEqual([1, 2, 3, 9]);
+  });
+});
+
+describe('extract jobs', () => {
+  it('extracts CSV with a header and loads it back', async () => {
+    const [job] = await t.bq.dataset(DS).table('src').extract(gcsFile('csv/src-*.csv'));
+    expect(job.configuration?.jobType).toBe('EXTRACT');
+    expect(job.statistics?.extract?.destinationUriFileCounts).toEqual(['1']);
+    const text = fs.readFileSync(local('csv/src-000000000000.csv'), 'utf8');
+    expect(text.trim().split('\n')).toEqual(['id,name,ts', '1,alpha,2019-01-13 00:00:00 UTC', '2,"b,""q""",', '3,,2020-05-06 07:08:09 UTC']);
+    await t.bq.dataset(DS).table('src').extract(gcsFile('csv/nohead.csv'), { printHeader: false, fieldDelimiter: '|' });
+    expect(fs.readFileSync(local('csv/nohead.csv'), 'utf8').split('\n')[0]).toBe('1|alpha|2019-01-13 00:00:00 UTC');
+    await t.bq.query(`CREATE TABLE ${DS}.csvback (id INT64, name STRING, ts TIMESTAMP)`);
+    await t.bq.createJob({ configuration: { load: { sourceUris: ['gs://bkt/csv/src-*.csv'], sourceFormat: 'CSV', skipLeadingRows: 1, destinationTable: { projectId: P, datasetId: DS, tableId: 'csvback' } } } });
+    const back = await rowsOf('csvback');
+    expect(back.map((r: any) => [r.id, r.name, r.ts?.value ?? null])).toEqual([
+      [1, 'alpha', '2019-01-13T00:00:00.000Z'],
+      [2, 'b,"q"', null],
+      [3, null, '2020-05-06T07:08:09.000Z'],
+    ]);
+  });
+
+  it('extracts newline-delimited JSON (INT64 as strings, NULL fields left out) and loads it back', async () => {
+    await t.bq.dataset(DS).table('src').extract(gcsFile('json/src.json'));
+    const lines = fs.readFileSync(local('json/src.json'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toEqual([
+      { id: '1', name: 'alpha', ts: '2019-01-13 00:00:00 UTC' },
+      { id: '2', name: 'b,"q"' },
+      { id: '3', ts: '2020-05-06 07:08:09 UTC' },
+    ]);
+    await t.bq.createJob({
+      configuration: { load: { sourceUris: ['gs://bkt/json/src.json'], sourceFormat: 'NEWLINE_DELIMITED_JSON', schema: { fields: [{ name: 'id', type: 'INTEGER' }, { name: 'name', type: 'STRING' }, { name: 'ts', type: 'TIMESTAMP' }] }, destinationTable: { projectId: P, datasetId: DS, tableId: 'jsonback' } } },
+    });
+    expect((await rowsOf('jsonback')).map((r: any) => [r.id, r.name])).toEqual([
+      [1, 'alpha'],
+      [2, 'b,"q"'],
+      [3, null],
+    ]);
+  });
+
+  it('extracts Avro (read back with avsc) and loads it back', async () => {
+    const [job] = await t.bq.dataset(DS).table('src').extract(gcsFile('avro/src.avro'), { compression: 'DEFLATE' });
+    expect(job.status?.state).toBe('DONE');
+    const records: any[] = await new Promise((resolve, reject) => {
+      const out: any[] = [];
+      avro.createFileDecoder(local('avro/src.avro')).on('data', (r: any) => out.push(r)).on('end', () => resolve(out)).on('error', reject);
+    });
+    expect(records.map((r) => [r.id, r.name, r.ts])).toEqual([
+      [1, 'alpha', Date.UTC(2019, 0, 13) * 1000],
+      [2, 'b,"q"', null],
+      [3, null, Date.UTC(2020, 4, 6, 7, 8, 9) * 1000],
+    ]);
+    await t.bq.createJob({ configuration: { load: { sourceUris: ['gs://bkt/avro/src.avro'], sourceFormat: 'AVRO', useAvroLogicalTypes: true, destinationTable: { projectId: P, datasetId: DS, tableId: 'avroback' } } } });
+    const [back] = await t.bq.query({ query: `SELECT id, name, CAST(ts AS STRING) AS ts FROM ${DS}.avroback ORDER BY id` });
+    expect(back.map((r: any) => [r.id, r.name, r.ts])).toEqual([
+      [1, 'alpha', '2019-01-13 00:00:00+00'],
+      [2, 'b,"q"', null],
+      [3, null, '2020-05-06 07:08:09+00'],
+    ]);
+  });
+
+  it('refuses a model source, Avro SNAPPY and CSV of nested fields', async () => {
+    const model = await failure(t.bq.createJob({ configuration: { extract: { sourceModel: { projectId: P, datasetId: DS, modelId: 'm' }, destinationUris: ['gs://bkt/m'] } } }));
+    expect(model?.message).toContain('not supported by bqemu');
+    const snappy = await failure(t.bq.dataset(DS).table('src').extract(gcsFile('avro/x.avro'), { compression: 'SNAPPY' }));
+    expect(snappy?.message).toContain('not supported by bqemu');
+    await t.bq.query(`CREATE TABLE ${DS}.nested AS SELECT 1 AS id, [1, 2] AS xs`);
+    const nested = await failure(t.bq.dataset(DS).table('nested').extract(gcsFile('n.csv')));
+    expect(nested?.message).toContain('Operation cannot be performed on a nested schema. Field: xs');
+  });
+});
