@@ -15,7 +15,7 @@ import '../../functions/index.js';
 
 const POOL_SIZE = 4;
 /** Prepared statements kept per pooled connection (Database.readAll). */
-const PREPARED_PER_CONNECTION = 256;
+const PREPARED_PER_CONNECTION = 32;
 
 /**
  * Interrupts the DuckDB work started inside {@link runInterruptible} (jobs.cancel): the
