@@ -3,6 +3,7 @@
  * named `c<columnId>`; ORDER BY and LIMIT stay in the same SELECT so the order survives; UNNEST
  * becomes a lateral join with ordinality; WITH scans become CTEs with positional column names.
  */
+import { icuLocale, sortKey } from '../../functions/collation.js';
 import { walk, type Node } from '../../analyzer/ast.js';
 import { BigQueryError } from '../../errors/errors.js';
 import { colName, ident, selectList, type LowerContext } from './context.js';
@@ -102,13 +103,24 @@ function aggregateScan(n: Node, ctx: LowerContext): string {
     ? `(SELECT *, ${computed(keys, ctx).join(', ')} FROM ${from(n.inputScan, ctx)}) AS ${a}`
     : from(n.inputScan, ctx, a);
   inner = havingModifiers(n, inner, ctx);
-  const items = [...keys.map((k) => colName(k.column)), ...computed(aggs, ctx)];
+  // Group keys under a collation (collationList[i] belongs to groupByList[i]) group by ICU sort key;
+  // the key's output value is the group's smallest value in code-point order (BigQuery documents
+  // that GROUP BY and DISTINCT honour collation, not which of the equal values is returned).
+  const locales = keys.map((_k, i) => {
+    const name = (n.collationList as Node[] | undefined)?.[i]?.collationName;
+    return name ? icuLocale(String(name)) : undefined;
+  });
+  const collated = locales.some((l) => l !== undefined);
+  if (collated && (n.groupingSetList?.length || n.rollupColumnList?.length)) throw BigQueryError.notSupported('GROUPING SETS, ROLLUP or CUBE over collated strings');
+  const keyItem = (k: Node, i: number) => (locales[i] ? `min(${colName(k.column)}) AS ${colName(k.column)}` : colName(k.column));
+  const groupKey = (k: Node, i: number) => (locales[i] ? sortKey(colName(k.column), locales[i]!) : colName(k.column));
+  const items = [...keys.map(keyItem), ...computed(aggs, ctx)];
   for (const g of n.groupingCallList ?? []) items.push(`GROUPING(${colName(g.groupByColumn.column)}) AS ${colName(g.outputColumn)}`);
   let group = '';
   const sets: Node[] = n.groupingSetList ?? [];
   if (sets.length) group = ` GROUP BY GROUPING SETS (${sets.map(groupingSet).join(', ')})`;
   else if (n.rollupColumnList?.length) group = ` GROUP BY ROLLUP (${n.rollupColumnList.map((r: Node) => colName(r.column)).join(', ')})`;
-  else if (keys.length) group = ` GROUP BY ${keys.map((k) => colName(k.column)).join(', ')}`;
+  else if (keys.length) group = ` GROUP BY ${keys.map(groupKey).join(', ')}`;
   return `SELECT ${items.length ? items.join(', ') : 'NULL AS "__none"'} FROM ${inner}${group}`;
 }
 
@@ -164,7 +176,13 @@ function analyticScan(n: Node, ctx: LowerContext): string {
   for (const g of n.functionGroupList ?? []) {
     const parts: string[] = [];
     const pb: Node[] = g.partitionBy?.partitionByList ?? [];
-    if (pb.length) parts.push(`PARTITION BY ${pb.map((r) => colName(r.column)).join(', ')}`);
+    // PARTITION BY under a collation partitions by ICU sort key (collationList[i] belongs to item i).
+    const part = (r: Node, i: number) => {
+      const name = (g.partitionBy?.collationList as Node[] | undefined)?.[i]?.collationName;
+      const locale = name ? icuLocale(String(name)) : undefined;
+      return locale ? sortKey(colName(r.column), locale) : colName(r.column);
+    };
+    if (pb.length) parts.push(`PARTITION BY ${pb.map(part).join(', ')}`);
     if (g.orderBy?.orderByItemList?.length) parts.push(`ORDER BY ${lowerOrderBy(g.orderBy.orderByItemList, ctx)}`);
     for (const cc of g.analyticFunctionList ?? []) items.push(`${lowerWindowCall(cc.expr, ctx, parts)} AS ${colName(cc.column)}`);
   }
