@@ -2,19 +2,23 @@
  * EXPORT DATA OPTIONS(uri = 'gs://bucket/path/*.ext', format = …) AS query (BigQuery "EXPORT DATA
  * statement"). The emulator has no Cloud Storage: `gs://bucket/path` is written under the local
  * directory `BQEMU_GCS_DIR` (default `$TMPDIR/bqemu-gcs`) as `<dir>/bucket/path`, the `*` becoming
- * the shard number `000000000000` as BigQuery names a single shard. CSV (with header, optional GZIP),
- * JSON (newline-delimited) and PARQUET are written by DuckDB's COPY; AVRO is refused clearly.
+ * the shard number `000000000000` as BigQuery names a single shard. CSV (header unless
+ * `header = false`, `field_delimiter`), JSON (newline-delimited) and AVRO (`use_avro_logical_types`,
+ * DEFLATE) carry BigQuery's export text through the writers extract jobs use (export-writers.ts);
+ * PARQUET is written by DuckDB's COPY. GZIP compresses CSV and JSON.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import type { Node } from '../analyzer/ast.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Engine, QueryOptions, StatementResult } from './engine.js';
 import { colName, type LowerContext } from './lower/context.js';
 import { lowerScan } from './lower/scans.js';
 import { literalOptions } from './options.js';
-import type { StatementHandler } from './statements.js';
+import { readRows, resultFields, type StatementHandler } from './statements.js';
+import { csvText, ndjsonText, writeAvro } from './export-writers.js';
 
 /** Local directory standing in for Cloud Storage. */
 export function gcsRoot(): string {
@@ -31,7 +35,7 @@ export function localPathOfUri(uri: string): string {
   return file;
 }
 
-const FORMATS: Record<string, string> = { CSV: 'CSV', JSON: 'JSON', PARQUET: 'PARQUET' };
+const FORMATS = new Set(['CSV', 'JSON', 'AVRO', 'PARQUET']);
 
 async function exportData(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
   const o = literalOptions(stmt.optionList);
@@ -39,19 +43,34 @@ async function exportData(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
   // Recorded export_data/export_missing_uri: invalidQuery without a location.
   if (!uri) throw new BigQueryError('invalidQuery', "Option 'uri' is missing or empty.");
   const format = String(o.format ?? 'CSV').toUpperCase();
-  const duckFormat = FORMATS[format];
-  if (!duckFormat) throw BigQueryError.notSupported(`EXPORT DATA format ${format}`);
+  if (!FORMATS.has(format)) throw BigQueryError.notSupported(`EXPORT DATA format ${format}`);
+  const compression = String(o.compression ?? '').toUpperCase();
+  if (compression && compression !== 'GZIP' && !(format === 'AVRO' && compression === 'DEFLATE') && !(format === 'PARQUET' && ['SNAPPY', 'ZSTD'].includes(compression)))
+    throw BigQueryError.notSupported(`EXPORT DATA compression ${compression} for ${format}`);
   const result: StatementResult = { statementType: 'EXPORT_DATA', schema: [], rows: [] };
   if (opts.dryRun) return result;
   const file = localPathOfUri(uri);
   if (fs.existsSync(file) && o.overwrite !== true) throw new BigQueryError('invalidQuery', `Destination ${uri} already exists; set overwrite = true`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const outs: Node[] = stmt.outputColumnList ?? [];
-  const cols = outs.map((c) => `${colName(c.column)} AS "${String(c.name).replace(/"/g, '""')}"`).join(', ');
-  const copts = [`FORMAT ${duckFormat}`];
-  if (duckFormat === 'CSV') copts.push(`HEADER ${o.header === false ? 'false' : 'true'}`, `DELIMITER '${String(o.field_delimiter ?? ',').replace(/'/g, "''")}'`);
-  if (String(o.compression ?? '').toUpperCase() === 'GZIP') copts.push("COMPRESSION 'gzip'");
-  const [rowCount] = await e.db.transaction([`COPY (SELECT ${cols} FROM (${lowerScan(stmt.query, ctx)})) TO '${file.replace(/'/g, "''")}' (${copts.join(', ')})`]);
+  const source = lowerScan(stmt.query, ctx);
+  let rowCount: number;
+  if (format === 'PARQUET') {
+    const cols = outs.map((c) => `${colName(c.column)} AS "${String(c.name).replace(/"/g, '""')}"`).join(', ');
+    const codec = compression ? `, COMPRESSION '${compression.toLowerCase()}'` : '';
+    [rowCount] = await e.db.transaction([`COPY (SELECT ${cols} FROM (${source})) TO '${file.replace(/'/g, "''")}' (FORMAT PARQUET${codec})`]);
+  } else {
+    // CSV, JSON and Avro carry BigQuery's export text and types: the same writers as extract jobs.
+    const fields = resultFields(outs);
+    const rows = await readRows(e, `SELECT ${outs.map((c) => colName(c.column)).join(', ')} FROM (${source})`, fields);
+    const columns = fields.map((f) => ({ name: f.name, type: f.type, required: false }));
+    if (format === 'AVRO') await writeAvro(file, columns, rows, compression === 'DEFLATE' ? 'deflate' : 'null', o.use_avro_logical_types === true);
+    else {
+      const text = format === 'CSV' ? csvText(columns, rows, String(o.field_delimiter ?? ','), o.header !== false) : ndjsonText(columns, rows);
+      fs.writeFileSync(file, compression === 'GZIP' ? zlib.gzipSync(text) : text);
+    }
+    rowCount = rows.length;
+  }
   // JobStatistics2.exportDataStatistics (recorded http/jobs/export_csv_query_job: one file, its rows).
   result.exportDataStatistics = { fileCount: 1, rowCount };
   return result;

@@ -7,7 +7,7 @@
  *
  * - sourceTable (required); sourceModel (model export) is not supported by bqemu. A view cannot
  *   be extracted (BigQuery's `… is not allowed for this operation because it is currently a VIEW.`).
- * - destinationFormat CSV (default), NEWLINE_DELIMITED_JSON, AVRO, PARQUET (extract-writers.ts for
+ * - destinationFormat CSV (default), NEWLINE_DELIMITED_JSON, AVRO, PARQUET (src/engine/export-writers.ts for
  *   the value text; Parquet through DuckDB's COPY). A CSV of a table with nested or repeated
  *   fields is refused (discovery: "Tables with nested or repeated fields cannot be exported as CSV").
  * - compression NONE (default), GZIP (CSV, JSON, Parquet), DEFLATE (Avro), SNAPPY (Parquet; Avro
@@ -25,7 +25,7 @@ import { localPathOfUri } from '../engine/export.js';
 import { readRows } from '../engine/statements.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Value } from '../types/types.js';
-import { csvText, ndjsonText, writeAvro } from './extract-writers.js';
+import { csvText, ndjsonText, writeAvro } from '../engine/export-writers.js';
 import type { JobRecord } from './jobs-model.js';
 import { tableBytes } from './load.js';
 

@@ -1,6 +1,6 @@
 /**
- * File writers of extract jobs (extract.ts): table rows (domain values, src/types/types.ts) as
- * CSV, newline-delimited JSON and Avro object container files.
+ * File writers of EXPORT DATA (export.ts) and extract jobs (src/jobs/extract.ts): rows (domain
+ * values, src/types/types.ts) as CSV, newline-delimited JSON and Avro object container files.
  *
  * Value text (BigQuery "Export table data to Cloud Storage" / "Exported data formats"):
  * - TIMESTAMP as `YYYY-MM-DD HH:MM:SS[.ffffff] UTC` (the documented CSV/JSON example
