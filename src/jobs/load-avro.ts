@@ -6,8 +6,8 @@
  * string / enum → STRING; bytes / fixed → BYTES; record → STRUCT (RECORD); array → ARRAY
  * (REPEATED); logical `decimal` → NUMERIC (BIGNUMERIC beyond NUMERIC's precision/scale), always;
  * with `useAvroLogicalTypes`: `date` → DATE, `time-micros` / `time-millis` → TIME,
- * `timestamp-micros` / `timestamp-millis` → TIMESTAMP, `local-timestamp-*` → DATETIME (without
- * it these stay their underlying INT64). Maps are not supported.
+ * `timestamp-micros` / `timestamp-millis` → TIMESTAMP, `local-timestamp-*` and string `datetime`
+ * → DATETIME (without it these stay their underlying INT64 / STRING). Maps are not supported.
  *
  * Each record becomes a JSON object in the REST row form (int64 as text, bytes base64, numeric
  * text, civil times as text) so that it is decoded like NEWLINE_DELIMITED_JSON rows.
@@ -17,6 +17,8 @@ import avro from 'avsc';
 import { BigQueryError } from '../errors/errors.js';
 import type { Column } from '../types/schema.js';
 import type { BqType } from '../types/types.js';
+import { scaledToText } from '../types/decimal.js';
+import { formatDateDays, formatDatetimeMicros, formatTimeMicros } from '../types/temporal.js';
 
 type Conv = (v: unknown) => unknown;
 interface Mapped {
@@ -32,18 +34,11 @@ function decimalText(b: Uint8Array, scale: number): string {
   let n = 0n;
   for (const x of b) n = (n << 8n) | BigInt(x);
   if (b.length && b[0] & 0x80) n -= 1n << BigInt(8 * b.length);
-  const neg = n < 0n;
-  const digits = (neg ? -n : n).toString().padStart(scale + 1, '0');
-  const text = scale ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}` : digits;
-  return neg ? `-${text}` : text;
+  return scaledToText(n, scale);
 }
 
-/** Microseconds → `YYYY-MM-DD HH:MM:SS.ffffff` (UTC). */
-function civil(micros: bigint): string {
-  const ms = Number(micros / 1000n - (micros % 1000n < 0n ? 1n : 0n));
-  const frac = ((micros % 1_000_000n) + 1_000_000n) % 1_000_000n;
-  return `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}.${String(frac).padStart(6, '0')}`;
-}
+/** Microseconds since the epoch → REST TIMESTAMP text `YYYY-MM-DD HH:MM:SS[.ffffff] UTC`. */
+const timestampText = (micros: bigint) => `${formatDatetimeMicros(micros).replace('T', ' ')} UTC`;
 
 function mapType(s: any, logical: boolean): Mapped {
   if (Array.isArray(s)) {
@@ -62,13 +57,15 @@ function mapType(s: any, logical: boolean): Mapped {
   }
   if (logical && lt) {
     const big = (v: unknown) => BigInt(v as number);
-    if (lt === 'date' && s.type === 'int') return { type: { kind: 'DATE' }, required: true, conv: (v) => civil(big(v) * 86_400_000_000n).slice(0, 10) };
-    if (lt === 'time-micros') return { type: { kind: 'TIME' }, required: true, conv: (v) => civil(big(v)).slice(11) };
-    if (lt === 'time-millis') return { type: { kind: 'TIME' }, required: true, conv: (v) => civil(big(v) * 1000n).slice(11) };
-    if (lt === 'timestamp-micros') return { type: { kind: 'TIMESTAMP' }, required: true, conv: (v) => `${civil(big(v))} UTC` };
-    if (lt === 'timestamp-millis') return { type: { kind: 'TIMESTAMP' }, required: true, conv: (v) => `${civil(big(v) * 1000n)} UTC` };
-    if (lt === 'local-timestamp-micros') return { type: { kind: 'DATETIME' }, required: true, conv: (v) => civil(big(v)).replace(' ', 'T') };
-    if (lt === 'local-timestamp-millis') return { type: { kind: 'DATETIME' }, required: true, conv: (v) => civil(big(v) * 1000n).replace(' ', 'T') };
+    if (lt === 'date' && s.type === 'int') return { type: { kind: 'DATE' }, required: true, conv: (v) => formatDateDays(Number(v)) };
+    if (lt === 'time-micros') return { type: { kind: 'TIME' }, required: true, conv: (v) => formatTimeMicros(big(v)) };
+    if (lt === 'time-millis') return { type: { kind: 'TIME' }, required: true, conv: (v) => formatTimeMicros(big(v) * 1000n) };
+    if (lt === 'timestamp-micros') return { type: { kind: 'TIMESTAMP' }, required: true, conv: (v) => timestampText(big(v)) };
+    if (lt === 'timestamp-millis') return { type: { kind: 'TIMESTAMP' }, required: true, conv: (v) => timestampText(big(v) * 1000n) };
+    if (lt === 'local-timestamp-micros') return { type: { kind: 'DATETIME' }, required: true, conv: (v) => formatDatetimeMicros(big(v)) };
+    if (lt === 'local-timestamp-millis') return { type: { kind: 'DATETIME' }, required: true, conv: (v) => formatDatetimeMicros(big(v) * 1000n) };
+    // BigQuery's own logical type for DATETIME (what its Avro export writes with useAvroLogicalTypes).
+    if (lt === 'datetime' && s.type === 'string') return { type: { kind: 'DATETIME' }, required: true, conv: (v) => v };
   }
   switch (s.type) {
     case 'boolean':
