@@ -171,6 +171,16 @@ describe('extract jobs', () => {
     ]);
   });
 
+  it('round-trips DATE, TIME, DATETIME and NUMERIC through Avro with logical types', async () => {
+    await t.bq.query(
+      `CREATE TABLE ${DS}.civil AS SELECT DATE '1969-12-31' AS d, TIME '23:59:58.123456' AS tm, DATETIME '2020-02-29 01:02:03.5' AS dt, NUMERIC '-12.5' AS n`,
+    );
+    await t.bq.dataset(DS).table('civil').extract(gcsFile('avro/civil.avro'), { format: 'AVRO', useAvroLogicalTypes: true } as never);
+    await t.bq.createJob({ configuration: { load: { sourceUris: ['gs://bkt/avro/civil.avro'], sourceFormat: 'AVRO', useAvroLogicalTypes: true, destinationTable: { projectId: P, datasetId: DS, tableId: 'civilback' } } } });
+    const [back] = await t.bq.query({ query: `SELECT CAST(d AS STRING) AS d, CAST(tm AS STRING) AS tm, CAST(dt AS STRING) AS dt, CAST(n AS STRING) AS n FROM ${DS}.civilback` });
+    expect(back).toEqual([{ d: '1969-12-31', tm: '23:59:58.123456', dt: '2020-02-29 01:02:03.500', n: '-12.5' }]);
+  });
+
   it('refuses a model source, Avro SNAPPY and CSV of nested fields', async () => {
     const model = await failure(t.bq.createJob({ configuration: { extract: { sourceModel: { projectId: P, datasetId: DS, modelId: 'm' }, destinationUris: ['gs://bkt/m'] } } }));
     expect(model?.message).toContain('not supported by bqemu');

@@ -88,3 +88,20 @@ describe('EDIT_DISTANCE and PARSE_NUMERIC', () => {
     expect(r).toEqual({ a: '12340000000000000000000000000', b: '1.012345679', c: '-12.34', d: '-1.234', e: '123.45', f: '0.1234', g: '-1.234', h: null });
   });
 });
+
+describe('CAST of date/time values to STRING', () => {
+  it('prints the fraction of a second in groups of three digits for computed values as for literals', async () => {
+    // Expected texts are what the ZetaSQL analyzer itself folds `CAST(<literal> AS STRING)` to
+    // (e.g. DATETIME '2020-02-29 01:02:03.5' → '2020-02-29 01:02:03.500'); a value read from rows
+    // must print the same.
+    const [rows] = await t.bq.query(
+      `SELECT CAST(dt AS STRING) AS dt, CAST(ts AS STRING) AS ts, CAST(tm AS STRING) AS tm FROM UNNEST([
+         STRUCT(DATETIME '2020-02-29 01:02:03.5' AS dt, TIMESTAMP '2020-01-01 00:00:00.25+00' AS ts, TIME '01:02:03.1234' AS tm),
+         STRUCT(DATETIME '2020-02-29 01:02:03', TIMESTAMP '2020-01-01 00:00:00+00', TIME '23:59:59.999999')]) ORDER BY dt DESC`,
+    );
+    expect(rows).toEqual([
+      { dt: '2020-02-29 01:02:03.500', ts: '2020-01-01 00:00:00.250+00', tm: '01:02:03.123400' },
+      { dt: '2020-02-29 01:02:03', ts: '2020-01-01 00:00:00+00', tm: '23:59:59.999999' },
+    ]);
+  });
+});

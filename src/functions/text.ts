@@ -56,6 +56,17 @@ export function intervalText(i: string): string {
 }
 
 /** CAST(x AS STRING) for a scalar type. */
+/**
+ * DuckDB TIMESTAMP / TIME `x` as GoogleSQL prints it: DuckDB's text with the fraction of a second
+ * in groups of three digits — none, milliseconds or microseconds (`01:02:03`, `01:02:03.500`,
+ * `01:02:03.123400`), as ZetaSQL's CAST folds literals; DuckDB trims every trailing zero.
+ */
+function civilText(x: string): string {
+  const us = `(microsecond(${x}) % 1000000)`;
+  const frac = `CASE WHEN ${us} = 0 THEN '' WHEN ${us} % 1000 = 0 THEN '.' || lpad(CAST(${us} // 1000 AS VARCHAR), 3, '0') ELSE '.' || lpad(CAST(${us} AS VARCHAR), 6, '0') END`;
+  return `(regexp_replace(CAST(${x} AS VARCHAR), '\\.[0-9]+$', '') || ${frac})`;
+}
+
 export function castToString(x: string, t: BqType): string {
   switch (t.kind) {
     case 'FLOAT64':
@@ -65,7 +76,10 @@ export function castToString(x: string, t: BqType): string {
     case 'BYTES':
       return `decode(${x})`;
     case 'TIMESTAMP':
-      return `CAST(timezone('UTC', ${x}) AS VARCHAR) || '+00'`;
+      return `${civilText(`timezone('UTC', ${x})`)} || '+00'`;
+    case 'DATETIME':
+    case 'TIME':
+      return civilText(x);
     case 'INTERVAL':
       return intervalText(x);
     case 'BOOL':
