@@ -154,6 +154,19 @@ describe.skipIf(!BQ)(`bq CLI${BQ ? '' : ' (skipped: the `bq` command is not inst
     ]);
   });
 
+  it('bq load uploads a local CSV file (media upload) into a new table', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bqemu-bq-load-'));
+    const file = path.join(dir, 'people.csv');
+    fs.writeFileSync(file, 'id,name\n1,ann\n2,bob\n');
+    ok(await bq('load', '--source_format=CSV', '--skip_leading_rows=1', `${P}:cli_ds.loaded`, file, 'id:INTEGER,name:STRING'));
+    fs.rmSync(dir, { recursive: true, force: true });
+    const [rows] = await t.bq.query('SELECT id, name FROM cli_ds.loaded ORDER BY id');
+    expect(rows).toEqual([
+      { id: 1, name: 'ann' },
+      { id: 2, name: 'bob' },
+    ]);
+  });
+
   it('bq rm -r -f removes the dataset and its tables', async () => {
     ok(await bq('rm', '-r', '-f', `${P}:cli_ds`));
     expect((await t.bq.dataset('cli_ds').exists())[0]).toBe(false);
