@@ -21,11 +21,13 @@ afterAll(async () => t?.emu.close());
 
 describe('table expiration', () => {
   it('a table past its expirationTime (REST) is not found by get, list or queries', async () => {
-    const [table] = await t.bq.dataset('ex').createTable('soon', { schema: [{ name: 'x', type: 'INT64' }], expirationTime: String(Date.now() + 1000) });
+    const [table] = await t.bq.dataset('ex').createTable('soon', { schema: [{ name: 'x', type: 'INT64' }], expirationTime: String(Date.now() + 4000) });
+    const expiresAt = Number(table.metadata.expirationTime ?? Date.now() + 4000);
     await table.insert([{ x: 1 }]);
     expect(await q('SELECT x FROM ex.soon')).toEqual([{ x: 1 }]);
     expect(await listed('ex')).toContain('soon');
-    await sleep(1300);
+    // Wait until just past the expiration (4 s leaves room for a loaded machine before it).
+    await sleep(Math.max(0, expiresAt - Date.now()) + 300);
     const e = await errorOf(table.getMetadata());
     expect(e.code).toBe(404);
     expect(e.message).toBe('Not found: Table test-project:ex.soon');
