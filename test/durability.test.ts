@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorOf, startTestEmulator } from './helpers/emulator.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HAS_PROC = process.platform === 'linux' && fs.existsSync('/proc/self/stat');
@@ -263,5 +264,37 @@ describe.skipIf(!HAS_PROC)('--data-dir durability under kill -9 (needs Linux /pr
     expect(counts.refused).toEqual([]);
     expect(counts.acknowledged).toBeGreaterThan(KILLS);
     console.log(`durability: ${KILLS} kills, ${counts.acknowledged} acknowledged writes, ${counts.cut} cut by a kill, ${tracked.size} batches and tables checked`);
+  });
+});
+
+describe('--data-dir restart after a DROP TABLE cut short', () => {
+  it('a table whose data was dropped before its metadata is absent after the restart, not listed and unreadable', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bqemu-dropcut-'));
+    try {
+      let t = await startTestEmulator({ projectId: P, dataDir: dir });
+      await t.bq.query({ query: 'CREATE SCHEMA d' });
+      await t.bq.query({ query: 'CREATE TABLE d.kept AS SELECT 1 AS x' });
+      await t.bq.query({ query: 'CREATE TABLE d.dropped AS SELECT 2 AS x' });
+      // The state a crash leaves between DROP TABLE's two steps (src/engine/ddl.ts dropTableObject):
+      // the DuckDB table is gone, the metadata row is still there.
+      const meta = t.emu.engine.catalog.getTable(P, 'd', 'dropped')!;
+      await t.emu.engine.db.run(`DROP TABLE "${meta.duckName}"`);
+      await t.emu.close();
+      t = await startTestEmulator({ projectId: P, dataDir: dir });
+      try {
+        const [tables] = await t.bq.dataset('d').getTables();
+        expect(tables.map((x) => x.id)).toEqual(['kept']);
+        const err = await errorOf(t.bq.query({ query: 'SELECT * FROM d.dropped' }));
+        expect(err.message).toMatch(/^Not found: Table durable-project:d.dropped/);
+        expect((await t.bq.query({ query: 'SELECT x FROM d.kept' }))[0]).toEqual([{ x: 1 }]);
+        // The name is free again.
+        await t.bq.query({ query: 'CREATE TABLE d.dropped AS SELECT 3 AS x' });
+        expect((await t.bq.query({ query: 'SELECT x FROM d.dropped' }))[0]).toEqual([{ x: 3 }]);
+      } finally {
+        await t.emu.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

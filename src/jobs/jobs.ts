@@ -289,8 +289,8 @@ export class JobManager {
     job.error = error;
     job.stats = { bytesProcessed: 0, bytesBilled: 0, slotMs: 0, tablesScanned: 0 };
     job.endTime = Date.now();
+    if (this.jobs.get(this.key(job.projectId, job.jobId)) === job) await this.persist({ ...job, state: 'DONE' }).catch(() => undefined);
     job.state = 'DONE';
-    if (this.jobs.get(this.key(job.projectId, job.jobId)) === job) await this.persist(job).catch(() => undefined);
   }
 
   private async execute(job: JobRecord, r: Running): Promise<void> {
@@ -327,10 +327,14 @@ export class JobManager {
     const key = this.key(job.projectId, job.jobId);
     const kept = this.jobs.get(key) === job;
     if (results.length > 1) this.addChildJobs(job, results, perStatement, kept);
-    job.state = 'DONE';
-    if (!kept || job.configuration.dryRun) return;
+    if (!kept || job.configuration.dryRun) {
+      job.state = 'DONE';
+      return;
+    }
     this.retain(job);
-    await this.persist(job).catch(() => undefined);
+    // Stored before anyone can see it DONE: a client that saw the job finish finds it after a crash.
+    await this.persist({ ...job, state: 'DONE' }).catch(() => undefined);
+    job.state = 'DONE';
   }
 
   /** One DONE child job per statement of a script job (jobs.list `parentJobId`, children.ts). */

@@ -282,9 +282,22 @@ export class Database implements MetaPersistence {
     else await this.run(`INSERT OR REPLACE INTO __bqemu_meta VALUES (${q(kind)}, ${q(key)}, ${q(json)})`);
   }
 
+  /**
+   * Every persisted metadata row. A table whose DuckDB data is gone is a DROP cut short by a crash
+   * (the data is dropped first, then the metadata, src/engine/ddl.ts dropTableObject): its row is
+   * deleted here, so the table is absent rather than listed and unreadable.
+   */
   async loadAll(): Promise<{ kind: string; key: string; json: string }[]> {
     const r = await this.readAll('SELECT kind, key, json FROM __bqemu_meta');
-    return r.getRowsJS().map(([kind, key, json]) => ({ kind: String(kind), key: String(key), json: String(json) }));
+    const rows = r.getRowsJS().map(([kind, key, json]) => ({ kind: String(kind), key: String(key), json: String(json) }));
+    const stored = new Set((await this.readAll("SELECT lower(table_name) FROM duckdb_tables() WHERE schema_name = 'main'")).getRowsJS().map((x) => String(x[0])));
+    const dangling = rows.filter((row) => {
+      if (row.kind !== 'table') return false;
+      const t = JSON.parse(row.json) as { type?: string; duckName?: string };
+      return t.type === 'TABLE' && !!t.duckName && !stored.has(t.duckName.toLowerCase());
+    });
+    for (const row of dangling) await this.save('table', row.key, null);
+    return dangling.length ? rows.filter((row) => !dangling.includes(row)) : rows;
   }
 
   /**
