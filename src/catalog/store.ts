@@ -81,9 +81,24 @@ export interface RowAccessPolicyMeta {
   lastModifiedTime: number;
 }
 
+/** Kinds of persisted metadata rows. */
+export type MetaKind = 'dataset' | 'table' | 'seq' | 'job' | 'routine' | 'rowAccessPolicy';
+
+/** One metadata row to store (json) or remove (null). */
+export interface MetaChange {
+  kind: MetaKind;
+  key: string;
+  json: string | null;
+}
+
 /** What the store persists through (the engine's DuckDB connection). */
 export interface MetaPersistence {
-  save(kind: 'dataset' | 'table' | 'seq' | 'job' | 'routine' | 'rowAccessPolicy', key: string, json: string | null): Promise<void>;
+  save(kind: MetaKind, key: string, json: string | null): Promise<void>;
+  /**
+   * Runs the DuckDB `statements` (a table's data: CREATE, DROP, ALTER) and the metadata `changes`
+   * in one transaction, all or nothing; resolves with the statements' changed-row counts.
+   */
+  saveWith(statements: string[], changes: MetaChange[]): Promise<number[]>;
   loadAll(): Promise<{ kind: string; key: string; json: string }[]>;
 }
 
@@ -208,6 +223,34 @@ export class CatalogStore {
     this.noteExpiry(t);
     this.version++;
     await this.persistence?.save('table', tkey(t.projectId, t.datasetId, t.tableId), JSON.stringify(t));
+  }
+  /**
+   * Stores `t` together with the DuckDB `statements` that shape its data (CREATE … AS, DROP of a
+   * replaced table, ALTER), in one transaction: a crash leaves both or neither, never metadata
+   * that does not match the data. `renamedFrom`: the table's previous name, removed in the same
+   * transaction (its row access policies are removed after). Readers see `t` once it is stored.
+   */
+  async putTableWith(t: TableMeta, statements: string[], renamedFrom?: { projectId: string; datasetId: string; tableId: string }): Promise<void> {
+    const key = tkey(t.projectId, t.datasetId, t.tableId);
+    const old = renamedFrom && tkey(renamedFrom.projectId, renamedFrom.datasetId, renamedFrom.tableId);
+    const changes: MetaChange[] = [...(old ? [{ kind: 'table' as const, key: old, json: null }] : []), { kind: 'table', key, json: JSON.stringify(t) }];
+    await this.persistence?.saveWith(statements, changes);
+    if (old) this.tables.delete(old);
+    this.tables.set(key, t);
+    this.noteExpiry(t);
+    this.version++;
+    if (renamedFrom) for (const p of this.listRowAccessPolicies(renamedFrom.projectId, renamedFrom.datasetId, renamedFrom.tableId)) await this.deleteRowAccessPolicy(p.projectId, p.datasetId, p.tableId, p.policyId);
+  }
+  /**
+   * Removes a table's metadata together with the DuckDB `statements` that drop its data, in one
+   * transaction (see {@link putTableWith}); its row access policies are removed after.
+   */
+  async deleteTableWith(projectId: string, datasetId: string, tableId: string, statements: string[]): Promise<void> {
+    const key = tkey(projectId, datasetId, tableId);
+    await this.persistence?.saveWith(statements, [{ kind: 'table', key, json: null }]);
+    this.tables.delete(key);
+    this.version++;
+    for (const p of this.listRowAccessPolicies(projectId, datasetId, tableId)) await this.deleteRowAccessPolicy(projectId, datasetId, tableId, p.policyId);
   }
   async deleteTable(projectId: string, datasetId: string, tableId: string): Promise<void> {
     this.tables.delete(tkey(projectId, datasetId, tableId));

@@ -83,6 +83,13 @@ export function mapDuckDBError(e: unknown): BigQueryError {
   return BigQueryError.runtime(msg.replace(/^[A-Za-z ]+ Error: /, ''));
 }
 
+/** The statement that stores (json) or removes (null) one row of `__bqemu_meta`. */
+function metaSql(c: { kind: string; key: string; json: string | null }): string {
+  const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
+  if (c.json === null) return `DELETE FROM __bqemu_meta WHERE kind = ${q(c.kind)} AND key = ${q(c.key)}`;
+  return `INSERT OR REPLACE INTO __bqemu_meta VALUES (${q(c.kind)}, ${q(c.key)}, ${q(c.json)})`;
+}
+
 export class Database implements MetaPersistence {
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -277,9 +284,13 @@ export class Database implements MetaPersistence {
   }
 
   async save(kind: string, key: string, json: string | null): Promise<void> {
-    const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
-    if (json === null) await this.run(`DELETE FROM __bqemu_meta WHERE kind = ${q(kind)} AND key = ${q(key)}`);
-    else await this.run(`INSERT OR REPLACE INTO __bqemu_meta VALUES (${q(kind)}, ${q(key)}, ${q(json)})`);
+    await this.run(metaSql({ kind, key, json }));
+  }
+
+  /** Runs `statements` and the metadata `changes` in one transaction (all or nothing); the statements' changed-row counts. */
+  async saveWith(statements: string[], changes: { kind: string; key: string; json: string | null }[]): Promise<number[]> {
+    const counts = await this.transaction([...statements, ...changes.map(metaSql)]);
+    return counts.slice(0, statements.length);
   }
 
   /**
