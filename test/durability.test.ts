@@ -5,7 +5,8 @@
  * (`--allow-local-files`) — and restarted on the same directory, 10 times.
  *
  * Every write touches one batch of rows (a batch id, BATCH rows) of table d.t, or a whole table
- * d.c<id> (CREATE TABLE AS SELECT, CREATE OR REPLACE, DROP): after each restart every write the
+ * d.c<id> (CREATE TABLE AS SELECT, CREATE OR REPLACE, DROP), or two halves of a batch of table
+ * d.x in one multi-statement transaction (BEGIN … COMMIT): after each restart every write the
  * client saw succeed is there, and every batch or table is either wholly in one state a write left
  * it in or wholly absent — never half-applied, never a table listed but unreadable. A write cut by the kill may or may not be there
  * (BigQuery's guarantee too: an acknowledged job or insert is durable, a request without an answer
@@ -97,8 +98,10 @@ async function start(): Promise<BigQuery> {
 }
 
 /** kill -9 of the emulator and of its children (the analyzer), which would otherwise outlive it. */
+let kills = 0;
 async function killHard(): Promise<void> {
   const c = child!;
+  kills++;
   const kids = descendants(c.pid!);
   c.kill('SIGKILL');
   for (const k of kids) {
@@ -132,13 +135,15 @@ function connectionError(e: unknown): boolean {
 }
 
 /** Writes that make a new batch or table, and writes that change an existing one. */
-const CREATING = ['insert', 'insertAll', 'load', 'merge', 'ctas'];
+const CREATING = ['insert', 'insertAll', 'load', 'merge', 'ctas', 'txn'];
+/** A multi-statement transaction restores its tables' earlier rows on ROLLBACK: one at a time, on its own table d.x. */
+let txnBusy = false;
 const CHANGING: Record<string, 't' | 'c'> = { update: 't', delete: 't', mergeUpdate: 't', replace: 'c', drop: 'c' };
 
 /** Runs one random write against `bq`; records what its batch or table may hold afterwards. */
 async function oneWrite(bq: BigQuery): Promise<void> {
   const settled = (prefix: string) => [...tracked.entries()].filter(([k, b]) => k[0] === prefix && !b.busy && b.allowed.length === 1 && b.allowed[0] !== null);
-  const kinds = [...CREATING, ...Object.keys(CHANGING).filter((k) => settled(CHANGING[k]).length)];
+  const kinds = [...CREATING.filter((k) => k !== 'txn' || !txnBusy), ...Object.keys(CHANGING).filter((k) => settled(CHANGING[k]).length)];
   const kind = kinds[Math.floor(Math.random() * kinds.length)];
   let key: string;
   let obj: Tracked;
@@ -146,7 +151,7 @@ async function oneWrite(bq: BigQuery): Promise<void> {
     const pick = settled(CHANGING[kind]);
     [key, obj] = pick[Math.floor(Math.random() * pick.length)];
   } else {
-    key = `${kind === 'ctas' ? 'c' : 't'}${nextId++}`;
+    key = `${kind === 'ctas' ? 'c' : kind === 'txn' ? 'x' : 't'}${nextId++}`;
     obj = { allowed: [null], busy: false };
     tracked.set(key, obj);
   }
@@ -154,6 +159,7 @@ async function oneWrite(bq: BigQuery): Promise<void> {
   const before = obj.allowed[0];
   const after: State = kind === 'delete' || kind === 'drop' ? null : ['update', 'mergeUpdate', 'replace'].includes(kind) ? `${kind}${id}` : kind;
   obj.busy = true;
+  if (kind === 'txn') txnBusy = true;
   const rowsOf = (v: string) => `SELECT ${id} AS batch, k, '${v}' AS v FROM UNNEST(GENERATE_ARRAY(1, ${BATCH})) AS k`;
   try {
     if (kind === 'insert') await bq.query({ query: `INSERT d.t (batch, k, v) ${rowsOf('insert')}` });
@@ -166,6 +172,11 @@ async function oneWrite(bq: BigQuery): Promise<void> {
     else if (kind === 'ctas') await bq.query({ query: `CREATE TABLE d.c${id} AS ${rowsOf('ctas')}` });
     else if (kind === 'replace') await bq.query({ query: `CREATE OR REPLACE TABLE d.c${id} AS ${rowsOf(after!)}` });
     else if (kind === 'drop') await bq.query({ query: `DROP TABLE d.c${id}` });
+    else if (kind === 'txn') {
+      // Two halves of one batch in one transaction: both or neither.
+      const half = (from: number, to: number) => `INSERT d.x (batch, k, v) SELECT ${id}, k, 'txn' FROM UNNEST(GENERATE_ARRAY(${from}, ${to})) AS k;`;
+      await bq.query({ query: `BEGIN TRANSACTION; ${half(1, BATCH / 2)} ${half(BATCH / 2 + 1, BATCH)} COMMIT TRANSACTION;` });
+    }
     else if (kind === 'insertAll') {
       const rows = Array.from({ length: BATCH }, (_, i) => ({ insertId: `${id}-${i}`, json: { batch: id, k: i + 1, v: 'insertAll' } }));
       await bq.dataset('d').table('t').insert(rows, { raw: true });
@@ -189,6 +200,7 @@ async function oneWrite(bq: BigQuery): Promise<void> {
     }
   } finally {
     obj.busy = false;
+    if (kind === 'txn') txnBusy = false;
   }
 }
 
@@ -201,8 +213,8 @@ function stateOf(rows: { n: number; dk: number; vs: string[] } | undefined): Sta
 /** Checks every batch and table against what the client saw; pins a cut write's object to the state found. */
 async function verify(bq: BigQuery): Promise<void> {
   const [tables] = await bq.dataset('d').getTables();
-  const names = tables.map((t) => t.id!).filter((n) => n !== 't');
-  const parts = ['t', ...names].map((n) => `SELECT '${n === 't' ? 't' : 'c'}' || CAST(batch AS STRING) AS key, COUNT(*) AS n, COUNT(DISTINCT k) AS dk, ARRAY_AGG(DISTINCT v) AS vs FROM d.${n} GROUP BY batch`);
+  const names = tables.map((t) => t.id!).filter((n) => n !== 't' && n !== 'x');
+  const parts = ['t', 'x', ...names].map((n) => `SELECT '${n.length === 1 ? n : 'c'}' || CAST(batch AS STRING) AS key, COUNT(*) AS n, COUNT(DISTINCT k) AS dk, ARRAY_AGG(DISTINCT v) AS vs FROM d.${n} GROUP BY batch`);
   const [rows] = await bq.query({ query: parts.join(' UNION ALL ') });
   const found = new Map<string, { n: number; dk: number; vs: string[] }>(rows.map((r: any) => [String(r.key), { n: Number(r.n), dk: Number(r.dk), vs: r.vs }]));
   for (const n of names) expect(tracked.has(n), `table d.${n}, never created`).toBe(true);
@@ -218,6 +230,35 @@ async function verify(bq: BigQuery): Promise<void> {
     expect(meta.status?.state, jobId).toBe('DONE');
     expect(meta.status?.errorResult, jobId).toBeUndefined();
   }
+}
+
+/**
+ * Kills the emulator while a multi-statement transaction is open: its first INSERT is visible to
+ * other jobs (src/scripting/transactions.ts: no isolation between jobs), its second one waits
+ * behind a slow query. Resolves true when the kill hit the open transaction (false: it committed
+ * first; the batch is then tracked as cut either way).
+ */
+async function killInsideTransaction(bq: BigQuery): Promise<boolean> {
+  const id = nextId++;
+  const obj: Tracked = { allowed: [null], busy: true };
+  tracked.set(`x${id}`, obj);
+  const half = (from: number, to: number) => `INSERT d.x (batch, k, v) SELECT ${id}, k, 'txn' FROM UNNEST(GENERATE_ARRAY(${from}, ${to})) AS k;`;
+  const slow = 'SELECT COUNT(*) FROM UNNEST(GENERATE_ARRAY(1, 20000)) AS a, UNNEST(GENERATE_ARRAY(1, 20000)) AS b WHERE MOD(a + b, 7) = 0;';
+  const script = bq.query({ query: `BEGIN TRANSACTION; ${half(1, BATCH / 2)} ${slow} ${half(BATCH / 2 + 1, BATCH)} COMMIT TRANSACTION;` }).then(
+    () => true,
+    () => false,
+  );
+  let seen = 0;
+  const deadline = Date.now() + 20_000;
+  while (seen === 0 && Date.now() < deadline) {
+    const [rows] = await bq.query({ query: `SELECT COUNT(*) AS n FROM d.x WHERE batch = ${id}` });
+    seen = Number(rows[0].n);
+  }
+  await killHard();
+  const committed = await script;
+  obj.allowed = committed ? ['txn'] : seen === BATCH / 2 ? [null] : [null, 'txn'];
+  obj.busy = false;
+  return !committed && seen === BATCH / 2;
 }
 
 beforeAll(() => {
@@ -246,7 +287,9 @@ describe.skipIf(!HAS_PROC)('--data-dir durability under kill -9 (needs Linux /pr
     let bq = await start();
     await bq.query({ query: 'CREATE SCHEMA d' });
     await bq.query({ query: 'CREATE TABLE d.t (batch INT64, k INT64, v STRING)' });
-    for (let kill = 0; kill < KILLS; kill++) {
+    await bq.query({ query: 'CREATE TABLE d.x (batch INT64, k INT64, v STRING)' });
+    // KILLS - 1 kills at random moments, the last one inside an open transaction (below).
+    for (let kill = 0; kill < KILLS - 1; kill++) {
       const client = bq;
       let stop = false;
       const workers = Array.from({ length: WORKERS }, async () => {
@@ -260,10 +303,19 @@ describe.skipIf(!HAS_PROC)('--data-dir durability under kill -9 (needs Linux /pr
       bq = await start();
       await verify(bq);
     }
+    // A kill while a transaction is open, at a known moment: rolled back at the restart.
+    let cutOpen = false;
+    for (let attempt = 0; attempt < 3 && !cutOpen; attempt++) {
+      cutOpen = await killInsideTransaction(bq);
+      bq = await start();
+      await verify(bq);
+    }
+    expect(cutOpen, 'a kill inside an open transaction').toBe(true);
+    const total = kills;
     await killHard();
     expect(counts.refused).toEqual([]);
     expect(counts.acknowledged).toBeGreaterThan(KILLS);
-    console.log(`durability: ${KILLS} kills, ${counts.acknowledged} acknowledged writes, ${counts.cut} cut by a kill, ${tracked.size} batches and tables checked`);
+    console.log(`durability: ${total} kills during writes, ${counts.acknowledged} acknowledged writes, ${counts.cut} cut by a kill, ${tracked.size} batches and tables checked`);
   });
 });
 
