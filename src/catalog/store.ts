@@ -174,6 +174,31 @@ export class CatalogStore {
     this.version++;
     await this.persistence?.save('dataset', dkey(d.projectId, d.datasetId), JSON.stringify(d));
   }
+  /**
+   * Removes a dataset with its tables, routines and row access policies, together with the DuckDB
+   * `statements` that drop the tables' data, in one transaction (DROP SCHEMA … CASCADE,
+   * datasets.delete with deleteContents): a crash leaves the whole dataset or nothing of it.
+   * @returns the tables removed.
+   */
+  async deleteDatasetWith(projectId: string, datasetId: string, statements: string[]): Promise<TableMeta[]> {
+    const inDataset = <T extends { projectId: string; datasetId: string }>(x: T) => x.projectId === projectId && x.datasetId === datasetId;
+    const tables = [...this.tables.entries()].filter(([, t]) => inDataset(t));
+    const routines = [...this.routines.entries()].filter(([, r]) => inDataset(r));
+    const policies = [...this.policies.entries()].filter(([, p]) => inDataset(p));
+    const changes: MetaChange[] = [
+      ...tables.map(([key]) => ({ kind: 'table' as const, key, json: null })),
+      ...routines.map(([key]) => ({ kind: 'routine' as const, key, json: null })),
+      ...policies.map(([key]) => ({ kind: 'rowAccessPolicy' as const, key, json: null })),
+      { kind: 'dataset', key: dkey(projectId, datasetId), json: null },
+    ];
+    await this.persistence?.saveWith(statements, changes);
+    for (const [key] of tables) this.tables.delete(key);
+    for (const [key] of routines) this.routines.delete(key);
+    for (const [key] of policies) this.policies.delete(key);
+    this.datasets.delete(dkey(projectId, datasetId));
+    this.version++;
+    return tables.map(([, t]) => t);
+  }
   async deleteDataset(projectId: string, datasetId: string): Promise<void> {
     this.datasets.delete(dkey(projectId, datasetId));
     this.version++;

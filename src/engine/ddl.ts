@@ -255,9 +255,9 @@ export function checkDatasetEmpty(e: Engine, projectId: string, datasetId: strin
  */
 export async function dropDataset(e: Engine, projectId: string, datasetId: string, cascade: boolean): Promise<void> {
   if (!cascade) checkDatasetEmpty(e, projectId, datasetId);
-  for (const t of e.catalog.listTables(projectId, datasetId)) await dropTableObject(e, t);
-  for (const r of e.catalog.listRoutines(projectId, datasetId)) await e.catalog.deleteRoutine(r.projectId, r.datasetId, r.routineId);
-  await e.catalog.deleteDataset(projectId, datasetId);
+  // The tables' data and all the dataset's metadata in one transaction (all or nothing).
+  const drops = e.catalog.listTables(projectId, datasetId).flatMap((t) => (t.type === 'TABLE' && t.duckName ? [`DROP TABLE IF EXISTS ${ident(t.duckName)}`] : []));
+  for (const t of await e.catalog.deleteDatasetWith(projectId, datasetId, drops)) await dropHistory(e, t);
 }
 
 async function truncateStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
