@@ -2,7 +2,7 @@
  * Durability of `--data-dir`: an emulator process (`node bin/bqemu.js serve --data-dir D`) is
  * `kill -9`ed at random moments while clients (@google-cloud/bigquery, retries off) run mixed
  * writes — DML INSERT / UPDATE / DELETE / MERGE, tabledata.insertAll and load jobs of local files
- * (`--allow-local-files`) — and restarted on the same directory, 10 times.
+ * (`--allow-local-files`, or BQEMU_ALLOW_LOCAL_FILES every other start) — and restarted on the same directory, 10 times.
  *
  * Every write touches one batch of rows (a batch id, BATCH rows) of table d.t, or a whole table
  * d.c<id> (CREATE TABLE AS SELECT, CREATE OR REPLACE, DROP), or two halves of a batch of table
@@ -78,11 +78,11 @@ const started: ChildProcess[] = [];
 /** Starts the emulator on the data directory; resolves with a client once it serves. */
 async function start(): Promise<BigQuery> {
   const port = await freePort();
-  const c = spawn(
-    process.execPath,
-    [path.join(ROOT, 'bin/bqemu.js'), 'serve', '--port', String(port), '--project', P, '--data-dir', dataDir, '--allow-local-files', filesDir],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BQEMU_GCS_DIR: path.join(work, 'gcs') } },
-  );
+  // The load jobs' folder is allowed by the flag, or (every other start) by BQEMU_ALLOW_LOCAL_FILES.
+  const viaEnv = started.length % 2 === 1;
+  const env = { ...process.env, BQEMU_GCS_DIR: path.join(work, 'gcs'), ...(viaEnv ? { BQEMU_ALLOW_LOCAL_FILES: `/nonexistent-dir${path.delimiter}${filesDir}` } : {}) };
+  const args = ['serve', '--port', String(port), '--project', P, '--data-dir', dataDir, ...(viaEnv ? [] : ['--allow-local-files', filesDir])];
+  const c = spawn(process.execPath, [path.join(ROOT, 'bin/bqemu.js'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
   started.push(c);
   child = c;
   let out = '';
