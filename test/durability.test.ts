@@ -131,7 +131,7 @@ const counts = { acknowledged: 0, cut: 0, refused: [] as string[] };
 /** True for a client error caused by the kill (no answer), false for an answer from the server. */
 function connectionError(e: unknown): boolean {
   const err = e as { code?: unknown; message?: string };
-  return !(typeof err.code === 'number' && err.code > 0) || /ECONNRESET|ECONNREFUSED|socket hang up|EPIPE|other side closed|fetch failed/i.test(String(err.message));
+  return /ECONNRESET|ECONNREFUSED|socket hang up|EPIPE|other side closed|fetch failed/i.test(`${String(err.code)} ${String(err.message)}`);
 }
 
 /** Writes that make a new batch or table, and writes that change an existing one. */
