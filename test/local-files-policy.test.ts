@@ -208,6 +208,7 @@ describe('extract jobs and EXPORT DATA write only inside the Cloud Storage stand
     const uri = 'gs://bkt/../../exported-*.csv';
     const err = await errorOf(t.bq.query({ query: `EXPORT DATA OPTIONS(uri = '${uri}', format = 'CSV') AS SELECT 1 AS x` }));
     expect(err.errors?.[0]?.reason).toBe('accessDenied');
+    expect(err.code).toBe(403);
     expect(err.message).toBe(`Access Denied: File ${uri}: Access Denied`);
     expect(fs.readdirSync(dir).sort()).toEqual(['allowed', 'gcs', 'outside']);
   });
