@@ -125,7 +125,7 @@ function decodeRows(columns: Column[], cells: (unknown[] | Record<string, unknow
 async function createOne(e: Engine, scope: TempScope, name: string, def: Record<string, any>, dryRun: boolean): Promise<TableMeta> {
   const format = String(def.sourceFormat ?? 'CSV').toUpperCase();
   if (!FORMATS.includes(format)) throw BigQueryError.notSupported(`External table format ${format}`);
-  const files = sourceFiles(e, def.sourceUris);
+  const files = await sourceFiles(e, def.sourceUris);
   const fields: TableFieldSchema[] | undefined = def.schema?.fields?.length ? def.schema.fields : undefined;
   let columns = fields?.map(columnFromField);
   if (!columns && format !== 'PARQUET' && def.autodetect !== true) throw BigQueryError.invalid('No schema specified on job or table.');

@@ -201,7 +201,7 @@ export async function executeLoadJob(e: Engine, job: JobRecord): Promise<void> {
 async function runLoad(e: Engine, job: JobRecord): Promise<void> {
   const load = job.configuration.load as Record<string, any>;
   const format = String(load.sourceFormat ?? 'CSV').toUpperCase();
-  const files = job.uploadFile ? [job.uploadFile] : sourceFiles(e, load.sourceUris);
+  const files = job.uploadFile ? [job.uploadFile] : await sourceFiles(e, load.sourceUris);
   const d = load.destinationTable;
   const ref = { projectId: d.projectId ?? job.projectId, datasetId: String(d.datasetId), tableId: String(d.tableId) };
   if (!e.catalog.getDataset(ref.projectId, ref.datasetId)) throw BigQueryError.datasetNotFound(ref.projectId, ref.datasetId);

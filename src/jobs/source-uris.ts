@@ -76,18 +76,21 @@ function allowedReal(scope: Scope, p: string): boolean {
   return real !== undefined && scope.roots.some((r) => r.real !== undefined && isInside(real, r.real));
 }
 
-/** Files under `dir` (symbolic links to allowed files included, linked folders not entered). */
-function walk(scope: Scope, dir: string, out: string[]): void {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+/**
+ * Files under `dir` (symbolic links to allowed files included, linked folders not entered). One
+ * folder is read at a time, asynchronously, so listing a large tree never stalls other requests.
+ */
+async function walk(scope: Scope, dir: string, out: string[]): Promise<void> {
+  for (const e of await fs.promises.readdir(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) walk(scope, p, out);
+    if (e.isDirectory()) await walk(scope, p, out);
     else if (e.isFile()) out.push(p);
     else if (e.isSymbolicLink() && allowedReal(scope, p) && fs.statSync(p).isFile()) out.push(p);
   }
 }
 
 /** The files of one URI, sorted (a wildcard's matches). */
-function filesOf(engine: object, uri: string): string[] {
+async function filesOf(engine: object, uri: string): Promise<string[]> {
   const scope = scopeOf(engine, uri);
   const { pattern } = scope;
   const star = pattern.indexOf('*');
@@ -105,7 +108,7 @@ function filesOf(engine: object, uri: string): string[] {
   if (!allowedReal(scope, dir)) throw BigQueryError.accessDeniedGlob();
   if (!fs.statSync(dir).isDirectory()) return [];
   const all: string[] = [];
-  walk(scope, dir, all);
+  await walk(scope, dir, all);
   return all.filter((f) => f.length >= prefix.length + suffix.length && f.startsWith(prefix) && f.endsWith(suffix)).sort();
 }
 
@@ -115,12 +118,14 @@ function filesOf(engine: object, uri: string): string[] {
  * @throws BigQueryError invalid for a missing list, another URI form or several `*` in one URI;
  *   accessDenied (403) for a path outside the allowed folders; notFound when a URI matches no file.
  */
-export function sourceFiles(engine: object, uris: unknown): string[] {
+export async function sourceFiles(engine: object, uris: unknown): Promise<string[]> {
   const list = Array.isArray(uris) ? uris.map(String) : typeof uris === 'string' ? [uris] : [];
   if (!list.length) throw BigQueryError.invalid('Required parameter is missing: sourceUris', 'sourceUris');
-  return list.flatMap((uri) => {
-    const files = filesOf(engine, uri);
+  const out: string[] = [];
+  for (const uri of list) {
+    const files = await filesOf(engine, uri);
     if (!files.length) throw BigQueryError.notFound(`Not found: URI ${uri}`);
-    return files;
-  });
+    out.push(...files);
+  }
+  return out;
 }
