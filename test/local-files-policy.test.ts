@@ -4,10 +4,11 @@
  * directories the user allowed (`allowLocalFiles`, the CLI's `--allow-local-files`). Through
  * @google-cloud/bigquery. A path outside them — directly, through `..`, through a wildcard or a
  * symbolic link — is refused with BigQuery's 403 accessDenied text for an object the caller cannot
- * read, `Access Denied: File <uri>: Access Denied` (github.com/GoogleCloudPlatform/PerfKitExplorer
- * issue 1), or for a wildcard `Access Denied: BigQuery BigQuery: Permission denied while globbing
- * file pattern.` (github.com/dbt-labs/dbt-core issue 502); the file's content never reaches the
- * client and no table is written.
+ * read, `Access Denied: File <uri>: Access Denied`
+ * (https://github.com/GoogleCloudPlatform/PerfKitExplorer/issues/1), or for a wildcard
+ * `Access Denied: BigQuery BigQuery: Permission denied while globbing file pattern.`
+ * (https://github.com/dbt-labs/dbt-core/issues/502); the file's content never reaches the client
+ * and no table is written.
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -7,8 +7,8 @@
  * Containment: a URI never names a file outside its bucket's folder — `..` segments, a bucket
  * named `.` or `..`, and symbolic links inside the folder that point out of it are refused with
  * BigQuery's 403 accessDenied `Access Denied: File <uri>: Access Denied` (the text BigQuery gives
- * a Cloud Storage object the caller cannot read, e.g. github.com/GoogleCloudPlatform/PerfKitExplorer
- * issue 1).
+ * a Cloud Storage object the caller cannot read, e.g.
+ * https://github.com/GoogleCloudPlatform/PerfKitExplorer/issues/1).
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -108,9 +108,9 @@ export class BigQueryError extends Error {
   /**
    * 403 accessDenied for a source or destination file the job may not touch: BigQuery's text for a
    * Cloud Storage object the caller cannot read, `Access Denied: File gs://…: Access Denied`
-   * (quoted in github.com/GoogleCloudPlatform/PerfKitExplorer issue 1 and
-   * GoogleCloudPlatform/data-science-on-gcp issue 170). The emulator gives it for any path outside
-   * the Cloud Storage stand-in folder and the directories the user allowed.
+   * (quoted in https://github.com/GoogleCloudPlatform/PerfKitExplorer/issues/1 and
+   * https://github.com/GoogleCloudPlatform/data-science-on-gcp/issues/170). The emulator gives it
+   * for any path outside the Cloud Storage stand-in folder and the directories the user allowed.
    */
   static accessDeniedFile(uri: string): BigQueryError {
     return new BigQueryError('accessDenied', `Access Denied: File ${uri}: Access Denied`);
@@ -118,7 +118,7 @@ export class BigQueryError extends Error {
   /**
    * 403 accessDenied for a wildcard source URI whose folder the job may not list: BigQuery's text
    * `Access Denied: BigQuery BigQuery: Permission denied while globbing file pattern.` (quoted in
-   * github.com/dbt-labs/dbt-core issue 502).
+   * https://github.com/dbt-labs/dbt-core/issues/502).
    */
   static accessDeniedGlob(): BigQueryError {
     return new BigQueryError('accessDenied', 'Access Denied: BigQuery BigQuery: Permission denied while globbing file pattern.');
