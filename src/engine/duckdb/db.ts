@@ -345,8 +345,9 @@ export class Database implements MetaPersistence {
 
   /**
    * Every persisted metadata row. A table whose DuckDB data is gone is a DROP cut short by a crash
-   * (the data is dropped first, then the metadata, src/engine/ddl.ts dropTableObject): its row is
-   * deleted here, so the table is absent rather than listed and unreadable.
+   * (data directories written before data and metadata changed in one transaction, see
+   * CatalogStore.deleteTableWith, can hold one): its row is deleted here, so the table is absent
+   * rather than listed and unreadable.
    */
   async loadAll(): Promise<{ kind: string; key: string; json: string }[]> {
     const r = await this.readAll('SELECT kind, key, json FROM __bqemu_meta');
