@@ -329,8 +329,9 @@ describe('--data-dir restart after a DROP TABLE cut short', () => {
       await t.bq.query({ query: 'CREATE SCHEMA d' });
       await t.bq.query({ query: 'CREATE TABLE d.kept AS SELECT 1 AS x' });
       await t.bq.query({ query: 'CREATE TABLE d.dropped AS SELECT 2 AS x' });
-      // The state a crash leaves between DROP TABLE's two steps (src/engine/ddl.ts dropTableObject):
-      // the DuckDB table is gone, the metadata row is still there.
+      // The state a DROP TABLE cut short by a crash left when it removed the data and the metadata
+      // in two steps (data directories written before they changed in one transaction): the
+      // DuckDB table is gone, the metadata row is still there.
       const meta = t.emu.engine.catalog.getTable(P, 'd', 'dropped')!;
       await t.emu.engine.db.run(`DROP TABLE "${meta.duckName}"`);
       await t.emu.close();
