@@ -81,9 +81,24 @@ export interface RowAccessPolicyMeta {
   lastModifiedTime: number;
 }
 
+/** Kinds of persisted metadata rows. */
+export type MetaKind = 'dataset' | 'table' | 'seq' | 'job' | 'routine' | 'rowAccessPolicy';
+
+/** One metadata row to store (json) or remove (null). */
+export interface MetaChange {
+  kind: MetaKind;
+  key: string;
+  json: string | null;
+}
+
 /** What the store persists through (the engine's DuckDB connection). */
 export interface MetaPersistence {
-  save(kind: 'dataset' | 'table' | 'seq' | 'job' | 'routine' | 'rowAccessPolicy', key: string, json: string | null): Promise<void>;
+  save(kind: MetaKind, key: string, json: string | null): Promise<void>;
+  /**
+   * Runs the DuckDB `statements` (a table's data: CREATE, DROP, ALTER) and the metadata `changes`
+   * in one transaction, all or nothing; resolves with the statements' changed-row counts.
+   */
+  saveWith(statements: string[], changes: MetaChange[]): Promise<number[]>;
   loadAll(): Promise<{ kind: string; key: string; json: string }[]>;
 }
 
@@ -159,6 +174,31 @@ export class CatalogStore {
     this.version++;
     await this.persistence?.save('dataset', dkey(d.projectId, d.datasetId), JSON.stringify(d));
   }
+  /**
+   * Removes a dataset with its tables, routines and row access policies, together with the DuckDB
+   * `statements` that drop the tables' data, in one transaction (DROP SCHEMA … CASCADE,
+   * datasets.delete with deleteContents): a crash leaves the whole dataset or nothing of it.
+   * @returns the tables removed.
+   */
+  async deleteDatasetWith(projectId: string, datasetId: string, statements: string[]): Promise<TableMeta[]> {
+    const inDataset = <T extends { projectId: string; datasetId: string }>(x: T) => x.projectId === projectId && x.datasetId === datasetId;
+    const tables = [...this.tables.entries()].filter(([, t]) => inDataset(t));
+    const routines = [...this.routines.entries()].filter(([, r]) => inDataset(r));
+    const policies = [...this.policies.entries()].filter(([, p]) => inDataset(p));
+    const changes: MetaChange[] = [
+      ...tables.map(([key]) => ({ kind: 'table' as const, key, json: null })),
+      ...routines.map(([key]) => ({ kind: 'routine' as const, key, json: null })),
+      ...policies.map(([key]) => ({ kind: 'rowAccessPolicy' as const, key, json: null })),
+      { kind: 'dataset', key: dkey(projectId, datasetId), json: null },
+    ];
+    await this.persistence?.saveWith(statements, changes);
+    for (const [key] of tables) this.tables.delete(key);
+    for (const [key] of routines) this.routines.delete(key);
+    for (const [key] of policies) this.policies.delete(key);
+    this.datasets.delete(dkey(projectId, datasetId));
+    this.version++;
+    return tables.map(([, t]) => t);
+  }
   async deleteDataset(projectId: string, datasetId: string): Promise<void> {
     this.datasets.delete(dkey(projectId, datasetId));
     this.version++;
@@ -208,6 +248,34 @@ export class CatalogStore {
     this.noteExpiry(t);
     this.version++;
     await this.persistence?.save('table', tkey(t.projectId, t.datasetId, t.tableId), JSON.stringify(t));
+  }
+  /**
+   * Stores `t` together with the DuckDB `statements` that shape its data (CREATE … AS, DROP of a
+   * replaced table, ALTER), in one transaction: a crash leaves both or neither, never metadata
+   * that does not match the data. `renamedFrom`: the table's previous name, removed in the same
+   * transaction (its row access policies are removed after). Readers see `t` once it is stored.
+   */
+  async putTableWith(t: TableMeta, statements: string[], renamedFrom?: { projectId: string; datasetId: string; tableId: string }): Promise<void> {
+    const key = tkey(t.projectId, t.datasetId, t.tableId);
+    const old = renamedFrom && tkey(renamedFrom.projectId, renamedFrom.datasetId, renamedFrom.tableId);
+    const changes: MetaChange[] = [...(old ? [{ kind: 'table' as const, key: old, json: null }] : []), { kind: 'table', key, json: JSON.stringify(t) }];
+    await this.persistence?.saveWith(statements, changes);
+    if (old) this.tables.delete(old);
+    this.tables.set(key, t);
+    this.noteExpiry(t);
+    this.version++;
+    if (renamedFrom) for (const p of this.listRowAccessPolicies(renamedFrom.projectId, renamedFrom.datasetId, renamedFrom.tableId)) await this.deleteRowAccessPolicy(p.projectId, p.datasetId, p.tableId, p.policyId);
+  }
+  /**
+   * Removes a table's metadata together with the DuckDB `statements` that drop its data, in one
+   * transaction (see {@link putTableWith}); its row access policies are removed after.
+   */
+  async deleteTableWith(projectId: string, datasetId: string, tableId: string, statements: string[]): Promise<void> {
+    const key = tkey(projectId, datasetId, tableId);
+    await this.persistence?.saveWith(statements, [{ kind: 'table', key, json: null }]);
+    this.tables.delete(key);
+    this.version++;
+    for (const p of this.listRowAccessPolicies(projectId, datasetId, tableId)) await this.deleteRowAccessPolicy(projectId, datasetId, tableId, p.policyId);
   }
   async deleteTable(projectId: string, datasetId: string, tableId: string): Promise<void> {
     this.tables.delete(tkey(projectId, datasetId, tableId));

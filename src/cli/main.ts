@@ -3,6 +3,7 @@
  * `corpus record` (the baseline recorder).
  * Every serve flag has a `BQEMU_*` environment equivalent (flag wins).
  */
+import path from 'node:path';
 import { Command } from 'commander';
 
 const env = (name: string): string | undefined => process.env[`BQEMU_${name}`] || undefined;
@@ -20,6 +21,11 @@ program
   .option('--dataset <id>', 'dataset created at start in the default project (BQEMU_DATASET)', env('DATASET'))
   .option('--data-dir <dir>', 'persist everything in this directory (BQEMU_DATA_DIR); in memory when absent', env('DATA_DIR'))
   .option('--log', 'log every request (BQEMU_LOG=1)', env('LOG') === '1')
+  .option(
+    '--allow-local-files <dir>',
+    `let load jobs and external tables read file:// and absolute-path sources under this directory; repeatable (BQEMU_ALLOW_LOCAL_FILES, directories separated by '${path.delimiter}')`,
+    (dir: string, prev: string[] | undefined) => [...(prev ?? []), dir],
+  )
   .action(async (o) => {
     const t0 = Date.now();
     const { prespawnAnalyzer } = await import('../analyzer/process.js');
@@ -33,6 +39,7 @@ program
       dataset: o.dataset,
       dataDir: o.dataDir,
       quiet: !o.log,
+      allowLocalFiles: o.allowLocalFiles ?? (env('ALLOW_LOCAL_FILES')?.split(path.delimiter).filter(Boolean) ?? []),
     });
     process.stdout.write(`bqemu serving BigQuery REST v2 on ${emu.url} (project ${emu.projectId}${o.dataDir ? `, data in ${o.dataDir}` : ', in memory'}) — ready in ${Date.now() - t0} ms\n`);
     const stop = async () => {

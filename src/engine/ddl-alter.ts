@@ -126,14 +126,13 @@ async function alterTable(e: Engine, stmt: Node, _ctx: LowerContext, opts: Query
     await f(t, a, ddl);
   }
   if (opts.dryRun) return base;
-  if (ddl.length) await e.db.transaction(ddl);
   t.lastModifiedTime = Date.now();
+  // The DuckDB changes and the new metadata (a rename: both names) in one transaction.
   if (renameTo) {
     const nr = resolveTablePath(renameTo.length === 1 ? [r.datasetId, renameTo[0]] : renameTo, { projectId: r.projectId });
     if (e.catalog.getTable(nr.projectId, nr.datasetId, nr.tableId)) throw BigQueryError.duplicate(`Already Exists: Table ${refText(nr)}`);
-    await e.catalog.deleteTable(r.projectId, r.datasetId, r.tableId);
-    await e.catalog.putTable({ ...t, ...nr });
-  } else await e.catalog.putTable(t);
+    await e.catalog.putTableWith({ ...t, ...nr }, ddl, r);
+  } else await e.catalog.putTableWith(t, ddl);
   return base;
 }
 

@@ -116,7 +116,6 @@ export async function createStoredTable(
   // A replaced table's rows stay readable through time travel (src/engine/history.ts).
   const keep = keepsHistory(existing);
   if (existing?.type === 'TABLE' && !keep) stmts.push(`DROP TABLE IF EXISTS ${ident(existing.duckName)}`);
-  await e.db.transaction(stmts);
   const t: TableMeta = {
     ...r,
     type: 'TABLE',
@@ -126,7 +125,8 @@ export async function createStoredTable(
     lastModifiedTime: created,
     fields,
   };
-  await e.catalog.putTable(t);
+  // Data and metadata in one transaction: a crash leaves the whole table or nothing.
+  await e.catalog.putTableWith(t, stmts);
   if (keep) await retainReplaced(e, existing!, t);
   return t;
 }
@@ -170,25 +170,18 @@ async function createView(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
   if (op === 'SKIP' || opts.dryRun) return base;
   const created = now();
   const fields = withDatasetDefaults(e, r, await withExpirationExpression(e, stmt.optionList, ctx, tableFields(stmt)), created);
-  if (existing?.type === 'TABLE') await e.db.run(`DROP TABLE IF EXISTS ${ident(existing.duckName)}`);
-  await e.catalog.putTable({
-    ...r,
-    type: 'VIEW',
-    duckName: '',
-    columns,
-    viewQuery: String(stmt.sql),
-    creationTime: created,
-    lastModifiedTime: created,
-    fields,
-  });
+  // A replaced table's data goes in the same transaction as the view's metadata.
+  const drop = existing?.type === 'TABLE' ? [`DROP TABLE IF EXISTS ${ident(existing.duckName)}`] : [];
+  await e.catalog.putTableWith({ ...r, type: 'VIEW', duckName: '', columns, viewQuery: String(stmt.sql), creationTime: created, lastModifiedTime: created, fields }, drop);
   return base;
 }
 
 /** Drops a stored table or view's data and metadata. */
 export async function dropTableObject(e: Engine, t: TableMeta): Promise<void> {
-  if (t.type === 'TABLE' && t.duckName) await e.db.run(`DROP TABLE IF EXISTS ${ident(t.duckName)}`);
+  // Data and metadata in one transaction (a crash never leaves a listed table without its data).
+  if (t.type === 'TABLE' && t.duckName) await e.catalog.deleteTableWith(t.projectId, t.datasetId, t.tableId, [`DROP TABLE IF EXISTS ${ident(t.duckName)}`]);
+  else await e.catalog.deleteTable(t.projectId, t.datasetId, t.tableId);
   await dropHistory(e, t);
-  await e.catalog.deleteTable(t.projectId, t.datasetId, t.tableId);
 }
 
 async function dropStmt(e: Engine, stmt: Node, _ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
@@ -262,9 +255,9 @@ export function checkDatasetEmpty(e: Engine, projectId: string, datasetId: strin
  */
 export async function dropDataset(e: Engine, projectId: string, datasetId: string, cascade: boolean): Promise<void> {
   if (!cascade) checkDatasetEmpty(e, projectId, datasetId);
-  for (const t of e.catalog.listTables(projectId, datasetId)) await dropTableObject(e, t);
-  for (const r of e.catalog.listRoutines(projectId, datasetId)) await e.catalog.deleteRoutine(r.projectId, r.datasetId, r.routineId);
-  await e.catalog.deleteDataset(projectId, datasetId);
+  // The tables' data and all the dataset's metadata in one transaction (all or nothing).
+  const drops = e.catalog.listTables(projectId, datasetId).flatMap((t) => (t.type === 'TABLE' && t.duckName ? [`DROP TABLE IF EXISTS ${ident(t.duckName)}`] : []));
+  for (const t of await e.catalog.deleteDatasetWith(projectId, datasetId, drops)) await dropHistory(e, t);
 }
 
 async function truncateStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {

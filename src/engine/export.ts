@@ -2,38 +2,23 @@
  * EXPORT DATA OPTIONS(uri = 'gs://bucket/path/*.ext', format = …) AS query (BigQuery "EXPORT DATA
  * statement"). The emulator has no Cloud Storage: `gs://bucket/path` is written under the local
  * directory `BQEMU_GCS_DIR` (default `$TMPDIR/bqemu-gcs`) as `<dir>/bucket/path`, the `*` becoming
- * the shard number `000000000000` as BigQuery names a single shard. CSV (header unless
+ * the shard number `000000000000` as BigQuery names a single shard; a URI leaving that folder is
+ * refused (cloud-storage.ts `destinationFile`). CSV (header unless
  * `header = false`, `field_delimiter`), JSON (newline-delimited) and AVRO (`use_avro_logical_types`,
  * DEFLATE) carry BigQuery's export text through the writers extract jobs use (export-writers.ts);
  * PARQUET is written by DuckDB's COPY. GZIP compresses CSV and JSON.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Node } from '../analyzer/ast.js';
 import { BigQueryError } from '../errors/errors.js';
+import { destinationFile } from './cloud-storage.js';
 import type { Engine, QueryOptions, StatementResult } from './engine.js';
 import { colName, type LowerContext } from './lower/context.js';
 import { lowerScan } from './lower/scans.js';
 import { literalOptions } from './options.js';
 import { readRows, resultFields, type StatementHandler } from './statements.js';
 import { csvText, ndjsonText, writeAvro } from './export-writers.js';
-
-/** Local directory standing in for Cloud Storage. */
-export function gcsRoot(): string {
-  return process.env.BQEMU_GCS_DIR || path.join(os.tmpdir(), 'bqemu-gcs');
-}
-
-/** The local file for a `gs://` URI (one shard). */
-export function localPathOfUri(uri: string): string {
-  const m = /^gs:\/\/([^/]+)\/(.+)$/.exec(uri);
-  if (!m) throw new BigQueryError('invalidQuery', `Invalid export URI: ${uri}`);
-  const rel = m[2].replace('*', '000000000000');
-  const file = path.resolve(gcsRoot(), m[1], rel);
-  if (!file.startsWith(path.resolve(gcsRoot()) + path.sep)) throw new BigQueryError('invalidQuery', `Invalid export URI: ${uri}`);
-  return file;
-}
 
 const FORMATS = new Set(['CSV', 'JSON', 'AVRO', 'PARQUET']);
 
@@ -49,9 +34,8 @@ async function exportData(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
     throw BigQueryError.notSupported(`EXPORT DATA compression ${compression} for ${format}`);
   const result: StatementResult = { statementType: 'EXPORT_DATA', schema: [], rows: [] };
   if (opts.dryRun) return result;
-  const file = localPathOfUri(uri);
+  const file = destinationFile(uri);
   if (fs.existsSync(file) && o.overwrite !== true) throw new BigQueryError('invalidQuery', `Destination ${uri} already exists; set overwrite = true`);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
   const outs: Node[] = stmt.outputColumnList ?? [];
   const source = lowerScan(stmt.query, ctx);
   let rowCount: number;

@@ -105,6 +105,36 @@ export class BigQueryError extends Error {
   static internal(message: string): BigQueryError {
     return new BigQueryError('backendError', message);
   }
+  /**
+   * 403 accessDenied for a source or destination file the job may not touch: BigQuery's text for a
+   * Cloud Storage object the caller cannot read, `Access Denied: File gs://…: Access Denied`
+   * (quoted in https://github.com/GoogleCloudPlatform/PerfKitExplorer/issues/1 and
+   * https://github.com/GoogleCloudPlatform/data-science-on-gcp/issues/170). The emulator gives it
+   * for any path outside the Cloud Storage stand-in folder and the directories the user allowed.
+   */
+  static accessDeniedFile(uri: string): BigQueryError {
+    return new BigQueryError('accessDenied', `Access Denied: File ${uri}: Access Denied`);
+  }
+  /**
+   * 403 accessDenied for a wildcard source URI whose folder the job may not list: BigQuery's text
+   * `Access Denied: BigQuery BigQuery: Permission denied while globbing file pattern.` (quoted in
+   * https://github.com/dbt-labs/dbt-core/issues/502).
+   */
+  static accessDeniedGlob(): BigQueryError {
+    return new BigQueryError('accessDenied', 'Access Denied: BigQuery BigQuery: Permission denied while globbing file pattern.');
+  }
+  /**
+   * 400 invalid for a source URI that is neither `gs://bucket/object` nor a local absolute path
+   * (`file:///path` or `/path`). JobConfigurationLoad.sourceUris (api/bigquery-v2-discovery.json)
+   * names Cloud Storage URIs; the local forms are the emulator's own.
+   */
+  static invalidSourceUri(uri: string): BigQueryError {
+    return new BigQueryError('invalid', `Invalid source URI: ${uri}. Use gs://bucket/path, file:///path or an absolute local path`);
+  }
+  /** 400 invalidQuery for an EXPORT DATA / extract destination that is not `gs://bucket/object` (BigQuery EXPORT DATA statement: `uri` is a Cloud Storage URI). */
+  static invalidExportUri(uri: string): BigQueryError {
+    return new BigQueryError('invalidQuery', `Invalid export URI: ${uri}`);
+  }
 }
 
 /** Wraps anything thrown into a BigQueryError (unknown errors become backendError 500). */

@@ -79,9 +79,9 @@ async function evolveForAppend(e: Engine, t: TableMeta, schema: { name: string; 
       ddl.push(`ALTER TABLE ${ident(t.duckName)} ALTER COLUMN ${ident(c.name)} DROP NOT NULL`);
     }
   if (!ddl.length) return t;
-  await e.db.transaction(ddl);
   const evolved: TableMeta = { ...t, columns, lastModifiedTime: Date.now() };
-  await e.catalog.putTable(evolved);
+  // The DuckDB columns and the metadata change together (one transaction).
+  await e.catalog.putTableWith(evolved, ddl);
   return evolved;
 }
 

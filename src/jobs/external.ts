@@ -4,8 +4,9 @@
  * a table of the job's TEMP scope for the job's duration, so the query reads it by its one-part name.
  *
  * - `sourceUris`: `gs://bucket/path` (the local Cloud Storage stand-in `BQEMU_GCS_DIR`, as EXPORT
- *   DATA writes it, src/engine/export.ts), `file:///path` or an absolute local path. One `*`
- *   matches any characters, `/` included (BigQuery wildcard URIs). No matching file: 404 notFound.
+ *   DATA writes it, src/engine/cloud-storage.ts), `file:///path` or an absolute local path under a
+ *   folder the user allowed (source-uris.ts: 403 accessDenied outside). One `*` matches any
+ *   characters, `/` included (BigQuery wildcard URIs). No matching file: 404 notFound.
  * - `sourceFormat`: CSV (default), NEWLINE_DELIMITED_JSON, PARQUET; others are "not supported".
  * - `schema` gives the columns and their BigQuery types; without it `autodetect` infers them
  *   (DuckDB's sniffer, its types mapped to BigQuery's); PARQUET describes itself.
@@ -19,7 +20,6 @@
  * Reading errors are 400 invalid `Error while reading table: <name>, error message: <detail>`.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import zlib from 'node:zlib';
 import { parse as parseLossless } from 'lossless-json';
 import type { TableMeta } from '../catalog/store.js';
@@ -27,64 +27,17 @@ import { createStoredTable, dropTableObject } from '../engine/ddl.js';
 import { insertValues } from '../engine/dml-values.js';
 import { duckType, quoteIdent } from '../engine/duckdb/types.js';
 import type { Engine } from '../engine/engine.js';
-import { gcsRoot } from '../engine/export.js';
 import type { TempScope } from '../engine/names.js';
 import { BigQueryError } from '../errors/errors.js';
 import { columnFromField, type Column, type TableFieldSchema } from '../types/schema.js';
 import type { Value } from '../types/types.js';
 import { decodeJsonValue } from '../wire/rest-values.js';
 import { columnsOfDuckTypes } from './external-types.js';
+import { sourceFiles } from './source-uris.js';
 
 const FORMATS = ['CSV', 'NEWLINE_DELIMITED_JSON', 'PARQUET'];
 
 const sql = (s: string) => `'${s.replace(/'/g, "''")}'`;
-
-/** The local file pattern of a source URI. @throws BigQueryError invalid for other URI forms. */
-function localPattern(uri: string): string {
-  const gs = /^gs:\/\/([^/]+)\/(.+)$/.exec(uri);
-  if (gs) {
-    const root = path.resolve(gcsRoot());
-    const p = path.resolve(root, gs[1], gs[2]);
-    if (!p.startsWith(root + path.sep)) throw BigQueryError.invalid(`Invalid source URI: ${uri}`);
-    return p;
-  }
-  if (uri.startsWith('file://')) return decodeURIComponent(uri.slice('file://'.length));
-  if (path.isAbsolute(uri)) return uri;
-  throw BigQueryError.invalid(`Invalid source URI: ${uri}. Use gs://bucket/path, file:///path or an absolute local path`);
-}
-
-function walk(dir: string, out: string[]): void {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) walk(p, out);
-    else if (e.isFile()) out.push(p);
-  }
-}
-
-/**
- * The local files of `sourceUris`, in order (a wildcard's matches sorted).
- * @throws BigQueryError notFound when a URI matches no file; invalid for several `*` in one URI.
- */
-export function sourceFiles(uris: unknown): string[] {
-  const list = Array.isArray(uris) ? uris.map(String) : typeof uris === 'string' ? [uris] : [];
-  if (!list.length) throw BigQueryError.invalid('Required parameter is missing: sourceUris', 'sourceUris');
-  return list.flatMap((uri) => {
-    const p = localPattern(uri);
-    const star = p.indexOf('*');
-    let files: string[];
-    if (star < 0) files = fs.existsSync(p) && fs.statSync(p).isFile() ? [p] : [];
-    else {
-      if (p.indexOf('*', star + 1) >= 0) throw BigQueryError.invalid(`Only one wildcard is allowed in a source URI: ${uri}`);
-      const [prefix, suffix] = [p.slice(0, star), p.slice(star + 1)];
-      const dir = prefix.endsWith(path.sep) ? prefix : path.dirname(prefix);
-      const all: string[] = [];
-      if (fs.existsSync(dir) && fs.statSync(dir).isDirectory()) walk(dir, all);
-      files = all.filter((f) => f.length >= prefix.length + suffix.length && f.startsWith(prefix) && f.endsWith(suffix)).sort();
-    }
-    if (!files.length) throw BigQueryError.notFound(`Not found: URI ${uri}`);
-    return files;
-  });
-}
 
 /** A file list as a DuckDB list literal. */
 export const fileList = (files: string[]) => `[${files.map(sql).join(', ')}]`;
@@ -172,7 +125,7 @@ function decodeRows(columns: Column[], cells: (unknown[] | Record<string, unknow
 async function createOne(e: Engine, scope: TempScope, name: string, def: Record<string, any>, dryRun: boolean): Promise<TableMeta> {
   const format = String(def.sourceFormat ?? 'CSV').toUpperCase();
   if (!FORMATS.includes(format)) throw BigQueryError.notSupported(`External table format ${format}`);
-  const files = sourceFiles(def.sourceUris);
+  const files = await sourceFiles(e, def.sourceUris);
   const fields: TableFieldSchema[] | undefined = def.schema?.fields?.length ? def.schema.fields : undefined;
   let columns = fields?.map(columnFromField);
   if (!columns && format !== 'PARQUET' && def.autodetect !== true) throw BigQueryError.invalid('No schema specified on job or table.');

@@ -1,7 +1,7 @@
 /**
  * Extract jobs (REST JobConfigurationExtract, api/bigquery-v2-discovery.json): a table's rows are
  * written to Cloud Storage URIs. The emulator has no Cloud Storage: `gs://bucket/path` is a file
- * under BQEMU_GCS_DIR, as for EXPORT DATA (src/engine/export.ts `localPathOfUri`); a `*` in a URI
+ * under BQEMU_GCS_DIR, as for EXPORT DATA (src/engine/cloud-storage.ts `destinationFile`: never outside that folder); a `*` in a URI
  * becomes the shard number `000000000000` (the name BigQuery gives a single shard). With several
  * destination URIs the rows are split over them in order, one file each.
  *
@@ -17,11 +17,10 @@
  *   table's logical bytes, bytes.ts).
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Engine } from '../engine/engine.js';
 import { quoteIdent } from '../engine/duckdb/types.js';
-import { localPathOfUri } from '../engine/export.js';
+import { destinationFile } from '../engine/cloud-storage.js';
 import { readRows } from '../engine/statements.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Value } from '../types/types.js';
@@ -101,8 +100,7 @@ export async function executeExtractJob(e: Engine, job: JobRecord): Promise<void
     if (nested) throw BigQueryError.invalid(`Operation cannot be performed on a nested schema. Field: ${nested.name}`);
   }
   const uris = destinationUris(x);
-  const files = uris.map((u) => localPathOfUri(u));
-  for (const f of files) fs.mkdirSync(path.dirname(f), { recursive: true });
+  const files = uris.map((u) => destinationFile(u));
   const list = columns.map((c) => quoteIdent(c.name)).join(', ');
   if (format === 'PARQUET') {
     // One file per URI; several URIs split the rows by rowid ranges.

@@ -286,11 +286,11 @@ export class JobManager {
 
   /** Ends a job that never ran (cancelled while PENDING): DONE with `error`, no start time. */
   private async finish(job: JobRecord, error: BigQueryError): Promise<void> {
-    job.error = error;
     job.stats = { bytesProcessed: 0, bytesBilled: 0, slotMs: 0, tablesScanned: 0 };
     job.endTime = Date.now();
+    if (this.jobs.get(this.key(job.projectId, job.jobId)) === job) await this.persist({ ...job, error, state: 'DONE' }).catch(() => undefined);
+    job.error = error;
     job.state = 'DONE';
-    if (this.jobs.get(this.key(job.projectId, job.jobId)) === job) await this.persist(job).catch(() => undefined);
   }
 
   private async execute(job: JobRecord, r: Running): Promise<void> {
@@ -300,6 +300,7 @@ export class JobManager {
     const ex = newExecution();
     const { stats, perStatement } = ex;
     let results: StatementResult[] = [];
+    let error: BigQueryError | undefined;
     try {
       await runInterruptible(r.intr, async () => {
         if (r.intr.interrupted) throw stoppedError();
@@ -314,10 +315,9 @@ export class JobManager {
         results = ex.results;
       });
     } catch (e) {
-      job.error = r.cancelled ? stoppedError() : r.timedOut !== undefined ? statementTimeoutError(r.timedOut) : asBigQueryError(e);
+      error = r.cancelled ? stoppedError() : r.timedOut !== undefined ? statementTimeoutError(r.timedOut) : asBigQueryError(e);
       // An erroring dry run names the query as location `q` (recorded api_configuration/dry_run_invalid_function).
-      if (job.configuration.dryRun && job.error.location === 'query')
-        job.error = new BigQueryError(job.error.reason, job.error.message, 'q', job.error.httpStatus);
+      if (job.configuration.dryRun && error.location === 'query') error = new BigQueryError(error.reason, error.message, 'q', error.httpStatus);
       job.result = undefined;
       results = [];
     }
@@ -327,10 +327,14 @@ export class JobManager {
     const key = this.key(job.projectId, job.jobId);
     const kept = this.jobs.get(key) === job;
     if (results.length > 1) this.addChildJobs(job, results, perStatement, kept);
+    // Stored (with --data-dir) before anyone can see it DONE or failed: a client that saw the job
+    // end finds it after a crash.
+    if (kept && !job.configuration.dryRun) {
+      this.retain(job);
+      await this.persist({ ...job, ...(error ? { error } : {}), state: 'DONE' }).catch(() => undefined);
+    }
+    if (error) job.error = error;
     job.state = 'DONE';
-    if (!kept || job.configuration.dryRun) return;
-    this.retain(job);
-    await this.persist(job).catch(() => undefined);
   }
 
   /** One DONE child job per statement of a script job (jobs.list `parentJobId`, children.ts). */

@@ -3,8 +3,9 @@
  * (or a media upload's data, src/server/rest/uploads.ts) are read into rows of BigQuery types and
  * written into `destinationTable` with the load job's dispositions (destination.ts).
  *
- * - sourceUris: as external tables read them (external.ts `sourceFiles`: gs:// under BQEMU_GCS_DIR
- *   with one `*` wildcard, file:// and absolute paths).
+ * - sourceUris: as external tables read them (source-uris.ts `sourceFiles`: gs:// under BQEMU_GCS_DIR
+ *   with one `*` wildcard, file:// and absolute paths under the folders the user allowed; 403
+ *   accessDenied outside them).
  * - sourceFormat: CSV (default), NEWLINE_DELIMITED_JSON, PARQUET, AVRO (load-avro.ts); ORC and
  *   the others are rejected as not supported.
  * - Schema: `schema`, else `autodetect`, else the destination table's schema; PARQUET and AVRO
@@ -35,10 +36,11 @@ import type { Value } from '../types/types.js';
 import { decodeJsonValue } from '../wire/rest-values.js';
 import { sizeExpr } from './bytes.js';
 import { applyDestination } from './destination.js';
-import { describe, fileList, readCsv, sourceFiles } from './external.js';
+import { describe, fileList, readCsv } from './external.js';
 import { columnsOfDuckTypes } from './external-types.js';
 import { AVRO_INVALID, isAvroFile, readAvro } from './load-avro.js';
 import type { JobRecord } from './jobs-model.js';
+import { sourceFiles } from './source-uris.js';
 
 const FORMATS = ['CSV', 'NEWLINE_DELIMITED_JSON', 'PARQUET', 'AVRO'];
 /** Formats of JobConfigurationLoad.sourceFormat the emulator does not read. */
@@ -199,7 +201,7 @@ export async function executeLoadJob(e: Engine, job: JobRecord): Promise<void> {
 async function runLoad(e: Engine, job: JobRecord): Promise<void> {
   const load = job.configuration.load as Record<string, any>;
   const format = String(load.sourceFormat ?? 'CSV').toUpperCase();
-  const files = job.uploadFile ? [job.uploadFile] : sourceFiles(load.sourceUris);
+  const files = job.uploadFile ? [job.uploadFile] : await sourceFiles(e, load.sourceUris);
   const d = load.destinationTable;
   const ref = { projectId: d.projectId ?? job.projectId, datasetId: String(d.datasetId), tableId: String(d.tableId) };
   if (!e.catalog.getDataset(ref.projectId, ref.datasetId)) throw BigQueryError.datasetNotFound(ref.projectId, ref.datasetId);

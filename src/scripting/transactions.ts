@@ -3,14 +3,15 @@
  * BEGIN [TRANSACTION]; … COMMIT [TRANSACTION] | ROLLBACK [TRANSACTION]).
  *
  * The statements run in place; before the first DML statement on a table inside the transaction
- * the table's rows are copied aside, and ROLLBACK puts them back (COMMIT drops the copies). A
+ * the table's rows are copied aside, and ROLLBACK puts them back (COMMIT drops the copies), each
+ * in one DuckDB transaction; a crash while the transaction is open rolls it back at the next start
+ * (src/engine/duckdb/db.ts keepCopy). A
  * transaction still open when the script fails, or when it ends, is rolled back. Statements of
  * the transaction read its own writes (recorded routines_scripting/txn_in_exception_block: a
  * handled error inside an open transaction leaves the insert visible to the script).
  * Known gap: other jobs see the uncommitted rows (no snapshot isolation between jobs), and DDL
  * inside a transaction is refused.
  */
-import { randomUUID } from 'node:crypto';
 import type { Node } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
 import type { Engine } from '../engine/engine.js';
@@ -40,22 +41,20 @@ export class ScriptTransaction {
     if (!meta || meta.type !== 'TABLE') return;
     const { relation } = await this.engine.relationOf(meta, defaults);
     if (this.saved.has(relation)) return;
-    const copy = `__bqemu_txn_${randomUUID().replace(/-/g, '')}`;
-    await this.engine.db.run(`CREATE TABLE "${copy}" AS SELECT * FROM ${relation}`);
-    this.saved.set(relation, copy);
+    // Noted durably: a crash before COMMIT / ROLLBACK rolls the transaction back at the next start.
+    this.saved.set(relation, await this.engine.db.keepCopy(relation));
   }
 
   async commit(): Promise<void> {
     if (!this.open) throw BigQueryError.invalidQuery('There is no active transaction to commit');
-    for (const copy of this.saved.values()) await this.engine.db.run(`DROP TABLE IF EXISTS "${copy}"`);
+    await this.engine.db.dropCopies([...this.saved.values()]);
     this.saved.clear();
     this.open = false;
   }
 
   async rollback(): Promise<void> {
     if (!this.open) throw BigQueryError.invalidQuery('There is no active transaction to roll back');
-    for (const [relation, copy] of this.saved)
-      await this.engine.db.transaction([`DELETE FROM ${relation}`, `INSERT INTO ${relation} SELECT * FROM "${copy}"`, `DROP TABLE "${copy}"`]);
+    await this.engine.db.restoreCopies([...this.saved]);
     this.saved.clear();
     this.open = false;
   }

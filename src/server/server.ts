@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Engine } from '../engine/engine.js';
 import { JobManager, type ResultLimits } from '../jobs/jobs.js';
 import { BigQueryError } from '../errors/errors.js';
+import { setAllowedLocalDirs } from '../jobs/source-uris.js';
 import { serializeReply } from '../wire/resources.js';
 import type { RestContext } from './rest/context.js';
 import { projectsRoutes } from './rest/projects.js';
@@ -34,6 +35,8 @@ export interface EmulatorOptions {
   maxRunningJobs?: number;
   /** How many finished jobs' result rows are kept (src/jobs/jobs.ts ResultLimits); older results expire. */
   resultLimits?: Partial<ResultLimits>;
+  /** Local directories load jobs and external tables may read `file://` / absolute-path sources from (`--allow-local-files`; src/jobs/source-uris.ts). None by default. */
+  allowLocalFiles?: string[];
 }
 
 export interface Emulator {
@@ -61,6 +64,7 @@ function parseJsonBody(body: string): unknown {
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   const projectId = opts.projectId ?? 'test-project';
   const engine = await Engine.start({ dataDir: opts.dataDir });
+  setAllowedLocalDirs(engine, opts.allowLocalFiles ?? []);
   const jobs = new JobManager(engine, projectId, opts.resultLimits ?? {}, opts.sessionIdleMs, opts.maxRunningJobs);
   await jobs.load();
   engine.jobsProvider = (p) => jobs.list(p).flatMap((j) => [j, ...(j.childJobIds?.length ? jobs.list(p, { parentJobId: j.jobId }) : [])]);

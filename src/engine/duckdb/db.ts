@@ -6,6 +6,7 @@
 import { noteResult } from './native-memory.js';
 import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBResultReader } from '@duckdb/node-api';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { MetaPersistence } from '../../catalog/store.js';
@@ -83,6 +84,16 @@ export function mapDuckDBError(e: unknown): BigQueryError {
   return BigQueryError.runtime(msg.replace(/^[A-Za-z ]+ Error: /, ''));
 }
 
+/** Metadata rows noting the copies of open multi-statement transactions (Database.keepCopy). */
+const TXN_COPY = 'txnCopy';
+
+/** The statement that stores (json) or removes (null) one row of `__bqemu_meta`. */
+function metaSql(c: { kind: string; key: string; json: string | null }): string {
+  const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
+  if (c.json === null) return `DELETE FROM __bqemu_meta WHERE kind = ${q(c.kind)} AND key = ${q(c.key)}`;
+  return `INSERT OR REPLACE INTO __bqemu_meta VALUES (${q(c.kind)}, ${q(c.key)}, ${q(c.json)})`;
+}
+
 export class Database implements MetaPersistence {
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -136,6 +147,7 @@ export class Database implements MetaPersistence {
     const db = new Database(instance, pool, file !== ':memory:');
     db.free = [...pool];
     await db.run('CREATE TABLE IF NOT EXISTS __bqemu_meta (kind VARCHAR, key VARCHAR, json VARCHAR, PRIMARY KEY (kind, key))');
+    await db.recoverCopies();
     return db;
   }
 
@@ -277,14 +289,77 @@ export class Database implements MetaPersistence {
   }
 
   async save(kind: string, key: string, json: string | null): Promise<void> {
-    const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
-    if (json === null) await this.run(`DELETE FROM __bqemu_meta WHERE kind = ${q(kind)} AND key = ${q(key)}`);
-    else await this.run(`INSERT OR REPLACE INTO __bqemu_meta VALUES (${q(kind)}, ${q(key)}, ${q(json)})`);
+    await this.run(metaSql({ kind, key, json }));
   }
 
+  /**
+   * Copies the rows of `relation` (a quoted DuckDB table name) aside for a multi-statement
+   * transaction (src/scripting/transactions.ts), noting the copy in the metadata in the same
+   * transaction: when the process dies before {@link dropCopies} or {@link restoreCopies}, the
+   * next start puts the rows back, so an open transaction is rolled back, never half-applied
+   * (BigQuery "Multi-statement transactions": a transaction commits or rolls back as a whole).
+   * @returns the copy's table name.
+   */
+  async keepCopy(relation: string): Promise<string> {
+    const copy = `__bqemu_txn_${randomUUID().replace(/-/g, '')}`;
+    await this.transaction([`CREATE TABLE "${copy}" AS SELECT * FROM ${relation}`, metaSql({ kind: TXN_COPY, key: copy, json: JSON.stringify({ relation }) })]);
+    return copy;
+  }
+
+  /** COMMIT of a multi-statement transaction: drops its copies and their notes, in one transaction. */
+  async dropCopies(copies: string[]): Promise<void> {
+    if (!copies.length) return;
+    await this.transaction(copies.flatMap((copy) => [`DROP TABLE IF EXISTS "${copy}"`, metaSql({ kind: TXN_COPY, key: copy, json: null })]));
+  }
+
+  /** ROLLBACK: puts each relation's rows back from its copy and drops the copies, in one transaction. */
+  async restoreCopies(saved: [relation: string, copy: string][]): Promise<void> {
+    if (!saved.length) return;
+    await this.transaction(
+      saved.flatMap(([relation, copy]) => [`DELETE FROM ${relation}`, `INSERT INTO ${relation} SELECT * FROM "${copy}"`, `DROP TABLE "${copy}"`, metaSql({ kind: TXN_COPY, key: copy, json: null })]),
+    );
+  }
+
+  /**
+   * At start: rolls back the multi-statement transactions a crash left open (see {@link keepCopy}).
+   * A copy whose table is gone or changed shape (dropped or altered by another job meanwhile) is
+   * discarded.
+   */
+  private async recoverCopies(): Promise<void> {
+    const rows = (await this.readAll(`SELECT key, json FROM __bqemu_meta WHERE kind = '${TXN_COPY}'`)).getRowsJS();
+    for (const [copy, json] of rows) {
+      const { relation } = JSON.parse(String(json)) as { relation: string };
+      try {
+        await this.restoreCopies([[relation, String(copy)]]);
+      } catch {
+        await this.dropCopies([String(copy)]).catch(() => undefined);
+      }
+    }
+  }
+
+  /** Runs `statements` and the metadata `changes` in one transaction (all or nothing); the statements' changed-row counts. */
+  async saveWith(statements: string[], changes: { kind: string; key: string; json: string | null }[]): Promise<number[]> {
+    const counts = await this.transaction([...statements, ...changes.map(metaSql)]);
+    return counts.slice(0, statements.length);
+  }
+
+  /**
+   * Every persisted metadata row. A table whose DuckDB data is gone is a DROP cut short by a crash
+   * (data directories written before data and metadata changed in one transaction, see
+   * CatalogStore.deleteTableWith, can hold one): its row is deleted here, so the table is absent
+   * rather than listed and unreadable.
+   */
   async loadAll(): Promise<{ kind: string; key: string; json: string }[]> {
     const r = await this.readAll('SELECT kind, key, json FROM __bqemu_meta');
-    return r.getRowsJS().map(([kind, key, json]) => ({ kind: String(kind), key: String(key), json: String(json) }));
+    const rows = r.getRowsJS().map(([kind, key, json]) => ({ kind: String(kind), key: String(key), json: String(json) }));
+    const stored = new Set((await this.readAll("SELECT lower(table_name) FROM duckdb_tables() WHERE schema_name = 'main'")).getRowsJS().map((x) => String(x[0])));
+    const dangling = rows.filter((row) => {
+      if (row.kind !== 'table') return false;
+      const t = JSON.parse(row.json) as { type?: string; duckName?: string };
+      return t.type === 'TABLE' && !!t.duckName && !stored.has(t.duckName.toLowerCase());
+    });
+    for (const row of dangling) await this.save('table', row.key, null);
+    return dangling.length ? rows.filter((row) => !dangling.includes(row)) : rows;
   }
 
   /**

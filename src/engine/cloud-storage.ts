@@ -1,0 +1,88 @@
+/**
+ * The local folder standing in for Cloud Storage: `gs://bucket/object` is the file
+ * `<BQEMU_GCS_DIR>/bucket/object` (default `$TMPDIR/bqemu-gcs`). EXPORT DATA (export.ts) and extract
+ * jobs (src/jobs/extract.ts) write there; load jobs and external tables read there
+ * (src/jobs/source-uris.ts).
+ *
+ * Containment: a URI never names a file outside its bucket's folder — `..` segments, a bucket
+ * named `.` or `..`, and symbolic links inside the folder that point out of it are refused with
+ * BigQuery's 403 accessDenied `Access Denied: File <uri>: Access Denied` (the text BigQuery gives
+ * a Cloud Storage object the caller cannot read, e.g.
+ * https://github.com/GoogleCloudPlatform/PerfKitExplorer/issues/1).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BigQueryError } from '../errors/errors.js';
+
+/** Local directory standing in for Cloud Storage (absolute; not created here). */
+export function gcsRoot(): string {
+  return path.resolve(process.env.BQEMU_GCS_DIR || path.join(os.tmpdir(), 'bqemu-gcs'));
+}
+
+/** True when `child` is `dir` itself or lies under it (both absolute, normalized). */
+export function isInside(child: string, dir: string): boolean {
+  const rel = path.relative(dir, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/** The real path of `p`, or undefined when it does not exist (or cannot be resolved). */
+export function realPath(p: string): string | undefined {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `gs://bucket/object` split into bucket and object, or undefined for another form. */
+export function parseGcsUri(uri: string): { bucket: string; object: string } | undefined {
+  const m = /^gs:\/\/([^/]+)\/(.+)$/s.exec(uri);
+  return m ? { bucket: m[1], object: m[2] } : undefined;
+}
+
+/**
+ * The local path of a `gs://bucket/object` URI (a `*` left in place) inside the bucket's folder.
+ * @throws BigQueryError accessDenied when the object path leaves the bucket's folder.
+ */
+export function gcsPattern(uri: string, parsed: { bucket: string; object: string }): string {
+  const root = gcsRoot();
+  const bucketDir = path.resolve(root, parsed.bucket);
+  const p = path.resolve(bucketDir, parsed.object);
+  if (parsed.bucket === '.' || parsed.bucket === '..' || !isInside(bucketDir, root) || p === bucketDir || !isInside(p, bucketDir))
+    throw BigQueryError.accessDeniedFile(uri);
+  return p;
+}
+
+/**
+ * The local file a write to `gs://bucket/object` goes to (one shard: a `*` becomes
+ * `000000000000`, the name BigQuery gives a single shard), with its parent folders created.
+ * The nearest existing folder on the way and an existing file must resolve (symbolic links
+ * followed) inside the stand-in folder, so a link planted there cannot redirect the write.
+ * @throws BigQueryError invalidQuery for a URI that is not `gs://bucket/object`; accessDenied for one
+ *   that leaves the stand-in folder.
+ */
+export function destinationFile(uri: string): string {
+  const parsed = parseGcsUri(uri);
+  if (!parsed) throw BigQueryError.invalidExportUri(uri);
+  const file = gcsPattern(uri, { ...parsed, object: parsed.object.replace('*', '000000000000') });
+  const root = gcsRoot();
+  fs.mkdirSync(root, { recursive: true });
+  const realRoot = realPath(root) ?? root;
+  let existing = file;
+  while (!fs.existsSync(existing) && existing !== path.dirname(existing)) existing = path.dirname(existing);
+  const real = realPath(existing);
+  if (!real || !isInside(real, realRoot)) throw BigQueryError.accessDeniedFile(uri);
+  let link = false;
+  try {
+    link = fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    /* no file yet */
+  }
+  if (link) {
+    const target = realPath(file);
+    if (!target || !isInside(target, realRoot)) throw BigQueryError.accessDeniedFile(uri);
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  return file;
+}
