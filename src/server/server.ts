@@ -43,6 +43,8 @@ export interface EmulatorOptions {
   allowedHosts?: string[];
   /** Browser origins allowed to call the REST API (CORS); none by default. */
   corsOrigins?: string[];
+  /** Where the server's log goes (default: stdout when logging requests, else errors only to stderr). */
+  logStream?: NodeJS.WritableStream;
 }
 
 export interface Emulator {
@@ -71,7 +73,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const host = opts.host ?? '127.0.0.1';
   // Errors are logged even when quiet: a 5xx from a handler is a bug worth its stack (stderr).
   const app = Fastify({
-    logger: { level: opts.quiet === false ? 'info' : 'error', stream: opts.quiet === false ? process.stdout : process.stderr },
+    logger: { level: opts.quiet === false ? 'info' : 'error', stream: opts.logStream ?? (opts.quiet === false ? process.stdout : process.stderr) },
     bodyLimit: MAX_REQUEST_BYTES,
     routerOptions: { maxParamLength: MAX_PATH_PARAM_CHARS },
     frameworkErrors: (err, _req, r) => {

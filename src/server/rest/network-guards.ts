@@ -5,8 +5,9 @@
  * - `Host` must name the emulator: 127.0.0.1, localhost (and `*.localhost`), [::1], any IP literal,
  *   the `--host` value or an `--allowed-host` name (`*` allows every name). A DNS-rebinding page
  *   sends its own name → 403.
- * - `Origin`, when a browser sends one, must be a `--cors-origin` value or an origin on an allowed
- *   host → otherwise 403 (a cross-site `fetch`/form post is refused before it runs).
+ * - `Origin`, when a browser sends one, must be a `--cors-origin` value or the emulator's own
+ *   origin → otherwise 403 (a cross-site `fetch`/form post is refused before it runs; another
+ *   local dev server's page, `http://localhost:3000`, is cross-site too).
  * - POST/PUT/PATCH bodies must be JSON (`application/json`, `…+json`); under `/upload/` also the
  *   media upload types (`multipart/related` for uploadType=multipart; any type on the data PUTs,
  *   which browsers never send cross-site without a preflight). `text/plain`, form encodings or a
@@ -49,11 +50,12 @@ export function networkGuards(opts: NetworkGuardOptions) {
   const anyHost = names.has('*');
   const cors = new Set((opts.corsOrigins ?? []).map((o) => o.replace(/\/+$/, '').toLowerCase()));
   const hostAllowed = (name: string) => anyHost || names.has(name) || isIP(name) !== 0 || name.endsWith('.localhost');
-  const originAllowed = (origin: string): boolean => {
+  /** A `--cors-origin`, or the emulator's own origin (a page it served itself: same host name and port). */
+  const originAllowed = (origin: string, port: number | undefined): boolean => {
     if (cors.has(origin.toLowerCase())) return true;
     try {
       const u = new URL(origin);
-      return (u.protocol === 'http:' || u.protocol === 'https:') && hostAllowed(hostName(u.host));
+      return u.protocol === 'http:' && hostAllowed(hostName(u.host)) && Number(u.port || 80) === port;
     } catch {
       return false;
     }
@@ -65,7 +67,7 @@ export function networkGuards(opts: NetworkGuardOptions) {
       throw BigQueryError.forbiddenRequest(`Host "${host}" is not served by this emulator. Add it with --allowed-host if clients reach the emulator by that name.`);
     const origin = req.headers.origin;
     if (origin !== undefined) {
-      if (!originAllowed(origin))
+      if (!originAllowed(origin, req.socket.localPort))
         throw BigQueryError.forbiddenRequest(`Requests from origin ${origin} are not accepted. Allow a browser origin with --cors-origin.`);
       if (cors.has(origin.toLowerCase())) {
         reply.header('access-control-allow-origin', origin).header('vary', 'Origin').header('access-control-expose-headers', EXPOSED_HEADERS);
