@@ -181,6 +181,12 @@ describe("fastify's own errors answer Google's error shape", () => {
     expectGoogleError(await raw(base, 'GET', `/bigquery/v2/projects/${P}/datasets/${'a'.repeat(1024)}`), 404, 'notFound');
   });
 
+  it('a URL over the HTTP parser\'s 16 KiB limit (a 100,000-character table name) is 431 in Google\'s shape, and the server keeps serving', async () => {
+    const r = await raw(base, 'GET', `/bigquery/v2/projects/${P}/datasets/${D}/tables/${'t'.repeat(100_000)}`);
+    expectGoogleError(r, 431, 'badRequest');
+    expect((await raw(base, 'GET', `/bigquery/v2/projects/${P}/datasets/${D}`)).status).toBe(200);
+  });
+
   it('a body over 10 MB is 400 "Request payload size exceeds the limit: 10485760 bytes."', async () => {
     const body = JSON.stringify({ query: `SELECT '${'x'.repeat(10 * 1024 * 1024)}'` });
     const r = await raw(base, 'POST', `/bigquery/v2/projects/${P}/queries`, { body, headers: JSON_TYPE, timeoutMs: 30_000 });

@@ -30,6 +30,7 @@ export type Reason = keyof typeof REASON_STATUS;
 const STATUS_NAME: Record<number, string> = {
   200: 'OK', 400: 'INVALID_ARGUMENT', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 409: 'ALREADY_EXISTS',
   412: 'FAILED_PRECONDITION', 499: 'CANCELLED', 500: 'INTERNAL', 501: 'UNIMPLEMENTED',
+  408: 'DEADLINE_EXCEEDED', 431: 'INVALID_ARGUMENT',
 };
 
 export class BigQueryError extends Error {
@@ -144,10 +145,11 @@ export class BigQueryError extends Error {
   /**
    * 400 badRequest for a request the front end cannot read at all (a URL with malformed
    * percent-encoding, an unreadable body length) — Google's front ends answer such requests 400
-   * "Bad Request" before any API method runs.
+   * "Bad Request" before any API method runs. `httpStatus` for the HTTP-level refusals that have
+   * their own status (408 request timeout, 431 header fields too large).
    */
-  static badRequest(message: string): BigQueryError {
-    return new BigQueryError('badRequest', message);
+  static badRequest(message: string, httpStatus = 400): BigQueryError {
+    return new BigQueryError('badRequest', message, undefined, httpStatus);
   }
 }
 

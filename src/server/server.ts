@@ -21,7 +21,7 @@ import { discoveryRoutes } from './rest/discovery.js';
 import { parseJsonBody } from './rest/json-body.js';
 import { addRequestValidation } from './rest/request-validation.js';
 import { networkGuards } from './rest/network-guards.js';
-import { frameworkError } from './rest/framework-errors.js';
+import { clientError, frameworkError } from './rest/framework-errors.js';
 
 export interface EmulatorOptions {
   host?: string;
@@ -76,6 +76,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     logger: { level: opts.quiet === false ? 'info' : 'error', stream: opts.logStream ?? (opts.quiet === false ? process.stdout : process.stderr) },
     bodyLimit: MAX_REQUEST_BYTES,
     routerOptions: { maxParamLength: MAX_PATH_PARAM_CHARS },
+    clientErrorHandler: clientError,
     frameworkErrors: (err, _req, r) => {
       const e = frameworkError(err);
       const reply = r as unknown as FastifyReply;

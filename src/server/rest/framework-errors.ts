@@ -2,6 +2,7 @@
  * fastify's own request errors (router, body parsing) as BigQuery's error envelope with a 4xx —
  * never fastify's `{statusCode, code, error, message}` body, never a 5xx for a client mistake.
  */
+import type { Duplex } from 'node:stream';
 import { BigQueryError } from '../../errors/errors.js';
 import { MAX_PATH_PARAM_CHARS, MAX_REQUEST_BYTES } from '../../config/request-limits.js';
 
@@ -31,4 +32,24 @@ export function frameworkError(err: Error & { code?: string; statusCode?: number
   }
   if ((err.statusCode ?? 500) < 500) return BigQueryError.badRequest(`Invalid request: ${err.code ?? 'bad request'}.`);
   return BigQueryError.internal(err.message);
+}
+
+/**
+ * fastify `clientErrorHandler`: a request Node's HTTP parser refuses before fastify sees it (a URL
+ * or headers over Node's 16 KiB limit → 431, a read timeout → 408, anything unparseable → 400) is
+ * answered with BigQuery's error envelope and the connection closed.
+ */
+export function clientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
+  const e =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? BigQueryError.badRequest('Invalid request: the request URL and headers exceed 16384 bytes.', 431)
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? BigQueryError.badRequest('Invalid request: the request was not received in time.', 408)
+        : BigQueryError.badRequest('Invalid request: the request is not valid HTTP.');
+  const body = JSON.stringify(e.toEnvelope());
+  socket.end(
+    `HTTP/1.1 ${e.httpStatus} ${e.httpStatus === 431 ? 'Request Header Fields Too Large' : e.httpStatus === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
+      `Content-Type: application/json; charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
