@@ -63,11 +63,16 @@ const NOT_ENFORCED = new Set([
 const ANY_SCALAR = new Set(['QueryParameterValue.value']);
 
 /**
- * Fields the official clients send outside the discovery schema and BigQuery accepts:
+ * Fields outside the discovery schema that clients send and the emulator takes:
  * `Dataset.projectId` (the Node client's `createDataset(id, {projectId})` puts it in the body,
- * https://github.com/googleapis/nodejs-bigquery/issues/1227, working against BigQuery since).
+ * https://github.com/googleapis/nodejs-bigquery/issues/1227, working against BigQuery since);
+ * `JobConfigurationQuery.clusteringFields` (the client libraries' name for `clustering.fields`,
+ * passed through raw by the Node client's `createQueryJob` options).
  */
-const CLIENT_EXTRAS: Record<string, string[]> = { Dataset: ['projectId'] };
+const CLIENT_EXTRAS: Record<string, Record<string, JsonSchema>> = {
+  Dataset: { projectId: { type: ['string', 'null'], 'x-proto': 'TYPE_STRING' } },
+  JobConfigurationQuery: { clusteringFields: { type: ['array', 'null'], items: { type: 'string', 'x-proto': 'TYPE_STRING' }, 'x-repeated': true } },
+};
 
 /** The field of a `*Reference` message that is its resource's own id (the rest come from the URL). */
 const OWN_ID: Record<string, string> = {
@@ -130,7 +135,7 @@ function message(name: string, s: DiscoveryProperty): JsonSchema {
     properties[k] = property(name, k, v);
     if (isRequired(name, k, v)) required.push(k);
   }
-  for (const k of CLIENT_EXTRAS[name] ?? []) properties[k] ??= { type: ['string', 'null'], 'x-proto': 'TYPE_STRING' };
+  for (const [k, v] of Object.entries(CLIENT_EXTRAS[name] ?? {})) properties[k] ??= v;
   const out: JsonSchema = { type: ['object', 'null'], properties, additionalProperties: false, 'x-proto': `${MESSAGE_TYPE_PREFIX}${name}` };
   if (required.length) out.required = required;
   return out;
