@@ -1,6 +1,6 @@
 /**
  * BigQuery's REST discovery document (bigquery-v2-discovery.json) as JSON Schema, generated once:
- * every discovery schema becomes a `$defs` entry that the request validator compiles with ajv.
+ * every discovery schema becomes a `$defs` entry that the request validator (schema-check.ts) checks bodies against.
  *
  * Mapping (proto3 JSON, https://protobuf.dev/programming-guides/json/, as Google's front ends parse
  * request bodies):

@@ -1,7 +1,7 @@
 /**
  * Validation of every REST request against BigQuery's discovery document before a handler sees
  * it: the body against the method's `request.$ref` schema (converted once to JSON Schema by
- * discovery-json-schema.ts and compiled with ajv), and the method's typed query parameters
+ * discovery-json-schema.ts, checked by schema-check.ts), and the method's typed query parameters
  * (`maxResults`, `startIndex`, `all`, `stateFilter` …). Errors are the API front end's 400
  * `invalid` texts:
  * - unknown field: `Invalid JSON payload received. Unknown name "x" at 'dataset': Cannot find field.`
@@ -14,11 +14,11 @@
  * - a documented-required field absent: `Required parameter is missing: <field path>` (the text
  *   the handlers already answer for their own required checks).
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import { BigQueryError } from '../../errors/errors.js';
 import { discoveryDocument } from './discovery.js';
 import { discoveryJsonSchema, type JsonSchema } from './discovery-json-schema.js';
+import { firstSchemaProblem, type SchemaProblem } from './schema-check.js';
 
 interface DiscoveryParameter {
   type?: string;
@@ -47,11 +47,8 @@ export interface RestMethod {
   queryParams: Record<string, DiscoveryParameter>;
 }
 
-const SCHEMA_ID = 'bigquery-v2';
-
-let ajv: Ajv | undefined;
+let defs: Record<string, JsonSchema> | undefined;
 let methods: Map<string, RestMethod> | undefined;
-const validators = new Map<string, ValidateFunction>();
 
 const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
@@ -89,24 +86,17 @@ export function methodOfRoute(httpMethod: string, url: string): RestMethod | und
   return all.get(routeKey(httpMethod, path)) ?? (httpMethod.toUpperCase() === 'PATCH' ? all.get(routeKey('PUT', path)) : undefined);
 }
 
-function validatorFor(ref: string): ValidateFunction {
-  let v = validators.get(ref);
-  if (v) return v;
-  if (!ajv) {
-    ajv = new Ajv({ allErrors: false, verbose: true, strict: false, validateFormats: false });
-    ajv.addVocabulary(['x-proto', 'x-repeated', 'x-map']);
-    ajv.addSchema(discoveryJsonSchema(SCHEMA_ID, (discoveryDocument() as { schemas: never }).schemas));
-  }
-  v = ajv.compile({ $ref: `${SCHEMA_ID}#/$defs/${ref}` });
-  validators.set(ref, v);
-  return v;
+/** The discovery schemas as JSON Schema definitions, generated at first use. */
+function schemaDefs(): Record<string, JsonSchema> {
+  defs ??= discoveryJsonSchema('bigquery-v2', (discoveryDocument() as { schemas: never }).schemas).$defs as Record<string, JsonSchema>;
+  return defs;
 }
 
 /** The definition a `$ref` names, for walking the schema along an error's path. */
 function resolve(s: JsonSchema | undefined): JsonSchema | undefined {
-  const ref = s?.$ref as string | undefined;
-  if (!ref || !ajv) return s;
-  return (ajv.getSchema(`${SCHEMA_ID}${ref}`)?.schema as JsonSchema | undefined) ?? s;
+  let out = s;
+  while (typeof out?.$ref === 'string') out = schemaDefs()[(out.$ref as string).replace('#/$defs/', '')];
+  return out;
 }
 
 /** The value as the front end prints it in `Invalid value at …, <value>` (JSON, shortened). */
@@ -137,13 +127,13 @@ function protoPath(root: string, rootRef: string, segments: string[]): string {
 
 const segmentsOf = (instancePath: string) => (instancePath ? instancePath.slice(1).split('/').map((x) => x.replace(/~1/g, '/').replace(/~0/g, '~')) : []);
 
-/** BigQuery's error for the first ajv error of a body of schema `ref`. */
-function bodyError(ref: string, e: ErrorObject): BigQueryError {
+/** BigQuery's error for the first schema problem of a body of schema `ref`. */
+function bodyError(ref: string, e: SchemaProblem): BigQueryError {
   const root = snake(ref[0].toLowerCase() + ref.slice(1));
   const segs = segmentsOf(e.instancePath);
   const parent = segs.slice(0, -1);
   const last = segs[segs.length - 1];
-  const schema = (e.parentSchema ?? {}) as JsonSchema;
+  const schema = e.parentSchema;
   const at = (s: string[]) => protoPath(root, ref, s);
   if (e.keyword === 'additionalProperties') {
     const name = (e.params as { additionalProperty: string }).additionalProperty;
@@ -171,9 +161,8 @@ function bodyError(ref: string, e: ErrorObject): BigQueryError {
  * @throws BigQueryError 400 invalid with the front end's text for the first problem found.
  */
 export function validateRequestBody(ref: string, body: unknown): void {
-  const v = validatorFor(ref);
-  if (v(body)) return;
-  throw bodyError(ref, v.errors![0]);
+  const problem = firstSchemaProblem(schemaDefs(), { $ref: `#/$defs/${ref}` }, body);
+  if (problem) throw bodyError(ref, problem);
 }
 
 const PARAM_PROTO: Record<string, string> = { int32: 'TYPE_INT32', uint32: 'TYPE_UINT32', int64: 'TYPE_INT64', uint64: 'TYPE_UINT64' };
