@@ -159,6 +159,13 @@ describe('pathological nesting never reaches a handler or the store', () => {
     expectGoogleError(r, 400, 'invalid');
   });
 
+  it('counts only structure, not brackets inside strings (escaped quotes included)', async () => {
+    const description = `say \\"${'['.repeat(500)}\\" and \\\\`;
+    const r = await raw(base, 'PATCH', `/bigquery/v2/projects/${P}/datasets/${D}`, { body: `{"description":"${description}"}`, headers: JSON_TYPE });
+    expect(r.status, r.text.slice(0, 300)).toBe(200);
+    expect(r.json.description).toBe(JSON.parse(`"${description}"`));
+  });
+
   it('still takes legitimate nesting (a 15-level RECORD schema)', async () => {
     let field: any = { name: 'leaf', type: 'INT64' };
     for (let i = 0; i < 14; i++) field = { name: `r${i}`, type: 'RECORD', fields: [field] };

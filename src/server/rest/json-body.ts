@@ -28,13 +28,15 @@ export function tooDeepAt(text: string, maxDepth = MAX_JSON_DEPTH): string | und
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
       const start = i + 1;
-      i++;
-      while (i < n) {
-        const d = text.charCodeAt(i);
-        if (d === BACKSLASH) i += 2;
-        else if (d === QUOTE) break;
-        else i++;
+      // The closing quote: the next '"' not escaped by an odd run of backslashes.
+      i = text.indexOf('"', start);
+      while (i > 0) {
+        let b = 0;
+        while (text.charCodeAt(i - 1 - b) === BACKSLASH) b++;
+        if (b % 2 === 0) break;
+        i = text.indexOf('"', i + 1);
       }
+      if (i < 0) return undefined;
       // A string followed by ':' is an object key: remember the latest one for the error text.
       let j = i + 1;
       while (j < n && isSpace(text.charCodeAt(j))) j++;
