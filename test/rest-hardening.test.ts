@@ -235,6 +235,14 @@ describe('network guards', () => {
     expect(ran).not.toContain('SELECT 17 AS n');
   });
 
+  it('media uploads take their own content types but not the cross-site ones', async () => {
+    const up = `/upload/bigquery/v2/projects/${P}/jobs?uploadType=media`;
+    expectGoogleError(await raw(base, 'POST', up, { body: '1\n', headers: { 'content-type': 'text/plain' } }), 403, 'accessDenied');
+    // application/octet-stream reaches the upload handler (which answers BigQuery's own 400 for this upload type).
+    const r = await raw(base, 'POST', up, { body: '1\n', headers: { 'content-type': 'application/octet-stream' } });
+    expectGoogleError(r, 400, 'invalid');
+  });
+
   it('refuses a Host the emulator does not serve (DNS rebinding) with 403; loopback names and IP literals are served', async () => {
     const port = new URL(base).port;
     expectGoogleError(await raw(base, 'POST', jobsPath, { body: query, headers: { ...JSON_TYPE, host: `attacker.example:${port}` } }), 403, 'accessDenied');

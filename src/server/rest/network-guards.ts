@@ -9,9 +9,10 @@
  *   origin → otherwise 403 (a cross-site `fetch`/form post is refused before it runs; another
  *   local dev server's page, `http://localhost:3000`, is cross-site too).
  * - POST/PUT/PATCH bodies must be JSON (`application/json`, `…+json`); under `/upload/` also the
- *   media upload types (`multipart/related` for uploadType=multipart; any type on the data PUTs,
- *   which browsers never send cross-site without a preflight). `text/plain`, form encodings or a
- *   body without a content type — what a cross-site page can send without a preflight — → 403.
+ *   media upload types (`multipart/related`, `application/octet-stream`, a file's own type; any
+ *   type on the data PUTs, which browsers never send cross-site without a preflight).
+ *   `text/plain`, form encodings or a body without a content type — what a cross-site page can
+ *   send without a preflight — → 403.
  * - CORS: no CORS headers at all unless `--cors-origin` names the request's origin; then the
  *   preflight (`OPTIONS`) is answered 204 for that origin only.
  * Refusals are BigQuery's error envelope, 403 `accessDenied`.
@@ -31,6 +32,11 @@ export interface NetworkGuardOptions {
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '::1'];
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+/**
+ * The content types a page may POST cross-site without a CORS preflight
+ * (https://fetch.spec.whatwg.org/#cors-safelisted-request-header).
+ */
+const CORS_SAFELISTED = /^(text\/plain|application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE';
 const EXPOSED_HEADERS = 'Location, Range, ETag, X-GUploader-UploadID';
 
@@ -89,7 +95,7 @@ export function networkGuards(opts: NetworkGuardOptions) {
     if (!hasBody) return;
     const type = String(req.headers['content-type'] ?? '');
     if (isJson(type)) return;
-    if (req.url.startsWith('/upload/') && (req.method === 'PUT' || /^multipart\/related\s*;/i.test(type))) return;
+    if (req.url.startsWith('/upload/') && type && (req.method === 'PUT' || !CORS_SAFELISTED.test(type))) return;
     throw BigQueryError.forbiddenRequest(
       `Content-Type ${type ? `"${type}"` : '(none)'} is not accepted for ${req.method} requests: BigQuery REST requests carry JSON (Content-Type: application/json).`,
     );
