@@ -16,7 +16,7 @@ import http from 'node:http';
 import { PassThrough } from 'node:stream';
 import { BigQuery } from '@google-cloud/bigquery';
 import { PassThroughClient } from 'google-auth-library';
-import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';
 import { startEmulator, type Emulator } from '../src/server/server.js';
 import { discoveryDocument } from '../src/server/rest/discovery.js';
 
@@ -114,6 +114,15 @@ describe('request bodies are validated against the discovery document', () => {
     expectGoogleError(await post('/queries', [1, 2]), 400, 'invalid');
     const r = await raw(base, 'PATCH', `/bigquery/v2/projects/${P}/datasets/${D}`, { body: JSON.stringify({ labels: { a: { b: 1 } } }), headers: JSON_TYPE });
     expectGoogleError(r, 400, 'invalid');
+  });
+
+  it('surfaces through the official client as a 400 invalid ApiError (no retries, nothing stored)', async () => {
+    const e = await errorOf(t.bq.dataset(D).setMetadata({ labels: { team: ['a', 'b'] } }));
+    expect(e.code).toBe(400);
+    expect(e.errors?.[0]?.reason).toBe('invalid');
+    expect(e.message).toBe(`Invalid JSON payload received. Unknown name "team" at 'dataset.labels': Proto field is not repeating, cannot start list.`);
+    const [meta] = await t.bq.dataset(D).getMetadata();
+    expect(meta.labels?.team).toBeUndefined();
   });
 
   it('refuses a wrong-typed query parameter (maxResults=abc) instead of ignoring it', async () => {
