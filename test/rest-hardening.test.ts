@@ -110,6 +110,12 @@ describe('request bodies are validated against the discovery document', () => {
     expect(r.json.error.message).toMatch(/^Invalid value at 'table\.schema\.fields' /);
   });
 
+  it('answers JSON that does not parse in the protobuf parser\'s words, with an excerpt and a caret', async () => {
+    const r = await raw(base, 'POST', `/bigquery/v2/projects/${P}/queries`, { body: '{"query": "SELECT 1" "x": 2}', headers: JSON_TYPE });
+    expectGoogleError(r, 400, 'invalid');
+    expect(r.json.error.message).toBe('Invalid JSON payload received. Expected , or } after key:value pair.\n{"query": "SELECT 1" "x": 2}\n                     ^');
+  });
+
   it('refuses a body that is not an object, and a non-string label value', async () => {
     expectGoogleError(await post('/queries', [1, 2]), 400, 'invalid');
     const r = await raw(base, 'PATCH', `/bigquery/v2/projects/${P}/datasets/${D}`, { body: JSON.stringify({ labels: { a: { b: 1 } } }), headers: JSON_TYPE });

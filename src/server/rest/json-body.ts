@@ -52,8 +52,8 @@ export function tooDeepAt(text: string, maxDepth = MAX_JSON_DEPTH): string | und
  * Parses a JSON request body (an empty body is `{}`).
  * @throws BigQueryError 400 invalid `Invalid JSON payload received. Message too deep. Max
  *   recursion depth reached for key '…'` past {@link MAX_JSON_DEPTH} levels (the protobuf JSON
- *   parser's wording and limit), or `Invalid JSON payload received. <parser detail>` for text
- *   that is not JSON.
+ *   parser's wording and limit), or `Invalid JSON payload received. <complaint>` with the
+ *   excerpt and caret for text that is not JSON.
  */
 export function parseJsonBody(body: string): unknown {
   if (!body || !body.trim()) return {};
@@ -62,6 +62,33 @@ export function parseJsonBody(body: string): unknown {
   try {
     return JSON.parse(body);
   } catch (e) {
-    throw BigQueryError.invalidJsonPayload((e as Error).message);
+    throw BigQueryError.invalidJsonPayload(syntaxErrorText(body, (e as Error).message));
   }
+}
+
+/** V8's JSON.parse complaints → the protobuf JSON parser's wording (Google's front ends). */
+const SYNTAX_TEXTS: [RegExp, string][] = [
+  [/^Unexpected end of JSON input/, 'Unexpected end of string.'],
+  [/^Unterminated string/, 'Closing quote expected in string.'],
+  [/^Bad (escaped character|Unicode escape|control character)/, 'Invalid escape sequence.'],
+  [/^Expected ':' after property name/, 'Expected : between key:value pair.'],
+  [/^Expected ',' or '}' after property value/, 'Expected , or } after key:value pair.'],
+  [/^Expected ',' or ']' after array element/, 'Expected , or ] after array value.'],
+  [/^Expected (double-quoted )?property name/, 'Expected an object key or }.'],
+  [/^Unexpected non-whitespace character after JSON/, 'Parsing terminated before end of input.'],
+];
+
+/**
+ * The front end's text for JSON that does not parse: the complaint, then the line of input around
+ * the error and a caret under it, e.g. `Expected , or } after key:value pair.\n{"a": 1 "b": 2}\n        ^`
+ * (https://github.com/r-dbi/bigrquery/issues/361 shows the `Invalid JSON payload received.` family).
+ */
+function syntaxErrorText(body: string, v8Message: string): string {
+  const complaint = SYNTAX_TEXTS.find(([re]) => re.test(v8Message))?.[1] ?? 'Unexpected token.';
+  const at = /at position (\d+)/.exec(v8Message);
+  const pos = at ? Number(at[1]) : v8Message.startsWith('Unexpected end') ? body.length : undefined;
+  if (pos === undefined) return complaint;
+  const from = Math.max(0, pos - 40);
+  const excerpt = body.slice(from, pos + 40).replace(/[\r\n\t]/g, ' ');
+  return `${complaint}\n${excerpt}\n${' '.repeat(pos - from)}^`;
 }
