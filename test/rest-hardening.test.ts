@@ -131,6 +131,18 @@ describe('request bodies are validated against the discovery document', () => {
     expect(meta.labels?.team).toBeUndefined();
   });
 
+  it('requires documented-required fields, except the resource\'s own ones in a patch', async () => {
+    const noType = await post(`/datasets/${D}/tables`, { tableReference: { tableId: 'nt' }, schema: { fields: [{ name: 'a' }] } });
+    expectGoogleError(noType, 400, 'invalid');
+    expect(noType.json.error.message).toBe('Required parameter is missing: schema.fields.type');
+    const body = { routineReference: { routineId: 'rr' }, routineType: 'SCALAR_FUNCTION', language: 'SQL', definitionBody: '1' };
+    expect((await post(`/datasets/${D}/routines`, body)).status).toBe(200);
+    const { definitionBody: _, ...noBody } = body;
+    expectGoogleError(await post(`/datasets/${D}/routines`, { ...noBody, routineReference: { routineId: 'rr2' } }), 400, 'invalid');
+    const patched = await raw(base, 'PATCH', `/bigquery/v2/projects/${P}/datasets/${D}/routines/rr`, { body: JSON.stringify({ description: 'patched' }), headers: JSON_TYPE });
+    expect(patched.status, patched.text.slice(0, 300)).toBe(200);
+  });
+
   it('refuses a wrong-typed query parameter (maxResults=abc) instead of ignoring it', async () => {
     const r = await raw(base, 'GET', `/bigquery/v2/projects/${P}/jobs?maxResults=abc`);
     expectGoogleError(r, 400, 'invalid');

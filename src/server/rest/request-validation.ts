@@ -156,12 +156,23 @@ function bodyError(ref: string, e: SchemaProblem): BigQueryError {
   return BigQueryError.invalidFieldValue(at(segs), proto ?? 'TYPE_MESSAGE', printed(e.data));
 }
 
+/** Root schemas of patch bodies: the resource's own required fields may be left out. */
+const partialRoots = new Map<string, JsonSchema>();
+
 /**
- * Validates a parsed request body against the discovery schema `ref` (e.g. `Job`).
+ * Validates a parsed request body against the discovery schema `ref` (e.g. `Job`). A `partial`
+ * body (PATCH: "replaces only the fields that are provided in the submitted resource") need not
+ * carry the resource's required top-level fields; nested messages it sends are checked in full.
  * @throws BigQueryError 400 invalid with the front end's text for the first problem found.
  */
-export function validateRequestBody(ref: string, body: unknown): void {
-  const problem = firstSchemaProblem(schemaDefs(), { $ref: `#/$defs/${ref}` }, body);
+export function validateRequestBody(ref: string, body: unknown, partial = false): void {
+  let root: JsonSchema = { $ref: `#/$defs/${ref}` };
+  if (partial) {
+    let p = partialRoots.get(ref);
+    if (!p) partialRoots.set(ref, (p = { ...resolve(root), required: [] }));
+    root = p;
+  }
+  const problem = firstSchemaProblem(schemaDefs(), root, body);
   if (problem) throw bodyError(ref, problem);
 }
 
@@ -208,7 +219,7 @@ export function addRequestValidation(route: RouteOptions): void {
   if (!m) return;
   const check = async (req: FastifyRequest) => {
     validateQueryParams(m, (req.query ?? {}) as Record<string, unknown>);
-    if (m.requestRef && req.body !== undefined) validateRequestBody(m.requestRef, req.body);
+    if (m.requestRef && req.body !== undefined) validateRequestBody(m.requestRef, req.body, req.method === 'PATCH');
   };
   const prior = route.preValidation;
   route.preValidation = prior ? [...(Array.isArray(prior) ? prior : [prior]), check] : [check];
