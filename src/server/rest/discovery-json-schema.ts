@@ -71,7 +71,7 @@ const ANY_SCALAR = new Set(['QueryParameterValue.value']);
  */
 const CLIENT_EXTRAS: Record<string, Record<string, JsonSchema>> = {
   Dataset: { projectId: { type: ['string', 'null'], 'x-proto': 'TYPE_STRING' } },
-  JobConfigurationQuery: { clusteringFields: { type: ['array', 'null'], items: { type: 'string', 'x-proto': 'TYPE_STRING' }, 'x-repeated': true } },
+  JobConfigurationQuery: { clusteringFields: { type: ['array', 'null'], items: { type: ['string'], 'x-proto': 'TYPE_STRING' }, 'x-repeated': true } },
 };
 
 /** The field of a `*Reference` message that is its resource's own id (the rest come from the URL). */

@@ -10,7 +10,8 @@
  *   local dev server's page, `http://localhost:3000`, is cross-site too).
  * - POST/PUT/PATCH bodies must be JSON (`application/json`, `…+json`); under `/upload/` also the
  *   media upload types (`multipart/related`, `application/octet-stream`, a file's own type; any
- *   type on the data PUTs, which browsers never send cross-site without a preflight).
+ *   type or none on the data PUTs — `bq` sends none — which browsers never send cross-site
+ *   without a preflight).
  *   `text/plain`, form encodings or a body without a content type — what a cross-site page can
  *   send without a preflight — → 403.
  * - CORS: no CORS headers at all unless `--cors-origin` names the request's origin; then the
@@ -95,7 +96,7 @@ export function networkGuards(opts: NetworkGuardOptions) {
     if (!hasBody) return;
     const type = String(req.headers['content-type'] ?? '');
     if (isJson(type)) return;
-    if (req.url.startsWith('/upload/') && type && (req.method === 'PUT' || !CORS_SAFELISTED.test(type))) return;
+    if (req.url.startsWith('/upload/') && (req.method === 'PUT' || (type && !CORS_SAFELISTED.test(type)))) return;
     throw BigQueryError.forbiddenRequest(
       `Content-Type ${type ? `"${type}"` : '(none)'} is not accepted for ${req.method} requests: BigQuery REST requests carry JSON (Content-Type: application/json).`,
     );

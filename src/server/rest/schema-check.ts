@@ -62,7 +62,7 @@ function checkOf(defs: Record<string, JsonSchema>, schema: JsonSchema, memo: Wea
 
 function build(defs: Record<string, JsonSchema>, s: JsonSchema, memo: WeakMap<JsonSchema, Check>): Check {
   if (acceptsAnything(s)) return () => undefined;
-  const types = s.type as string[] | undefined;
+  const types = s.type === undefined ? undefined : Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
   const enumValues = s.enum as unknown[] | undefined;
   const pattern = typeof s.pattern === 'string' ? new RegExp(s.pattern) : undefined;
   const min = s.minimum as number | undefined;
