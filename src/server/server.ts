@@ -97,7 +97,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     let e: BigQueryError;
     if (err instanceof BigQueryError) e = err;
-    else if (err.code?.startsWith('FST_') && (err.statusCode ?? 500) < 500) e = frameworkError(err, req.url.startsWith('/upload/') ? MAX_UPLOAD_REQUEST_BYTES : MAX_REQUEST_BYTES);
+    else if ((err.statusCode ?? 500) < 500) e = frameworkError(err, req.url.startsWith('/upload/') ? MAX_UPLOAD_REQUEST_BYTES : MAX_REQUEST_BYTES);
     else {
       req.log.error({ err, method: req.method, url: req.url }, 'bug: a request handler failed unexpectedly');
       e = BigQueryError.internal(err.message);
