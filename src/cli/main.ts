@@ -8,6 +8,11 @@ import { Command } from 'commander';
 
 const env = (name: string): string | undefined => process.env[`BQEMU_${name}`] || undefined;
 
+/** Collects a repeatable flag's values (commander's `--flag a --flag b`). */
+const collect = (v: string, prev: string[]) => [...prev, v];
+/** A comma-separated environment list. */
+const envList = (name: string): string[] => (env(name) ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+
 const program = new Command();
 program.name('bqemu').description('A local emulator of Google BigQuery');
 
@@ -26,6 +31,8 @@ program
     `let load jobs and external tables read file:// and absolute-path sources under this directory; repeatable (BQEMU_ALLOW_LOCAL_FILES, directories separated by '${path.delimiter}')`,
     (dir: string, prev: string[] | undefined) => [...(prev ?? []), dir],
   )
+  .option('--allowed-host <name>', 'also accept requests whose Host header names this host (repeatable; * = any) (BQEMU_ALLOWED_HOST, comma-separated)', collect, envList('ALLOWED_HOST'))
+  .option('--cors-origin <origin>', 'allow browser pages of this origin (e.g. http://localhost:3000) to call the API, with CORS (repeatable) (BQEMU_CORS_ORIGIN, comma-separated)', collect, envList('CORS_ORIGIN'))
   .action(async (o) => {
     const t0 = Date.now();
     const { prespawnAnalyzer } = await import('../analyzer/process.js');
@@ -40,6 +47,8 @@ program
       dataDir: o.dataDir,
       quiet: !o.log,
       allowLocalFiles: o.allowLocalFiles ?? (env('ALLOW_LOCAL_FILES')?.split(path.delimiter).filter(Boolean) ?? []),
+      allowedHosts: o.allowedHost,
+      corsOrigins: o.corsOrigin,
     });
     process.stdout.write(`bqemu serving BigQuery REST v2 on ${emu.url} (project ${emu.projectId}${o.dataDir ? `, data in ${o.dataDir}` : ', in memory'}) — ready in ${Date.now() - t0} ms\n`);
     const stop = async () => {

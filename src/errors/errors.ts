@@ -30,6 +30,7 @@ export type Reason = keyof typeof REASON_STATUS;
 const STATUS_NAME: Record<number, string> = {
   200: 'OK', 400: 'INVALID_ARGUMENT', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 409: 'ALREADY_EXISTS',
   412: 'FAILED_PRECONDITION', 499: 'CANCELLED', 500: 'INTERNAL', 501: 'UNIMPLEMENTED',
+  408: 'DEADLINE_EXCEEDED', 431: 'INVALID_ARGUMENT',
 };
 
 export class BigQueryError extends Error {
@@ -134,6 +135,51 @@ export class BigQueryError extends Error {
   /** 400 invalidQuery for an EXPORT DATA / extract destination that is not `gs://bucket/object` (BigQuery EXPORT DATA statement: `uri` is a Cloud Storage URI). */
   static invalidExportUri(uri: string): BigQueryError {
     return new BigQueryError('invalidQuery', `Invalid export URI: ${uri}`);
+  }
+
+  // --- REST request errors (the API front end's answers, before a method runs) ---
+
+  /**
+   * 400 invalid for a request body the front end cannot map onto the method's request message:
+   * `Invalid JSON payload received. <detail>` — e.g. `Unknown name "x" at 'dataset': Cannot find
+   * field.` or `Unknown name "type" at 'table.time_partitioning': Proto field is not repeating,
+   * cannot start list.` (texts as answered by googleapis.com front ends, e.g.
+   * https://github.com/r-dbi/bigrquery/issues/361).
+   */
+  static invalidJsonPayload(detail: string, location?: string): BigQueryError {
+    return new BigQueryError('invalid', `Invalid JSON payload received. ${detail}`, location);
+  }
+  /**
+   * 400 invalid for a body or query-string value of the wrong type: `Invalid value at
+   * 'job.job_reference.job_id' (TYPE_STRING), false` (protobuf field path in snake_case, the
+   * expected protobuf type, then the value as sent in JSON).
+   */
+  static invalidFieldValue(path: string, protoType: string, value: string): BigQueryError {
+    return new BigQueryError('invalid', `Invalid value at '${path}' (${protoType}), ${value}`, path);
+  }
+  /**
+   * 400 badRequest for a request over BigQuery's maximum request size (10 MB, "Maximum request
+   * size" on https://cloud.google.com/bigquery/quotas): `Request payload size exceeds the limit:
+   * 10485760 bytes.`
+   */
+  static requestTooLarge(limitBytes: number): BigQueryError {
+    return new BigQueryError('badRequest', `Request payload size exceeds the limit: ${limitBytes} bytes.`);
+  }
+  /**
+   * 403 accessDenied for a request the emulator refuses to serve for its host's safety (a `Host`
+   * it does not serve, a cross-site form content type, a foreign `Origin`).
+   */
+  static forbiddenRequest(message: string): BigQueryError {
+    return new BigQueryError('accessDenied', message);
+  }
+  /**
+   * 400 badRequest for a request the front end cannot read at all (a URL with malformed
+   * percent-encoding, an unreadable body length) — Google's front ends answer such requests 400
+   * "Bad Request" before any API method runs. `httpStatus` for the HTTP-level refusals that have
+   * their own status (408 request timeout, 431 header fields too large).
+   */
+  static badRequest(message: string, httpStatus = 400): BigQueryError {
+    return new BigQueryError('badRequest', message, undefined, httpStatus);
   }
 }
 

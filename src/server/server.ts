@@ -2,11 +2,12 @@
  * The emulator process: engine + job manager + the REST server (fastify) on `host:port`, serving
  * BigQuery REST v2 under both `/bigquery/v2/projects/…` and `/projects/…` (DESIGN §4, §7).
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { Engine } from '../engine/engine.js';
 import { JobManager, type ResultLimits } from '../jobs/jobs.js';
 import { BigQueryError } from '../errors/errors.js';
 import { setAllowedLocalDirs } from '../jobs/source-uris.js';
+import { MAX_PATH_PARAM_CHARS, MAX_REQUEST_BYTES, MAX_UPLOAD_REQUEST_BYTES } from '../config/request-limits.js';
 import { serializeReply } from '../wire/resources.js';
 import type { RestContext } from './rest/context.js';
 import { projectsRoutes } from './rest/projects.js';
@@ -18,6 +19,10 @@ import { tabledataRoutes } from './rest/tabledata.js';
 import { jobsRoutes } from './rest/jobs.js';
 import { uploadsRoutes } from './rest/uploads.js';
 import { discoveryRoutes } from './rest/discovery.js';
+import { parseJsonBody } from './rest/json-body.js';
+import { addRequestValidation } from './rest/request-validation.js';
+import { networkGuards } from './rest/network-guards.js';
+import { clientError, frameworkError } from './rest/framework-errors.js';
 
 export interface EmulatorOptions {
   host?: string;
@@ -37,6 +42,12 @@ export interface EmulatorOptions {
   resultLimits?: Partial<ResultLimits>;
   /** Local directories load jobs and external tables may read `file://` / absolute-path sources from (`--allow-local-files`; src/jobs/source-uris.ts). None by default. */
   allowLocalFiles?: string[];
+  /** Extra host names clients may reach the emulator by (`Host` header check); `*` allows any. */
+  allowedHosts?: string[];
+  /** Browser origins allowed to call the REST API (CORS); none by default. */
+  corsOrigins?: string[];
+  /** Where the server's log goes (default: stdout when logging requests, else errors only to stderr). */
+  logStream?: NodeJS.WritableStream;
 }
 
 export interface Emulator {
@@ -45,16 +56,6 @@ export interface Emulator {
   engine: Engine;
   app: FastifyInstance;
   close(): Promise<void>;
-}
-
-/** Parses a JSON body; malformed JSON is BigQuery's 400 `invalid`, never a 5xx. */
-function parseJsonBody(body: string): unknown {
-  if (!body || !body.trim()) return {};
-  try {
-    return JSON.parse(body);
-  } catch (e) {
-    throw BigQueryError.invalid(`Invalid JSON payload received. ${(e as Error).message}`);
-  }
 }
 
 /**
@@ -73,7 +74,19 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     const now = Date.now();
     await engine.catalog.putDataset({ projectId, datasetId: opts.dataset, creationTime: now, lastModifiedTime: now, fields: {} });
   }
-  const app = Fastify({ logger: opts.quiet === false ? { level: 'info' } : false, bodyLimit: 1024 * 1024 * 1024 });
+  const host = opts.host ?? '127.0.0.1';
+  // Errors are logged even when quiet: a 5xx from a handler is a bug worth its stack (stderr).
+  const app = Fastify({
+    logger: { level: opts.quiet === false ? 'info' : 'error', stream: opts.logStream ?? (opts.quiet === false ? process.stdout : process.stderr) },
+    bodyLimit: MAX_REQUEST_BYTES,
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_CHARS },
+    clientErrorHandler: clientError,
+    frameworkErrors: (err, _req, r) => {
+      const e = frameworkError(err);
+      const reply = r as unknown as FastifyReply;
+      reply.status(e.httpStatus).header('content-type', 'application/json; charset=UTF-8').send(e.toEnvelope());
+    },
+  });
   app.setReplySerializer(serializeReply);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
@@ -83,13 +96,14 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       done(e as Error, undefined);
     }
   });
-  app.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
+  app.addHook('onRequest', networkGuards({ host, allowedHosts: opts.allowedHosts, corsOrigins: opts.corsOrigins }));
+  app.addHook('onRoute', addRequestValidation);
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
     let e: BigQueryError;
     if (err instanceof BigQueryError) e = err;
-    else if ((err as { statusCode?: number }).statusCode && (err as { statusCode: number }).statusCode < 500)
-      e = BigQueryError.invalid(err.message);
+    else if ((err.statusCode ?? 500) < 500) e = frameworkError(err, req.url.startsWith('/upload/') ? MAX_UPLOAD_REQUEST_BYTES : MAX_REQUEST_BYTES);
     else {
-      app.log.error(err);
+      req.log.error({ err, method: req.method, url: req.url }, 'bug: a request handler failed unexpectedly');
       e = BigQueryError.internal(err.message);
     }
     reply.status(e.httpStatus).header('content-type', 'application/json; charset=UTF-8').send(e.toEnvelope());
@@ -116,7 +130,6 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   // Media uploads of load jobs (their own body parser: bytes).
   await app.register(async (r) => uploadsRoutes(r, ctx), { prefix: '/upload/bigquery/v2' });
   discoveryRoutes(app, ctx);
-  const host = opts.host ?? '127.0.0.1';
   const address = await app.listen({ host, port: opts.port ?? 9050 });
   const url = address.replace('[::1]', 'localhost');
   ctx.baseUrl = () => url;

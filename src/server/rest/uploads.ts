@@ -19,6 +19,9 @@ import path from 'node:path';
 import { BigQueryError } from '../../errors/errors.js';
 import { jobResource } from '../../wire/jobs.js';
 import type { RestContext } from './context.js';
+import { parseJsonBody } from './json-body.js';
+import { validateRequestBody } from './request-validation.js';
+import { MAX_UPLOAD_REQUEST_BYTES } from '../../config/request-limits.js';
 
 /** How long the upload POST waits for its load job before answering it (as jobs.insert does). */
 const WAIT_MS = 1000;
@@ -36,14 +39,10 @@ function tempFile(): string {
   return path.join(dir, `${randomUUID()}.data`);
 }
 
+/** The Job resource of an upload, depth-checked and validated like a jobs.insert body. */
 function parseJob(text: string): Record<string, any> {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    throw BigQueryError.invalid(`Invalid JSON payload received. Unable to parse the job resource of the upload.`);
-  }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw BigQueryError.invalid('Invalid JSON payload received. The job resource must be an object.');
+  const v = parseJsonBody(text);
+  validateRequestBody('Job', v);
   return v as Record<string, any>;
 }
 
@@ -96,7 +95,7 @@ export function uploadsRoutes(app: FastifyInstance, ctx: RestContext): void {
     return jobResource(ctx.baseUrl(), j);
   };
 
-  app.post('/projects/:projectId/jobs', async (req: Req, reply) => {
+  app.post('/projects/:projectId/jobs', { bodyLimit: MAX_UPLOAD_REQUEST_BYTES }, async (req: Req, reply) => {
     const type = String(req.query.uploadType ?? '');
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     if (type === 'multipart') {
@@ -119,7 +118,7 @@ export function uploadsRoutes(app: FastifyInstance, ctx: RestContext): void {
     throw BigQueryError.invalid(`Invalid upload type: ${type || '(none)'}. Use uploadType=multipart or uploadType=resumable.`, 'uploadType');
   });
 
-  app.put('/projects/:projectId/jobs', async (req: Req, reply) => {
+  app.put('/projects/:projectId/jobs', { bodyLimit: MAX_UPLOAD_REQUEST_BYTES }, async (req: Req, reply) => {
     const id = String(req.query.upload_id ?? '');
     const s = sessions.get(id);
     if (!s) throw BigQueryError.notFound(`Not found: upload ${id}`);

@@ -1,0 +1,34 @@
+/**
+ * Limits of the REST front end (what a request may be before a method sees it), each with its
+ * source. Layer: configuration (imports nothing).
+ */
+
+/**
+ * Largest JSON request body in bytes: BigQuery's "Maximum request size: 10 MB — the request size
+ * can be up to 10 MB, including additional properties like query parameters"
+ * (https://cloud.google.com/bigquery/quotas#api_request_quotas).
+ */
+export const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Largest media upload (`/upload/bigquery/v2/…`) in bytes accepted in one request by the emulator.
+ * BigQuery accepts load files up to 5 TB (https://cloud.google.com/bigquery/quotas#load_jobs);
+ * the emulator buffers a request in memory, so it caps one request (or one resumable chunk) at 1 GiB.
+ */
+export const MAX_UPLOAD_REQUEST_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * Deepest nesting of arrays and objects in a JSON body: the protobuf JSON parser's default
+ * recursion limit (100), which Google's API front ends apply before a method runs. BigQuery's own
+ * deepest structures (15 levels of nested RECORD fields, https://cloud.google.com/bigquery/quotas#table_limits)
+ * stay far below it.
+ */
+export const MAX_JSON_DEPTH = 100;
+
+/**
+ * Longest path parameter (project, dataset, table, job … id) in characters as sent in the URL.
+ * BigQuery ids are at most 1,024 characters (table ids 1,024 UTF-8 bytes,
+ * https://cloud.google.com/bigquery/docs/tables#table_naming); percent-encoded that is up to
+ * 3 × 1,024 characters.
+ */
+export const MAX_PATH_PARAM_CHARS = 4096;

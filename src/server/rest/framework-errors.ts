@@ -1,0 +1,55 @@
+/**
+ * fastify's own request errors (router, body parsing) as BigQuery's error envelope with a 4xx —
+ * never fastify's `{statusCode, code, error, message}` body, never a 5xx for a client mistake.
+ */
+import type { Duplex } from 'node:stream';
+import { BigQueryError } from '../../errors/errors.js';
+import { MAX_PATH_PARAM_CHARS, MAX_REQUEST_BYTES } from '../../config/request-limits.js';
+
+/**
+ * The BigQuery error for a fastify framework error (`err.code` `FST_…`):
+ * - `FST_ERR_BAD_URL` (malformed percent-encoding) → 400 badRequest;
+ * - `FST_ERR_MAX_PARAM_LENGTH` (an id longer than {@link MAX_PATH_PARAM_CHARS}) → 400 invalid:
+ *   BigQuery ids are at most 1,024 characters (https://cloud.google.com/bigquery/docs/datasets#dataset-naming);
+ * - `FST_ERR_CTP_BODY_TOO_LARGE` → 400 badRequest `Request payload size exceeds the limit: … bytes.`
+ *   (https://cloud.google.com/bigquery/quotas, "Maximum request size");
+ * - other client errors (`statusCode` < 500) → 400 badRequest with a plain description.
+ * Anything else is a server error (500 backendError).
+ */
+export function frameworkError(err: Error & { code?: string; statusCode?: number }, bodyLimit = MAX_REQUEST_BYTES): BigQueryError {
+  const path = (err.message.match(/^'(.*)' is /s)?.[1] ?? '').slice(0, 200);
+  switch (err.code) {
+    case 'FST_ERR_BAD_URL':
+      return BigQueryError.badRequest(`Invalid request URL: '${path}' is not a valid URL component.`);
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return BigQueryError.invalid(`Invalid resource ID in the request URL: ids must be at most 1024 characters long (${MAX_PATH_PARAM_CHARS} characters as sent, percent-encoded).`);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return BigQueryError.requestTooLarge(bodyLimit);
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return BigQueryError.badRequest('Invalid request: the Content-Length header does not match the body.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return BigQueryError.forbiddenRequest('Invalid request: unsupported Content-Type. BigQuery REST requests carry JSON (Content-Type: application/json).');
+  }
+  if ((err.statusCode ?? 500) < 500) return BigQueryError.badRequest(`Invalid request: ${err.code ?? 'bad request'}.`);
+  return BigQueryError.internal(err.message);
+}
+
+/**
+ * fastify `clientErrorHandler`: a request Node's HTTP parser refuses before fastify sees it (a URL
+ * or headers over Node's 16 KiB limit → 431, a read timeout → 408, anything unparseable → 400) is
+ * answered with BigQuery's error envelope and the connection closed.
+ */
+export function clientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
+  const e =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? BigQueryError.badRequest('Invalid request: the request URL and headers exceed 16384 bytes.', 431)
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? BigQueryError.badRequest('Invalid request: the request was not received in time.', 408)
+        : BigQueryError.badRequest('Invalid request: the request is not valid HTTP.');
+  const body = JSON.stringify(e.toEnvelope());
+  socket.end(
+    `HTTP/1.1 ${e.httpStatus} ${e.httpStatus === 431 ? 'Request Header Fields Too Large' : e.httpStatus === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
+      `Content-Type: application/json; charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
