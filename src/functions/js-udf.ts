@@ -151,9 +151,18 @@ function answerVector(ids: number[], args: string[]): string[] | { error: string
  */
 export async function withJsUdfRetry<T>(statement: () => Promise<T>, check?: () => void): Promise<T> {
   const kept: string[] = [];
+  const keep = (o: Outcome, r: SandboxResult) => {
+    if (!('ok' in r)) return;
+    for (let i = 0; i < o.rows.length; i++) {
+      const k = answerKey(o.id, o.rows[i]);
+      answers.set(k, r.ok[i]);
+      kept.push(k);
+    }
+  };
   try {
     for (let attempt = 0; ; attempt++) {
       const sync = attempt >= JS_UDF_MAX_RETRIES;
+      const from = nextToken;
       if (sync) blocking++;
       let token: number;
       try {
@@ -167,15 +176,25 @@ export async function withJsUdfRetry<T>(statement: () => Promise<T>, check?: () 
       }
       const o = outcomes.get(token);
       outcomes.delete(token);
-      if (!o) throw BigQueryError.internal('A JavaScript UDF batch was lost; run the query again');
-      if (o.error) throw o.error;
-      const r = await o.batch!.settled;
-      if (!('ok' in r)) throw failure(r, registry.get(o.id), o.batch!.job.timeoutMs);
-      for (let i = 0; i < o.rows.length; i++) {
-        const k = answerKey(o.id, o.rows[i]);
-        answers.set(k, r.ok[i]);
-        kept.push(k);
+      if (o?.error) throw o.error;
+      // DuckDB reports one failed vector; the other vectors this attempt sent (its other threads)
+      // are awaited too, so the next attempt finds them answered. (A batch of a concurrent
+      // statement sent meanwhile may be among them: its answers are merely kept a while.)
+      const others: Outcome[] = [];
+      for (let t = from; t < nextToken; t++) {
+        const x = outcomes.get(t);
+        if (x?.batch && t !== token) {
+          outcomes.delete(t);
+          others.push(x);
+        }
       }
+      // An outcome claimed by a concurrent statement's retry: run again.
+      if (o) {
+        const r = await o.batch!.settled;
+        if (!('ok' in r)) throw failure(r, registry.get(o.id), o.batch!.job.timeoutMs);
+        keep(o, r);
+      }
+      for (const x of others) keep(x, await x.batch!.settled);
       check?.();
     }
   } finally {
