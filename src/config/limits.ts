@@ -17,7 +17,7 @@ function envNumber(name: string, fallback: number): number {
 /** Time limit of one batch of JavaScript UDF calls (one DuckDB vector, ≤ 2,048 rows), ms (`BQEMU_JS_UDF_TIMEOUT_MS`). */
 export const jsUdfTimeoutMs = () => envNumber('BQEMU_JS_UDF_TIMEOUT_MS', 5000);
 
-/** Heap limit of the JavaScript engine of one UDF worker, bytes (`BQEMU_JS_UDF_MEMORY_MB`, default 128). */
+/** Memory of the JavaScript interpreter of one UDF worker, bytes (`BQEMU_JS_UDF_MEMORY_MB`, default 128, at least 32; read when a worker starts). */
 export const jsUdfMemoryBytes = () => envNumber('BQEMU_JS_UDF_MEMORY_MB', 128) * 1024 * 1024;
 
 /** Stack limit of UDF JavaScript (deep recursion fails with `InternalError: stack overflow`), bytes. */
@@ -33,5 +33,9 @@ export const JS_UDF_SYNC_WAIT_MS = 25;
 /** Extra time a worker gets past the time limit to report its own interrupt before it is terminated, ms. */
 export const JS_UDF_KILL_GRACE_MS = 1000;
 
-/** Statement retries after "pending" before a statement's UDF batches are awaited synchronously (guarantees progress when arguments are nondeterministic). */
-export const JS_UDF_MAX_RETRIES = 32;
+/**
+ * Statement retries after "pending" before a statement's UDF batches are awaited synchronously.
+ * A backstop: every retry normally answers at least one more vector (2,048 rows), and arguments
+ * that change between runs are detected after one retry (src/functions/js-udf.ts withJsUdfRetry).
+ */
+export const JS_UDF_MAX_RETRIES = 1000;

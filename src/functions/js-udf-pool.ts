@@ -80,7 +80,7 @@ export class JsUdfPool {
     const { script, evalCode } = workerScript();
     const { port1, port2 } = new MessageChannel();
     const done = new Int32Array(new SharedArrayBuffer(4));
-    const start: WorkerStart = { port: port2, done, stackBytes: JS_UDF_STACK_BYTES };
+    const start: WorkerStart = { port: port2, done, memoryBytes: jsUdfMemoryBytes(), stackBytes: JS_UDF_STACK_BYTES };
     const worker = new Worker(script, {
       eval: evalCode,
       workerData: start,
@@ -123,7 +123,7 @@ export class JsUdfPool {
    * (starting an extra worker when every worker is busy).
    */
   submit(udf: SandboxUdf, rows: string[], timeoutMs: number, waitMs: number, blocking = false): JsUdfBatch {
-    const batch = new JsUdfBatch({ udf, rows, timeoutMs, memoryBytes: jsUdfMemoryBytes() });
+    const batch = new JsUdfBatch({ udf, rows, timeoutMs });
     if (!this.slots.length && !this.closed) {
       batch.settle({ error: this.brokenText() });
       return batch;

@@ -10,15 +10,17 @@
  * (https://cloud.google.com/bigquery/docs/user-defined-functions#javascript-udf-structure).
  *
  * Limits: an interrupt handler stops a batch at its deadline (QuickJS raises an uncatchable
- * `InternalError: interrupted`), the runtime's heap is capped (`InternalError: out of memory`) and
- * so is its stack (`InternalError: stack overflow`, reported like any thrown error).
+ * `InternalError: interrupted`); the interpreter's WebAssembly memory has a maximum, so every
+ * allocation past it fails (strings and array buffers included, which QuickJS's own malloc limit
+ * does not count), and QuickJS's malloc limit (half of it) stops floods of small objects early;
+ * the stack is capped too (a stack overflow is reported like any thrown error).
  *
  * Type mapping (BigQuery "JavaScript UDFs", SQL type encodings): INT64 arrives as a decimal string
  * (recorded js_udf_int_to_int: `return x + 1` with 41 answers 411); FLOAT64 and NUMERIC as numbers;
  * BOOL as boolean; STRING as string; BYTES as a base64 string; DATE, DATETIME, TIME as strings;
  * TIMESTAMP as a Date; ARRAY as an array; STRUCT as an object; JSON as the parsed value.
  */
-import { getQuickJS, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule } from 'quickjs-emscripten';
+import { newQuickJSWASMModule, newVariant, RELEASE_SYNC, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime } from 'quickjs-emscripten';
 import type { BqType } from '../types/types.js';
 
 /** What the worker needs to run a UDF (src/functions/js-udf.ts JsUdfDef plus its id). */
@@ -137,32 +139,48 @@ interface Compiled {
 /** Contexts kept per sandbox (least recently used first out). */
 const CONTEXTS_KEPT = 64;
 
-let wasmModule: Promise<QuickJSWASMModule> | undefined;
+/** WebAssembly page size, bytes. */
+const PAGE = 64 * 1024;
+/** Initial WebAssembly memory (the interpreter's build needs 16 MiB to start), pages. */
+const INITIAL_PAGES = 256;
 
-/** One QuickJS runtime with its memory and stack limits, and one context per UDF definition. */
+/** One QuickJS interpreter instance with its memory and stack limits, and one context per UDF definition. */
 export class JsUdfSandbox {
   private readonly contexts = new Map<number, Compiled>();
   private deadline = Infinity;
 
-  private constructor(private readonly runtime: QuickJSRuntime) {
+  private constructor(
+    private readonly runtime: QuickJSRuntime,
+    private readonly memory: WebAssembly.Memory,
+    private readonly maxBytes: number,
+  ) {
     runtime.setInterruptHandler(() => Date.now() > this.deadline);
   }
 
-  /** A sandbox whose stack is capped at `stackBytes` (the heap limit is set per batch, see run). */
-  static async create(stackBytes: number): Promise<JsUdfSandbox> {
-    const qjs = await (wasmModule ??= getQuickJS());
+  /**
+   * A sandbox with its own interpreter instance, its memory capped at `memoryBytes` (at least
+   * 32 MiB) and its stack at `stackBytes`.
+   */
+  static async create(memoryBytes: number, stackBytes: number): Promise<JsUdfSandbox> {
+    const maximum = Math.max(2 * INITIAL_PAGES, Math.floor(memoryBytes / PAGE));
+    const memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum });
+    const qjs = await newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory: memory }));
     const rt = qjs.newRuntime();
+    rt.setMemoryLimit((maximum * PAGE) / 2);
     rt.setMaxStackSize(stackBytes);
-    return new JsUdfSandbox(rt);
+    return new JsUdfSandbox(rt, memory, maximum * PAGE);
+  }
+
+  /** True when the interpreter's memory can hardly grow further (an allocation failing there throws `null`). */
+  private exhausted(): boolean {
+    return this.memory.buffer.byteLength >= this.maxBytes - 4 * 1024 * 1024;
   }
 
   /**
-   * Runs UDF `d` on rows of JSON-array arguments (DuckDB's `to_json`), stopping at `timeoutMs`,
-   * with the heap capped at `memoryBytes`. After a `limit` answer the sandbox should be discarded
-   * (its heap may be exhausted).
+   * Runs UDF `d` on rows of JSON-array arguments (DuckDB's `to_json`), stopping at `timeoutMs`.
+   * After a `limit` answer the sandbox should be discarded (its memory may be exhausted).
    */
-  run(d: SandboxUdf, rowsJson: string[], timeoutMs: number, memoryBytes: number): SandboxResult {
-    this.runtime.setMemoryLimit(memoryBytes);
+  run(d: SandboxUdf, rowsJson: string[], timeoutMs: number): SandboxResult {
     this.deadline = Date.now() + timeoutMs;
     try {
       const c = this.compiled(d);
@@ -176,7 +194,7 @@ export class JsUdfSandbox {
         const e = c.ctx.dump(r.error) as { name?: string; message?: string } | undefined;
         r.error.dispose();
         if (e?.message === 'interrupted' || Date.now() > this.deadline) return { limit: 'timeout' };
-        if (e?.message === 'out of memory') return { limit: 'memory' };
+        if (e?.message === 'out of memory' || (e == null && this.exhausted())) return { limit: 'memory' };
         return { error: `${e?.name ?? 'Error'}: ${e?.message ?? String(e)} at ${c.sig} line 1, column 1` };
       }
       const text = c.ctx.typeof(r.value) === 'string' ? c.ctx.getString(r.value) : '';
@@ -189,6 +207,7 @@ export class JsUdfSandbox {
       if (text === 'M') return { limit: 'memory' };
       if (text[0] === 'E') {
         const { text: msg, stack } = JSON.parse(text.slice(1)) as { text: string; stack: string };
+        if (msg === 'null' && this.exhausted()) return { limit: 'memory' };
         return { error: positioned(msg, stack, d.code, c.sig) };
       }
       return { limit: Date.now() > this.deadline ? 'timeout' : 'memory' };
@@ -247,5 +266,18 @@ function positioned(text: string, stack: string, code: string, sig: string): str
   const src = code.split('\n')[line - 1] ?? '';
   const first = src.length - src.trimStart().length + 1;
   const col = pos?.[2] ? Math.min(Number(pos[2]), first) : first;
-  return `${text.replace(/\s*\n\s*/g, ' ')} at ${sig} line ${line}, column ${col}`;
+  return `${v8Wording(text.replace(/\s*\n\s*/g, ' '))} at ${sig} line ${line}, column ${col}`;
+}
+
+/**
+ * QuickJS's wording of the commonest errors → V8's, the engine BigQuery runs UDFs on (V8 texts:
+ * `x is not defined`, `Cannot read properties of undefined (reading 'p')`, `Maximum call stack
+ * size exceeded`).
+ */
+function v8Wording(text: string): string {
+  let m: RegExpExecArray | null;
+  if ((m = /^ReferenceError: '(.*)' is not defined$/s.exec(text))) return `ReferenceError: ${m[1]} is not defined`;
+  if ((m = /^TypeError: cannot read property '(.*)' of (undefined|null)$/s.exec(text))) return `TypeError: Cannot read properties of ${m[2]} (reading '${m[1]}')`;
+  if (text === 'InternalError: stack overflow') return 'RangeError: Maximum call stack size exceeded';
+  return text;
 }

@@ -19,30 +19,30 @@ export interface WorkerJob {
   udf: SandboxUdf;
   rows: string[];
   timeoutMs: number;
-  memoryBytes: number;
 }
 
 /** The data a worker is started with. */
 export interface WorkerStart {
   port: MessagePort;
   done: Int32Array;
+  memoryBytes: number;
   stackBytes: number;
 }
 
-const { port, done, stackBytes } = workerData as WorkerStart;
-const sandbox = JsUdfSandbox.create(stackBytes).then((s) => {
+const { port, done, memoryBytes, stackBytes } = workerData as WorkerStart;
+const sandbox = JsUdfSandbox.create(memoryBytes, stackBytes).then((s) => {
   // Warm-up: V8 first runs the interpreter's WebAssembly unoptimised; a few batches of a trivial
   // UDF get it optimised before the first real batch (measured: first 100k-row query 4.5 s → see
   // the UDF pool's docstring for the warm numbers).
   const warm: SandboxUdf = { id: -1, name: 'warm_up', argNames: ['x'], argTypes: [{ kind: 'INT64' }], returnType: { kind: 'INT64' }, code: 'return x + 1;' };
   const rows = Array.from({ length: 2048 }, (_, i) => `[${i}]`);
-  for (let i = 0; i < WARM_UP_BATCHES; i++) s.run(warm, rows, 10_000, 64 * 1024 * 1024);
+  for (let i = 0; i < WARM_UP_BATCHES; i++) s.run(warm, rows, 10_000);
   return s;
 });
 
 port.on('message', (job: WorkerJob) => {
   void sandbox.then(
-    (s) => s.run(job.udf, job.rows, job.timeoutMs, job.memoryBytes),
+    (s) => s.run(job.udf, job.rows, job.timeoutMs),
     (): SandboxResult => ({ limit: 'memory' }),
   ).then((result) => {
     port.postMessage(result);

@@ -95,8 +95,10 @@ function mark(o: Outcome): string {
 const answers = new Map<string, string>();
 const answerKey = (id: number, args: string) => `${id}\u0001${args}`;
 
-/** Statements currently retried past {@link JS_UDF_MAX_RETRIES}: their batches are awaited synchronously. */
+/** Statements whose batches are currently awaited synchronously (see withJsUdfRetry). */
 let blocking = 0;
+/** Rows answered from `answers` (a retry that used none has arguments that change on each run). */
+let answerHits = 0;
 
 /** The query error of a batch that did not answer rows. */
 function failure(r: Exclude<SandboxResult, { ok: string[] }>, d: JsUdfDef | undefined, timeoutMs: number): BigQueryError {
@@ -114,8 +116,10 @@ function answerVector(ids: number[], args: string[]): string[] | { error: string
   const missing = new Map<number, { rows: string[]; at: number[] }>();
   for (let r = 0; r < ids.length; r++) {
     const hit = answers.get(answerKey(ids[r], args[r]));
-    if (hit !== undefined) out[r] = hit;
-    else {
+    if (hit !== undefined) {
+      out[r] = hit;
+      answerHits++;
+    } else {
       let g = missing.get(ids[r]);
       if (!g) missing.set(ids[r], (g = { rows: [], at: [] }));
       g.rows.push(args[r]);
@@ -145,9 +149,12 @@ function answerVector(ids: number[], args: string[]): string[] | { error: string
  * until no UDF batch is pending: on the internal marker only, awaits the batch without blocking
  * the event loop, keeps its answers and runs `statement` again; a batch that failed fails the
  * statement with its query error (the UDF's thrown error, `jsUdfTimeout`, `jsUdfOutOfMemory`).
- * `check` runs before each retry (it throws when the job was cancelled). Past
- * {@link JS_UDF_MAX_RETRIES} retries (arguments that change on each run, e.g. from RAND()) the
- * batches are awaited synchronously so the statement finishes.
+ * `check` runs before each retry (it throws when the job was cancelled).
+ *
+ * Each retry normally uses the answers kept by the one before. A retry that used none has
+ * arguments that change on each run (computed from RAND(), CURRENT_TIMESTAMP …) and would never
+ * finish: its next run awaits each batch synchronously (blocking the event loop up to the time
+ * limit per batch), as does any run past {@link JS_UDF_MAX_RETRIES}.
  */
 export async function withJsUdfRetry<T>(statement: () => Promise<T>, check?: () => void): Promise<T> {
   const kept: string[] = [];
@@ -160,9 +167,11 @@ export async function withJsUdfRetry<T>(statement: () => Promise<T>, check?: () 
     }
   };
   try {
+    let changing = false;
     for (let attempt = 0; ; attempt++) {
-      const sync = attempt >= JS_UDF_MAX_RETRIES;
+      const sync = changing || attempt >= JS_UDF_MAX_RETRIES;
       const from = nextToken;
+      const hits = answerHits;
       if (sync) blocking++;
       let token: number;
       try {
@@ -171,6 +180,7 @@ export async function withJsUdfRetry<T>(statement: () => Promise<T>, check?: () 
         const m = MARK_RE.exec(e instanceof Error ? e.message : String(e));
         if (!m) throw e;
         token = Number(m[1]);
+        changing = attempt > 0 && answerHits === hits;
       } finally {
         if (sync) blocking--;
       }
