@@ -108,6 +108,26 @@ describe('limits: a runaway UDF fails alone and the emulator keeps serving', () 
     expect(await q('SELECT 2 AS two')).toEqual([{ two: 2 }]);
   });
 
+  it('jobs.cancel stops a job waiting on a runaway UDF well before its time limit', async () => {
+    await withEnv({ BQEMU_JS_UDF_TIMEOUT_MS: '10000' }, async () => {
+      const [job] = (await t.bq.createQueryJob({ query: 'CREATE TEMP FUNCTION f() RETURNS INT64 LANGUAGE js AS r"""while (true) {}""";\nSELECT f()' })) as unknown as [
+        { cancel(): Promise<unknown>; getMetadata(): Promise<[Record<string, any>]> },
+      ];
+      await new Promise((r) => setTimeout(r, 300));
+      const started = Date.now();
+      await job.cancel();
+      let m: Record<string, any>;
+      for (;;) {
+        [m] = await job.getMetadata();
+        if (m.status.state === 'DONE' || Date.now() - started > 12_000) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      // The 10 s limit would end it with the timeout error; cancelled, it stops within a second or two.
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(m.status.errorResult).toEqual({ reason: 'stopped', message: 'Job execution was cancelled: User requested cancellation' });
+    });
+  });
+
   for (const [kind, body] of [
     ['strings', 'const a = []; for (;;) a.push("x".repeat(1e6) + a.length);'],
     ['arrays', 'const a = []; for (;;) a.push(new Array(1e6).fill(a.length));'],

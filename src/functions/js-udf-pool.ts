@@ -208,6 +208,16 @@ export class JsUdfPool {
     this.watch(slot, b);
   }
 
+  /** Stops a batch nobody waits for any more (its job was cancelled): dequeued, or its worker replaced. */
+  abandon(batch: JsUdfBatch): void {
+    if (batch.result) return;
+    const q = this.queue.indexOf(batch);
+    if (q >= 0) this.queue.splice(q, 1);
+    const slot = this.slots.find((s) => s.busy === batch);
+    if (slot) this.kill(slot);
+    else batch.settle({ limit: 'timeout' });
+  }
+
   /** Terminates every worker (batches still running answer `timeout`). */
   close(): void {
     this.closed = true;

@@ -200,7 +200,7 @@ export async function withJsUdfRetry<T>(statement: () => Promise<T>, check?: () 
       }
       // An outcome claimed by a concurrent statement's retry: run again.
       if (o) {
-        const r = await o.batch!.settled;
+        const r = await settledOrStopped(o.batch!, check);
         if (!('ok' in r)) throw failure(r, registry.get(o.id), o.batch!.job.timeoutMs);
         keep(o, r);
       }
@@ -210,6 +210,29 @@ export async function withJsUdfRetry<T>(statement: () => Promise<T>, check?: () 
   } finally {
     for (const k of kept) answers.delete(k);
   }
+}
+
+/** How often a statement awaiting a UDF batch checks whether its job was cancelled, ms. */
+const CHECK_EVERY_MS = 50;
+
+/** The batch's answer; rejects as soon as `check` throws (the job was cancelled while waiting). */
+function settledOrStopped(batch: JsUdfBatch, check?: () => void): Promise<SandboxResult> {
+  if (!check) return batch.settled;
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      try {
+        check();
+      } catch (e) {
+        clearInterval(timer);
+        thePool().abandon(batch);
+        reject(e);
+      }
+    }, CHECK_EVERY_MS);
+    void batch.settled.then((r) => {
+      clearInterval(timer);
+      resolve(r);
+    });
+  });
 }
 
 /**
