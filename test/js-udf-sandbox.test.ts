@@ -201,6 +201,15 @@ describe('a slow UDF (its batch outlasts the main thread wait) still answers eve
     ]);
   });
 
+  it("an error thrown in a slow batch keeps the recorded error shape (js_udf_throws)", async () => {
+    const e = await errorOf(
+      q(`CREATE TEMP FUNCTION js_boom(x INT64) RETURNS INT64 LANGUAGE js AS r"""const t = Date.now(); while (Date.now() - t < 40) {} if (x == 3) throw new Error('boom from js udf'); return 1;""";
+        SELECT js_boom(x) AS r FROM UNNEST([1, 2, 3]) AS x`),
+    );
+    expect(e.message).toBe('Error: boom from js udf at js_boom(INT64) line 1, column 1');
+    expect(e.errors?.[0]).toMatchObject({ reason: 'invalidQuery', location: 'query' });
+  });
+
   it('arguments that change on every run (RAND) still finish', async () => {
     const rows = await q(`${slow}SELECT slow(CAST(FLOOR(RAND() * 1000) AS INT64)) AS y FROM UNNEST([1, 2, 3]) AS x`);
     expect(rows).toHaveLength(3);

@@ -82,7 +82,7 @@ interface Outcome {
 const outcomes = new Map<number, Outcome>();
 let nextToken = 1;
 /** Outcomes never claimed (their statement failed for another reason) are dropped beyond this many. */
-const OUTCOMES_KEPT = 256;
+const OUTCOMES_KEPT = 64;
 
 function mark(o: Outcome): string {
   const token = nextToken++;
