@@ -20,7 +20,7 @@ export const jsUdfTimeoutMs = () => envNumber('BQEMU_JS_UDF_TIMEOUT_MS', 5000);
 /** Memory of the JavaScript interpreter of one UDF worker, bytes (`BQEMU_JS_UDF_MEMORY_MB`, default 128, at least 32; read when a worker starts). */
 export const jsUdfMemoryBytes = () => envNumber('BQEMU_JS_UDF_MEMORY_MB', 128) * 1024 * 1024;
 
-/** Stack limit of UDF JavaScript (deep recursion fails with `InternalError: stack overflow`), bytes. */
+/** Stack limit of UDF JavaScript (deep recursion fails with `RangeError: Maximum call stack size exceeded`), bytes. */
 export const JS_UDF_STACK_BYTES = 256 * 1024;
 
 /**
