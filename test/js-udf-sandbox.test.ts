@@ -134,9 +134,13 @@ describe('limits: a runaway UDF fails alone and the emulator keeps serving', () 
     ['array buffers', 'const a = []; for (;;) a.push(new ArrayBuffer(1e6));'],
   ]) {
     it(`a memory bomb (${kind}) fails with UDF out of memory; a normal UDF query run beside it answers`, async () => {
-      const bomb = errorOf(q(`CREATE TEMP FUNCTION bomb() RETURNS INT64 LANGUAGE js AS r"""${body}""";\nSELECT bomb()`));
-      const normal = q('CREATE TEMP FUNCTION js_addone(x INT64) RETURNS INT64 LANGUAGE js AS "return x + 1;";\nSELECT js_addone(41) AS n');
-      const [e, rows] = await Promise.all([bomb, normal]);
+      // A long time limit: filling 128 MiB takes QuickJS 1–2 s, more on a loaded machine, and this
+      // tests the memory limit, not a race with the time limit.
+      const [e, rows] = await withEnv({ BQEMU_JS_UDF_TIMEOUT_MS: '30000' }, () => {
+        const bomb = errorOf(q(`CREATE TEMP FUNCTION bomb() RETURNS INT64 LANGUAGE js AS r"""${body}""";\nSELECT bomb()`));
+        const normal = q('CREATE TEMP FUNCTION js_addone(x INT64) RETURNS INT64 LANGUAGE js AS "return x + 1;";\nSELECT js_addone(41) AS n');
+        return Promise.all([bomb, normal]);
+      });
       expect(e.message).toBe('Resources exceeded during query execution: UDF out of memory.');
       expect(e.errors?.[0]?.reason).toBe('resourcesExceeded');
       expect(rows).toEqual([{ n: 411 }]);
