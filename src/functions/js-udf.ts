@@ -21,6 +21,10 @@
  * keeps its answers for the retried statement and runs the statement again (a failed autocommit
  * statement changed nothing; an explicit DuckDB transaction is retried as a whole). Fast UDFs
  * answer inside the wait and never retry.
+ *
+ * Measured (2-core machine shared with other work, `return x + 1` over 100,000 rows): 3.6–5 µs
+ * per row once warm, up to ~25 µs while batches outlast the wait and statements re-run (the
+ * former main-thread `node:vm` runner: 136–205 µs per row, its per-call timeout dominating).
  */
 import { DuckDBScalarFunction, BIGINT, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
 import { JS_UDF_MAX_RETRIES, JS_UDF_SYNC_WAIT_MS, jsUdfTimeoutMs } from '../config/limits.js';
