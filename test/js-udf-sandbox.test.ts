@@ -1,8 +1,8 @@
 /**
  * JavaScript UDFs run in a sandbox off the main thread, through the real client.
  *
- * - Escapes are refused: the UDF sees only ECMAScript built-ins (BigQuery "JavaScript UDFs":
- *   https://cloud.google.com/bigquery/docs/user-defined-functions#javascript-udf-structure), so
+ * - Escapes are refused: the UDF sees only ECMAScript built-ins (BigQuery "User-defined functions",
+ *   https://cloud.google.com/bigquery/docs/user-defined-functions), so
  *   the paths that reached the server's `process` through `node:vm` now meet `ReferenceError:
  *   process is not defined`.
  * - A runaway UDF fails its own query with BigQuery's resources-exceeded error while a second
@@ -183,6 +183,11 @@ describe('a slow UDF (its batch outlasts the main thread wait) still answers eve
       { x: 2, y: 4 },
       { x: 3, y: 6 },
     ]);
+  });
+
+  it('concurrent statements each get their own answers', async () => {
+    const runs = [1, 2, 3, 4].map((k) => q(`${slow}SELECT SUM(slow(x * ${k})) AS s FROM UNNEST([1, 2, 3]) AS x`));
+    expect(await Promise.all(runs)).toEqual([[{ s: 12 }], [{ s: 24 }], [{ s: 36 }], [{ s: 48 }]]);
   });
 
   it('UPDATE, DELETE and MERGE', async () => {

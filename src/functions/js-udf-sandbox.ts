@@ -5,9 +5,9 @@
  * The code sees only the ECMAScript built-ins (Object, Array, JSON, Math, Date, RegExp, Map, Set,
  * typed arrays, …): no `process`, `require`, module loader (`import()` fails with "could not load
  * module"), file system, network or timers, and no object of the host — arguments arrive as JSON
- * text parsed inside the sandbox, results leave as JSON text. BigQuery documents the same shape of
- * environment: standard JavaScript without browser or Node.js objects
- * (https://cloud.google.com/bigquery/docs/user-defined-functions#javascript-udf-structure).
+ * text parsed inside the sandbox, results leave as JSON text. BigQuery's UDF page
+ * (https://cloud.google.com/bigquery/docs/user-defined-functions) describes standard JavaScript
+ * without the browser's DOM objects. QuickJS lacks `Intl` (V8, BigQuery's engine, has it).
  *
  * Limits: an interrupt handler stops a batch at its deadline (QuickJS raises an uncatchable
  * `InternalError: interrupted`); the interpreter's WebAssembly memory has a maximum, so every
