@@ -190,6 +190,12 @@ describe('a slow UDF (its batch outlasts the main thread wait) still answers eve
     expect(await Promise.all(runs)).toEqual([[{ s: 12 }], [{ s: 24 }], [{ s: 36 }], [{ s: 48 }]]);
   });
 
+  it('CREATE TABLE AS SELECT and INSERT … SELECT', async () => {
+    await q(`${slow}CREATE TABLE js.c AS SELECT x, slow(x) AS y FROM UNNEST([1, 2, 3]) AS x`);
+    await q(`${slow}INSERT INTO js.c (x, y) SELECT x, slow(x) FROM UNNEST([4, 5]) AS x`);
+    expect(await q('SELECT x, y FROM js.c ORDER BY x')).toEqual([1, 2, 3, 4, 5].map((x) => ({ x, y: 2 * x })));
+  });
+
   it('UPDATE, DELETE and MERGE', async () => {
     await q('CREATE TABLE js.t (id INT64, v INT64)');
     await q('INSERT INTO js.t VALUES (1, 10), (2, 20), (3, 30)');
