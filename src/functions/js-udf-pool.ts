@@ -53,6 +53,8 @@ interface Slot {
   busy?: JsUdfBatch;
   /** The hard-limit timer of the batch being watched. */
   timer?: NodeJS.Timeout;
+  /** The worker has started (until then a batch waits in its port and nobody waits for it synchronously). */
+  ready?: boolean;
 }
 
 /** Consecutive worker deaths without an answer after which the pool stops replacing workers. */
@@ -93,8 +95,9 @@ export class JsUdfPool {
     const slot: Slot = { worker, port: port1, done };
     // The worker's 'done' wakes this loop; a stale one (its answer was taken synchronously) finds
     // the flag of the next batch still 0.
-    worker.on('message', () => {
-      if (slot.busy && Atomics.load(slot.done, 0) === 1) this.finish(slot);
+    worker.on('message', (m) => {
+      if (m === 'ready') slot.ready = true;
+      else if (slot.busy && Atomics.load(slot.done, 0) === 1) this.finish(slot);
     });
     // A worker that dies (its V8 heap exhausted) fails its batch and is replaced; workers that
     // cannot start at all (a broken install) stop being replaced after a few tries.
@@ -138,7 +141,8 @@ export class JsUdfPool {
       return batch;
     }
     this.dispatch(slot, batch);
-    const wait = blocking ? timeoutMs + JS_UDF_KILL_GRACE_MS : waitMs;
+    // A starting worker (up to ~1 s) is not waited for: the batch goes straight to the retry path.
+    const wait = blocking ? timeoutMs + JS_UDF_KILL_GRACE_MS : slot.ready ? waitMs : 0;
     if (wait > 0) {
       Atomics.wait(slot.done, 0, 0, wait);
       if (Atomics.load(slot.done, 0) === 1) this.finish(slot);

@@ -5,8 +5,9 @@
  * through `workerData.done` (an Int32Array on a SharedArrayBuffer set to 1 and notified), so the
  * main thread can take it synchronously with `receiveMessageOnPort` after `Atomics.wait`, and
  * through a `'done'` message on the parent port, which wakes the main thread's event loop
- * (`Atomics.waitAsync` neither keeps the loop alive nor wakes it promptly in Node 20). After an
- * answer that hit a limit the pool terminates this worker.
+ * (`Atomics.waitAsync` neither keeps the loop alive nor wakes it promptly in Node 20). A `'ready'`
+ * message tells the pool the worker has started. After an answer that hit a limit the pool
+ * terminates this worker.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { JsUdfSandbox, type SandboxResult, type SandboxUdf } from './js-udf-sandbox.js';
@@ -37,6 +38,7 @@ const sandbox = JsUdfSandbox.create(memoryBytes, stackBytes).then((s) => {
   const warm: SandboxUdf = { id: -1, name: 'warm_up', argNames: ['x'], argTypes: [{ kind: 'INT64' }], returnType: { kind: 'INT64' }, code: 'return x + 1;' };
   const rows = Array.from({ length: 2048 }, (_, i) => `[${i}]`);
   for (let i = 0; i < WARM_UP_BATCHES; i++) s.run(warm, rows, 10_000);
+  parentPort?.postMessage('ready');
   return s;
 });
 
