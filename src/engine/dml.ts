@@ -14,6 +14,7 @@ import { lowerScan } from './lower/scans.js';
 import type { StatementHandler } from './statements.js';
 import { columnHasParams, enforceSql } from './type-params.js';
 import { duckType } from './duckdb/types.js';
+import { runWithJsUdfs } from './duckdb/db.js';
 
 const MULTI_MATCH = 'UPDATE/MERGE must match at most one source row for each target row';
 
@@ -78,7 +79,8 @@ async function updateStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
     const tmp = `__upd_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
     return e.db.withConnection(async (c) => {
       try {
-        await c.run(`CREATE TEMP TABLE ${tmp} AS ${changes}`);
+        // The only statement here that evaluates the user's expressions (JavaScript UDFs included).
+        await runWithJsUdfs(() => c.run(`CREATE TEMP TABLE ${tmp} AS ${changes}`));
         if (stmt.fromScan) {
           const dup = await c.runAndReadAll(`SELECT count(*) - count(DISTINCT __r) FROM ${tmp}`);
           if (Number(dup.getRowsJS()[0][0]) > 0) throw BigQueryError.runtime(MULTI_MATCH);
@@ -146,7 +148,8 @@ async function mergeStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOp
     e.db.withConnection(async (c) => {
       const tmp = `__merge_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
       try {
-        await c.run(`CREATE TEMP TABLE ${tmp} AS ${sql}`);
+        // The only statement here that evaluates the user's expressions (JavaScript UDFs included).
+        await runWithJsUdfs(() => c.run(`CREATE TEMP TABLE ${tmp} AS ${sql}`));
         const dup = await c.runAndReadAll(
           `SELECT count(*) FROM (SELECT __r FROM ${tmp} WHERE __tm AND __sm GROUP BY __r HAVING count(*) > 1)`,
         );

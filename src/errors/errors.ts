@@ -181,6 +181,25 @@ export class BigQueryError extends Error {
   static badRequest(message: string, httpStatus = 400): BigQueryError {
     return new BigQueryError('badRequest', message, undefined, httpStatus);
   }
+  /**
+   * 400 resourcesExceeded: a JavaScript UDF exhausted its heap. BigQuery's text as it answers it
+   * (`Resources exceeded during query execution: UDF out of memory.`, quoted from a failed job in
+   * https://github.com/HTTPArchive/bigquery/pull/114); limits described at
+   * https://cloud.google.com/bigquery/docs/user-defined-functions#limits.
+   */
+  static jsUdfOutOfMemory(): BigQueryError {
+    return new BigQueryError('resourcesExceeded', 'Resources exceeded during query execution: UDF out of memory.');
+  }
+  /**
+   * 400 resourcesExceeded: a JavaScript UDF ran past its time limit. BigQuery documents that "a
+   * JavaScript UDF can time out and prevent your query from completing"
+   * (https://cloud.google.com/bigquery/docs/user-defined-functions#limits) without publishing the
+   * text; this keeps its resources-exceeded family and names the function and the limit.
+   * `signature` is `f(INT64)`, `limitMs` the time limit in milliseconds.
+   */
+  static jsUdfTimeout(signature: string, limitMs: number): BigQueryError {
+    return new BigQueryError('resourcesExceeded', `Resources exceeded during query execution: JavaScript UDF ${signature} timed out after ${limitMs} ms.`);
+  }
 }
 
 /** Wraps anything thrown into a BigQueryError (unknown errors become backendError 500). */

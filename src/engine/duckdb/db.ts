@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { MetaPersistence } from '../../catalog/store.js';
 import { BigQueryError } from '../../errors/errors.js';
+import { jsUdfErrorOf, withJsUdfRetry } from '../../functions/js-udf.js';
 import { installFunctionPrelude } from '../../functions/prelude.js';
 import '../../functions/index.js';
 
@@ -65,11 +66,25 @@ export function runInterruptible<T>(i: Interrupter, f: () => Promise<T>): Promis
 
 const interruptedError = () => BigQueryError.runtime('Interrupted!');
 
+/**
+ * Runs one DuckDB statement (or one whole DuckDB transaction) that may call JavaScript UDFs: a
+ * statement whose UDF batch is still running in its worker is re-run once the batch answered
+ * (src/functions/js-udf.ts withJsUdfRetry), unless the job was cancelled meanwhile.
+ */
+export function runWithJsUdfs<T>(statement: () => Promise<T>): Promise<T> {
+  const intr = currentInterrupter.getStore();
+  return withJsUdfRetry(statement, () => {
+    if (intr?.interrupted) throw interruptedError();
+  });
+}
+
 /** Maps a DuckDB runtime error to BigQuery's text (DESIGN §3). */
 export function mapDuckDBError(e: unknown): BigQueryError {
   if (e instanceof BigQueryError) return e;
   let msg = e instanceof Error ? e.message : String(e);
   msg = msg.split('\n')[0];
+  const udf = jsUdfErrorOf(msg);
+  if (udf) return udf;
   let m: RegExpExecArray | null;
   if ((m = /^Invalid Input Error: (.*)$/s.exec(msg))) return BigQueryError.runtime(m[1]);
   if ((m = /Overflow in (addition|subtraction|multiplication) of INT64 \((-?\d+) ([-+*]) (-?\d+)\)/.exec(msg)))
@@ -191,7 +206,7 @@ export class Database implements MetaPersistence {
   async run(sql: string): Promise<void> {
     await this.serializeWrite(() => this.withConnection(async (c) => {
       try {
-        await c.run(sql);
+        await runWithJsUdfs(() => c.run(sql));
       } catch (e) {
         throw mapDuckDBError(e);
       }
@@ -219,7 +234,7 @@ export class Database implements MetaPersistence {
           try {
             p = await c.prepare(sql);
           } catch {
-            return await c.runAndReadAll(sql);
+            return await runWithJsUdfs(() => c.runAndReadAll(sql));
           }
           cache.set(sql, p);
           // A cancel that arrived while preparing interrupted nothing: honour it before running.
@@ -230,7 +245,8 @@ export class Database implements MetaPersistence {
             stmt.destroySync();
           }
         }
-        return await p.runAndReadAll();
+        const stmt = p;
+        return await runWithJsUdfs(() => stmt.runAndReadAll());
       } catch (e) {
         if (p && cache.get(sql) === p) {
           cache.delete(sql);
@@ -246,7 +262,9 @@ export class Database implements MetaPersistence {
 
   /** Runs several statements on one connection inside a transaction (all or nothing). */
   async transaction(statements: string[]): Promise<number[]> {
-    return this.serializeWrite(() => this.withConnection(async (c) => {
+    // A JavaScript UDF batch still running fails the transaction (rolled back): the whole
+    // transaction is run again once it answered.
+    return this.serializeWrite(() => this.withConnection((c) => runWithJsUdfs(async () => {
       const counts: number[] = [];
       await c.run('BEGIN TRANSACTION');
       try {
@@ -260,7 +278,7 @@ export class Database implements MetaPersistence {
         await c.run('ROLLBACK').catch(() => undefined);
         throw mapDuckDBError(e);
       }
-    }));
+    })));
   }
 
   /** Appends rows to a table with DuckDB's appender, in one transaction (all or nothing). */
