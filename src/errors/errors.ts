@@ -105,6 +105,18 @@ export class BigQueryError extends Error {
   static internal(message: string): BigQueryError {
     return new BigQueryError('backendError', message);
   }
+  /**
+   * 400 resourcesExceeded for a statement the analyzer cannot finish (past its deadline, or its
+   * resolved form too large): BigQuery's query-planning resources error
+   * (https://cloud.google.com/bigquery/docs/troubleshoot-quotas, "Resources exceeded during query
+   * execution"; reason resourcesExceeded, https://cloud.google.com/bigquery/docs/error-messages).
+   */
+  static queryTooComplex(): BigQueryError {
+    return new BigQueryError(
+      'resourcesExceeded',
+      'Resources exceeded during query execution: Not enough resources for query planning - too many subqueries or query is too complex.',
+    );
+  }
 }
 
 /** Wraps anything thrown into a BigQueryError (unknown errors become backendError 500). */
