@@ -9,6 +9,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { zetasqlDir } from './process.js';
+import { ANALYZER_PROTO_RECURSION_LIMIT } from '../config/analyzer-limits.js';
+
+// Resolved ASTs nest deeper than protobufjs's default limit (see ANALYZER_PROTO_RECURSION_LIMIT).
+protobuf.util.recursionLimit = Math.max(protobuf.util.recursionLimit ?? 0, ANALYZER_PROTO_RECURSION_LIMIT);
+protobuf.Reader.recursionLimit = Math.max(protobuf.Reader.recursionLimit ?? 0, ANALYZER_PROTO_RECURSION_LIMIT);
 
 let cachedService: grpc.ServiceClientConstructor | undefined;
 /** How messages become plain objects (the "proto-loader JSON form" the analyzer code reads). */

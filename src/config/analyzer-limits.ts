@@ -63,3 +63,11 @@ export const ANALYZER_CANCEL_RESTART_AFTER_MS = 1000;
 
 /** How long a starting analyzer process may take to answer its first RPC, ms. */
 export const ANALYZER_START_TIMEOUT_MS = 30_000;
+
+/**
+ * Nesting depth protobufjs decodes in an analyzer answer (its default, protoc's 100, fails every
+ * statement with ~25 nested calls or `1+1+…` terms: each resolved expression level is ~4 message
+ * levels). 10,000 covers the deepest expression the emulator accepts; deeper answers fail with
+ * BigQuery's "too complex" error (or a JavaScript stack overflow caught by the gRPC client).
+ */
+export const ANALYZER_PROTO_RECURSION_LIMIT = 10_000;
