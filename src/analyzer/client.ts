@@ -61,7 +61,7 @@ export class AnalyzerClient {
    */
   async call(method: string, req: object, signal: AbortSignal | undefined = this.signalOf?.()): Promise<any> {
     try {
-      return await this.pool.call(method, req, signal, abandoned);
+      return await this.pool.call(method, req, signal, BigQueryError.cancelled);
     } catch (e) {
       throw toBigQueryError(e as grpc.ServiceError);
     }
@@ -91,11 +91,6 @@ export class AnalyzerClient {
   stop(): void {
     this.pool.stop();
   }
-}
-
-/** The error of a call abandoned because its job was cancelled (the job reports its own `stopped` error). */
-function abandoned(): BigQueryError {
-  return new BigQueryError('stopped', 'Job execution was cancelled: User requested cancellation', undefined, 499);
 }
 
 function toBigQueryError(err: grpc.ServiceError): BigQueryError {

@@ -42,11 +42,12 @@ export const ANALYZER_WATCH_INTERVAL_MS = 100;
 export const ANALYZER_POOL_MAX = Math.max(2, os.availableParallelism?.() ?? os.cpus().length);
 
 /**
- * Largest request sent to an analyzer, bytes: a query is at most 1,024K characters (up to 4 MiB
- * of UTF-8, https://cloud.google.com/bigquery/quotas#query_jobs) plus the catalog of the tables
- * it names (10,000 columns each at most). A larger request fails that query alone.
+ * Largest request sent to an analyzer, bytes: the ZetaSQL server's own receive limit (gRPC's
+ * default 4 MiB; it refuses more with "Received message larger than max"). A query is at most
+ * 1,024K characters (https://cloud.google.com/bigquery/quotas#query_jobs) plus the catalog of the
+ * tables it names. A larger request fails that query alone, before anything is sent.
  */
-export const ANALYZER_MAX_SEND_BYTES = 64 * 1024 * 1024;
+export const ANALYZER_MAX_SEND_BYTES = 4 * 1024 * 1024;
 
 /**
  * Largest answer accepted from an analyzer, bytes (the resolved AST of the largest accepted query

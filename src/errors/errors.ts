@@ -117,6 +117,13 @@ export class BigQueryError extends Error {
       'Resources exceeded during query execution: Not enough resources for query planning - too many subqueries or query is too complex.',
     );
   }
+  /**
+   * The `stopped` error of work abandoned because its job was cancelled (HTTP 499 CANCELLED when a
+   * call answers it); text as BigQuery reports a cancelled job (test/jobs-lifecycle.test.ts).
+   */
+  static cancelled(): BigQueryError {
+    return new BigQueryError('stopped', 'Job execution was cancelled: User requested cancellation', undefined, 499);
+  }
 }
 
 /** Wraps anything thrown into a BigQueryError (unknown errors become backendError 500). */
