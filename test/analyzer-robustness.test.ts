@@ -187,6 +187,19 @@ describe('slow analyses', () => {
     for (const pid of analyzer.pids) expect(alive(pid)).toBe(true);
   });
 
+  it('an analyzer process killed mid-analysis: its call is resent and the query still answers', async () => {
+    const slow = query(cteChain(N, 'x + 3 AS w'), { dryRun: true });
+    await new Promise((r) => setTimeout(r, 700)); // inside the seconds of analysis
+    const victims = t.emu.engine.analyzer.pids;
+    for (const pid of victims) process.kill(pid, 'SIGKILL');
+    const r = await slow;
+    expect(r.status).toBe(200);
+    expect(r.body.jobComplete).toBe(true);
+    expect(r.body.schema.fields).toEqual([{ name: 'w', type: 'INTEGER', mode: 'NULLABLE' }]);
+    for (const pid of victims) expect(alive(pid)).toBe(false);
+    await expectServing();
+  });
+
   it('jobs.cancel of a job being analyzed ends it at once as cancelled', async () => {
     const [job] = (await t.bq.createQueryJob({ query: cteChain(N, 'x + 2 AS z') })) as unknown as [
       { cancel(): Promise<unknown>; getMetadata(): Promise<[Record<string, any>]> },

@@ -23,13 +23,14 @@ export const ANALYZER_CALL_DEADLINE_MS = 15_000;
 export const ANALYZER_STALL_PROBE_AFTER_MS = 500;
 
 /**
- * Time limit of that probe, ms. An analyzer error message over 64 KiB (it echoes the offending
+ * Time limit of that probe, ms (over 100 times its usual answer time, so a loaded machine does not
+ * make a healthy process look dead). An analyzer error message over 64 KiB (it echoes the offending
  * token: a 65,600-character identifier, a 50,000-digit NUMERIC literal) arrives as a `grpc-message`
  * trailer larger than nghttp2's fixed per-header limit; nghttp2 then ends the HTTP/2 session, but
  * neither Node nor grpc-js reports it, so every call on that connection waits forever. The probe
  * finds such a connection: its process is restarted, its calls resent once elsewhere.
  */
-export const ANALYZER_PROBE_DEADLINE_MS = 1000;
+export const ANALYZER_PROBE_DEADLINE_MS = 1500;
 
 /** How often the pool looks for stalled calls and cancelled jobs' calls, ms. */
 export const ANALYZER_WATCH_INTERVAL_MS = 100;
