@@ -195,7 +195,14 @@ export class AnalyzerPool {
       () => {
         if (p.done || p.worker !== w || w.dead) return;
         p.sentAt = Date.now();
-        p.call = w.client[p.method].call(w.client, p.req, new grpc.Metadata(), { deadline: p.deadlineAt }, (e, res) => this.answered(p, w, e, res));
+        try {
+          p.call = w.client[p.method].call(w.client, p.req, new grpc.Metadata(), { deadline: p.deadlineAt }, (e, res) => this.answered(p, w, e, res));
+        } catch (e) {
+          // Not a method of the service (a programming error): fails this call, never hangs it.
+          w.inflight.delete(p);
+          p.worker = undefined;
+          this.finish(p, BigQueryError.internal(`The SQL analyzer call ${p.method} failed: ${(e as Error).message}`));
+        }
       },
       (e: Error) => {
         if (p.done || p.worker !== w) return;
