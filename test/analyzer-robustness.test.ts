@@ -167,12 +167,13 @@ describe('slow analyses', () => {
     const r = await slow;
     // The slow dry run itself succeeds (a valid query) once analyzed.
     expect(r.status).toBe(200);
-    expect(answeredWhileSlow).toBeGreaterThan(0);
-    // Liveness bound, generous for a loaded 2-core machine: each answer well under the seconds
-    // the slow analysis takes (they answer in tens of ms when the machine is idle).
+    // Most (normally all) of the second client's queries were answered while the slow one ran.
+    expect(answeredWhileSlow).toBeGreaterThanOrEqual(3);
+    // Liveness bound, generous for a loaded 2-core machine running other test files: each answer
+    // well under the seconds the slow analysis takes (measured alone: p50 ~70 ms, max ~170-520 ms).
     latencies.sort((a, b) => a - b);
     console.log(`second client during a slow analysis: p50 ${latencies[2]} ms, max ${latencies[4]} ms, slow analysis ${r.ms} ms`);
-    expect(latencies[4]).toBeLessThan(1500);
+    expect(latencies[4]).toBeLessThan(3000);
   });
 
   it('an analysis past the call deadline fails alone, its process is replaced, the next query works', async () => {
