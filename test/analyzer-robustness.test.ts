@@ -228,8 +228,9 @@ describe('slow analyses', () => {
     }
     expect(m.status.state).toBe('DONE');
     expect(m.status.errorResult).toEqual({ reason: 'stopped', message: 'Job execution was cancelled: User requested cancellation' });
-    // Liveness bound: the analysis would take seconds more; the cancel ends the job long before.
-    expect(Date.now() - started).toBeLessThan(1500);
+    // Liveness bound (loaded machine): the analysis would take seconds more; the cancel ends the
+    // job long before (measured alone: ~100-300 ms).
+    expect(Date.now() - started).toBeLessThan(2500);
     await expectServing();
   });
 });
