@@ -81,7 +81,7 @@ function isAnalyzer(pid: number): boolean {
  * analyzer the moment the emulator process ends, also when the emulator is SIGKILLed and gets no
  * chance to stop it. Where it is missing, an orphan is reaped by the next start (reapOrphans).
  */
-const SETPRIV = process.platform === 'linux' ? ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => fs.existsSync(p)) : undefined;
+let setpriv = process.platform === 'linux' ? ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => fs.existsSync(p)) : undefined;
 
 /**
  * One analyzer child. `address` is the gRPC target (`unix:/…/zs.sock:0`). The child does not
@@ -109,13 +109,17 @@ export class AnalyzerProcess {
     fs.rmSync(sock + ':0', { force: true });
     const args = [`unix:${sock}`, '0'];
     // setpriv execs the analyzer: the child's pid and command line are the analyzer's own.
-    const child = SETPRIV
-      ? spawn(SETPRIV, ['--pdeathsig', 'KILL', '--', binaryPath(), ...args], { stdio: ['ignore', 'ignore', 'ignore'] })
+    const wrapper = setpriv;
+    const child = wrapper
+      ? spawn(wrapper, ['--pdeathsig', 'KILL', '--', binaryPath(), ...args], { stdio: ['ignore', 'ignore', 'ignore'] })
       : spawn(binaryPath(), args, { stdio: ['ignore', 'ignore', 'ignore'] });
+    const startedAt = Date.now();
     this.child = child;
     child.on('error', () => undefined); // a failed spawn also emits 'exit'
     fs.writeFileSync(path.join(this.dir, 'child.pid'), String(child.pid ?? ''));
-    child.on('exit', () => {
+    child.on('exit', (code) => {
+      // setpriv itself failed (exit status 1 at once, e.g. a sandbox refusing prctl): spawn directly from now on.
+      if (wrapper && code === 1 && Date.now() - startedAt < 2000) setpriv = undefined;
       if (this.child !== child || this.stopping) return;
       this.child = undefined;
       this.onExit?.();
