@@ -19,6 +19,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+import { AnalyzerPool } from '../src/analyzer/pool.js';
+import { BigQueryError } from '../src/errors/errors.js';
 
 let t: TestEmulator;
 const P = 'robust-project';
@@ -232,5 +234,33 @@ describe('slow analyses', () => {
     // job long before (measured alone: ~100-300 ms).
     expect(Date.now() - started).toBeLessThan(2500);
     await expectServing();
+  });
+});
+
+describe('analyzer pool (one process shared by every call)', () => {
+  it('calls sharing a connection with an oversized error are resent; only that call fails', async () => {
+    const pool = new AnalyzerPool(1);
+    try {
+      await pool.start();
+      const [first] = pool.pids;
+      const wedge = pool.call('parse', { sqlStatement: 'a'.repeat(65_600) }).then(
+        () => 'answered',
+        (e) => e,
+      );
+      // By now the oversized answer has silently ended the connection: these calls are sent on it.
+      await new Promise((r) => setTimeout(r, 100));
+      const others = await Promise.all([1, 2, 3].map((i) => pool.call('parse', { sqlStatement: `SELECT ${i} AS c${i}` })));
+      expect(others.every((r) => (r as { parsedStatement?: unknown }).parsedStatement)).toBe(true);
+      const err = await wedge;
+      expect(err).toBeInstanceOf(BigQueryError);
+      expect((err as BigQueryError).reason).toBe('resourcesExceeded');
+      expect((err as BigQueryError).message).toBe(TOO_COMPLEX);
+      // The wedged connection's process was replaced; the pool keeps serving.
+      expect(pool.pids).not.toContain(first);
+      const after = (await pool.call('parse', { sqlStatement: 'SELECT 4 AS c4' })) as { parsedStatement?: unknown };
+      expect(after.parsedStatement).toBeDefined();
+    } finally {
+      pool.stop();
+    }
   });
 });
