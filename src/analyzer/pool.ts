@@ -35,6 +35,8 @@ interface Pending {
   /** Times the call was lost with its process (see AnalyzerPool.lost). */
   losses: number;
   worker?: Worker;
+  /** The connection the current attempt uses (its process's shared one, or its own when resent). */
+  conn?: Connection;
   call?: grpc.ClientUnaryCall;
   /** When the current attempt was sent (undefined while its process starts). */
   sentAt?: number;
@@ -58,48 +60,86 @@ async function waitReady(client: GrpcClient, exited: () => boolean): Promise<unk
   }
 }
 
-/** One analyzer process with its own gRPC channel (a channel never outlives its process). */
-class Worker {
+/** One gRPC channel (one HTTP/2 connection) to an analyzer process, with the calls it carries. */
+class Connection {
   readonly client: GrpcClient;
-  readonly ready: Promise<unknown>;
   readonly inflight = new Set<Pending>();
-  isReady = false;
-  dead = false;
-  probing = false;
   lastAnswer = Date.now();
+  probing = false;
+  closed = false;
 
-  constructor(readonly proc: AnalyzerProcess, delayMs: number) {
+  constructor(address: string, readonly dedicated: boolean) {
     const Ctor = serviceConstructor();
-    this.client = new Ctor(proc.address, grpc.credentials.createInsecure(), {
+    this.client = new Ctor(address, grpc.credentials.createInsecure(), {
       'grpc.max_send_message_length': ANALYZER_MAX_SEND_BYTES,
       'grpc.max_receive_message_length': ANALYZER_MAX_RECEIVE_BYTES,
       'grpc.initial_reconnect_backoff_ms': 20,
       'grpc.max_reconnect_backoff_ms': 200,
     }) as unknown as GrpcClient;
-    const exited = () => this.dead;
-    this.ready = new Promise((r) => setTimeout(r, delayMs))
-      .then(() => {
-        if (this.dead) throw new Error('the analyzer process was stopped');
-        proc.start();
-        return waitReady(this.client, exited);
-      })
-      .then((opts) => {
-        this.isReady = true;
-        this.lastAnswer = Date.now();
-        return opts;
-      });
-    this.ready.catch(() => undefined);
   }
 
-  /** Kills the process and closes the channel. */
   close(): void {
-    this.dead = true;
-    this.proc.stop();
+    this.closed = true;
     try {
       this.client.close();
     } catch {
       /* already closed */
     }
+  }
+}
+
+/**
+ * One analyzer process with its shared connection, plus one connection of its own for each resent
+ * call (so a resent call that wedges its connection again takes no other call with it). No
+ * connection outlives its process.
+ */
+class Worker {
+  readonly shared: Connection;
+  readonly dedicated = new Set<Connection>();
+  readonly ready: Promise<unknown>;
+  readonly inflight = new Set<Pending>();
+  isReady = false;
+  dead = false;
+
+  constructor(readonly proc: AnalyzerProcess, delayMs: number) {
+    this.shared = new Connection(proc.address, false);
+    const exited = () => this.dead;
+    this.ready = new Promise((r) => setTimeout(r, delayMs))
+      .then(() => {
+        if (this.dead) throw new Error('the analyzer process was stopped');
+        proc.start();
+        return waitReady(this.shared.client, exited);
+      })
+      .then((opts) => {
+        this.isReady = true;
+        this.shared.lastAnswer = Date.now();
+        return opts;
+      });
+    this.ready.catch(() => undefined);
+  }
+
+  /** The connection for a call: the shared one, or a new one of its own for a resent call. */
+  connectionFor(p: Pending): Connection {
+    if (!p.losses) return this.shared;
+    const c = new Connection(this.proc.address, true);
+    this.dedicated.add(c);
+    return c;
+  }
+
+  /** Closes a call's own connection once its call is over. */
+  release(c: Connection): void {
+    if (!c.dedicated) return;
+    this.dedicated.delete(c);
+    c.close();
+  }
+
+  /** Kills the process and closes its connections. */
+  close(): void {
+    this.dead = true;
+    this.proc.stop();
+    this.shared.close();
+    for (const c of this.dedicated) c.close();
+    this.dedicated.clear();
   }
 }
 
@@ -187,39 +227,50 @@ export class AnalyzerPool {
     if (p.done) return;
     if (this.stopped) return this.finish(p, BigQueryError.internal('The SQL analyzer was stopped'));
     const w = this.pick();
+    const conn = w.connectionFor(p);
     p.worker = w;
+    p.conn = conn;
     p.sentAt = undefined;
     w.inflight.add(p);
+    conn.inflight.add(p);
     this.watch();
     w.ready.then(
       () => {
         if (p.done || p.worker !== w || w.dead) return;
         p.sentAt = Date.now();
         try {
-          p.call = w.client[p.method].call(w.client, p.req, new grpc.Metadata(), { deadline: p.deadlineAt }, (e, res) => this.answered(p, w, e, res));
+          p.call = conn.client[p.method].call(conn.client, p.req, new grpc.Metadata(), { deadline: p.deadlineAt }, (e, res) => this.answered(p, w, conn, e, res));
         } catch (e) {
           // Not a method of the service (a programming error): fails this call, never hangs it.
-          w.inflight.delete(p);
-          p.worker = undefined;
+          this.detach(p);
           this.finish(p, BigQueryError.internal(`The SQL analyzer call ${p.method} failed: ${(e as Error).message}`));
         }
       },
       (e: Error) => {
         if (p.done || p.worker !== w) return;
-        w.inflight.delete(p);
-        p.worker = undefined;
+        this.detach(p);
         this.finish(p, BigQueryError.internal(`The SQL analyzer did not start: ${e.message}`));
       },
     );
   }
 
-  private answered(p: Pending, w: Worker, e: grpc.ServiceError | null, res: unknown): void {
-    if (p.done || p.worker !== w) return; // abandoned, or resent when its process was replaced
-    w.inflight.delete(p);
+  /** Takes `p` off its process and connection (closing a connection of its own); returns its gRPC call. */
+  private detach(p: Pending): grpc.ClientUnaryCall | undefined {
+    const c = p.call;
+    p.worker?.inflight.delete(p);
+    p.conn?.inflight.delete(p);
+    if (p.conn && p.worker) p.worker.release(p.conn);
     p.worker = undefined;
+    p.conn = undefined;
     p.call = undefined;
+    return c;
+  }
+
+  private answered(p: Pending, w: Worker, conn: Connection, e: grpc.ServiceError | null, res: unknown): void {
+    if (p.done || p.worker !== w || p.conn !== conn) return; // abandoned, or resent when its process was replaced
+    this.detach(p);
     if (!e) {
-      w.lastAnswer = Date.now();
+      conn.lastAnswer = Date.now();
       return this.finish(p, undefined, res);
     }
     switch (e.code) {
@@ -234,15 +285,15 @@ export class AnalyzerPool {
         return this.lost(p);
       case grpc.status.RESOURCE_EXHAUSTED:
         // Request or answer over ANALYZER_MAX_SEND_BYTES / ANALYZER_MAX_RECEIVE_BYTES.
-        w.lastAnswer = Date.now();
+        conn.lastAnswer = Date.now();
         return this.finish(p, tooComplex());
       case grpc.status.INTERNAL:
         // Client-side (de)serialization: an answer nested deeper than protobufjs decodes.
-        w.lastAnswer = Date.now();
+        conn.lastAnswer = Date.now();
         if (/^(Response message parsing error|Request message serialization failure)/.test(e.details ?? '')) return this.finish(p, tooComplex());
         return this.finish(p, e);
       default:
-        w.lastAnswer = Date.now();
+        conn.lastAnswer = Date.now();
         return this.finish(p, e); // the analyzer's own answer
     }
   }
@@ -261,13 +312,7 @@ export class AnalyzerPool {
     w.close();
     this.workers = this.workers.filter((x) => x !== w);
     const orphans = [...w.inflight];
-    w.inflight.clear();
-    for (const p of orphans) {
-      const c = p.call;
-      p.worker = undefined;
-      p.call = undefined;
-      c?.cancel();
-    }
+    for (const p of orphans) this.detach(p)?.cancel();
     if (!this.stopped && !this.workers.length) this.spawn();
     for (const p of orphans) {
       if (w.isReady) this.lost(p);
@@ -279,12 +324,8 @@ export class AnalyzerPool {
   private abandon(p: Pending, err: unknown): void {
     if (p.done) return;
     const w = p.worker;
-    const c = p.call;
     const ran = p.sentAt === undefined ? 0 : Date.now() - p.sentAt;
-    w?.inflight.delete(p);
-    p.worker = undefined;
-    p.call = undefined;
-    c?.cancel();
+    this.detach(p)?.cancel();
     this.finish(p, err);
     if (w && ran >= ANALYZER_CANCEL_RESTART_AFTER_MS) this.replace(w);
   }
@@ -302,16 +343,16 @@ export class AnalyzerPool {
     if (this.timer || this.stopped) return;
     this.timer = setInterval(() => {
       const now = Date.now();
-      let busy = false;
       for (const w of [...this.workers]) {
-        if (w.dead || !w.isReady || !w.inflight.size) continue;
-        busy = true;
-        if (w.probing || now - w.lastAnswer < ANALYZER_STALL_PROBE_AFTER_MS) continue;
-        let oldest = Infinity;
-        for (const p of w.inflight) if (p.sentAt !== undefined && p.sentAt < oldest) oldest = p.sentAt;
-        if (now - oldest >= ANALYZER_STALL_PROBE_AFTER_MS) this.probe(w);
+        if (w.dead || !w.isReady) continue;
+        for (const conn of [w.shared, ...w.dedicated]) {
+          if (!conn.inflight.size || conn.probing || now - conn.lastAnswer < ANALYZER_STALL_PROBE_AFTER_MS) continue;
+          let oldest = Infinity;
+          for (const p of conn.inflight) if (p.sentAt !== undefined && p.sentAt < oldest) oldest = p.sentAt;
+          if (now - oldest >= ANALYZER_STALL_PROBE_AFTER_MS) this.probe(w, conn);
+        }
       }
-      if (!busy && !this.workers.some((w) => w.inflight.size)) {
+      if (!this.workers.some((w) => w.inflight.size)) {
         clearInterval(this.timer);
         this.timer = undefined;
       }
@@ -319,14 +360,26 @@ export class AnalyzerPool {
     this.timer.unref();
   }
 
-  /** Checks that `w` still answers a trivial call; replaces it when it does not. */
-  private probe(w: Worker): void {
-    w.probing = true;
-    w.client.getLanguageOptions({}, new grpc.Metadata(), { deadline: Date.now() + ANALYZER_PROBE_DEADLINE_MS }, (e) => {
-      w.probing = false;
-      if (w.dead) return;
-      if (!e) w.lastAnswer = Date.now();
-      else this.replace(w);
+  /**
+   * Checks that a connection still answers a trivial call. A shared connection that does not gets
+   * its process replaced (its calls resent); a resent call's own connection that does not is that
+   * call's second loss (it fails alone; the process keeps serving).
+   */
+  private probe(w: Worker, conn: Connection): void {
+    conn.probing = true;
+    conn.client.getLanguageOptions({}, new grpc.Metadata(), { deadline: Date.now() + ANALYZER_PROBE_DEADLINE_MS }, (e) => {
+      conn.probing = false;
+      if (w.dead || conn.closed) return;
+      if (!e) {
+        conn.lastAnswer = Date.now();
+        return;
+      }
+      if (!conn.dedicated) return this.replace(w);
+      for (const p of [...conn.inflight]) {
+        this.detach(p)?.cancel();
+        this.lost(p);
+      }
+      w.release(conn);
     });
   }
 }
