@@ -102,6 +102,8 @@ class Worker {
   dead = false;
 
   constructor(readonly proc: AnalyzerProcess, delayMs: number) {
+    // Spawn first: the child boots while the protos load (the first connection loads them).
+    if (!delayMs) proc.start();
     this.shared = new Connection(proc.address, false);
     const exited = () => this.dead;
     this.ready = new Promise((r) => setTimeout(r, delayMs))
