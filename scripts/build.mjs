@@ -24,7 +24,7 @@ const copy = (dir) => {
 };
 copy('');
 // The analyzer's protos as a protobufjs JSON descriptor: loading it is about twice as fast as
-// parsing the .proto files at every start (src/analyzer/client.ts uses it when present).
+// parsing the .proto files at every start (src/analyzer/local-service.ts uses it when present).
 const { default: protobuf } = await import('protobufjs');
 const protoDir = path.join(root, 'node_modules/@fivetrandevelopers/zetasql/lib/zetasql/protos');
 const protoRoot = new protobuf.Root();

@@ -4,7 +4,8 @@
  * - SIGKILLed during a run, it is restarted and the next query succeeds;
  * - an emulator started as its own process (`node bin/bqemu.js serve`) leaves no analyzer behind
  *   after SIGTERM;
- * - an analyzer orphaned by a SIGKILLed emulator is killed by the next emulator's start (reapOrphans).
+ * - kill -9 of the emulator leaves no analyzer: the kernel kills it with its parent
+ *   (`setpriv --pdeathsig`), within a second; the next start removes the socket directory.
  * Processes are inspected through /proc (Linux only; the suite is skipped elsewhere).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,21 +145,25 @@ describe.skipIf(!HAS_PROC)('analyzer supervision (needs Linux /proc)', () => {
       expect(fs.existsSync(emu.sockDir)).toBe(false);
     });
 
-    it('an analyzer orphaned by a SIGKILLed emulator is reaped by the next start', async () => {
+    it('kill -9 of the emulator leaves no analyzer behind (the kernel ends it with its parent)', async () => {
       const emu = await spawnEmulator();
       started.push(emu.child);
+      const children = processes().filter((p) => p.ppid === emu.child.pid && p.cmd.includes('remote_server') && p.state !== 'Z');
+      expect(children.map((p) => p.pid)).toContain(emu.analyzer.pid);
       const exited = new Promise<void>((resolve) => emu.child.once('exit', () => resolve()));
+      const killedAt = Date.now();
       process.kill(emu.child.pid!, 'SIGKILL');
       await exited;
-      // SIGKILL gives the emulator no chance to stop its child: the analyzer lives on, orphaned.
-      await new Promise((r) => setTimeout(r, 100));
-      expect(live(emu.analyzer.pid)?.cmd).toContain(emu.sockDir);
+      // SIGKILL gives the emulator no chance to stop its child: setpriv --pdeathsig does.
+      await until(() => children.every((c) => !live(c.pid)), 'every analyzer to be gone', 5000);
+      // Liveness bound: the kernel signals the child as its parent exits (well under 1 s).
+      expect(Date.now() - killedAt).toBeLessThan(1000);
+      expect(analyzersWith(emu.sockDir)).toEqual([]);
 
+      // The next emulator still clears what the killed one left (its socket directory).
       const next = await startTestEmulator({ projectId: 'sup-project-2' });
       try {
-        await until(() => !live(emu.analyzer.pid), 'the orphan to be reaped', 5000);
-        expect(analyzersWith(emu.sockDir)).toEqual([]);
-        expect(fs.existsSync(emu.sockDir)).toBe(false);
+        await until(() => !fs.existsSync(emu.sockDir), 'the stale socket directory to be removed', 5000);
         const [rows] = await next.bq.query({ query: 'SELECT 7 AS seven' });
         expect(rows).toEqual([{ seven: 7 }]);
       } finally {

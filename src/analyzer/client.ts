@@ -1,70 +1,14 @@
 /**
- * Client of the ZetaSQL local service (gRPC over the supervised child's unix socket).
- *
- * Loads the protos once (protobufjs, ~130 ms), waits until a real RPC answers, retries a
- * call once after the child restarted, and turns analyzer errors into BigQuery's
- * `invalidQuery` errors with BigQuery's location marker (`[at 1:8]` → `at [1:8]`, DESIGN §2.4).
+ * Client of the ZetaSQL local service: a pool of supervised analyzer processes (pool.ts) reached
+ * over gRPC on private unix sockets. Waits until a real RPC answers, and turns analyzer errors
+ * into BigQuery's `invalidQuery` errors with BigQuery's location marker (`[at 1:8]` → `at [1:8]`).
  */
 import * as grpc from '@grpc/grpc-js';
-import protobuf from 'protobufjs';
-import { createRequire } from 'node:module';
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { AnalyzerProcess, reapOrphans, takePrespawned, zetasqlDir } from './process.js';
+import { reapOrphans } from './process.js';
+import { AnalyzerPool } from './pool.js';
 import { bigQueryLanguageOptions } from './options.js';
 import { normalize, type Node } from './ast.js';
 import { BigQueryError } from '../errors/errors.js';
-
-type Rpc = (req: object, cb: (err: grpc.ServiceError | null, res: any) => void) => void;
-
-let cachedService: grpc.ServiceClientConstructor | undefined;
-/** How messages become plain objects (the "proto-loader JSON form" the analyzer code reads). */
-const TO_OBJECT: protobuf.IConversionOptions = { oneofs: true, longs: String, enums: String, defaults: false };
-const SERVICE = 'zetasql.local_service.ZetaSqlLocalService';
-
-/**
- * The analyzer's protos: the JSON descriptor the build writes next to this module
- * (dist/analyzer/zetasql-protos.json), else the package's .proto files parsed at start.
- */
-function loadRoot(): protobuf.Root {
-  const json = path.join(path.dirname(fileURLToPath(import.meta.url)), 'zetasql-protos.json');
-  if (fs.existsSync(json)) return protobuf.Root.fromJSON(JSON.parse(fs.readFileSync(json, 'utf8')));
-  const root = new protobuf.Root();
-  const dirs = [path.join(zetasqlDir(), 'protos'), path.dirname(createRequire(import.meta.url).resolve('protobufjs/package.json'))];
-  root.resolvePath = (_origin, target) => dirs.map((d) => path.join(d, target)).find((p) => fs.existsSync(p)) ?? target;
-  return root.loadSync('local_service.proto', { keepCase: false });
-}
-
-/**
- * The gRPC client class of the local service, built straight from protobufjs types (grpc's
- * generic client constructor; serialize = fromObject + encode, deserialize = decode + toObject):
- * @grpc/proto-loader's package definition also builds a file descriptor per type, which cost
- * ~110 ms of every start. Methods are reachable as `Analyze` and `analyze`.
- */
-function serviceConstructor(): grpc.ServiceClientConstructor {
-  if (cachedService) return cachedService;
-  const service = loadRoot().lookupService(SERVICE);
-  const def: Record<string, grpc.MethodDefinition<object, object>> = {};
-  for (const m of service.methodsArray) {
-    m.resolve();
-    const req = m.resolvedRequestType!;
-    const res = m.resolvedResponseType!;
-    const method: grpc.MethodDefinition<object, object> = {
-      path: `/${SERVICE}/${m.name}`,
-      requestStream: !!m.requestStream,
-      responseStream: !!m.responseStream,
-      requestSerialize: (o: object) => Buffer.from(req.encode(req.fromObject(o)).finish()),
-      requestDeserialize: (b: Buffer) => req.toObject(req.decode(b), TO_OBJECT),
-      responseSerialize: (o: object) => Buffer.from(res.encode(res.fromObject(o)).finish()),
-      responseDeserialize: (b: Buffer) => res.toObject(res.decode(b), TO_OBJECT),
-    };
-    def[m.name] = method;
-    def[m.name[0].toLowerCase() + m.name.slice(1)] = method;
-  }
-  cachedService = grpc.makeGenericClientConstructor(def, 'ZetaSqlLocalService');
-  return cachedService;
-}
 
 /** Rewrites ZetaSQL's `… [at 1:8]` location marker into BigQuery's `… at [1:8]`. */
 export function bigQueryErrorText(zetasqlMessage: string): string {
@@ -72,82 +16,52 @@ export function bigQueryErrorText(zetasqlMessage: string): string {
 }
 
 export class AnalyzerClient {
-  private readonly proc: AnalyzerProcess;
-  private client!: grpc.Client & Record<string, Rpc>;
-  private readyPromise?: Promise<unknown>;
+  private readonly pool = new AnalyzerPool();
   /** BigQuery language options (set by `start`). */
   languageOptions: Record<string, unknown> = {};
+  /**
+   * The AbortSignal of the work the current call belongs to (its job's cancellation), read at each
+   * call; the engine sets it. An aborted call ends at once with a `stopped` error.
+   */
+  signalOf?: () => AbortSignal | undefined;
 
-  constructor() {
-    this.proc = takePrespawned() ?? new AnalyzerProcess();
-    this.proc.onRestart = () => {
-      this.readyPromise = this.waitReady().then(() => undefined);
-    };
-  }
-
-  /** Pid of the analyzer child (tests kill it to check the restart). */
+  /** Pid of the oldest analyzer process (tests kill it to check the restart). */
   get pid(): number | undefined {
-    return this.proc.pid;
+    return this.pool.pids[0];
   }
 
-  /** Reaps orphans, starts the child, waits for a real RPC to answer, loads language options. */
+  /** Pids of every live analyzer process. */
+  get pids(): number[] {
+    return this.pool.pids;
+  }
+
+  /** Deadline of one analyzer call, ms (src/config/analyzer-limits.ts; tests lower it). */
+  get deadlineMs(): number {
+    return this.pool.deadlineMs;
+  }
+  set deadlineMs(ms: number) {
+    this.pool.deadlineMs = ms;
+  }
+
+  /** Reaps orphans, starts the first analyzer process, waits for a real RPC, loads language options. */
   async start(): Promise<void> {
     reapOrphans();
-    this.proc.start(); // spawn first: the child boots while the protos load
-    const Ctor = serviceConstructor();
-    this.client = new Ctor(this.proc.address, grpc.credentials.createInsecure(), {
-      'grpc.max_send_message_length': 512 * 1024 * 1024,
-      'grpc.max_receive_message_length': 512 * 1024 * 1024,
-      'grpc.initial_reconnect_backoff_ms': 20,
-      'grpc.max_reconnect_backoff_ms': 200,
-    }) as any;
-    // The readiness probe is the real RPC the emulator needs first: BigQuery's language options.
-    this.readyPromise = this.waitReady().then((max) => {
-      this.languageOptions = bigQueryLanguageOptions(max);
-    });
-    await this.readyPromise;
-  }
-
-  /** Polls until the child answers a real RPC; returns its maximum language options. */
-  private async waitReady(): Promise<any> {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      try {
-        return await this.raw('getLanguageOptions', { maximumFeatures: true }, Date.now() + 1000);
-      } catch (e) {
-        if (Date.now() > deadline) throw BigQueryError.internal(`The SQL analyzer did not start: ${(e as Error).message}`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    }
-  }
-
-  private raw(method: string, req: object, deadline?: number): Promise<any> {
-    return new Promise((resolve, reject) => {
-      const fn = this.client[method] as unknown as (r: object, md: grpc.Metadata, o: grpc.CallOptions, cb: (e: grpc.ServiceError | null, res: unknown) => void) => void;
-      fn.call(this.client, req, new grpc.Metadata(), deadline ? { deadline } : {}, (err, res) => (err ? reject(err) : resolve(res)));
-    });
-  }
-
-  /** Calls an RPC; after an UNAVAILABLE (child crashed) waits for the restart and tries once more. */
-  async call(method: string, req: object): Promise<any> {
-    await this.readyPromise;
     try {
-      return await this.raw(method, req);
+      this.languageOptions = bigQueryLanguageOptions((await this.pool.start()) as never);
     } catch (e) {
-      const err = e as grpc.ServiceError;
-      if (err.code === grpc.status.UNAVAILABLE || err.code === grpc.status.CANCELLED) {
-        this.proc.start();
-        this.readyPromise = this.waitReady().then(() => undefined);
-        await this.readyPromise;
-        return this.mapErrors(() => this.raw(method, req));
-      }
-      throw toBigQueryError(err);
+      throw BigQueryError.internal(`The SQL analyzer did not start: ${(e as Error).message}`);
     }
   }
 
-  private async mapErrors<T>(f: () => Promise<T>): Promise<T> {
+  /**
+   * Calls an RPC on an analyzer process (any of the pool; a call lost with its process is resent
+   * once). The current job's cancellation (`signalOf`) abandons it.
+   * @throws BigQueryError invalidQuery (the analyzer's error), resourcesExceeded (past the call
+   *   deadline or too large), stopped (cancelled)
+   */
+  async call(method: string, req: object, signal: AbortSignal | undefined = this.signalOf?.()): Promise<any> {
     try {
-      return await f();
+      return await this.pool.call(method, req, signal, BigQueryError.cancelled);
     } catch (e) {
       throw toBigQueryError(e as grpc.ServiceError);
     }
@@ -173,14 +87,9 @@ export class AnalyzerClient {
     return this.call('parse', { sqlStatement: sql, allowScript, options: { languageOptions: this.languageOptions } });
   }
 
-  /** Stops the child. */
+  /** Stops every analyzer process. */
   stop(): void {
-    try {
-      this.client?.close();
-    } catch {
-      /* ignore */
-    }
-    this.proc.stop();
+    this.pool.stop();
   }
 }
 

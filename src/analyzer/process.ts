@@ -1,11 +1,13 @@
 /**
  * Supervises the ZetaSQL local-service child process (`remote_server.so` from the npm package
- * `@fivetrandevelopers/zetasql`), listening on a private unix socket (DESIGN §5 practice 8, §6).
+ * `@fivetrandevelopers/zetasql`), listening on a private unix socket.
  *
- * - ready only after a real RPC answers (the caller probes through `AnalyzerClient.ready`);
- * - restarted with back-off after a crash;
- * - terminated when the emulator stops (SIGINT/SIGTERM/exit);
- * - a child orphaned by a SIGKILLed emulator is found through its pid file and killed at the next start.
+ * - ready only after a real RPC answers (the pool probes it, src/analyzer/pool.ts);
+ * - replaced by the pool after a crash or a stall;
+ * - terminated when the emulator stops (SIGINT/SIGTERM/exit), and by the kernel when the emulator
+ *   dies without stopping it (`setpriv --pdeathsig`, Linux);
+ * - elsewhere, a child orphaned by a SIGKILLed emulator is found through its pid file and killed at
+ *   the next start.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -74,16 +76,24 @@ function isAnalyzer(pid: number): boolean {
   }
 }
 
-/** One supervised analyzer child. `address` is the gRPC target (`unix:/…/zs.sock:0`). */
+/**
+ * `setpriv --pdeathsig KILL` (util-linux, on every Debian/Ubuntu system): the kernel kills the
+ * analyzer the moment the emulator process ends, also when the emulator is SIGKILLed and gets no
+ * chance to stop it. Where it is missing, an orphan is reaped by the next start (reapOrphans).
+ */
+let setpriv = process.platform === 'linux' ? ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => fs.existsSync(p)) : undefined;
+
+/**
+ * One analyzer child. `address` is the gRPC target (`unix:/…/zs.sock:0`). The child does not
+ * restart itself: its owner (src/analyzer/pool.ts) replaces a process that exited or stalled.
+ */
 export class AnalyzerProcess {
   readonly dir: string;
   readonly address: string;
   private child?: ChildProcess;
   private stopping = false;
-  private restarts = 0;
-  private lastStart = 0;
-  /** Called after the child was restarted (the client re-probes readiness). */
-  onRestart?: () => void;
+  /** Called once when the child exits without `stop()` (crash, or killed from outside). */
+  onExit?: () => void;
 
   constructor() {
     fs.mkdirSync(PID_ROOT, { recursive: true, mode: 0o700 });
@@ -94,29 +104,25 @@ export class AnalyzerProcess {
 
   /** Starts the child (idempotent while it runs). */
   start(): void {
-    if (this.child && this.child.exitCode === null && !this.child.killed) return;
+    if (this.stopping || (this.child && this.child.exitCode === null && this.child.signalCode === null)) return;
     const sock = path.join(this.dir, 'zs.sock');
-    try {
-      fs.rmSync(sock + ':0', { force: true });
-    } catch {
-      /* ignore */
-    }
-    this.lastStart = Date.now();
-    const child = spawn(binaryPath(), [`unix:${sock}`, '0'], { stdio: ['ignore', 'ignore', 'ignore'] });
+    fs.rmSync(sock + ':0', { force: true });
+    const args = [`unix:${sock}`, '0'];
+    // setpriv execs the analyzer: the child's pid and command line are the analyzer's own.
+    const wrapper = setpriv;
+    const child = wrapper
+      ? spawn(wrapper, ['--pdeathsig', 'KILL', '--', binaryPath(), ...args], { stdio: ['ignore', 'ignore', 'ignore'] })
+      : spawn(binaryPath(), args, { stdio: ['ignore', 'ignore', 'ignore'] });
+    const startedAt = Date.now();
     this.child = child;
+    child.on('error', () => undefined); // a failed spawn also emits 'exit'
     fs.writeFileSync(path.join(this.dir, 'child.pid'), String(child.pid ?? ''));
-    child.on('exit', () => {
+    child.on('exit', (code) => {
+      // setpriv itself failed (exit status 1 at once, e.g. a sandbox refusing prctl): spawn directly from now on.
+      if (wrapper && code === 1 && Date.now() - startedAt < 2000) setpriv = undefined;
       if (this.child !== child || this.stopping) return;
       this.child = undefined;
-      // Back-off: immediate after a long healthy run, then 100 ms doubling up to 5 s.
-      const healthy = Date.now() - this.lastStart > 30_000;
-      this.restarts = healthy ? 0 : this.restarts + 1;
-      const delay = this.restarts === 0 ? 0 : Math.min(5000, 100 * 2 ** (this.restarts - 1));
-      setTimeout(() => {
-        if (this.stopping) return;
-        this.start();
-        this.onRestart?.();
-      }, delay).unref();
+      this.onExit?.();
     });
   }
 
@@ -144,7 +150,7 @@ let prespawned: AnalyzerProcess | undefined;
 
 /**
  * Starts the analyzer child before the rest of the emulator is even loaded, so it boots while
- * the modules load (cold start, issue 4). The next AnalyzerClient adopts it.
+ * the modules load (cold start). The next AnalyzerClient adopts it.
  */
 export function prespawnAnalyzer(): void {
   reapOrphans();

@@ -13,6 +13,7 @@ import { ERROR_REWRITES } from '../analyzer/error-rewrites.js';
 import { isMissingRangeSessionize, lineColOf, mapLocations, rewriteRangeSessionize, type SessionizeRewrite } from '../analyzer/range-sessionize.js';
 import type { CatalogStore, TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
+import { currentInterrupterSignal } from './duckdb/db.js';
 import type { BqType } from '../types/types.js';
 import { resolveTablePath, type NameDefaults, type TableRef } from './names.js';
 import { functionProto, tvfProto } from './routines.js';
@@ -79,7 +80,10 @@ export class StatementAnalyzer {
   constructor(
     private readonly analyzer: AnalyzerClient,
     private readonly catalog: CatalogStore,
-  ) {}
+  ) {
+    // A cancelled job (jobs.cancel, statement timeout) abandons its analyzer calls too.
+    analyzer.signalOf = currentInterrupterSignal;
+  }
 
   /** Byte positions where statements start; the caller analyzes them one by one. */
   async nextStatement(sql: string, pos: number): Promise<{ names: string[][]; next: number }> {

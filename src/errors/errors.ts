@@ -200,6 +200,25 @@ export class BigQueryError extends Error {
   static jsUdfTimeout(signature: string, limitMs: number): BigQueryError {
     return new BigQueryError('resourcesExceeded', `Resources exceeded during query execution: JavaScript UDF ${signature} timed out after ${limitMs} ms.`);
   }
+  /**
+   * 400 resourcesExceeded for a statement the analyzer cannot finish (past its deadline, or its
+   * resolved form too large): BigQuery's query-planning resources error
+   * (https://cloud.google.com/bigquery/docs/troubleshoot-quotas, "Resources exceeded during query
+   * execution"; reason resourcesExceeded, https://cloud.google.com/bigquery/docs/error-messages).
+   */
+  static queryTooComplex(): BigQueryError {
+    return new BigQueryError(
+      'resourcesExceeded',
+      'Resources exceeded during query execution: Not enough resources for query planning - too many subqueries or query is too complex.',
+    );
+  }
+  /**
+   * The `stopped` error of work abandoned because its job was cancelled (HTTP 499 CANCELLED when a
+   * call answers it); text as BigQuery reports a cancelled job (test/jobs-lifecycle.test.ts).
+   */
+  static cancelled(): BigQueryError {
+    return new BigQueryError('stopped', 'Job execution was cancelled: User requested cancellation', undefined, 499);
+  }
 }
 
 /** Wraps anything thrown into a BigQueryError (unknown errors become backendError 500). */

@@ -25,6 +25,11 @@ const PREPARED_PER_CONNECTION = 32;
  */
 export class Interrupter {
   interrupted = false;
+  private readonly aborter = new AbortController();
+  /** Aborted by `interrupt()`: ends waits outside DuckDB too (an analyzer call, src/analyzer/pool.ts). */
+  get signal(): AbortSignal {
+    return this.aborter.signal;
+  }
   /** Connections currently running work of this interrupter. */
   readonly active = new Set<DuckDBConnection>();
 
@@ -36,6 +41,7 @@ export class Interrupter {
    */
   interrupt(): void {
     this.interrupted = true;
+    this.aborter.abort();
     const started = Date.now();
     const again = () => {
       for (const c of this.active) c.interrupt();
@@ -43,6 +49,11 @@ export class Interrupter {
     };
     again();
   }
+}
+
+/** The interrupter of the work running in the current async context, if any (see runInterruptible). */
+export function currentInterrupterSignal(): AbortSignal | undefined {
+  return currentInterrupter.getStore()?.signal;
 }
 
 /** Interval and duration of repeated interrupts (see Interrupter.interrupt). */

@@ -1,0 +1,64 @@
+/**
+ * The ZetaSQL local service's gRPC client class (`zetasql.local_service.ZetaSqlLocalService`),
+ * built from the protos shipped in the npm package `@fivetrandevelopers/zetasql`.
+ */
+import * as grpc from '@grpc/grpc-js';
+import protobuf from 'protobufjs';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { zetasqlDir } from './process.js';
+import { ANALYZER_PROTO_RECURSION_LIMIT } from '../config/analyzer-limits.js';
+
+// Resolved ASTs nest deeper than protobufjs's default limit (see ANALYZER_PROTO_RECURSION_LIMIT).
+protobuf.util.recursionLimit = Math.max(protobuf.util.recursionLimit ?? 0, ANALYZER_PROTO_RECURSION_LIMIT);
+protobuf.Reader.recursionLimit = Math.max(protobuf.Reader.recursionLimit ?? 0, ANALYZER_PROTO_RECURSION_LIMIT);
+
+let cachedService: grpc.ServiceClientConstructor | undefined;
+/** How messages become plain objects (the "proto-loader JSON form" the analyzer code reads). */
+const TO_OBJECT: protobuf.IConversionOptions = { oneofs: true, longs: String, enums: String, defaults: false };
+const SERVICE = 'zetasql.local_service.ZetaSqlLocalService';
+
+/**
+ * The analyzer's protos: the JSON descriptor the build writes next to this module
+ * (dist/analyzer/zetasql-protos.json), else the package's .proto files parsed at start.
+ */
+function loadRoot(): protobuf.Root {
+  const json = path.join(path.dirname(fileURLToPath(import.meta.url)), 'zetasql-protos.json');
+  if (fs.existsSync(json)) return protobuf.Root.fromJSON(JSON.parse(fs.readFileSync(json, 'utf8')));
+  const root = new protobuf.Root();
+  const dirs = [path.join(zetasqlDir(), 'protos'), path.dirname(createRequire(import.meta.url).resolve('protobufjs/package.json'))];
+  root.resolvePath = (_origin, target) => dirs.map((d) => path.join(d, target)).find((p) => fs.existsSync(p)) ?? target;
+  return root.loadSync('local_service.proto', { keepCase: false });
+}
+
+/**
+ * The gRPC client class of the local service, built straight from protobufjs types (grpc's
+ * generic client constructor; serialize = fromObject + encode, deserialize = decode + toObject):
+ * @grpc/proto-loader's package definition also builds a file descriptor per type, which cost
+ * ~110 ms of every start. Methods are reachable as `Analyze` and `analyze`.
+ */
+export function serviceConstructor(): grpc.ServiceClientConstructor {
+  if (cachedService) return cachedService;
+  const service = loadRoot().lookupService(SERVICE);
+  const def: Record<string, grpc.MethodDefinition<object, object>> = {};
+  for (const m of service.methodsArray) {
+    m.resolve();
+    const req = m.resolvedRequestType!;
+    const res = m.resolvedResponseType!;
+    const method: grpc.MethodDefinition<object, object> = {
+      path: `/${SERVICE}/${m.name}`,
+      requestStream: !!m.requestStream,
+      responseStream: !!m.responseStream,
+      requestSerialize: (o: object) => Buffer.from(req.encode(req.fromObject(o)).finish()),
+      requestDeserialize: (b: Buffer) => req.toObject(req.decode(b), TO_OBJECT),
+      responseSerialize: (o: object) => Buffer.from(res.encode(res.fromObject(o)).finish()),
+      responseDeserialize: (b: Buffer) => res.toObject(res.decode(b), TO_OBJECT),
+    };
+    def[m.name] = method;
+    def[m.name[0].toLowerCase() + m.name.slice(1)] = method;
+  }
+  cachedService = grpc.makeGenericClientConstructor(def, 'ZetaSqlLocalService');
+  return cachedService;
+}

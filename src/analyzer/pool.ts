@@ -1,0 +1,387 @@
+/**
+ * A pool of ZetaSQL analyzer processes (src/analyzer/process.ts) that no request can wedge:
+ *
+ * - every call has a deadline (ANALYZER_CALL_DEADLINE_MS); a call past it restarts its process and
+ *   fails alone with BigQuery's "too complex" error;
+ * - a call unanswered for a while has its connection probed; a process or connection that does not
+ *   answer the probe (crashed, or an HTTP/2 session silently ended by an oversized error trailer,
+ *   see src/config/analyzer-limits.ts) is replaced and its calls are resent once to another
+ *   process; a call lost twice is the culprit and fails alone;
+ * - up to ANALYZER_POOL_MAX processes: a second one starts when a call finds every process busy;
+ * - a call whose job is cancelled (its AbortSignal) ends at once; a long one restarts its process.
+ *
+ * Analyzer calls need no per-process state (each request carries its own catalog), so a replaced
+ * process needs nothing registered again.
+ */
+import * as grpc from '@grpc/grpc-js';
+import { AnalyzerProcess, takePrespawned } from './process.js';
+import { serviceConstructor } from './local-service.js';
+import { BigQueryError } from '../errors/errors.js';
+import {
+  ANALYZER_CALL_DEADLINE_MS, ANALYZER_CANCEL_RESTART_AFTER_MS, ANALYZER_MAX_RECEIVE_BYTES, ANALYZER_MAX_SEND_BYTES,
+  ANALYZER_POOL_MAX, ANALYZER_PROBE_DEADLINE_MS, ANALYZER_START_TIMEOUT_MS, ANALYZER_STALL_PROBE_AFTER_MS, ANALYZER_WATCH_INTERVAL_MS,
+} from '../config/analyzer-limits.js';
+
+type Callback = (e: grpc.ServiceError | null, res: unknown) => void;
+type GrpcClient = grpc.Client & Record<string, (req: object, md: grpc.Metadata, o: grpc.CallOptions, cb: Callback) => grpc.ClientUnaryCall>;
+
+/** One call on its way: resent when its process is replaced, settled once. */
+interface Pending {
+  method: string;
+  req: object;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+  deadlineAt: number;
+  /** Times the call was lost with its process (see AnalyzerPool.lost). */
+  losses: number;
+  worker?: Worker;
+  /** The connection the current attempt uses (its process's shared one, or its own when resent). */
+  conn?: Connection;
+  call?: grpc.ClientUnaryCall;
+  /** When the current attempt was sent (undefined while its process starts). */
+  sentAt?: number;
+  done: boolean;
+  cleanup?: () => void;
+}
+
+/** Polls `client` until it answers a real RPC; resolves with the maximum language options. */
+async function waitReady(client: GrpcClient, exited: () => boolean): Promise<unknown> {
+  const deadline = Date.now() + ANALYZER_START_TIMEOUT_MS;
+  for (;;) {
+    try {
+      return await new Promise((resolve, reject) =>
+        client.getLanguageOptions({ maximumFeatures: true }, new grpc.Metadata(), { deadline: Date.now() + 1000 }, (e, r) => (e ? reject(e) : resolve(r))),
+      );
+    } catch (e) {
+      if (exited()) throw new Error('the analyzer process exited while starting');
+      if (Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+}
+
+/** One gRPC channel (one HTTP/2 connection) to an analyzer process, with the calls it carries. */
+class Connection {
+  readonly client: GrpcClient;
+  readonly inflight = new Set<Pending>();
+  lastAnswer = Date.now();
+  probing = false;
+  closed = false;
+
+  constructor(address: string, readonly dedicated: boolean) {
+    const Ctor = serviceConstructor();
+    this.client = new Ctor(address, grpc.credentials.createInsecure(), {
+      'grpc.max_send_message_length': ANALYZER_MAX_SEND_BYTES,
+      'grpc.max_receive_message_length': ANALYZER_MAX_RECEIVE_BYTES,
+      'grpc.initial_reconnect_backoff_ms': 20,
+      'grpc.max_reconnect_backoff_ms': 200,
+    }) as unknown as GrpcClient;
+  }
+
+  close(): void {
+    this.closed = true;
+    try {
+      this.client.close();
+    } catch {
+      /* already closed */
+    }
+  }
+}
+
+/**
+ * One analyzer process with its shared connection, plus one connection of its own for each resent
+ * call (so a resent call that wedges its connection again takes no other call with it). No
+ * connection outlives its process.
+ */
+class Worker {
+  readonly shared: Connection;
+  readonly dedicated = new Set<Connection>();
+  readonly ready: Promise<unknown>;
+  readonly inflight = new Set<Pending>();
+  isReady = false;
+  dead = false;
+
+  constructor(readonly proc: AnalyzerProcess, delayMs: number) {
+    // Spawn first: the child boots while the protos load (the first connection loads them).
+    if (!delayMs) proc.start();
+    this.shared = new Connection(proc.address, false);
+    const exited = () => this.dead;
+    this.ready = new Promise((r) => setTimeout(r, delayMs))
+      .then(() => {
+        if (this.dead) throw new Error('the analyzer process was stopped');
+        proc.start();
+        return waitReady(this.shared.client, exited);
+      })
+      .then((opts) => {
+        this.isReady = true;
+        this.shared.lastAnswer = Date.now();
+        return opts;
+      });
+    this.ready.catch(() => undefined);
+  }
+
+  /** The connection for a call: the shared one, or a new one of its own for a resent call. */
+  connectionFor(p: Pending): Connection {
+    if (!p.losses) return this.shared;
+    const c = new Connection(this.proc.address, true);
+    this.dedicated.add(c);
+    return c;
+  }
+
+  /** Closes a call's own connection once its call is over. */
+  release(c: Connection): void {
+    if (!c.dedicated) return;
+    this.dedicated.delete(c);
+    c.close();
+  }
+
+  /** Kills the process and closes its connections. */
+  close(): void {
+    this.dead = true;
+    this.proc.stop();
+    this.shared.close();
+    for (const c of this.dedicated) c.close();
+    this.dedicated.clear();
+  }
+}
+
+/** BigQuery's answer for a statement the analyzer cannot finish (past the deadline, too large an answer, lost twice). */
+const tooComplex = () => BigQueryError.queryTooComplex();
+
+export class AnalyzerPool {
+  private workers: Worker[] = [];
+  private stopped = false;
+  private timer?: NodeJS.Timeout;
+  /** Recent unplanned process exits (timestamps), for the restart back-off. */
+  private crashes: number[] = [];
+  /** Deadline of each call, ms (ANALYZER_CALL_DEADLINE_MS; tests lower it). */
+  deadlineMs = ANALYZER_CALL_DEADLINE_MS;
+
+  constructor(readonly maxSize = ANALYZER_POOL_MAX) {}
+
+  /** Starts the first process (the prespawned one if any); resolves with its maximum language options. */
+  start(): Promise<unknown> {
+    return this.spawn(takePrespawned()).ready;
+  }
+
+  /** Pids of the live analyzer processes, oldest first. */
+  get pids(): number[] {
+    return this.workers.filter((w) => !w.dead && w.proc.pid).map((w) => w.proc.pid!);
+  }
+
+  /**
+   * Calls `method` on an analyzer process. Resolves with the answer; rejects with the analyzer's
+   * gRPC error (its own answer, e.g. a syntax error), a BigQueryError of its own (too complex,
+   * not started), or `abortError()` once `signal` aborts.
+   */
+  call(method: string, req: object, signal?: AbortSignal, abortError: () => unknown = () => new Error('aborted')): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      if (this.stopped) return reject(BigQueryError.internal('The SQL analyzer was stopped'));
+      const p: Pending = { method, req, resolve, reject, deadlineAt: Date.now() + this.deadlineMs, losses: 0, done: false };
+      if (signal) {
+        if (signal.aborted) return reject(abortError());
+        const onAbort = () => this.abandon(p, abortError());
+        signal.addEventListener('abort', onAbort, { once: true });
+        p.cleanup = () => signal.removeEventListener('abort', onAbort);
+      }
+      this.send(p);
+    });
+  }
+
+  /** Stops every process; calls still waiting fail. */
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.timer);
+    for (const w of this.workers) {
+      for (const p of w.inflight) this.finish(p, BigQueryError.internal('The SQL analyzer was stopped'));
+      w.close();
+    }
+    this.workers = [];
+  }
+
+  private spawn(proc = new AnalyzerProcess()): Worker {
+    // Back-off when processes keep dying: none for the first, then 100 ms doubling up to 5 s.
+    const now = Date.now();
+    this.crashes = this.crashes.filter((t) => now - t < 30_000);
+    const delay = this.crashes.length < 2 ? 0 : Math.min(5000, 100 * 2 ** (this.crashes.length - 2));
+    const w = new Worker(proc, delay);
+    proc.onExit = () => {
+      this.crashes.push(Date.now());
+      this.replace(w);
+    };
+    w.ready.catch(() => this.replace(w));
+    this.workers.push(w);
+    return w;
+  }
+
+  /** An idle ready process, else (starting one more when allowed) the least busy one. */
+  private pick(): Worker {
+    const live = this.workers.filter((w) => !w.dead);
+    const idle = live.find((w) => w.isReady && w.inflight.size === 0);
+    if (idle) return idle;
+    if (!live.length) return this.spawn();
+    if (live.length < this.maxSize && live.every((w) => w.isReady)) this.spawn();
+    const ready = live.filter((w) => w.isReady);
+    return (ready.length ? ready : live).reduce((a, b) => (b.inflight.size < a.inflight.size ? b : a));
+  }
+
+  private send(p: Pending): void {
+    if (p.done) return;
+    if (this.stopped) return this.finish(p, BigQueryError.internal('The SQL analyzer was stopped'));
+    const w = this.pick();
+    const conn = w.connectionFor(p);
+    p.worker = w;
+    p.conn = conn;
+    p.sentAt = undefined;
+    w.inflight.add(p);
+    conn.inflight.add(p);
+    this.watch();
+    w.ready.then(
+      () => {
+        if (p.done || p.worker !== w || w.dead) return;
+        p.sentAt = Date.now();
+        try {
+          p.call = conn.client[p.method].call(conn.client, p.req, new grpc.Metadata(), { deadline: p.deadlineAt }, (e, res) => this.answered(p, w, conn, e, res));
+        } catch (e) {
+          // Not a method of the service (a programming error): fails this call, never hangs it.
+          this.detach(p);
+          this.finish(p, BigQueryError.internal(`The SQL analyzer call ${p.method} failed: ${(e as Error).message}`));
+        }
+      },
+      (e: Error) => {
+        if (p.done || p.worker !== w) return;
+        this.detach(p);
+        this.finish(p, BigQueryError.internal(`The SQL analyzer did not start: ${e.message}`));
+      },
+    );
+  }
+
+  /** Takes `p` off its process and connection (closing a connection of its own); returns its gRPC call. */
+  private detach(p: Pending): grpc.ClientUnaryCall | undefined {
+    const c = p.call;
+    p.worker?.inflight.delete(p);
+    p.conn?.inflight.delete(p);
+    if (p.conn && p.worker) p.worker.release(p.conn);
+    p.worker = undefined;
+    p.conn = undefined;
+    p.call = undefined;
+    return c;
+  }
+
+  private answered(p: Pending, w: Worker, conn: Connection, e: grpc.ServiceError | null, res: unknown): void {
+    if (p.done || p.worker !== w || p.conn !== conn) return; // abandoned, or resent when its process was replaced
+    this.detach(p);
+    if (!e) {
+      conn.lastAnswer = Date.now();
+      return this.finish(p, undefined, res);
+    }
+    switch (e.code) {
+      case grpc.status.DEADLINE_EXCEEDED:
+        // The process may still be working on it: restart it (its other calls are resent).
+        this.replace(w);
+        return this.finish(p, tooComplex());
+      case grpc.status.UNAVAILABLE:
+      case grpc.status.CANCELLED:
+        // The process or its connection went away mid-call.
+        this.replace(w);
+        return this.lost(p);
+      case grpc.status.RESOURCE_EXHAUSTED:
+        // Request or answer over ANALYZER_MAX_SEND_BYTES / ANALYZER_MAX_RECEIVE_BYTES.
+        conn.lastAnswer = Date.now();
+        return this.finish(p, tooComplex());
+      case grpc.status.INTERNAL:
+        // Client-side (de)serialization: an answer nested deeper than protobufjs decodes.
+        conn.lastAnswer = Date.now();
+        if (/^(Response message parsing error|Request message serialization failure)/.test(e.details ?? '')) return this.finish(p, tooComplex());
+        return this.finish(p, e);
+      default:
+        conn.lastAnswer = Date.now();
+        return this.finish(p, e); // the analyzer's own answer
+    }
+  }
+
+  /** A call whose process was replaced under it: resent once; lost again, it is the culprit. */
+  private lost(p: Pending): void {
+    if (p.done) return;
+    p.losses++;
+    if (p.losses >= 2 || Date.now() >= p.deadlineAt) return this.finish(p, tooComplex());
+    this.send(p);
+  }
+
+  /** Kills `w`'s process, drops its channel and resends its calls elsewhere. */
+  private replace(w: Worker): void {
+    if (w.dead) return;
+    w.close();
+    this.workers = this.workers.filter((x) => x !== w);
+    const orphans = [...w.inflight];
+    for (const p of orphans) this.detach(p)?.cancel();
+    if (!this.stopped && !this.workers.length) this.spawn();
+    for (const p of orphans) {
+      if (w.isReady) this.lost(p);
+      else this.finish(p, BigQueryError.internal('The SQL analyzer did not start'));
+    }
+  }
+
+  /** A call given up by its caller (job cancelled): settled now; a long-running one restarts its process. */
+  private abandon(p: Pending, err: unknown): void {
+    if (p.done) return;
+    const w = p.worker;
+    const ran = p.sentAt === undefined ? 0 : Date.now() - p.sentAt;
+    this.detach(p)?.cancel();
+    this.finish(p, err);
+    if (w && ran >= ANALYZER_CANCEL_RESTART_AFTER_MS) this.replace(w);
+  }
+
+  private finish(p: Pending, err?: unknown, res?: unknown): void {
+    if (p.done) return;
+    p.done = true;
+    p.cleanup?.();
+    if (err !== undefined) p.reject(err);
+    else p.resolve(res);
+  }
+
+  /** Runs the stall watch while calls are in flight. */
+  private watch(): void {
+    if (this.timer || this.stopped) return;
+    this.timer = setInterval(() => {
+      const now = Date.now();
+      for (const w of [...this.workers]) {
+        if (w.dead || !w.isReady) continue;
+        for (const conn of [w.shared, ...w.dedicated]) {
+          if (!conn.inflight.size || conn.probing || now - conn.lastAnswer < ANALYZER_STALL_PROBE_AFTER_MS) continue;
+          let oldest = Infinity;
+          for (const p of conn.inflight) if (p.sentAt !== undefined && p.sentAt < oldest) oldest = p.sentAt;
+          if (now - oldest >= ANALYZER_STALL_PROBE_AFTER_MS) this.probe(w, conn);
+        }
+      }
+      if (!this.workers.some((w) => w.inflight.size)) {
+        clearInterval(this.timer);
+        this.timer = undefined;
+      }
+    }, ANALYZER_WATCH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  /**
+   * Checks that a connection still answers a trivial call. A shared connection that does not gets
+   * its process replaced (its calls resent); a resent call's own connection that does not is that
+   * call's second loss (it fails alone; the process keeps serving).
+   */
+  private probe(w: Worker, conn: Connection): void {
+    conn.probing = true;
+    conn.client.getLanguageOptions({}, new grpc.Metadata(), { deadline: Date.now() + ANALYZER_PROBE_DEADLINE_MS }, (e) => {
+      conn.probing = false;
+      if (w.dead || conn.closed) return;
+      if (!e) {
+        conn.lastAnswer = Date.now();
+        return;
+      }
+      if (!conn.dedicated) return this.replace(w);
+      for (const p of [...conn.inflight]) {
+        this.detach(p)?.cancel();
+        this.lost(p);
+      }
+      w.release(conn);
+    });
+  }
+}
