@@ -9,6 +9,7 @@ import { CatalogStore, type TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { BqType, Value } from '../types/types.js';
 import { StatementAnalyzer, stripComments } from './analyze.js';
+import { checkQueryText } from './query-text-limits.js';
 import { Database } from './duckdb/db.js';
 import type { NameDefaults, TableRef } from './names.js';
 import { duckType } from './duckdb/types.js';
@@ -131,6 +132,8 @@ export class Engine {
    * @throws BigQueryError with BigQuery's reason and text.
    */
   async execute(sql: string, opts: QueryOptions): Promise<StatementResult[]> {
+    // BigQuery's limits on the text (length, nesting) before any analysis (src/engine/query-text-limits.ts).
+    checkQueryText(sql);
     // Syntax this analyzer build cannot parse, respelled first (src/analyzer/literal-concat.ts, set-by-name.ts).
     sql = preParseRewrites(sql);
     // Scripts (several statements, or a procedural one) run in the interpreter (DESIGN §2.2).
