@@ -34,6 +34,12 @@ export interface EmulatorOptions {
   maxRunningJobs?: number;
   /** How many finished jobs' result rows are kept (src/jobs/jobs.ts ResultLimits); older results expire. */
   resultLimits?: Partial<ResultLimits>;
+  /** DuckDB's memory limit, a size such as `4GB` (default half the machine's RAM, src/config/limits.ts). */
+  memoryLimit?: string;
+  /** Where DuckDB spills (default `<dataDir>/tmp`, else a private directory under the OS temp directory). */
+  tempDirectory?: string;
+  /** Largest decoded result of one query in bytes before "Response too large to return." (default 512 MB). */
+  maxResponseBytes?: number;
 }
 
 export interface Emulator {
@@ -60,7 +66,11 @@ function parseJsonBody(body: string): unknown {
  */
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   const projectId = opts.projectId ?? 'test-project';
-  const engine = await Engine.start({ dataDir: opts.dataDir });
+  const engine = await Engine.start({
+    dataDir: opts.dataDir,
+    database: { memoryLimit: opts.memoryLimit, tempDirectory: opts.tempDirectory },
+    maxResponseBytes: opts.maxResponseBytes,
+  });
   const jobs = new JobManager(engine, projectId, opts.resultLimits ?? {}, opts.sessionIdleMs, opts.maxRunningJobs);
   await jobs.load();
   engine.jobsProvider = (p) => jobs.list(p).flatMap((j) => [j, ...(j.childJobIds?.length ? jobs.list(p, { parentJobId: j.jobId }) : [])]);

@@ -4,10 +4,20 @@
  * connections so reads run side by side; metadata is persisted in `__bqemu_meta`.
  */
 import { noteResult } from './native-memory.js';
-import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBResultReader } from '@duckdb/node-api';
+import {
+  DuckDBInstance,
+  type DuckDBAppender,
+  type DuckDBConnection,
+  type DuckDBDataChunk,
+  type DuckDBPreparedStatement,
+  type DuckDBResult,
+  type DuckDBResultReader,
+} from '@duckdb/node-api';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_DUCKDB_MEMORY_FRACTION } from '../../config/limits.js';
 import type { MetaPersistence } from '../../catalog/store.js';
 import { BigQueryError } from '../../errors/errors.js';
 import { installFunctionPrelude } from '../../functions/prelude.js';
@@ -64,11 +74,21 @@ export function runInterruptible<T>(i: Interrupter, f: () => Promise<T>): Promis
 
 const interruptedError = () => BigQueryError.runtime('Interrupted!');
 
+/**
+ * DuckDB's texts of a query that ran out of memory or built a value past DuckDB's own limits
+ * (`Out of Memory Error: …`, `Lists larger than 2^32 elements`, `Cannot create a string of size …`,
+ * a full spill directory): BigQuery's "Resources exceeded" for each.
+ */
+const RESOURCES_EXCEEDED = /^Out of Memory Error|Lists larger than|Cannot create a string of size|could not allocate|failed to allocate|Failed to (?:create|write) (?:the )?(?:temporary|temp)|maximum temp directory size|max_temp_directory_size/i;
+
 /** Maps a DuckDB runtime error to BigQuery's text (DESIGN §3). */
 export function mapDuckDBError(e: unknown): BigQueryError {
   if (e instanceof BigQueryError) return e;
   let msg = e instanceof Error ? e.message : String(e);
   msg = msg.split('\n')[0];
+  if (RESOURCES_EXCEEDED.test(msg)) return BigQueryError.resourcesExceeded();
+  // The result-size guard's error() (src/engine/result-size.ts) keeps its reason.
+  if (msg.endsWith(BigQueryError.responseTooLarge().message)) return BigQueryError.responseTooLarge();
   let m: RegExpExecArray | null;
   if ((m = /^Invalid Input Error: (.*)$/s.exec(msg))) return BigQueryError.runtime(m[1]);
   if ((m = /Overflow in (addition|subtraction|multiplication) of INT64 \((-?\d+) ([-+*]) (-?\d+)\)/.exec(msg)))
@@ -81,6 +101,29 @@ export function mapDuckDBError(e: unknown): BigQueryError {
   if ((m = /Could not convert string '(.*)' to BOOL/.exec(msg))) return BigQueryError.runtime(`Bad bool value: ${m[1]}`);
   if ((m = /Could not convert string '(.*)' to DECIMAL/.exec(msg))) return BigQueryError.runtime(`Invalid NUMERIC value: ${m[1]}`);
   return BigQueryError.runtime(msg.replace(/^[A-Za-z ]+ Error: /, ''));
+}
+
+/** Resource settings of the database (src/config/limits.ts). */
+export interface DatabaseOptions {
+  /**
+   * DuckDB's `memory_limit` (a DuckDB size such as `4GB` or `512MB`); default
+   * {@link DEFAULT_DUCKDB_MEMORY_FRACTION} of the machine's RAM.
+   */
+  memoryLimit?: string;
+  /**
+   * Where DuckDB spills what does not fit in memory; default `<dataDir>/tmp`, or a private
+   * directory under the OS temp directory (removed on close) for an in-memory database.
+   */
+  tempDirectory?: string;
+}
+
+/** `memory_limit` as DuckDB takes it: the given size, else the default fraction of RAM, in MB. */
+export function duckMemoryLimit(given?: string): string {
+  if (given) {
+    if (!/^\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$/i.test(given)) throw new Error(`Invalid memory limit "${given}" (expected a size such as 4GB or 512MB)`);
+    return given.trim();
+  }
+  return `${Math.max(256, Math.floor((os.totalmem() * DEFAULT_DUCKDB_MEMORY_FRACTION) / (1024 * 1024)))}MB`;
 }
 
 export class Database implements MetaPersistence {
@@ -117,14 +160,28 @@ export class Database implements MetaPersistence {
   }
   private waiters: ((c: DuckDBConnection) => void)[] = [];
 
-  /** Opens the database: `:memory:` or `<dataDir>/bqemu.duckdb`. */
-  static async open(dataDir?: string): Promise<Database> {
+  /** A private spill directory this process created (removed on close). */
+  private ownTempDir?: string;
+
+  /**
+   * Opens the database: `:memory:` or `<dataDir>/bqemu.duckdb`, with DuckDB's `memory_limit` and
+   * a spill directory (`temp_directory`) so a large query spills to disk, and past the limit fails
+   * alone with BigQuery's "Resources exceeded" instead of taking the process down.
+   */
+  static async open(dataDir?: string, opts: DatabaseOptions = {}): Promise<Database> {
     let file = ':memory:';
     if (dataDir) {
       fs.mkdirSync(dataDir, { recursive: true });
       file = path.join(dataDir, 'bqemu.duckdb');
     }
-    const instance = await DuckDBInstance.create(file, { default_null_order: 'nulls_first_on_asc_last_on_desc' });
+    let ownTempDir: string | undefined;
+    let tempDir = opts.tempDirectory ?? (dataDir ? path.join(dataDir, 'tmp') : undefined);
+    if (!tempDir) tempDir = ownTempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bqemu-spill-'));
+    const instance = await DuckDBInstance.create(file, {
+      default_null_order: 'nulls_first_on_asc_last_on_desc',
+      memory_limit: duckMemoryLimit(opts.memoryLimit),
+      temp_directory: tempDir,
+    });
     const pool: DuckDBConnection[] = [];
     for (let i = 0; i < POOL_SIZE; i++) {
       const c = await instance.connect();
@@ -134,6 +191,7 @@ export class Database implements MetaPersistence {
       pool.push(c);
     }
     const db = new Database(instance, pool, file !== ':memory:');
+    db.ownTempDir = ownTempDir;
     db.free = [...pool];
     await db.run('CREATE TABLE IF NOT EXISTS __bqemu_meta (kind VARCHAR, key VARCHAR, json VARCHAR, PRIMARY KEY (kind, key))');
     return db;
@@ -194,6 +252,23 @@ export class Database implements MetaPersistence {
    * Text DuckDB cannot prepare (several statements) runs unprepared.
    */
   async readAll(sql: string): Promise<DuckDBResultReader> {
+    return this.runPrepared(sql, (p) => p.runAndReadAll(), (c) => c.runAndReadAll(sql));
+  }
+
+  /**
+   * Runs a query and hands its rows to `visit` one DuckDB chunk (≤ 2,048 rows) at a time, as they
+   * are produced: nothing is materialised beyond the chunk being visited, and `visit` may throw to
+   * stop the query early (the result-size guard, src/engine/statements.ts readRows).
+   */
+  async readChunks(sql: string, visit: (chunk: DuckDBDataChunk) => void): Promise<void> {
+    const drain = async (r: DuckDBResult) => {
+      for (let ch = await r.fetchChunk(); ch && ch.rowCount > 0; ch = await r.fetchChunk()) visit(ch);
+    };
+    await this.runPrepared(sql, async (p) => drain(await p.stream()), async (c) => drain(await c.stream(sql)));
+  }
+
+  /** Runs `sql` through the connection's kept prepared statement (see readAll), or `unprepared`. */
+  private async runPrepared<T>(sql: string, run: (p: DuckDBPreparedStatement) => Promise<T>, unprepared: (c: DuckDBConnection) => Promise<T>): Promise<T> {
     return this.withConnection(async (c) => {
       let cache = this.prepared.get(c);
       if (!cache) this.prepared.set(c, (cache = new Map()));
@@ -207,7 +282,7 @@ export class Database implements MetaPersistence {
           try {
             p = await c.prepare(sql);
           } catch {
-            return await c.runAndReadAll(sql);
+            return await unprepared(c);
           }
           cache.set(sql, p);
           // A cancel that arrived while preparing interrupted nothing: honour it before running.
@@ -218,7 +293,7 @@ export class Database implements MetaPersistence {
             stmt.destroySync();
           }
         }
-        return await p.runAndReadAll();
+        return await run(p);
       } catch (e) {
         if (p && cache.get(sql) === p) {
           cache.delete(sql);
@@ -295,6 +370,7 @@ export class Database implements MetaPersistence {
   close(): void {
     if (this.closing) return;
     this.closing = true;
+    if (this.ownTempDir) fs.rmSync(this.ownTempDir, { recursive: true, force: true });
     const busy = this.pool.filter((c) => !this.free.includes(c));
     for (const c of this.free) {
       for (const p of this.prepared.get(c)?.values() ?? []) p.destroySync();
