@@ -1,0 +1,122 @@
+/**
+ * BigQuery's limits as errors before work starts, and the resource guards behind them, through
+ * `@google-cloud/bigquery`: each case asserts BigQuery's reason, HTTP status and text (sources in
+ * src/config/limits.ts and the factories of src/errors/errors.ts), and that the emulator still
+ * answers `SELECT 1` afterwards. Timing bounds are coarse liveness bounds only (several seconds on
+ * a loaded 2-core machine), never performance assertions.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+
+let t: TestEmulator;
+beforeAll(async () => {
+  // A small response limit so the responseTooLarge guard is reachable with a small query.
+  t = await startTestEmulator({ maxResponseBytes: 4 * 1024 * 1024 });
+}, 60_000);
+afterAll(async () => {
+  await t?.emu.close();
+});
+
+async function alive(em: TestEmulator = t): Promise<void> {
+  const [rows] = await em.bq.query({ query: 'SELECT 1 AS one' });
+  expect(rows).toEqual([{ one: 1 }]);
+}
+
+/** The error of a failing query, as the client reports it. */
+async function queryError(query: string, em: TestEmulator = t) {
+  const e = await errorOf(em.bq.query({ query }));
+  return { code: e.code, reason: e.errors?.[0]?.reason, message: e.errors?.[0]?.message ?? e.message };
+}
+
+describe('query text limits (checked before analysis)', () => {
+  it('a query over 1,024K characters: 400 invalid "The query is too large. …"', async () => {
+    const e = await queryError('SELECT 1 -- ' + 'x'.repeat(1024 * 1024));
+    expect(e).toEqual({
+      code: 400,
+      reason: 'invalid',
+      message: 'The query is too large. The maximum standard SQL query length is 1024.00K characters, including comments and white space characters.',
+    });
+    await alive();
+  });
+
+  it('3,000 nested ABS( is refused at once with "Out of stack space …" instead of stalling the analyzer', async () => {
+    const d = 3000;
+    const started = Date.now();
+    const e = await queryError('SELECT ' + 'ABS('.repeat(d) + '1' + ')'.repeat(d));
+    expect(e).toEqual({ code: 400, reason: 'invalidQuery', message: 'Out of stack space due to deeply nested query expression during query resolution.' });
+    // Liveness only: the analyzer took ~22 s on this text before the check.
+    expect(Date.now() - started).toBeLessThan(5000);
+    await alive();
+  });
+
+  it('brackets inside string literals and comments do not count as nesting', async () => {
+    const [rows] = await t.bq.query({ query: `SELECT '${'('.repeat(3000)}' AS s -- ${'['.repeat(3000)}` });
+    expect(rows[0].s).toBe('('.repeat(3000));
+  });
+});
+
+describe('size-amplifying arguments', () => {
+  it('APPROX_QUANTILES(x, 1000000000) answers BigQuery\'s error instead of exhausting memory', async () => {
+    const e = await queryError('SELECT APPROX_QUANTILES(x, 1000000000) FROM UNNEST([1]) x');
+    expect(e).toEqual({ code: 400, reason: 'invalidQuery', message: 'The second argument to APPROX_QUANTILES function cannot be greater than 100000' });
+    await alive();
+  });
+
+  it('APPROX_TOP_COUNT / APPROX_TOP_SUM refuse a number above 100,000', async () => {
+    expect((await queryError('SELECT APPROX_TOP_COUNT(x, 100001) FROM UNNEST([1]) x')).message).toBe(
+      'The second argument to APPROX_TOP_COUNT function cannot be greater than 100000',
+    );
+    expect((await queryError('SELECT APPROX_TOP_SUM(x, 1, 100001) FROM UNNEST([1]) x')).message).toBe(
+      'The second argument to APPROX_TOP_SUM function cannot be greater than 100000',
+    );
+    await alive();
+  });
+
+  it('GENERATE_ARRAY / GENERATE_DATE_ARRAY / GENERATE_TIMESTAMP_ARRAY refuse more elements than they generate, constant or not', async () => {
+    const text = 'Cannot generate arrays with more than 1048576 elements.';
+    for (const q of [
+      'SELECT GENERATE_ARRAY(1, 100000000)',
+      'SELECT GENERATE_ARRAY(0, 1e12, 0.5)',
+      "SELECT GENERATE_DATE_ARRAY('0001-01-01', '9999-12-31')",
+      "SELECT GENERATE_TIMESTAMP_ARRAY('2000-01-01', '2001-01-01', INTERVAL 1 SECOND)",
+      // Computed per row: the guard runs in the lowering, not only on constants.
+      'SELECT ARRAY_LENGTH(GENERATE_ARRAY(1, n)) FROM UNNEST([10, 100000000]) n',
+    ])
+      expect(await queryError(q), q).toEqual({ code: 400, reason: 'invalidQuery', message: text });
+    // Below the limit the arrays are built as before.
+    const [rows] = await t.bq.query({ query: 'SELECT ARRAY_LENGTH(GENERATE_ARRAY(1, 1000)) AS n, ARRAY_LENGTH(GENERATE_DATE_ARRAY(DATE "2024-01-01", DATE "2024-12-31")) AS d' });
+    expect(rows).toEqual([{ n: 1000, d: 366 }]);
+    await alive();
+  });
+
+  it('REPEAT, LPAD and RPAD refuse an output over 1 MB, SAFE. returns NULL', async () => {
+    expect(await queryError("SELECT REPEAT('ab', 524289)")).toEqual({ code: 400, reason: 'invalidQuery', message: 'Output of REPEAT exceeds max allowed output size of 1MB' });
+    expect((await queryError("SELECT REPEAT(s, n) FROM UNNEST([STRUCT('abc' AS s, 2 AS n), ('x', 2000000)])")).message).toBe(
+      'Output of REPEAT exceeds max allowed output size of 1MB',
+    );
+    expect((await queryError("SELECT LPAD('a', 2000000)")).message).toBe('Output of LPAD/RPAD exceeds max allowed output size of 1MB');
+    expect((await queryError("SELECT RPAD(b'a', 1048577)")).message).toBe('Output of LPAD/RPAD exceeds max allowed output size of 1MB');
+    const [rows] = await t.bq.query({ query: "SELECT SAFE.REPEAT('a', 2000000) AS r, LENGTH(REPEAT('ab', 524288)) AS n, REPEAT('', 9000000000000000000) AS e" });
+    expect(rows).toEqual([{ r: null, n: 1048576, e: '' }]);
+    await alive();
+  });
+});
+
+describe('resource guards', () => {
+  it('a result past the response limit fails alone with 403 responseTooLarge', async () => {
+    const e = await queryError("SELECT REPEAT('x', 1000) AS s FROM UNNEST(GENERATE_ARRAY(1, 10000))");
+    expect(e).toEqual({ code: 403, reason: 'responseTooLarge', message: 'Response too large to return. Consider specifying a destination table in your job configuration.' });
+    await alive();
+  });
+
+  it('a query past DuckDB\'s memory limit fails with "Resources exceeded during query execution" and the emulator keeps serving', async () => {
+    const small = await startTestEmulator({ memoryLimit: '64MB' });
+    try {
+      const e = await queryError("SELECT LENGTH(STRING_AGG(REPEAT('x', 1000000))) FROM UNNEST(GENERATE_ARRAY(1, 300))", small);
+      expect(e).toEqual({ code: 400, reason: 'resourcesExceeded', message: 'Resources exceeded during query execution: The query could not be executed in the allotted memory' });
+      await alive(small);
+    } finally {
+      await small.emu.close();
+    }
+  }, 60_000);
+});
