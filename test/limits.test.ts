@@ -102,6 +102,16 @@ describe('size-amplifying arguments', () => {
   });
 });
 
+describe('recursive CTEs', () => {
+  it('500 iterations run; a recursion that still produces rows after 500 fails with BigQuery\'s limit error', async () => {
+    const [rows] = await t.bq.query({ query: 'WITH RECURSIVE r AS (SELECT 1 AS n UNION ALL SELECT n + 1 FROM r WHERE n < 501) SELECT COUNT(*) AS c, MAX(n) AS m FROM r' });
+    expect(rows).toEqual([{ c: 501, m: 501 }]);
+    const e = await queryError('WITH RECURSIVE r AS (SELECT 1 AS n UNION ALL SELECT n + 1 FROM r) SELECT COUNT(*) FROM r');
+    expect(e).toEqual({ code: 400, reason: 'invalidQuery', message: 'Recursive query exceeded the maximum number of iterations (500).' });
+    await alive();
+  });
+});
+
 describe('resource guards', () => {
   it('a result past the response limit fails alone with 403 responseTooLarge', async () => {
     const e = await queryError("SELECT REPEAT('x', 1000) AS s FROM UNNEST(GENERATE_ARRAY(1, 10000))");
