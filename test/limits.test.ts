@@ -11,7 +11,7 @@ import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulato
 let t: TestEmulator;
 beforeAll(async () => {
   // A small response limit so the responseTooLarge guard is reachable with a small query.
-  t = await startTestEmulator({ maxResponseBytes: 4 * 1024 * 1024 });
+  t = await startTestEmulator({ maxResponseBytes: 4 * 1024 * 1024, dataset: 'lim' });
 }, 60_000);
 afterAll(async () => {
   await t?.emu.close();
@@ -52,6 +52,28 @@ describe('query text limits (checked before analysis)', () => {
   it('brackets inside string literals and comments do not count as nesting', async () => {
     const [rows] = await t.bq.query({ query: `SELECT '${'('.repeat(3000)}' AS s -- ${'['.repeat(3000)}` });
     expect(rows[0].s).toBe('('.repeat(3000));
+  });
+});
+
+describe('name lengths', () => {
+  const long = 'c'.repeat(301);
+  const text = `Invalid field name "${long}". Fields must contain the allowed characters, and be at most 300 characters long. For allowed characters, please refer to https://cloud.google.com/bigquery/docs/schemas#column_names`;
+
+  it('tables.insert refuses a column name over 300 characters (also nested) with 400 invalid', async () => {
+    for (const schema of [[{ name: long, type: 'INT64' }], [{ name: 's', type: 'RECORD', fields: [{ name: long, type: 'STRING' }] }]]) {
+      const e = await errorOf(t.bq.dataset('lim').createTable(`t${schema.length}_${Math.random().toString(36).slice(2, 8)}`, { schema }));
+      expect({ code: e.code, reason: e.errors?.[0]?.reason, message: e.errors?.[0]?.message }).toEqual({ code: 400, reason: 'invalid', message: text });
+    }
+    // 300 characters are allowed.
+    const [table] = await t.bq.dataset('lim').createTable('t300', { schema: [{ name: 'c'.repeat(300), type: 'INT64' }] });
+    expect(table.id).toBe('t300');
+    await alive();
+  });
+
+  it('CREATE TABLE and CREATE TABLE AS SELECT refuse a column name over 300 characters', async () => {
+    for (const q of [`CREATE TABLE lim.d1 (${long} INT64)`, `CREATE TABLE lim.d2 (s STRUCT<${long} INT64>)`, `CREATE TABLE lim.d3 AS SELECT 1 AS ${long}`])
+      expect(await queryError(q), q).toEqual({ code: 400, reason: 'invalid', message: text });
+    await alive();
   });
 });
 

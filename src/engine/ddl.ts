@@ -6,7 +6,7 @@
 import type { Node } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
-import type { Column } from '../types/schema.js';
+import { checkFieldNames, type Column } from '../types/schema.js';
 import { fromTypeProto } from '../analyzer/types.js';
 import { literalOptions } from './options.js';
 import { lowerExpr } from './lower/exprs.js';
@@ -58,6 +58,8 @@ export function columnsFromDefinitions(defs: Node[]): Column[] {
   return defs.map((d) => {
     const opts = options(d.annotations?.optionList);
     const type = fromTypeProto(d.type);
+    // BigQuery's 300-character limit on column names, nested fields included (src/types/schema.ts).
+    checkFieldNames(String(d.name), type);
     const c: Column = { name: String(d.name), type, required: !!d.annotations?.notNull, ...detailsFromAnnotations(type, d.annotations) };
     if (typeof opts.description === 'string') c.description = opts.description;
     if (d.defaultValue?.expression) {
@@ -148,6 +150,7 @@ async function createTable(e: Engine, stmt: Node, ctx: LowerContext, opts: Query
     const items = outs.map((o, i) => enforceSql(`CAST(${colName(o.column)} AS ${duckType(columns[i].type)})`, columns[i].type, columns[i], columns[i].name));
     fill = `SELECT ${items.join(', ')} FROM (${lowerScan(stmt.query, ctx)})`;
   } else columns = columnsFromDefinitions(stmt.columnDefinitionList ?? []);
+  for (const c of columns) checkFieldNames(c.name, c.type);
   const base = { statementType, ddlOperationPerformed: op, ddlTargetTable: r, ...schemaResult(columns) } as StatementResult;
   if (op === 'SKIP' || opts.dryRun) return base;
   await createStoredTable(e, r, columns, await withExpirationExpression(e, stmt.optionList, ctx, tableFields(stmt)), fill, existing);

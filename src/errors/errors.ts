@@ -172,12 +172,12 @@ export class BigQueryError extends Error {
   }
   /**
    * 400 invalid: a column name longer than BigQuery allows (300 characters,
-   * https://cloud.google.com/bigquery/docs/schemas#column_names); BigQuery's text for invalid
-   * field names.
+   * https://cloud.google.com/bigquery/docs/schemas#column_names), in BigQuery's text for invalid
+   * field names (tables.insert answers it; quoted in public reports of the error).
    */
   static invalidFieldName(name: string, location?: string): BigQueryError {
     return BigQueryError.invalid(
-      `Invalid field name "${name}". Fields must contain only letters, numbers, and underscores, start with a letter or underscore, and be at most 300 characters long.`,
+      `Invalid field name "${name}". Fields must contain the allowed characters, and be at most 300 characters long. For allowed characters, please refer to https://cloud.google.com/bigquery/docs/schemas#column_names`,
       location,
     );
   }
