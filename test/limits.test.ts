@@ -141,6 +141,18 @@ describe('resource guards', () => {
     await alive();
   });
 
+  it('tabledata.list of a stored value over 100 MB answers 403 responseTooLarge instead of decoding it', async () => {
+    await t.bq.query({ query: "CREATE TABLE lim.big AS SELECT STRING_AGG(REPEAT('x', 1000000), '') AS s FROM UNNEST(GENERATE_ARRAY(1, 101))" });
+    const e = await errorOf(t.bq.dataset('lim').table('big').getRows());
+    expect({ code: e.code, reason: e.errors?.[0]?.reason, message: e.errors?.[0]?.message }).toEqual({
+      code: 403,
+      reason: 'responseTooLarge',
+      message: 'Response too large to return. Consider specifying a destination table in your job configuration.',
+    });
+    await t.bq.query({ query: 'DROP TABLE lim.big' });
+    await alive();
+  }, 60_000);
+
   it('a query past DuckDB\'s memory limit fails with "Resources exceeded during query execution" and the emulator keeps serving', async () => {
     const small = await startTestEmulator({ memoryLimit: '64MB' });
     try {

@@ -19,10 +19,20 @@ const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
  * type is a STRING, BYTES or JSON value: larger than {@link MAX_RESULT_VALUE_BYTES} raises
  * BigQuery's "Response too large to return." in DuckDB (mapped back by mapDuckDBError).
  */
-export function guardValueSize(col: string, t: BqType): string {
+function guardValueSize(col: string, t: BqType): string {
   const size = t.kind === 'STRING' ? `strlen(${col})` : t.kind === 'BYTES' ? `octet_length(${col})` : t.kind === 'JSON' ? `strlen(CAST(${col} AS VARCHAR))` : undefined;
   if (!size) return col;
   return `CASE WHEN ${size} > ${MAX_RESULT_VALUE_BYTES} THEN error(${sqlString(BigQueryError.responseTooLarge().message)}) ELSE ${col} END`;
+}
+
+/**
+ * `sql` (a SELECT whose columns are `fields`, in order) with {@link guardValueSize} applied to its
+ * STRING/BYTES/JSON columns through DuckDB's positional references (`#1`); unchanged when it has
+ * none. The outer projection keeps the rows' order.
+ */
+export function guardValueSizes(sql: string, fields: readonly { type: BqType }[]): string {
+  if (!fields.some((f) => f.type.kind === 'STRING' || f.type.kind === 'BYTES' || f.type.kind === 'JSON')) return sql;
+  return `SELECT ${fields.map((f, i) => guardValueSize(`#${i + 1}`, f.type)).join(', ')} FROM (${sql})`;
 }
 
 /** Kinds whose decoded values have a size that depends on the data. */

@@ -13,7 +13,7 @@ import { lowerExpr } from './lower/exprs.js';
 import { lowerScan } from './lower/scans.js';
 import { duckType } from './duckdb/types.js';
 import { makeColumnDecoder, toDuckLiteral } from './duckdb/values.js';
-import { approxValueBytes, FIXED_CELL_BYTES, guardValueSize, isVariableSize } from './result-size.js';
+import { approxValueBytes, FIXED_CELL_BYTES, guardValueSizes, isVariableSize } from './result-size.js';
 import type { NameDefaults } from './names.js';
 import { DDL } from './ddl.js';
 import { EXPORT } from './export.js';
@@ -74,8 +74,9 @@ export function lowerQuery(stmt: Node, ctx: LowerContext): string {
 
 /**
  * Runs a lowered SELECT and decodes its rows into domain values, chunk by chunk as DuckDB produces
- * them. The decoded size is counted as it grows (src/engine/result-size.ts): past `maxBytes`
- * (default the engine's response limit) the query stops.
+ * them. A single STRING/BYTES/JSON value over 100 MB fails in DuckDB before it is decoded, and the
+ * decoded size is counted as it grows (src/engine/result-size.ts): past `maxBytes` (default the
+ * engine's response limit) the query stops.
  * @throws BigQueryError `responseTooLarge` (403) "Response too large to return. …" past the limit.
  */
 export async function readRows(e: Engine, sql: string, fields: ResultField[], maxBytes = e.maxResponseBytes): Promise<Value[][]> {
@@ -84,7 +85,7 @@ export async function readRows(e: Engine, sql: string, fields: ResultField[], ma
   const fixedRowBytes = 16 + variable.filter((v) => !v).length * FIXED_CELL_BYTES;
   const out: Value[][] = [];
   let bytes = 0;
-  await e.db.readChunks(sql, (chunk) => {
+  await e.db.readChunks(guardValueSizes(sql, fields), (chunk) => {
     // Column-major read (cheaper than per-row arrays), decoded straight into rows.
     const columns = chunk.getColumns();
     const n = chunk.rowCount;
@@ -121,10 +122,7 @@ function checkNoNullArrayElements(rows: Value[][], fields: ResultField[]): void 
 async function queryStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
   const schema = resultFields(stmt.outputColumnList ?? []);
   if (opts.dryRun) return { statementType: 'SELECT', schema, rows: [] };
-  // One value too large for a response fails in DuckDB, before it reaches JavaScript (result-size.ts).
-  const outs: Node[] = stmt.outputColumnList ?? [];
-  const cols = outs.map((o, i) => guardValueSize(colName(o.column), schema[i].type));
-  const rows = await readRows(e, `SELECT ${cols.join(', ')} FROM (${lowerScan(stmt.query, ctx)})`, schema);
+  const rows = await readRows(e, lowerQuery(stmt, ctx), schema);
   return { statementType: 'SELECT', schema, rows };
 }
 
