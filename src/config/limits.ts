@@ -12,7 +12,7 @@ export const MAX_QUERY_LENGTH_CHARS = 1024 * 1024;
 
 /**
  * Maximum nesting of parentheses and brackets in a query text. BigQuery refuses too deep nesting
- * with "Out of stack space due to deeply nested query expression during query resolution."
+ * with "Out of stack space due to deeply nested query expression during query resolution"
  * (https://cloud.google.com/bigquery/docs/troubleshoot-queries#out_of_stack_space); its depth
  * depends on BigQuery's stack, so the emulator uses a conservative bound that keeps one analysis
  * of the deepest accepted text near a second (measured: 1,000 nested ABS( ≈ 2.8 s, 3,000 ≈ 22 s).

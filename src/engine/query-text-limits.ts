@@ -99,7 +99,7 @@ function quotedEnd(sql: string, i: number, q: string, raw: boolean): number {
  * Checks a query (or script) text against BigQuery's limits before analysis.
  * @throws BigQueryError `invalid` "The query is too large. …" beyond 1,024K characters
  *   (https://cloud.google.com/bigquery/quotas#query_jobs), `invalidQuery` "Out of stack space
- *   due to deeply nested query expression during query resolution." beyond
+ *   due to deeply nested query expression during query resolution" beyond
  *   {@link MAX_EXPRESSION_NESTING} nested parentheses/brackets.
  */
 export function checkQueryText(sql: string): void {

@@ -120,10 +120,11 @@ export class BigQueryError extends Error {
   }
   /**
    * 400 invalidQuery: expressions nested deeper than the analyzer's stack allows
-   * (https://cloud.google.com/bigquery/docs/troubleshoot-queries#out_of_stack_space).
+   * (https://cloud.google.com/bigquery/docs/troubleshoot-queries#out_of_stack_space); the text
+   * exactly as the analyzer itself answers a deep `1+1+…` chain (no final period).
    */
   static outOfStackSpace(): BigQueryError {
-    return new BigQueryError('invalidQuery', 'Out of stack space due to deeply nested query expression during query resolution.', 'query');
+    return new BigQueryError('invalidQuery', 'Out of stack space due to deeply nested query expression during query resolution', 'query');
   }
   /**
    * 400 resourcesExceeded: a query needed more memory than it may use
