@@ -107,6 +107,7 @@ describe('size-amplifying arguments', () => {
       'SELECT GENERATE_ARRAY(0, 1e12, 0.5)',
       "SELECT GENERATE_DATE_ARRAY('0001-01-01', '9999-12-31')",
       "SELECT GENERATE_TIMESTAMP_ARRAY('2000-01-01', '2001-01-01', INTERVAL 1 SECOND)",
+      "SELECT GENERATE_RANGE_ARRAY(RANGE(TIMESTAMP '2000-01-01', TIMESTAMP '2030-01-01'), INTERVAL 1 SECOND)",
       // Computed per row: the guard runs in the lowering, not only on constants.
       'SELECT ARRAY_LENGTH(GENERATE_ARRAY(1, n)) FROM UNNEST([10, 100000000]) n',
     ])
