@@ -49,6 +49,16 @@ describe('query text limits (checked before analysis)', () => {
     await alive();
   });
 
+  it('EXECUTE IMMEDIATE checks the statement it built the same way', async () => {
+    expect((await queryError("EXECUTE IMMEDIATE CONCAT('SELECT 1 -- ', REPEAT('x', 1048576))")).message).toBe(
+      'The query is too large. The maximum standard SQL query length is 1024.00K characters, including comments and white space characters.',
+    );
+    expect((await queryError("EXECUTE IMMEDIATE CONCAT('SELECT ', REPEAT('(', 2000), '1', REPEAT(')', 2000))")).message).toBe(
+      'Out of stack space due to deeply nested query expression during query resolution',
+    );
+    await alive();
+  });
+
   it('a 20,000-term 1+1+… chain gets the same text from the analyzer', async () => {
     const e = await queryError('SELECT ' + Array(20000).fill('1').join('+'));
     expect(e).toEqual({ code: 400, reason: 'invalidQuery', message: 'Out of stack space due to deeply nested query expression during query resolution' });
