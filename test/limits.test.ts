@@ -93,6 +93,26 @@ describe('name lengths', () => {
   });
 });
 
+describe('table and dataset ids in DDL', () => {
+  it('CREATE TABLE / CREATE VIEW / CREATE SCHEMA refuse ids over 1,024 characters with the REST texts', async () => {
+    const t1025 = 't'.repeat(1025);
+    const d1025 = 'd'.repeat(1025);
+    const tableText = `Invalid table ID "${t1025}". Table IDs must be alphanumeric (plus underscores) and must be at most 1024 characters long. Also, Table decorators cannot be used.`;
+    expect(await queryError(`CREATE TABLE lim.${t1025} (x INT64)`)).toEqual({ code: 400, reason: 'invalid', message: tableText });
+    expect(await queryError(`CREATE VIEW lim.${t1025} AS SELECT 1 AS x`)).toEqual({ code: 400, reason: 'invalid', message: tableText });
+    expect(await queryError(`CREATE SCHEMA ${d1025}`)).toEqual({
+      code: 400,
+      reason: 'invalid',
+      message: `Invalid dataset ID "${d1025}". Dataset IDs must be alphanumeric (plus underscores and dashes) and must be at most 1024 characters long.`,
+    });
+    // The same text tables.insert answers.
+    const e = await errorOf(t.bq.dataset('lim').createTable(t1025, { schema: [{ name: 'x', type: 'INT64' }] }));
+    expect(e.errors?.[0]?.message).toBe(tableText);
+    await t.bq.query({ query: `CREATE TABLE lim.${'t'.repeat(1024)} (x INT64)` });
+    await alive();
+  });
+});
+
 describe('size-amplifying arguments', () => {
   it('APPROX_QUANTILES(x, 1000000000) answers BigQuery\'s error instead of exhausting memory', async () => {
     const e = await queryError('SELECT APPROX_QUANTILES(x, 1000000000) FROM UNNEST([1]) x');

@@ -26,6 +26,12 @@ export const MAX_EXPRESSION_NESTING = 1000;
 export const MAX_COLUMN_NAME_LENGTH = 300;
 
 /**
+ * Maximum length of a table id and of a dataset id, in characters
+ * (https://cloud.google.com/bigquery/docs/tables#table_naming, .../datasets#dataset-naming: 1,024).
+ */
+export const MAX_TABLE_ID_LENGTH = 1024;
+
+/**
  * Largest `number` argument of APPROX_QUANTILES / APPROX_TOP_COUNT / APPROX_TOP_SUM (BigQuery:
  * "The second argument to APPROX_QUANTILES function cannot be greater than 100000").
  */

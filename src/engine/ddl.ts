@@ -7,6 +7,7 @@ import type { Node } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import { checkFieldNames, type Column } from '../types/schema.js';
+import { MAX_TABLE_ID_LENGTH } from '../config/limits.js';
 import { fromTypeProto } from '../analyzer/types.js';
 import { literalOptions } from './options.js';
 import { lowerExpr } from './lower/exprs.js';
@@ -27,6 +28,17 @@ const now = () => Date.now();
 
 function targetRef(stmt: Node, opts: QueryOptions): TableRef {
   return resolveTablePath(stmt.namePath as string[], opts);
+}
+
+/**
+ * The target of a CREATE, refused beyond BigQuery's 1,024-character table and dataset ids
+ * (src/config/limits.ts) with the texts tables.insert and datasets.insert answer.
+ */
+function createTargetRef(stmt: Node, opts: QueryOptions): TableRef {
+  const r = targetRef(stmt, opts);
+  if (r.datasetId.length > MAX_TABLE_ID_LENGTH) throw BigQueryError.invalidDatasetId(r.datasetId);
+  if (r.tableId.length > MAX_TABLE_ID_LENGTH) throw BigQueryError.invalidTableId(r.tableId);
+  return r;
 }
 
 /**
@@ -134,7 +146,7 @@ export async function createStoredTable(
 }
 
 async function createTable(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
-  const r = stmt.createScope === 'CREATE_TEMP' ? await tempTargetRef(e, stmt, opts) : targetRef(stmt, opts);
+  const r = stmt.createScope === 'CREATE_TEMP' ? await tempTargetRef(e, stmt, opts) : createTargetRef(stmt, opts);
   if (stmt.createScope !== 'CREATE_TEMP' || !opts.dryRun) requireDataset(e, r);
   const existing = e.catalog.getTable(r.projectId, r.datasetId, r.tableId);
   const op = createDecision(existing, stmt.createMode, r, 'Table');
@@ -163,7 +175,7 @@ async function createTable(e: Engine, stmt: Node, ctx: LowerContext, opts: Query
  * default "affects both tables and views"; an expiration set when the view is created wins).
  */
 async function createView(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
-  const r = targetRef(stmt, opts);
+  const r = createTargetRef(stmt, opts);
   requireDataset(e, r);
   const existing = e.catalog.getTable(r.projectId, r.datasetId, r.tableId);
   const op = createDecision(existing, stmt.createMode, r, 'Table');
@@ -219,6 +231,7 @@ function schemaRef(stmt: Node, opts: QueryOptions): { projectId: string; dataset
 
 async function createSchema(e: Engine, stmt: Node, _ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
   const r = schemaRef(stmt, opts);
+  if (r.datasetId.length > MAX_TABLE_ID_LENGTH) throw BigQueryError.invalidDatasetId(r.datasetId);
   const existing = e.catalog.getDataset(r.projectId, r.datasetId);
   const base = { statementType: 'CREATE_SCHEMA', ddlTargetDataset: r };
   if (existing) {
