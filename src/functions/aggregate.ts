@@ -76,10 +76,11 @@ function stringAgg(c: FnCall): string {
 function approxQuantiles(c: FnCall): string {
   const n = checkApproxNumber(c, c.args[1]);
   if (n === undefined || n <= 0n) throw BigQueryError.invalidQuery('APPROX_QUANTILES requires a positive constant number of quantiles');
-  const qs = Array.from({ length: Number(n) + 1 }, (_v, i) => String(i / Number(n))).join(', ');
+  // The positions 0/n … n/n built by DuckDB (a constant list), not spelled out in the SQL text.
+  const qs = `list_transform(range(0, ${n + 1n}), i -> i / ${n})`;
   const x = c.args[0];
   const filter = c.nullHandling === 'RESPECT' ? undefined : `${x} IS NOT NULL`;
-  return aggregate('quantile_disc', { ...c, distinct: c.distinct }, [x, `[${qs}]`], filter);
+  return aggregate('quantile_disc', { ...c, distinct: c.distinct }, [x, qs], filter);
 }
 
 /** Names of the fields of the STRUCT elements of an ARRAY<STRUCT<…>> return type. */
