@@ -190,6 +190,17 @@ describe('resource guards', () => {
     await alive();
   }, 60_000);
 
+  it('a query larger than DuckDB\'s memory limit spills to the temp directory and answers', async () => {
+    const small = await startTestEmulator({ memoryLimit: '200MB' });
+    try {
+      // ≈1 GB of distinct strings to hash under a 200 MB limit.
+      const [rows] = await small.bq.query({ query: "SELECT COUNT(DISTINCT CONCAT(CAST(x AS STRING), REPEAT('y', 1000))) AS n FROM UNNEST(GENERATE_ARRAY(1, 1000000)) x" });
+      expect(rows).toEqual([{ n: 1000000 }]);
+    } finally {
+      await small.emu.close();
+    }
+  }, 60_000);
+
   it('a query past DuckDB\'s memory limit fails with "Resources exceeded during query execution" and the emulator keeps serving', async () => {
     const small = await startTestEmulator({ memoryLimit: '64MB' });
     try {

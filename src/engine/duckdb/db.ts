@@ -14,6 +14,7 @@ import {
   type DuckDBResultReader,
 } from '@duckdb/node-api';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -176,7 +177,8 @@ export class Database implements MetaPersistence {
     }
     let ownTempDir: string | undefined;
     let tempDir = opts.tempDirectory ?? (dataDir ? path.join(dataDir, 'tmp') : undefined);
-    if (!tempDir) tempDir = ownTempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bqemu-spill-'));
+    // DuckDB creates the directory when it first spills, so an emulator that never spills leaves none.
+    if (!tempDir) tempDir = ownTempDir = path.join(os.tmpdir(), `bqemu-spill-${process.pid}-${randomUUID().slice(0, 8)}`);
     const instance = await DuckDBInstance.create(file, {
       default_null_order: 'nulls_first_on_asc_last_on_desc',
       memory_limit: duckMemoryLimit(opts.memoryLimit),
