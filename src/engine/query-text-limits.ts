@@ -29,7 +29,8 @@ function exceedsLength(sql: string, limit: number): boolean {
 
 /**
  * The deepest nesting of `(` and `[` in `sql` outside string and bytes literals (single, double and
- * triple quoted, raw or not), backquoted identifiers and comments (`--`, `#`, `/* … *\/`). Stops
+ * triple quoted, raw or not: a backslash always keeps the next character inside), backquoted
+ * identifiers and comments (`--`, `#`, `/* … *\/`). Stops
  * counting once `stopAt` is passed.
  */
 export function nestingDepth(sql: string, stopAt = Infinity): number {
@@ -53,12 +54,11 @@ export function nestingDepth(sql: string, stopAt = Infinity): number {
     else if (c === '/' && sql[i + 1] === '*') {
       const e = sql.indexOf('*/', i + 2);
       i = e < 0 ? n : e + 2;
-    } else if (c === '`') i = quotedEnd(sql, i, '`', false);
+    } else if (c === '`') i = quotedEnd(sql, i, '`');
     else if (c === "'" || c === '"') {
-      // A raw literal (r'…', rb'…', br'…') keeps backslashes as they are.
-      const prefix = sql.slice(Math.max(0, i - 2), i).toLowerCase();
-      const raw = /(^|[^a-z0-9_])r$|(^|[^a-z0-9_])(rb|br)$/.test(prefix) || /^(rb|br)$/.test(prefix);
-      i = quotedEnd(sql, i, c, raw);
+      // A backslash keeps the next character inside the literal, raw literals included
+      // (GoogleSQL: r"\"" is a raw string holding a backslash and a quote).
+      i = quotedEnd(sql, i, c);
     } else i++;
   }
   return max;
@@ -70,13 +70,13 @@ function lineEnd(sql: string, i: number): number {
 }
 
 /** The index after the literal or quoted identifier that starts at `i` with quote `q`. */
-function quotedEnd(sql: string, i: number, q: string, raw: boolean): number {
+function quotedEnd(sql: string, i: number, q: string): number {
   const n = sql.length;
   if (q !== '`' && sql[i + 1] === q && sql[i + 2] === q) {
     const close = q + q + q;
     let j = i + 3;
     while (j < n) {
-      if (!raw && sql[j] === '\\') j += 2;
+      if (sql[j] === '\\') j += 2;
       else if (sql.startsWith(close, j)) return j + 3;
       else j++;
     }
@@ -85,7 +85,7 @@ function quotedEnd(sql: string, i: number, q: string, raw: boolean): number {
   let j = i + 1;
   while (j < n) {
     const c = sql[j];
-    if (!raw && c === '\\') j += 2;
+    if (c === '\\') j += 2;
     else if (c === q) return j + 1;
     // A single-quoted literal or identifier ends at the line (an unterminated one is the
     // analyzer's syntax error).
