@@ -59,6 +59,17 @@ describe('query text limits (checked before analysis)', () => {
     await alive();
   });
 
+  it('moderately deep expressions decode and run (30-term sums, 200 nested calls)', async () => {
+    const [rows] = await t.bq.query({ query: `SELECT ${Array(30).fill('1').join('+')} AS s, ${'ABS('.repeat(200)}-1${')'.repeat(200)} AS a` });
+    expect(rows).toEqual([{ s: 30, a: 1 }]);
+  });
+
+  it('nesting the analyzer accepts but DuckDB cannot run gets BigQuery\'s text, not DuckDB\'s', async () => {
+    const e = await queryError('SELECT ' + 'ABS('.repeat(1000) + '1' + ')'.repeat(1000));
+    expect(e).toEqual({ code: 400, reason: 'invalidQuery', message: 'Out of stack space due to deeply nested query expression during query resolution' });
+    await alive();
+  }, 30_000);
+
   it('a 20,000-term 1+1+… chain gets the same text from the analyzer', async () => {
     const e = await queryError('SELECT ' + Array(20000).fill('1').join('+'));
     expect(e).toEqual({ code: 400, reason: 'invalidQuery', message: 'Out of stack space due to deeply nested query expression during query resolution' });

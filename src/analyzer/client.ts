@@ -21,6 +21,16 @@ type Rpc = (req: object, cb: (err: grpc.ServiceError | null, res: any) => void) 
 let cachedService: grpc.ServiceClientConstructor | undefined;
 /** How messages become plain objects (the "proto-loader JSON form" the analyzer code reads). */
 const TO_OBJECT: protobuf.IConversionOptions = { oneofs: true, longs: String, enums: String, defaults: false };
+
+/**
+ * protobufjs refuses messages nested deeper than 100 levels ("maximum nesting depth exceeded"),
+ * and a resolved AST spends several levels per expression: `SELECT 1+1+…` with 30 terms or 25
+ * nested function calls failed. The query text check (src/engine/query-text-limits.ts) bounds the
+ * nesting the analyzer sees; this bound lets every such tree decode.
+ */
+const PROTO_RECURSION_LIMIT = 50_000;
+protobuf.util.recursionLimit = PROTO_RECURSION_LIMIT;
+protobuf.Reader.recursionLimit = PROTO_RECURSION_LIMIT;
 const SERVICE = 'zetasql.local_service.ZetaSqlLocalService';
 
 /**

@@ -88,6 +88,9 @@ export function mapDuckDBError(e: unknown): BigQueryError {
   let msg = e instanceof Error ? e.message : String(e);
   msg = msg.split('\n')[0];
   if (RESOURCES_EXCEEDED.test(msg)) return BigQueryError.resourcesExceeded();
+  // DuckDB's parser stops at 1,000 expression levels; the lowering of a deep GoogleSQL expression
+  // reaches it first: BigQuery's answer to too deep nesting.
+  if (/Max expression depth limit of \d+ exceeded/.test(msg)) return BigQueryError.outOfStackSpace();
   // The result-size guard's error() (src/engine/result-size.ts) keeps its reason.
   if (msg.endsWith(BigQueryError.responseTooLarge().message)) return BigQueryError.responseTooLarge();
   let m: RegExpExecArray | null;
