@@ -189,6 +189,38 @@ describe('resource guards', () => {
     await alive();
   });
 
+  it('kept results are bounded by bytes: an older large result expires, the newest is always kept', async () => {
+    const small = await startTestEmulator({ projectId: 'bytes-small', resultLimits: { maxBytes: 1024 * 1024 } });
+    try {
+      const big = "SELECT REPEAT('x', 1000) AS s FROM UNNEST(GENERATE_ARRAY(1, 600))"; // ≈0.6 MB of row text: two pass 1 MB
+      const [first] = await small.bq.createQueryJob({ query: big });
+      await first.getQueryResults();
+      const [second] = await small.bq.createQueryJob({ query: big });
+      const [rows] = await second.getQueryResults();
+      expect(rows).toHaveLength(600);
+      const e = await errorOf(first.getQueryResults());
+      expect(e.code).toBe(404);
+      expect(e.message).toMatch(/^Not found: Table bytes-small:_[0-9a-f]+\.anon[0-9a-f_]+ was not found in location US$/);
+    } finally {
+      await small.emu.close();
+    }
+  }, 60_000);
+
+  it('a result page stops at 10 MB of row text and continues with a page token', async () => {
+    const wide = await startTestEmulator({ projectId: 'pages' });
+    try {
+      // 15 rows of ≈1 MB of text: 10 fit in a 10 MB page, the other 5 follow.
+      const [job] = await wide.bq.createQueryJob({ query: "SELECT n, REPEAT('x', 1000000) AS s FROM UNNEST(GENERATE_ARRAY(1, 15)) n ORDER BY n" });
+      const [rows, next] = (await job.getQueryResults({ autoPaginate: false })) as unknown as [{ n: number }[], { pageToken?: string } | null];
+      expect(rows.map((r) => r.n)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect(next?.pageToken).toBeTruthy();
+      const [rest] = (await job.getQueryResults({ ...next, autoPaginate: false })) as unknown as [{ n: number }[]];
+      expect(rest.map((r) => r.n)).toEqual([11, 12, 13, 14, 15]);
+    } finally {
+      await wide.emu.close();
+    }
+  }, 60_000);
+
   it('tabledata.list of a stored value over 100 MB answers 403 responseTooLarge instead of decoding it', async () => {
     await t.bq.query({ query: "CREATE TABLE lim.big AS SELECT STRING_AGG(REPEAT('x', 1000000), '') AS s FROM UNNEST(GENERATE_ARRAY(1, 101))" });
     const e = await errorOf(t.bq.dataset('lim').table('big').getRows());

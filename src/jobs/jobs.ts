@@ -35,7 +35,7 @@ import { executeLoadJob, validateLoadConfig } from './load.js';
 import { executeCopyJob, validateCopyConfig } from './copy.js';
 import { executeExtractJob, validateExtractConfig } from './extract.js';
 import type { JobListFilter, JobRecord, JobStats, ResultLimits } from './jobs-model.js';
-import { DEFAULT_MAX_RETAINED_BYTES, keptBytes, pageEnd } from './result-bytes.js';
+import { ByteLedger, DEFAULT_MAX_RETAINED_BYTES, keptBytes, pageEnd } from './result-bytes.js';
 
 export type { JobListFilter, JobRecord, JobState, JobStats, ResultLimits } from './jobs-model.js';
 export { decodeParams } from './jobs-params.js';
@@ -361,13 +361,11 @@ export class JobManager {
       job.result = { ...job.result!, rows: undefined };
     }
     const cells = resultRowCount(job) * Math.max(1, fields.length);
-    const bytes = keptBytes(job.encodedRows ?? job.result?.rows);
     this.retained.set(key, cells);
     this.retainedCells += cells;
-    this.retainedBytes.set(key, bytes);
-    this.retainedByteTotal += bytes;
+    this.retainedBytes.add(key, keptBytes(job.encodedRows ?? job.result?.rows));
     for (const [k] of this.retained) {
-      const within = this.retained.size <= this.limits.maxJobs && this.retainedCells <= this.limits.maxCells && this.retainedByteTotal <= this.limits.maxBytes;
+      const within = this.retained.size <= this.limits.maxJobs && this.retainedCells <= this.limits.maxCells && this.retainedBytes.total <= this.limits.maxBytes;
       if (this.retained.size <= 1 || within) break;
       this.release(k);
       const j = this.jobs.get(k);
@@ -384,12 +382,9 @@ export class JobManager {
     if (cells === undefined) return;
     this.retained.delete(key);
     this.retainedCells -= cells;
-    this.retainedByteTotal -= this.retainedBytes.get(key) ?? 0;
-    this.retainedBytes.delete(key);
+    this.retainedBytes.remove(key);
   }
-  /** Bytes of each kept result (src/jobs/result-bytes.ts) and their total. */
-  private retainedBytes = new Map<string, number>();
-  private retainedByteTotal = 0;
+  private readonly retainedBytes = new ByteLedger();
 
   /**
    * Result page of a finished query job.
@@ -411,9 +406,8 @@ export class JobManager {
     }
     const fields = r?.schema ?? [];
     const total = resultRowCount(job);
-    const kept = job.encodedRows ?? r?.rows ?? [];
     // At most maxResults rows and MAX_PAGE_BYTES of them (src/jobs/result-bytes.ts).
-    const end = pageEnd(kept, startIndex, Math.min(total, startIndex + maxResults));
+    const end = pageEnd(job.encodedRows ?? r?.rows ?? [], startIndex, Math.min(total, startIndex + maxResults));
     const next = end < total ? end : undefined;
     if (job.encodedRows) return { fields, encodedRows: job.encodedRows.slice(startIndex, end), total, next };
     return { fields, rows: (r?.rows ?? []).slice(startIndex, end), total, next };

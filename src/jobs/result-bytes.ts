@@ -14,9 +14,9 @@ export const MAX_PAGE_BYTES = 10 * 1024 * 1024;
 /** Bytes of finished results kept in memory over all jobs by default (oldest results expire first). */
 export const DEFAULT_MAX_RETAINED_BYTES = 1024 * 1024 * 1024;
 
-/** Size of one kept row: its REST text, or an estimate of its decoded values. */
+/** Size of one kept row: the length of its REST text, or an estimate of its decoded values. */
 function rowBytes(row: string | Value[]): number {
-  return typeof row === 'string' ? 2 * row.length : approxValueBytes(row);
+  return typeof row === 'string' ? row.length : approxValueBytes(row);
 }
 
 /** Size of a result kept as REST row texts or as decoded rows, in bytes. */
@@ -37,4 +37,21 @@ export function pageEnd(rows: readonly (string | Value[])[], start: number, end:
     if (bytes > MAX_PAGE_BYTES && i > start) return i;
   }
   return end;
+}
+
+/** Bytes of each kept result by job key, and their total (the retained job history's byte bound). */
+export class ByteLedger {
+  private readonly byKey = new Map<string, number>();
+  total = 0;
+
+  add(key: string, bytes: number): void {
+    this.remove(key);
+    this.byKey.set(key, bytes);
+    this.total += bytes;
+  }
+
+  remove(key: string): void {
+    this.total -= this.byKey.get(key) ?? 0;
+    this.byKey.delete(key);
+  }
 }
