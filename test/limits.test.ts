@@ -70,6 +70,12 @@ describe('query text limits (checked before analysis)', () => {
     await alive();
   }, 30_000);
 
+  it('a script of 3,000 nested BEGIN blocks gets the same text (its parse tree is too deep to decode)', async () => {
+    const e = await queryError('BEGIN '.repeat(3000) + 'SELECT 1; ' + 'END; '.repeat(3000));
+    expect(e).toEqual({ code: 400, reason: 'invalidQuery', message: 'Out of stack space due to deeply nested query expression during query resolution' });
+    await alive();
+  });
+
   it('a 20,000-term 1+1+… chain gets the same text from the analyzer', async () => {
     const e = await queryError('SELECT ' + Array(20000).fill('1').join('+'));
     expect(e).toEqual({ code: 400, reason: 'invalidQuery', message: 'Out of stack space due to deeply nested query expression during query resolution' });
