@@ -21,7 +21,7 @@ program
   .option('--data-dir <dir>', 'persist everything in this directory (BQEMU_DATA_DIR); in memory when absent', env('DATA_DIR'))
   .option('--log', 'log every request (BQEMU_LOG=1)', env('LOG') === '1')
   .option('--memory-limit <size>', "DuckDB's memory limit, e.g. 4GB (BQEMU_MEMORY_LIMIT); default half the machine's RAM", env('MEMORY_LIMIT'))
-  .option('--temp-dir <dir>', 'where DuckDB spills large queries (BQEMU_TEMP_DIR); default <data-dir>/tmp or a private OS temp directory', env('TEMP_DIR'))
+  .option('--temp-dir <dir>', 'where DuckDB spills large queries (BQEMU_TEMP_DIR); default <data-dir>/spill or a private OS temp directory', env('TEMP_DIR'))
   .option('--max-response-mb <n>', 'largest result one query returns before "Response too large to return." (BQEMU_MAX_RESPONSE_MB)', env('MAX_RESPONSE_MB') ?? '512')
   .action(async (o) => {
     const t0 = Date.now();

@@ -36,7 +36,7 @@ export interface EmulatorOptions {
   resultLimits?: Partial<ResultLimits>;
   /** DuckDB's memory limit, a size such as `4GB` (default half the machine's RAM, src/config/limits.ts). */
   memoryLimit?: string;
-  /** Where DuckDB spills (default `<dataDir>/tmp`, else a private directory under the OS temp directory). */
+  /** Where DuckDB spills (default `<dataDir>/spill`, else a private directory under the OS temp directory). */
   tempDirectory?: string;
   /** Largest decoded result of one query in bytes before "Response too large to return." (default 512 MB). */
   maxResponseBytes?: number;

@@ -115,7 +115,7 @@ export interface DatabaseOptions {
    */
   memoryLimit?: string;
   /**
-   * Where DuckDB spills what does not fit in memory; default `<dataDir>/tmp`, or a private
+   * Where DuckDB spills what does not fit in memory; default `<dataDir>/spill`, or a private
    * directory under the OS temp directory (removed on close) for an in-memory database.
    */
   tempDirectory?: string;
@@ -164,7 +164,7 @@ export class Database implements MetaPersistence {
   }
   private waiters: ((c: DuckDBConnection) => void)[] = [];
 
-  /** A private spill directory this process created (removed on close). */
+  /** The private spill directory chosen for an in-memory database (removed on close). */
   private ownTempDir?: string;
 
   /**
@@ -179,7 +179,7 @@ export class Database implements MetaPersistence {
       file = path.join(dataDir, 'bqemu.duckdb');
     }
     let ownTempDir: string | undefined;
-    let tempDir = opts.tempDirectory ?? (dataDir ? path.join(dataDir, 'tmp') : undefined);
+    let tempDir = opts.tempDirectory ?? (dataDir ? path.join(dataDir, 'spill') : undefined);
     // DuckDB creates the directory when it first spills, so an emulator that never spills leaves none.
     if (!tempDir) tempDir = ownTempDir = path.join(os.tmpdir(), `bqemu-spill-${process.pid}-${randomUUID().slice(0, 8)}`);
     const instance = await DuckDBInstance.create(file, {
