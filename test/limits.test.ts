@@ -228,7 +228,8 @@ describe('resource guards', () => {
   }, 60_000);
 
   it('tabledata.list of a stored value over 100 MB answers 403 responseTooLarge instead of decoding it', async () => {
-    await t.bq.query({ query: "CREATE TABLE lim.big AS SELECT STRING_AGG(REPEAT('x', 1000000), '') AS s FROM UNNEST(GENERATE_ARRAY(1, 101))" });
+    const parts = Array.from({ length: 110 }, () => "REPEAT('x', 1000000)").join(', ');
+    await t.bq.query({ query: `CREATE TABLE lim.big AS SELECT CONCAT(${parts}) AS s` });
     const e = await errorOf(t.bq.dataset('lim').table('big').getRows());
     expect({ code: e.code, reason: e.errors?.[0]?.reason, message: e.errors?.[0]?.message }).toEqual({
       code: 403,
@@ -236,6 +237,14 @@ describe('resource guards', () => {
       message: 'Response too large to return. Consider specifying a destination table in your job configuration.',
     });
     await t.bq.query({ query: 'DROP TABLE lim.big' });
+    await alive();
+  }, 60_000);
+
+  it('STRING_AGG past BigQuery\'s 100 MB row size fails in DuckDB before anything decodes it', async () => {
+    const e = await queryError("SELECT LENGTH(STRING_AGG(REPEAT('x', 1000000), '')) FROM UNNEST(GENERATE_ARRAY(1, 110))");
+    expect(e).toEqual({ code: 400, reason: 'resourcesExceeded', message: 'Resources exceeded during query execution: The query could not be executed in the allotted memory' });
+    const [rows] = await t.bq.query({ query: "SELECT LENGTH(STRING_AGG(REPEAT('x', 1000000), '')) AS n FROM UNNEST(GENERATE_ARRAY(1, 3))" });
+    expect(rows).toEqual([{ n: 3000000 }]);
     await alive();
   }, 60_000);
 
@@ -253,7 +262,8 @@ describe('resource guards', () => {
   it('a query past DuckDB\'s memory limit fails with "Resources exceeded during query execution" and the emulator keeps serving', async () => {
     const small = await startTestEmulator({ memoryLimit: '64MB' });
     try {
-      const e = await queryError("SELECT LENGTH(STRING_AGG(REPEAT('x', 1000000))) FROM UNNEST(GENERATE_ARRAY(1, 300))", small);
+      // 90 MB: below the 100 MB value guard, above the memory limit.
+      const e = await queryError("SELECT LENGTH(STRING_AGG(REPEAT('x', 1000000))) FROM UNNEST(GENERATE_ARRAY(1, 90))", small);
       expect(e).toEqual({ code: 400, reason: 'resourcesExceeded', message: 'Resources exceeded during query execution: The query could not be executed in the allotted memory' });
       await alive(small);
     } finally {

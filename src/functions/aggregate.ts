@@ -14,8 +14,8 @@
 import { BigQueryError } from '../errors/errors.js';
 import { duckFieldName } from '../engine/duckdb/types.js';
 import { aggregate, registerFunctions, type FnCall, type FnTable } from './registry.js';
-import { fail, intLiteral } from './util.js';
-import { MAX_APPROX_NUMBER } from '../config/limits.js';
+import { fail, intLiteral, q } from './util.js';
+import { MAX_APPROX_NUMBER, MAX_RESULT_VALUE_BYTES } from '../config/limits.js';
 
 /**
  * The constant `number` argument of APPROX_QUANTILES / APPROX_TOP_COUNT / APPROX_TOP_SUM, refused
@@ -64,12 +64,14 @@ function stringAgg(c: FnCall): string {
   const [x, d] = c.args;
   const bytes = c.argTypes[0]?.kind === 'BYTES';
   const delim = d ?? (bytes ? `'\\x2C'::BLOB` : `','`);
-  if (bytes) {
-    const l = collect(c, `hex(${x})`, true);
-    return `unhex(array_to_string(${l}, hex(${delim})))`;
-  }
-  if (c.limit !== undefined) return `array_to_string(${collect(c, x, true)}, ${delim})`;
-  return aggregate('string_agg', c, [x, delim]);
+  let agg: string;
+  if (bytes) agg = `unhex(array_to_string(${collect(c, `hex(${x})`, true)}, hex(${delim})))`;
+  else if (c.limit !== undefined) agg = `array_to_string(${collect(c, x, true)}, ${delim})`;
+  else agg = aggregate('string_agg', c, [x, delim]);
+  // A value past BigQuery's 100 MB row size fails here, before anything (a JS function, the
+  // result reader) could decode it (src/config/limits.ts).
+  const size = bytes ? `octet_length(${agg})` : `strlen(${agg})`;
+  return `CASE WHEN ${size} > ${MAX_RESULT_VALUE_BYTES} THEN ${fail(c, q(BigQueryError.resourcesExceeded().message))} ELSE ${agg} END`;
 }
 
 /** APPROX_QUANTILES(x, n): the exact 0/n, 1/n, …, n/n quantiles (discrete, BigQuery's ranks). */
