@@ -97,5 +97,8 @@ function toBigQueryError(err: grpc.ServiceError): BigQueryError {
   if (err instanceof BigQueryError) return err;
   if (err.code === grpc.status.UNAVAILABLE || err.code === grpc.status.DEADLINE_EXCEEDED)
     return BigQueryError.internal(`The SQL analyzer is unavailable: ${err.details}`);
+  // An answer too deeply nested to decode (PROTO_RECURSION_LIMIT, or the JS stack): the text too deep.
+  if (/^Response message parsing error: (maximum nesting depth exceeded|Maximum call stack size exceeded)/.test(err.details ?? ''))
+    return BigQueryError.outOfStackSpace();
   return BigQueryError.invalidQuery(bigQueryErrorText(err.details ?? err.message));
 }

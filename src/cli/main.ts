@@ -33,6 +33,9 @@ program
   )
   .option('--allowed-host <name>', 'also accept requests whose Host header names this host (repeatable; * = any) (BQEMU_ALLOWED_HOST, comma-separated)', collect, envList('ALLOWED_HOST'))
   .option('--cors-origin <origin>', 'allow browser pages of this origin (e.g. http://localhost:3000) to call the API, with CORS (repeatable) (BQEMU_CORS_ORIGIN, comma-separated)', collect, envList('CORS_ORIGIN'))
+  .option('--memory-limit <size>', "DuckDB's memory limit, e.g. 4GB (BQEMU_MEMORY_LIMIT); default half the machine's RAM", env('MEMORY_LIMIT'))
+  .option('--temp-dir <dir>', 'where DuckDB spills large queries (BQEMU_TEMP_DIR); default <data-dir>/spill or a private OS temp directory', env('TEMP_DIR'))
+  .option('--max-response-mb <n>', 'largest result one query returns before "Response too large to return." (BQEMU_MAX_RESPONSE_MB)', env('MAX_RESPONSE_MB') ?? '512')
   .action(async (o) => {
     const t0 = Date.now();
     const { prespawnAnalyzer } = await import('../analyzer/process.js');
@@ -49,6 +52,9 @@ program
       allowLocalFiles: o.allowLocalFiles ?? (env('ALLOW_LOCAL_FILES')?.split(path.delimiter).filter(Boolean) ?? []),
       allowedHosts: o.allowedHost,
       corsOrigins: o.corsOrigin,
+      memoryLimit: o.memoryLimit,
+      tempDirectory: o.tempDir,
+      maxResponseBytes: Number(o.maxResponseMb) * 1024 * 1024,
     });
     process.stdout.write(`bqemu serving BigQuery REST v2 on ${emu.url} (project ${emu.projectId}${o.dataDir ? `, data in ${o.dataDir}` : ', in memory'}) — ready in ${Date.now() - t0} ms\n`);
     const stop = async () => {

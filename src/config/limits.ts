@@ -39,3 +39,84 @@ export const JS_UDF_KILL_GRACE_MS = 1000;
  * that change between runs are detected after one retry (src/functions/js-udf.ts withJsUdfRetry).
  */
 export const JS_UDF_MAX_RETRIES = 1000;
+
+// --- BigQuery's documented limits and the emulator's resource guards ---------------------
+/**
+ * BigQuery's documented limits the emulator enforces before work starts, and the emulator's own
+ * resource guards (what BigQuery bounds by its infrastructure, bqemu bounds by a number), each with
+ * its source. Plain constants with no imports, so every layer may read them.
+ */
+
+/**
+ * Maximum length of a GoogleSQL query text, in characters, comments and white space included
+ * (https://cloud.google.com/bigquery/quotas#query_jobs "Maximum query length: 1,024K characters").
+ */
+export const MAX_QUERY_LENGTH_CHARS = 1024 * 1024;
+
+/**
+ * Maximum nesting of parentheses and brackets in a query text. BigQuery refuses too deep nesting
+ * with "Out of stack space due to deeply nested query expression during query resolution"
+ * (https://cloud.google.com/bigquery/docs/troubleshoot-queries#out_of_stack_space); its depth
+ * depends on BigQuery's stack, so the emulator uses a conservative bound that keeps one analysis
+ * of the deepest accepted text near a second (measured: 1,000 nested ABS( ≈ 2.8 s, 3,000 ≈ 22 s).
+ */
+export const MAX_EXPRESSION_NESTING = 1000;
+
+/**
+ * Maximum length of a column (field) name in characters
+ * (https://cloud.google.com/bigquery/docs/schemas#column_names: "up to 300 characters").
+ */
+export const MAX_COLUMN_NAME_LENGTH = 300;
+
+/**
+ * Maximum length of a table id and of a dataset id, in characters
+ * (https://cloud.google.com/bigquery/docs/tables#table_naming, .../datasets#dataset-naming: 1,024).
+ */
+export const MAX_TABLE_ID_LENGTH = 1024;
+
+/**
+ * Largest `number` argument of APPROX_QUANTILES / APPROX_TOP_COUNT / APPROX_TOP_SUM (BigQuery:
+ * "The second argument to APPROX_QUANTILES function cannot be greater than 100000").
+ */
+export const MAX_APPROX_NUMBER = 100_000;
+
+/**
+ * Largest output of REPEAT, LPAD/RPAD (and other string builders) in bytes: ZetaSQL's function
+ * library, which BigQuery runs, refuses "Output of REPEAT exceeds max allowed output size of 1MB".
+ */
+export const MAX_STRING_FUNCTION_OUTPUT_BYTES = 1 << 20;
+
+/**
+ * Largest array GENERATE_ARRAY / GENERATE_DATE_ARRAY / GENERATE_TIMESTAMP_ARRAY build, in elements.
+ * ZetaSQL's function library refuses "Cannot generate arrays with more than N elements."; BigQuery's
+ * N is larger than the open-source 16,000 (arrays of 1,048,576 elements are generated), so the
+ * emulator uses 1,048,576 (2^20).
+ */
+export const MAX_GENERATED_ARRAY_ELEMENTS = 1 << 20;
+
+/**
+ * Largest single STRING/BYTES value a query may hand to the client, in bytes: BigQuery's maximum
+ * row size is 100 MB (https://cloud.google.com/bigquery/quotas#query_jobs). The guard also keeps
+ * every decoded string far below V8's 512 MB string limit (a larger one aborts the process).
+ */
+export const MAX_RESULT_VALUE_BYTES = 100 * 1024 * 1024;
+
+/**
+ * Largest result one query may return to the emulator's memory, in bytes (estimated as decoded):
+ * beyond it the query fails with BigQuery's "Response too large to return." (reason
+ * responseTooLarge, https://cloud.google.com/bigquery/docs/error-messages#errortable). BigQuery's
+ * own cap is 10 GB compressed; the emulator keeps results in its process, so it uses 512 MB.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 512 * 1024 * 1024;
+
+/**
+ * Iterations of a recursive CTE before BigQuery stops it
+ * (https://cloud.google.com/bigquery/docs/recursive-ctes: "limited to 500 iterations").
+ */
+export const MAX_RECURSIVE_CTE_ITERATIONS = 500;
+
+/**
+ * DuckDB's `memory_limit` by default: this fraction of the machine's RAM (DuckDB's own default is
+ * 80%; the emulator leaves room for Node, the analyzer and the clients). `--memory-limit` overrides.
+ */
+export const DEFAULT_DUCKDB_MEMORY_FRACTION = 0.5;

@@ -6,7 +6,8 @@
 import type { Node } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
-import type { Column } from '../types/schema.js';
+import { checkFieldNames, type Column } from '../types/schema.js';
+import { MAX_TABLE_ID_LENGTH } from '../config/limits.js';
 import { fromTypeProto } from '../analyzer/types.js';
 import { literalOptions } from './options.js';
 import { lowerExpr } from './lower/exprs.js';
@@ -27,6 +28,17 @@ const now = () => Date.now();
 
 function targetRef(stmt: Node, opts: QueryOptions): TableRef {
   return resolveTablePath(stmt.namePath as string[], opts);
+}
+
+/**
+ * The target of a CREATE, refused beyond BigQuery's 1,024-character table and dataset ids
+ * (src/config/limits.ts) with the texts tables.insert and datasets.insert answer.
+ */
+function createTargetRef(stmt: Node, opts: QueryOptions): TableRef {
+  const r = targetRef(stmt, opts);
+  if (r.datasetId.length > MAX_TABLE_ID_LENGTH) throw BigQueryError.invalidDatasetId(r.datasetId);
+  if (r.tableId.length > MAX_TABLE_ID_LENGTH) throw BigQueryError.invalidTableId(r.tableId);
+  return r;
 }
 
 /**
@@ -58,6 +70,8 @@ export function columnsFromDefinitions(defs: Node[]): Column[] {
   return defs.map((d) => {
     const opts = options(d.annotations?.optionList);
     const type = fromTypeProto(d.type);
+    // BigQuery's 300-character limit on column names, nested fields included (src/types/schema.ts).
+    checkFieldNames(String(d.name), type);
     const c: Column = { name: String(d.name), type, required: !!d.annotations?.notNull, ...detailsFromAnnotations(type, d.annotations) };
     if (typeof opts.description === 'string') c.description = opts.description;
     if (d.defaultValue?.expression) {
@@ -132,7 +146,7 @@ export async function createStoredTable(
 }
 
 async function createTable(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
-  const r = stmt.createScope === 'CREATE_TEMP' ? await tempTargetRef(e, stmt, opts) : targetRef(stmt, opts);
+  const r = stmt.createScope === 'CREATE_TEMP' ? await tempTargetRef(e, stmt, opts) : createTargetRef(stmt, opts);
   if (stmt.createScope !== 'CREATE_TEMP' || !opts.dryRun) requireDataset(e, r);
   const existing = e.catalog.getTable(r.projectId, r.datasetId, r.tableId);
   const op = createDecision(existing, stmt.createMode, r, 'Table');
@@ -148,6 +162,7 @@ async function createTable(e: Engine, stmt: Node, ctx: LowerContext, opts: Query
     const items = outs.map((o, i) => enforceSql(`CAST(${colName(o.column)} AS ${duckType(columns[i].type)})`, columns[i].type, columns[i], columns[i].name));
     fill = `SELECT ${items.join(', ')} FROM (${lowerScan(stmt.query, ctx)})`;
   } else columns = columnsFromDefinitions(stmt.columnDefinitionList ?? []);
+  for (const c of columns) checkFieldNames(c.name, c.type);
   const base = { statementType, ddlOperationPerformed: op, ddlTargetTable: r, ...schemaResult(columns) } as StatementResult;
   if (op === 'SKIP' || opts.dryRun) return base;
   await createStoredTable(e, r, columns, await withExpirationExpression(e, stmt.optionList, ctx, tableFields(stmt)), fill, existing);
@@ -160,7 +175,7 @@ async function createTable(e: Engine, stmt: Node, ctx: LowerContext, opts: Query
  * default "affects both tables and views"; an expiration set when the view is created wins).
  */
 async function createView(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
-  const r = targetRef(stmt, opts);
+  const r = createTargetRef(stmt, opts);
   requireDataset(e, r);
   const existing = e.catalog.getTable(r.projectId, r.datasetId, r.tableId);
   const op = createDecision(existing, stmt.createMode, r, 'Table');
@@ -209,6 +224,7 @@ function schemaRef(stmt: Node, opts: QueryOptions): { projectId: string; dataset
 
 async function createSchema(e: Engine, stmt: Node, _ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
   const r = schemaRef(stmt, opts);
+  if (r.datasetId.length > MAX_TABLE_ID_LENGTH) throw BigQueryError.invalidDatasetId(r.datasetId);
   const existing = e.catalog.getDataset(r.projectId, r.datasetId);
   const base = { statementType: 'CREATE_SCHEMA', ddlTargetDataset: r };
   if (existing) {

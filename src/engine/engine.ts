@@ -9,7 +9,9 @@ import { CatalogStore, type TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { BqType, Value } from '../types/types.js';
 import { StatementAnalyzer, stripComments } from './analyze.js';
-import { Database } from './duckdb/db.js';
+import { checkQueryText } from './query-text-limits.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../config/limits.js';
+import { Database, type DatabaseOptions } from './duckdb/db.js';
 import type { NameDefaults, TableRef } from './names.js';
 import { duckType } from './duckdb/types.js';
 import { isIngestionPartitioned } from './partitioning.js';
@@ -95,6 +97,10 @@ function wildcardRelation(t: TableMeta): { relation: string; columns: string[] }
 
 export interface EngineOptions {
   dataDir?: string;
+  /** DuckDB's memory limit and spill directory (src/engine/duckdb/db.ts DatabaseOptions). */
+  database?: DatabaseOptions;
+  /** Largest decoded result of one query, in bytes (default DEFAULT_MAX_RESPONSE_BYTES, src/config/limits.ts). */
+  maxResponseBytes?: number;
 }
 
 export class Engine {
@@ -105,6 +111,11 @@ export class Engine {
    * the engine never imports src/jobs.
    */
   jobsProvider?: JobsProvider;
+  /**
+   * Largest decoded result one query may return, in bytes; past it the query fails with
+   * "Response too large to return." (src/engine/result-size.ts, src/config/limits.ts).
+   */
+  maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
 
   private constructor(
     readonly db: Database,
@@ -119,8 +130,9 @@ export class Engine {
   static async start(opts: EngineOptions = {}): Promise<Engine> {
     // The analyzer child and DuckDB start side by side (cold start, issue 4).
     const analyzer = new AnalyzerClient();
-    const [db] = await Promise.all([Database.open(opts.dataDir), analyzer.start()]);
+    const [db] = await Promise.all([Database.open(opts.dataDir, opts.database), analyzer.start()]);
     const e = new Engine(db, analyzer);
+    if (opts.maxResponseBytes) e.maxResponseBytes = opts.maxResponseBytes;
     await e.catalog.load();
     return e;
   }
@@ -131,6 +143,8 @@ export class Engine {
    * @throws BigQueryError with BigQuery's reason and text.
    */
   async execute(sql: string, opts: QueryOptions): Promise<StatementResult[]> {
+    // BigQuery's limits on the text (length, nesting) before any analysis (src/engine/query-text-limits.ts).
+    checkQueryText(sql);
     // Syntax this analyzer build cannot parse, respelled first (src/analyzer/literal-concat.ts, set-by-name.ts).
     sql = preParseRewrites(sql);
     // Scripts (several statements, or a procedural one) run in the interpreter (DESIGN §2.2).

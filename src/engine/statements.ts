@@ -13,6 +13,7 @@ import { lowerExpr } from './lower/exprs.js';
 import { lowerScan } from './lower/scans.js';
 import { duckType } from './duckdb/types.js';
 import { makeColumnDecoder, toDuckLiteral } from './duckdb/values.js';
+import { approxValueBytes, FIXED_CELL_BYTES, guardValueSizes, isVariableSize } from './result-size.js';
 import type { NameDefaults } from './names.js';
 import { DDL } from './ddl.js';
 import { EXPORT } from './export.js';
@@ -71,20 +72,40 @@ export function lowerQuery(stmt: Node, ctx: LowerContext): string {
   return `SELECT ${outs.map((o) => colName(o.column)).join(', ')} FROM (${lowerScan(stmt.query, ctx)})`;
 }
 
-/** Runs a lowered SELECT and decodes its rows into domain values. */
-export async function readRows(e: Engine, sql: string, fields: ResultField[]): Promise<Value[][]> {
-  const reader = await e.db.readAll(sql);
+/**
+ * Runs a lowered SELECT and decodes its rows into domain values, chunk by chunk as DuckDB produces
+ * them. A single STRING/BYTES/JSON value over 100 MB fails in DuckDB before it is decoded, and the
+ * decoded size is counted as it grows (src/engine/result-size.ts): past `maxBytes` (default the
+ * engine's response limit) the query stops.
+ * @throws BigQueryError `responseTooLarge` (403) "Response too large to return. …" past the limit.
+ */
+export async function readRows(e: Engine, sql: string, fields: ResultField[], maxBytes = e.maxResponseBytes): Promise<Value[][]> {
   const decoders = fields.map((f) => makeColumnDecoder(f.type));
-  // Column-major read (cheaper than getRows' per-row arrays), decoded straight into rows.
-  const columns = reader.getColumns();
-  const n = reader.currentRowCount;
-  const out: Value[][] = new Array(n);
-  for (let i = 0; i < n; i++) out[i] = new Array(decoders.length);
-  for (let j = 0; j < decoders.length; j++) {
-    const col = columns[j];
-    const dec = decoders[j];
-    for (let i = 0; i < n; i++) out[i][j] = dec(col[i]);
-  }
+  const variable = fields.map((f) => isVariableSize(f.type));
+  const fixedRowBytes = 16 + variable.filter((v) => !v).length * FIXED_CELL_BYTES;
+  const out: Value[][] = [];
+  let bytes = 0;
+  await e.db.readChunks(guardValueSizes(sql, fields), (chunk) => {
+    // Column-major read (cheaper than per-row arrays), decoded straight into rows.
+    const columns = chunk.getColumns();
+    const n = chunk.rowCount;
+    const base = out.length;
+    for (let i = 0; i < n; i++) out.push(new Array(decoders.length));
+    bytes += n * fixedRowBytes;
+    for (let j = 0; j < decoders.length; j++) {
+      const col = columns[j];
+      const dec = decoders[j];
+      for (let i = 0; i < n; i++) {
+        const v = dec(col[i]);
+        out[base + i][j] = v;
+        if (variable[j]) bytes += approxValueBytes(v);
+      }
+      if (bytes > maxBytes) throw BigQueryError.responseTooLarge();
+    }
+  }, () => {
+    out.length = 0;
+    bytes = 0;
+  });
   checkNoNullArrayElements(out, fields);
   return out;
 }

@@ -23,6 +23,8 @@ export const REASON_STATUS = {
   jobInternalError: 400,
   /** A job or statement ran past its time limit (scriptOptions.statementTimeoutMs). */
   timeout: 400,
+  /** The result is larger than BigQuery returns (https://cloud.google.com/bigquery/docs/error-messages#errortable). */
+  responseTooLarge: 403,
 } as const;
 
 export type Reason = keyof typeof REASON_STATUS;
@@ -218,6 +220,95 @@ export class BigQueryError extends Error {
    */
   static cancelled(): BigQueryError {
     return new BigQueryError('stopped', 'Job execution was cancelled: User requested cancellation', undefined, 499);
+  }
+
+  // ---------- limits (https://cloud.google.com/bigquery/quotas, src/config/limits.ts) ----------
+
+  /**
+   * 400 invalid: the query text is longer than BigQuery's maximum (1,024K characters); checked
+   * before analysis. Text as BigQuery answers it (quoted in public reports, e.g.
+   * https://github.com/elementary-data/dbt-data-reliability/issues/675).
+   */
+  static queryTooLarge(): BigQueryError {
+    return new BigQueryError('invalid', 'The query is too large. The maximum standard SQL query length is 1024.00K characters, including comments and white space characters.');
+  }
+  /**
+   * 400 invalidQuery: expressions nested deeper than the analyzer's stack allows
+   * (https://cloud.google.com/bigquery/docs/troubleshoot-queries#out_of_stack_space); the text
+   * exactly as the analyzer itself answers a deep `1+1+…` chain (no final period).
+   */
+  static outOfStackSpace(): BigQueryError {
+    return new BigQueryError('invalidQuery', 'Out of stack space due to deeply nested query expression during query resolution', 'query');
+  }
+  /**
+   * 400 resourcesExceeded: a query needed more memory than it may use
+   * (https://cloud.google.com/bigquery/docs/troubleshoot-queries#query_exceeds_memory_resources).
+   */
+  static resourcesExceeded(): BigQueryError {
+    return new BigQueryError('resourcesExceeded', 'Resources exceeded during query execution: The query could not be executed in the allotted memory');
+  }
+  /**
+   * 403 responseTooLarge: the result is larger than BigQuery returns without a destination table
+   * (https://cloud.google.com/bigquery/docs/error-messages#errortable, reason responseTooLarge).
+   */
+  static responseTooLarge(): BigQueryError {
+    return new BigQueryError('responseTooLarge', 'Response too large to return. Consider specifying a destination table in your job configuration.');
+  }
+  /**
+   * 400 invalidQuery: the `number` argument of APPROX_QUANTILES / APPROX_TOP_COUNT / APPROX_TOP_SUM
+   * is above 100,000 (BigQuery: "The second argument to APPROX_QUANTILES function cannot be
+   * greater than 100000").
+   */
+  static approxNumberTooLarge(fn: string, max: number): BigQueryError {
+    return BigQueryError.runtime(`The second argument to ${fn} function cannot be greater than ${max}`);
+  }
+  /**
+   * 400 invalidQuery: a string function's output would pass 1 MB (ZetaSQL's function library, run
+   * by BigQuery: "Output of REPEAT exceeds max allowed output size of 1MB"; LPAD and RPAD share
+   * "Output of LPAD/RPAD …").
+   */
+  static outputTooLarge(fn: string): BigQueryError {
+    return BigQueryError.runtime(`Output of ${fn} exceeds max allowed output size of 1MB`);
+  }
+  /**
+   * 400 invalidQuery: GENERATE_ARRAY / GENERATE_DATE_ARRAY / GENERATE_TIMESTAMP_ARRAY would build
+   * more than `max` elements (ZetaSQL's function library: "Cannot generate arrays with more than
+   * N elements.").
+   */
+  static tooManyArrayElements(max: number): BigQueryError {
+    return BigQueryError.runtime(`Cannot generate arrays with more than ${max} elements.`);
+  }
+  /**
+   * 400 invalidQuery: a recursive CTE ran more iterations than BigQuery allows (500,
+   * https://cloud.google.com/bigquery/docs/recursive-ctes).
+   */
+  static recursionLimit(max: number): BigQueryError {
+    return BigQueryError.runtime(`Recursive query exceeded the maximum number of iterations (${max}).`);
+  }
+  /**
+   * 400 invalid: a column name longer than BigQuery allows (300 characters,
+   * https://cloud.google.com/bigquery/docs/schemas#column_names), in BigQuery's text for invalid
+   * field names (tables.insert answers it; quoted in public reports of the error).
+   */
+  static invalidFieldName(name: string, location?: string): BigQueryError {
+    return BigQueryError.invalid(
+      `Invalid field name "${name}". Fields must contain the allowed characters, and be at most 300 characters long. For allowed characters, please refer to https://cloud.google.com/bigquery/docs/schemas#column_names`,
+      location,
+    );
+  }
+  /**
+   * 400 invalid: a table id longer than 1,024 characters (https://cloud.google.com/bigquery/docs/tables#table_naming),
+   * in the text tables.insert answers (src/server/rest/tables.ts).
+   */
+  static invalidTableId(id: string): BigQueryError {
+    return BigQueryError.invalid(`Invalid table ID "${id}". Table IDs must be alphanumeric (plus underscores) and must be at most 1024 characters long. Also, Table decorators cannot be used.`);
+  }
+  /**
+   * 400 invalid: a dataset id longer than 1,024 characters (https://cloud.google.com/bigquery/docs/datasets#dataset-naming),
+   * in the text datasets.insert answers (src/server/rest/datasets.ts).
+   */
+  static invalidDatasetId(id: string): BigQueryError {
+    return BigQueryError.invalid(`Invalid dataset ID "${id}". Dataset IDs must be alphanumeric (plus underscores and dashes) and must be at most 1024 characters long.`);
   }
 }
 

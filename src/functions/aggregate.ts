@@ -14,7 +14,18 @@
 import { BigQueryError } from '../errors/errors.js';
 import { duckFieldName } from '../engine/duckdb/types.js';
 import { aggregate, registerFunctions, type FnCall, type FnTable } from './registry.js';
-import { fail, intLiteral } from './util.js';
+import { fail, intLiteral, q } from './util.js';
+import { MAX_APPROX_NUMBER, MAX_RESULT_VALUE_BYTES } from '../config/limits.js';
+
+/**
+ * The constant `number` argument of APPROX_QUANTILES / APPROX_TOP_COUNT / APPROX_TOP_SUM, refused
+ * above BigQuery's 100,000 before any work (an unchecked 10^9 built a 10^9-element list).
+ */
+function checkApproxNumber(c: FnCall, sql: string | undefined): bigint | undefined {
+  const n = intLiteral(sql);
+  if (n !== undefined && n > BigInt(MAX_APPROX_NUMBER)) throw BigQueryError.approxNumberTooLarge(c.name.toUpperCase(), MAX_APPROX_NUMBER);
+  return n;
+}
 
 const INT64_MIN = '-9223372036854775808';
 const INT64_MAX = '9223372036854775807';
@@ -53,22 +64,25 @@ function stringAgg(c: FnCall): string {
   const [x, d] = c.args;
   const bytes = c.argTypes[0]?.kind === 'BYTES';
   const delim = d ?? (bytes ? `'\\x2C'::BLOB` : `','`);
-  if (bytes) {
-    const l = collect(c, `hex(${x})`, true);
-    return `unhex(array_to_string(${l}, hex(${delim})))`;
-  }
-  if (c.limit !== undefined) return `array_to_string(${collect(c, x, true)}, ${delim})`;
-  return aggregate('string_agg', c, [x, delim]);
+  let agg: string;
+  if (bytes) agg = `unhex(array_to_string(${collect(c, `hex(${x})`, true)}, hex(${delim})))`;
+  else if (c.limit !== undefined) agg = `array_to_string(${collect(c, x, true)}, ${delim})`;
+  else agg = aggregate('string_agg', c, [x, delim]);
+  // A value past BigQuery's 100 MB row size fails here, before anything (a JS function, the
+  // result reader) could decode it (src/config/limits.ts).
+  const size = bytes ? `octet_length(${agg})` : `strlen(${agg})`;
+  return `CASE WHEN ${size} > ${MAX_RESULT_VALUE_BYTES} THEN ${fail(c, q(BigQueryError.resourcesExceeded().message))} ELSE ${agg} END`;
 }
 
 /** APPROX_QUANTILES(x, n): the exact 0/n, 1/n, …, n/n quantiles (discrete, BigQuery's ranks). */
 function approxQuantiles(c: FnCall): string {
-  const n = intLiteral(c.args[1]);
+  const n = checkApproxNumber(c, c.args[1]);
   if (n === undefined || n <= 0n) throw BigQueryError.invalidQuery('APPROX_QUANTILES requires a positive constant number of quantiles');
-  const qs = Array.from({ length: Number(n) + 1 }, (_v, i) => String(i / Number(n))).join(', ');
+  // The positions 0/n … n/n built by DuckDB (a constant list), not spelled out in the SQL text.
+  const qs = `list_transform(range(0, ${n + 1n}), i -> i / ${n})`;
   const x = c.args[0];
   const filter = c.nullHandling === 'RESPECT' ? undefined : `${x} IS NOT NULL`;
-  return aggregate('quantile_disc', { ...c, distinct: c.distinct }, [x, `[${qs}]`], filter);
+  return aggregate('quantile_disc', { ...c, distinct: c.distinct }, [x, qs], filter);
 }
 
 /** Names of the fields of the STRUCT elements of an ARRAY<STRUCT<…>> return type. */
@@ -82,6 +96,7 @@ function elementFields(c: FnCall): string[] {
 /** APPROX_TOP_COUNT(x, n): exact counts, highest first. */
 function approxTopCount(c: FnCall): string {
   const [x, n] = c.args;
+  checkApproxNumber(c, n);
   const [fv, fc] = elementFields(c);
   const counted = `list_transform(map_entries(${aggregate('histogram', c, [x])}), e -> struct_pack(c := e.value, v := e.key))`;
   return `list_transform(list_slice(list_reverse_sort(${counted}), 1, ${n}), s -> struct_pack(${fv} := s.v, ${fc} := s.c))`;
@@ -90,6 +105,7 @@ function approxTopCount(c: FnCall): string {
 /** APPROX_TOP_SUM(x, weight, n): exact sums of weight per value, highest first. */
 function approxTopSum(c: FnCall): string {
   const [x, w, n] = c.args;
+  checkApproxNumber(c, n);
   const [fv, fs] = elementFields(c);
   const pairs = aggregate('list', c, [`struct_pack(v := ${x}, w := ${w})`]);
   // The aggregate must not sit inside a lambda body: bind it through a one-element list.

@@ -7,7 +7,8 @@
  */
 import { BigQueryError } from '../errors/errors.js';
 import { registerFunctions, type FnCall, type FnTable } from './registry.js';
-import { fail, nullIfAnyNull } from './util.js';
+import { fail, nullIfAnyNull, q } from './util.js';
+import { MAX_GENERATED_ARRAY_ELEMENTS } from '../config/limits.js';
 
 const isBytesArray = (c: FnCall, i = 0) => {
   const t = c.argTypes[i];
@@ -77,7 +78,11 @@ function generateArray(c: FnCall): string {
       ? `generate_series(${a}, ${b}, ${step})`
       : `list_transform(range(0, CAST(floor((${b} - ${a}) / ${step}) AS BIGINT) + 1), i -> CAST(${a} + i * ${step} AS ${c.duckType(el)}))`;
   const empty = `(${step} > 0 AND ${a} > ${b}) OR (${step} < 0 AND ${a} < ${b})`;
-  return nullIfAnyNull([a, b, step], `CASE WHEN ${step} = 0 THEN ${zero} WHEN ${empty} THEN []::${c.duckType(c.returnType)} ELSE ${body} END`);
+  // More elements than BigQuery generates is its error, checked before the list is built
+  // (src/config/limits.ts); INT64 counts exactly in HUGEINT, the others in DOUBLE.
+  const steps = el.kind === 'INT64' ? `((CAST(${b} AS HUGEINT) - ${a}) // ${step})` : `floor((CAST(${b} AS DOUBLE) - CAST(${a} AS DOUBLE)) / CAST(${step} AS DOUBLE))`;
+  const many = `WHEN ${steps} >= ${MAX_GENERATED_ARRAY_ELEMENTS} THEN ${fail(c, q(BigQueryError.tooManyArrayElements(MAX_GENERATED_ARRAY_ELEMENTS).message))}`;
+  return nullIfAnyNull([a, b, step], `CASE WHEN ${step} = 0 THEN ${zero} WHEN ${empty} THEN []::${c.duckType(c.returnType)} ${many} ELSE ${body} END`);
 }
 
 /** A lambda-taking function: the lambda is the last argument, already a DuckDB lambda. */

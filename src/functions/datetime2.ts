@@ -8,6 +8,11 @@ import { BigQueryError } from '../errors/errors.js';
 import { registerFunctions, type FnCall, type FnTable } from './registry.js';
 import { fromLocal, MICROS, toLocal } from './datetime.js';
 import { datePart, fail, q, stringLiteral } from './util.js';
+import { MAX_GENERATED_ARRAY_ELEMENTS } from '../config/limits.js';
+
+/** `WHEN <count> >= max THEN error` for GENERATE_DATE_ARRAY / GENERATE_TIMESTAMP_ARRAY (src/config/limits.ts). */
+const tooMany = (c: FnCall, steps: string) =>
+  `WHEN ${steps} >= ${MAX_GENERATED_ARRAY_ELEMENTS} THEN ${fail(c, q(BigQueryError.tooManyArrayElements(MAX_GENERATED_ARRAY_ELEMENTS).message))}`;
 
 const pad = (e: string, n = 2, ch = '0') => `lpad(CAST(${e} AS VARCHAR), ${n}, '${ch}')`;
 const h12 = (x: string) => `(CASE WHEN hour(${x}) % 12 = 0 THEN 12 ELSE hour(${x}) % 12 END)`;
@@ -150,7 +155,7 @@ function generateDateArray(c: FnCall): string {
     count = `abs(${b} - ${a}) // abs(${n} * ${days[part]}) + 2`;
   } else throw BigQueryError.invalidQuery(`GENERATE_DATE_ARRAY does not support the ${part} date part`);
   const seq = `list_filter(list_transform(range(0, ${count}), i -> CAST(${a} + ${step} AS DATE)), d -> CASE WHEN ${n} > 0 THEN d <= ${b} ELSE d >= ${b} END)`;
-  return `CASE WHEN ${a} IS NULL OR ${b} IS NULL OR ${n} IS NULL THEN NULL WHEN ${n} = 0 THEN ${fail(c, `'Sequence step cannot be 0.'`)} WHEN (${n} > 0 AND ${a} > ${b}) OR (${n} < 0 AND ${a} < ${b}) THEN []::DATE[] ELSE ${seq} END`;
+  return `CASE WHEN ${a} IS NULL OR ${b} IS NULL OR ${n} IS NULL THEN NULL WHEN ${n} = 0 THEN ${fail(c, `'Sequence step cannot be 0.'`)} WHEN (${n} > 0 AND ${a} > ${b}) OR (${n} < 0 AND ${a} < ${b}) THEN []::DATE[] ${tooMany(c, `(${count}) - 2`)} ELSE ${seq} END`;
 }
 
 function generateTimestampArray(c: FnCall): string {
@@ -158,7 +163,7 @@ function generateTimestampArray(c: FnCall): string {
   const part = datePart(c, 3);
   const u = MICROS[part];
   if (!u) throw BigQueryError.invalidQuery(`GENERATE_TIMESTAMP_ARRAY does not support the ${part} date part`);
-  return `CASE WHEN ${a} IS NULL OR ${b} IS NULL OR ${n} IS NULL THEN NULL WHEN ${n} = 0 THEN ${fail(c, `'Sequence step cannot be 0.'`)} WHEN (${n} > 0 AND ${a} > ${b}) OR (${n} < 0 AND ${a} < ${b}) THEN []::TIMESTAMPTZ[] ELSE generate_series(${a}, ${b}, to_microseconds(${n} * ${u})) END`;
+  return `CASE WHEN ${a} IS NULL OR ${b} IS NULL OR ${n} IS NULL THEN NULL WHEN ${n} = 0 THEN ${fail(c, `'Sequence step cannot be 0.'`)} WHEN (${n} > 0 AND ${a} > ${b}) OR (${n} < 0 AND ${a} < ${b}) THEN []::TIMESTAMPTZ[] ${tooMany(c, `(CAST(epoch_us(${b}) AS HUGEINT) - epoch_us(${a})) // (CAST(${n} AS HUGEINT) * ${u})`)} ELSE generate_series(${a}, ${b}, to_microseconds(${n} * ${u})) END`;
 }
 
 // ---------- intervals ----------

@@ -4,7 +4,9 @@
  */
 import type { BqType } from '../types/types.js';
 import { registerFunctions, type FnCall, type FnTable } from './registry.js';
-import { fail } from './util.js';
+import { fail, q } from './util.js';
+import { BigQueryError } from '../errors/errors.js';
+import { MAX_GENERATED_ARRAY_ELEMENTS } from '../config/limits.js';
 
 const S = (r: string) => `struct_extract(${r}, 'start')`;
 const E = (r: string) => `struct_extract(${r}, 'end')`;
@@ -52,7 +54,11 @@ function generateRangeArray(c: FnCall): string {
   const starts = `list_filter(generate_series(CAST(${S(r)} AS ${series}), CAST(${E(r)} AS ${series}), ${step}), x -> x < ${E(r)})`;
   const ranges = `list_transform(list_filter(${starts}, x -> ${partial} OR x + ${step} <= ${E(r)}), x -> ${pack(`CAST(x AS ${t})`, `CAST(least(x + ${step}, ${E(r)}) AS ${t})`)})`;
   const unbounded = fail(c, `'GENERATE_RANGE_ARRAY does not support unbounded ranges'`);
-  return `CASE WHEN ${r} IS NULL OR ${step} IS NULL THEN NULL WHEN ${S(r)} IS NULL OR ${E(r)} IS NULL THEN ${unbounded} ELSE ${ranges} END`;
+  // More subranges than GENERATE_*_ARRAY build is refused before the list is built (src/config/limits.ts);
+  // months count as 30 days here, close enough for a bound.
+  const count = `(epoch(CAST(${E(r)} AS ${series})) - epoch(CAST(${S(r)} AS ${series}))) / nullif(epoch(${step}), 0)`;
+  const many = `WHEN ${count} > ${MAX_GENERATED_ARRAY_ELEMENTS} THEN ${fail(c, q(BigQueryError.tooManyArrayElements(MAX_GENERATED_ARRAY_ELEMENTS).message))}`;
+  return `CASE WHEN ${r} IS NULL OR ${step} IS NULL THEN NULL WHEN ${S(r)} IS NULL OR ${E(r)} IS NULL THEN ${unbounded} ${many} ELSE ${ranges} END`;
 }
 
 const TABLE: FnTable = {

@@ -9,7 +9,9 @@
  */
 import { defineUdf } from './prelude.js';
 import { registerFunctions, type FnCall, type FnTable } from './registry.js';
-import { fail, nullIfAnyNull, unsupportedForm } from './util.js';
+import { fail, nullIfAnyNull, q, unsupportedForm } from './util.js';
+import { BigQueryError } from '../errors/errors.js';
+import { MAX_STRING_FUNCTION_OUTPUT_BYTES } from '../config/limits.js';
 
 const isBytes = (c: FnCall, i = 0) => c.argTypes[i]?.kind === 'BYTES';
 const hex = (b: string) => `hex(${b})`;
@@ -80,21 +82,30 @@ function pad(which: 'lpad' | 'rpad') {
     const [s, len] = c.args;
     const neg = fail(c, `'Second argument (output size) for LPAD/RPAD cannot be negative'`);
     const empty = fail(c, `'Third argument (pad pattern) for LPAD/RPAD cannot be empty'`);
+    // BigQuery refuses outputs over 1 MB (src/config/limits.ts) instead of building them.
+    const big = `WHEN ${len} > ${MAX_STRING_FUNCTION_OUTPUT_BYTES} THEN ${fail(c, q(BigQueryError.outputTooLarge('LPAD/RPAD').message))}`;
     if (isBytes(c)) {
       const p = c.args[2] ?? `'\\x20'::BLOB`;
-      const body = `unhex(${which}(hex(${s}), CAST(least(2 * ${len}, 2147483647) AS INTEGER), hex(${p})))`;
-      return nullIfAnyNull([s, len, p], `CASE WHEN ${len} < 0 THEN ${neg} WHEN octet_length(${p}) = 0 THEN ${empty} ELSE ${body} END`);
+      const body = `unhex(${which}(hex(${s}), CAST(2 * ${len} AS INTEGER), hex(${p})))`;
+      return nullIfAnyNull([s, len, p], `CASE WHEN ${len} < 0 THEN ${neg} ${big} WHEN octet_length(${p}) = 0 THEN ${empty} ELSE ${body} END`);
     }
     const p = c.args[2] ?? `' '`;
-    return nullIfAnyNull([s, len, p], `CASE WHEN ${len} < 0 THEN ${neg} WHEN ${p} = '' THEN ${empty} ELSE ${which}(${s}, CAST(least(${len}, 2147483647) AS INTEGER), ${p}) END`);
+    return nullIfAnyNull([s, len, p], `CASE WHEN ${len} < 0 THEN ${neg} ${big} WHEN ${p} = '' THEN ${empty} ELSE ${which}(${s}, CAST(${len} AS INTEGER), ${p}) END`);
   };
 }
 
+/** REPEAT(value, n): an output over 1 MB is BigQuery's error, checked before it is built. */
 function repeat(c: FnCall): string {
   const [s, n] = c.args;
   const neg = fail(c, `'Second argument in REPEAT() cannot be negative'`);
   const body = isBytes(c) ? `unhex(repeat(hex(${s}), ${n}))` : `repeat(${s}, ${n})`;
-  return nullIfAnyNull(c.args, `CASE WHEN ${n} < 0 THEN ${neg} ELSE ${body} END`);
+  const big = fail(c, q(BigQueryError.outputTooLarge('REPEAT').message));
+  const empty = isBytes(c) ? `''::BLOB` : `''`;
+  const size = isBytes(c) ? `octet_length(${s})` : `strlen(${s})`;
+  return nullIfAnyNull(
+    c.args,
+    `CASE WHEN ${n} < 0 THEN ${neg} WHEN ${size} = 0 OR ${n} = 0 THEN ${empty} WHEN ${n} > ${MAX_STRING_FUNCTION_OUTPUT_BYTES} // ${size} THEN ${big} ELSE ${body} END`,
+  );
 }
 
 function reverse(c: FnCall): string {

@@ -69,6 +69,8 @@ export interface ResultLimits {
   maxJobs: number;
   /** Cells (rows × columns) kept over all jobs; the most recent job's rows are always kept. */
   maxCells: number;
+  /** Bytes of rows kept over all jobs (src/jobs/result-bytes.ts); the most recent job's rows are always kept. */
+  maxBytes: number;
 }
 
 /** Filters of jobs.list. */

@@ -35,12 +35,13 @@ import { executeLoadJob, validateLoadConfig } from './load.js';
 import { executeCopyJob, validateCopyConfig } from './copy.js';
 import { executeExtractJob, validateExtractConfig } from './extract.js';
 import type { JobListFilter, JobRecord, JobStats, ResultLimits } from './jobs-model.js';
+import { ByteLedger, DEFAULT_MAX_RETAINED_BYTES, keptBytes, pageEnd } from './result-bytes.js';
 
 export type { JobListFilter, JobRecord, JobState, JobStats, ResultLimits } from './jobs-model.js';
 export { decodeParams } from './jobs-params.js';
 export { anonymousTable } from './anonymous.js';
 
-const DEFAULT_LIMITS: ResultLimits = { maxJobs: 1000, maxCells: 5_000_000 };
+const DEFAULT_LIMITS: ResultLimits = { maxJobs: 1000, maxCells: 5_000_000, maxBytes: DEFAULT_MAX_RETAINED_BYTES };
 /** Query jobs running at once by default; later ones stay PENDING (slots.ts). */
 export const DEFAULT_MAX_RUNNING_JOBS = 16;
 /** How long jobs.cancel waits for the cancelled job to stop before answering. */
@@ -366,8 +367,10 @@ export class JobManager {
     const cells = resultRowCount(job) * Math.max(1, fields.length);
     this.retained.set(key, cells);
     this.retainedCells += cells;
+    this.retainedBytes.add(key, keptBytes(job.encodedRows ?? job.result?.rows));
     for (const [k] of this.retained) {
-      if (this.retained.size <= 1 || (this.retained.size <= this.limits.maxJobs && this.retainedCells <= this.limits.maxCells)) break;
+      const within = this.retained.size <= this.limits.maxJobs && this.retainedCells <= this.limits.maxCells && this.retainedBytes.total <= this.limits.maxBytes;
+      if (this.retained.size <= 1 || within) break;
       this.release(k);
       const j = this.jobs.get(k);
       if (j?.result) {
@@ -383,7 +386,9 @@ export class JobManager {
     if (cells === undefined) return;
     this.retained.delete(key);
     this.retainedCells -= cells;
+    this.retainedBytes.remove(key);
   }
+  private readonly retainedBytes = new ByteLedger();
 
   /**
    * Result page of a finished query job.
@@ -405,7 +410,8 @@ export class JobManager {
     }
     const fields = r?.schema ?? [];
     const total = resultRowCount(job);
-    const end = Math.min(total, startIndex + maxResults);
+    // At most maxResults rows and MAX_PAGE_BYTES of them (src/jobs/result-bytes.ts).
+    const end = pageEnd(job.encodedRows ?? r?.rows ?? [], startIndex, Math.min(total, startIndex + maxResults));
     const next = end < total ? end : undefined;
     if (job.encodedRows) return { fields, encodedRows: job.encodedRows.slice(startIndex, end), total, next };
     return { fields, rows: (r?.rows ?? []).slice(startIndex, end), total, next };

@@ -9,6 +9,7 @@
  */
 import type { Node } from '../analyzer/ast.js';
 import { stripComments } from '../engine/analyze.js';
+import { checkQueryText } from '../engine/query-text-limits.js';
 import type { ParamValue } from '../engine/lower/context.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { BqType, Value } from '../types/types.js';
@@ -19,6 +20,8 @@ export async function executeImmediate(it: Interpreter, n: Node): Promise<Flow> 
   const sqlValue = await it.evaluate(n.sql, { type: { kind: 'STRING' } });
   if (sqlValue.value === null) throw BigQueryError.invalidQuery('EXECUTE IMMEDIATE sql string cannot be NULL');
   const text = String(sqlValue.value);
+  // A built statement meets the same text limits as a request's query (src/engine/query-text-limits.ts).
+  checkQueryText(text);
 
   const named = new Map<string, ParamValue>();
   const positional: ParamValue[] = [];

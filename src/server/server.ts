@@ -48,6 +48,12 @@ export interface EmulatorOptions {
   corsOrigins?: string[];
   /** Where the server's log goes (default: stdout when logging requests, else errors only to stderr). */
   logStream?: NodeJS.WritableStream;
+  /** DuckDB's memory limit, a size such as `4GB` (default half the machine's RAM, src/config/limits.ts). */
+  memoryLimit?: string;
+  /** Where DuckDB spills (default `<dataDir>/spill`, else a private directory under the OS temp directory). */
+  tempDirectory?: string;
+  /** Largest decoded result of one query in bytes before "Response too large to return." (default 512 MB). */
+  maxResponseBytes?: number;
 }
 
 export interface Emulator {
@@ -64,7 +70,11 @@ export interface Emulator {
  */
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   const projectId = opts.projectId ?? 'test-project';
-  const engine = await Engine.start({ dataDir: opts.dataDir });
+  const engine = await Engine.start({
+    dataDir: opts.dataDir,
+    database: { memoryLimit: opts.memoryLimit, tempDirectory: opts.tempDirectory },
+    maxResponseBytes: opts.maxResponseBytes,
+  });
   setAllowedLocalDirs(engine, opts.allowLocalFiles ?? []);
   const jobs = new JobManager(engine, projectId, opts.resultLimits ?? {}, opts.sessionIdleMs, opts.maxRunningJobs);
   await jobs.load();

@@ -7,6 +7,7 @@
  */
 import { quoteIdentIfNeeded, typeToSql, type BqType, type ScalarKind } from './types.js';
 import { BigQueryError } from '../errors/errors.js';
+import { MAX_COLUMN_NAME_LENGTH } from '../config/limits.js';
 import { paramsFromField, paramsToField, paramTarget, paramTypeText, treeHasParams, type ParamTree } from './type-params.js';
 
 /** A REST TableFieldSchema (subset of fields this layer reads and writes). */
@@ -83,8 +84,21 @@ export function columnFromField(f: TableFieldSchema): Column {
   return { name: f.name, type, required: !!required, ...rest };
 }
 
+/**
+ * Refuses a column (field) name longer than BigQuery's 300 characters
+ * (https://cloud.google.com/bigquery/docs/schemas#column_names), also inside STRUCT types.
+ * @throws BigQueryError `invalid` "Invalid field name "…". Fields must contain the allowed
+ *   characters, and be at most 300 characters long. …"
+ */
+export function checkFieldNames(name: string, type?: BqType): void {
+  if (name.length > MAX_COLUMN_NAME_LENGTH && [...name].length > MAX_COLUMN_NAME_LENGTH) throw BigQueryError.invalidFieldName(name);
+  if (type?.kind === 'ARRAY') checkFieldNames('', type.element);
+  else if (type?.kind === 'STRUCT') for (const f of type.fields) checkFieldNames(f.name ?? '', f.type);
+}
+
 function parseField(f: TableFieldSchema): { type: BqType; details: FieldDetails } {
   if (!f || typeof f.name !== 'string' || f.name === '') throw BigQueryError.invalid('Empty field name', 'schema');
+  checkFieldNames(f.name);
   const name = INPUT_NAMES[String(f.type ?? '').toUpperCase()];
   if (!name) throw BigQueryError.invalid(`Invalid field type: ${f.type}`, 'schema');
   const details: FieldDetails = {};

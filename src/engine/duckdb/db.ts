@@ -4,11 +4,21 @@
  * connections so reads run side by side; metadata is persisted in `__bqemu_meta`.
  */
 import { noteResult } from './native-memory.js';
-import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBResultReader } from '@duckdb/node-api';
+import {
+  DuckDBInstance,
+  type DuckDBAppender,
+  type DuckDBConnection,
+  type DuckDBDataChunk,
+  type DuckDBPreparedStatement,
+  type DuckDBResult,
+  type DuckDBResultReader,
+} from '@duckdb/node-api';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_DUCKDB_MEMORY_FRACTION } from '../../config/limits.js';
 import type { MetaPersistence } from '../../catalog/store.js';
 import { BigQueryError } from '../../errors/errors.js';
 import { jsUdfErrorOf, withJsUdfRetry } from '../../functions/js-udf.js';
@@ -89,6 +99,13 @@ export function runWithJsUdfs<T>(statement: () => Promise<T>): Promise<T> {
   });
 }
 
+/**
+ * DuckDB's texts of a query that ran out of memory or built a value past DuckDB's own limits
+ * (`Out of Memory Error: …`, `Lists larger than 2^32 elements`, `Cannot create a string of size …`,
+ * a full spill directory): BigQuery's "Resources exceeded" for each.
+ */
+const RESOURCES_EXCEEDED = /^Out of Memory Error|Lists larger than|Cannot create a string of size|could not allocate|failed to allocate|Failed to (?:create|write) (?:the )?(?:temporary|temp)|maximum temp directory size|max_temp_directory_size/i;
+
 /** Maps a DuckDB runtime error to BigQuery's text (DESIGN §3). */
 export function mapDuckDBError(e: unknown): BigQueryError {
   if (e instanceof BigQueryError) return e;
@@ -96,6 +113,13 @@ export function mapDuckDBError(e: unknown): BigQueryError {
   msg = msg.split('\n')[0];
   const udf = jsUdfErrorOf(msg);
   if (udf) return udf;
+  if (RESOURCES_EXCEEDED.test(msg)) return BigQueryError.resourcesExceeded();
+  // DuckDB's parser stops at 1,000 expression levels; the lowering of a deep GoogleSQL expression
+  // reaches it first: BigQuery's answer to too deep nesting.
+  if (/Max expression depth limit of \d+ exceeded/.test(msg)) return BigQueryError.outOfStackSpace();
+  // The result-size guard's error() (src/engine/result-size.ts) keeps its reason.
+  if (msg.endsWith(BigQueryError.responseTooLarge().message)) return BigQueryError.responseTooLarge();
+  if (msg.endsWith(BigQueryError.resourcesExceeded().message)) return BigQueryError.resourcesExceeded();
   let m: RegExpExecArray | null;
   if ((m = /^Invalid Input Error: (.*)$/s.exec(msg))) return BigQueryError.runtime(m[1]);
   if ((m = /Overflow in (addition|subtraction|multiplication) of INT64 \((-?\d+) ([-+*]) (-?\d+)\)/.exec(msg)))
@@ -118,6 +142,29 @@ function metaSql(c: { kind: string; key: string; json: string | null }): string 
   const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
   if (c.json === null) return `DELETE FROM __bqemu_meta WHERE kind = ${q(c.kind)} AND key = ${q(c.key)}`;
   return `INSERT OR REPLACE INTO __bqemu_meta VALUES (${q(c.kind)}, ${q(c.key)}, ${q(c.json)})`;
+}
+
+/** Resource settings of the database (src/config/limits.ts). */
+export interface DatabaseOptions {
+  /**
+   * DuckDB's `memory_limit` (a DuckDB size such as `4GB` or `512MB`); default
+   * {@link DEFAULT_DUCKDB_MEMORY_FRACTION} of the machine's RAM.
+   */
+  memoryLimit?: string;
+  /**
+   * Where DuckDB spills what does not fit in memory; default `<dataDir>/spill`, or a private
+   * directory under the OS temp directory (removed on close) for an in-memory database.
+   */
+  tempDirectory?: string;
+}
+
+/** `memory_limit` as DuckDB takes it: the given size, else the default fraction of RAM, in MB. */
+export function duckMemoryLimit(given?: string): string {
+  if (given) {
+    if (!/^\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$/i.test(given)) throw new Error(`Invalid memory limit "${given}" (expected a size such as 4GB or 512MB)`);
+    return given.trim();
+  }
+  return `${Math.max(256, Math.floor((os.totalmem() * DEFAULT_DUCKDB_MEMORY_FRACTION) / (1024 * 1024)))}MB`;
 }
 
 export class Database implements MetaPersistence {
@@ -154,14 +201,29 @@ export class Database implements MetaPersistence {
   }
   private waiters: ((c: DuckDBConnection) => void)[] = [];
 
-  /** Opens the database: `:memory:` or `<dataDir>/bqemu.duckdb`. */
-  static async open(dataDir?: string): Promise<Database> {
+  /** The private spill directory chosen for an in-memory database (removed on close). */
+  private ownTempDir?: string;
+
+  /**
+   * Opens the database: `:memory:` or `<dataDir>/bqemu.duckdb`, with DuckDB's `memory_limit` and
+   * a spill directory (`temp_directory`) so a large query spills to disk, and past the limit fails
+   * alone with BigQuery's "Resources exceeded" instead of taking the process down.
+   */
+  static async open(dataDir?: string, opts: DatabaseOptions = {}): Promise<Database> {
     let file = ':memory:';
     if (dataDir) {
       fs.mkdirSync(dataDir, { recursive: true });
       file = path.join(dataDir, 'bqemu.duckdb');
     }
-    const instance = await DuckDBInstance.create(file, { default_null_order: 'nulls_first_on_asc_last_on_desc' });
+    let ownTempDir: string | undefined;
+    let tempDir = opts.tempDirectory ?? (dataDir ? path.join(dataDir, 'spill') : undefined);
+    // DuckDB creates the directory when it first spills, so an emulator that never spills leaves none.
+    if (!tempDir) tempDir = ownTempDir = path.join(os.tmpdir(), `bqemu-spill-${process.pid}-${randomUUID().slice(0, 8)}`);
+    const instance = await DuckDBInstance.create(file, {
+      default_null_order: 'nulls_first_on_asc_last_on_desc',
+      memory_limit: duckMemoryLimit(opts.memoryLimit),
+      temp_directory: tempDir,
+    });
     const pool: DuckDBConnection[] = [];
     for (let i = 0; i < POOL_SIZE; i++) {
       const c = await instance.connect();
@@ -171,6 +233,7 @@ export class Database implements MetaPersistence {
       pool.push(c);
     }
     const db = new Database(instance, pool, file !== ':memory:');
+    db.ownTempDir = ownTempDir;
     db.free = [...pool];
     await db.run('CREATE TABLE IF NOT EXISTS __bqemu_meta (kind VARCHAR, key VARCHAR, json VARCHAR, PRIMARY KEY (kind, key))');
     await db.recoverCopies();
@@ -232,6 +295,32 @@ export class Database implements MetaPersistence {
    * Text DuckDB cannot prepare (several statements) runs unprepared.
    */
   async readAll(sql: string): Promise<DuckDBResultReader> {
+    return this.runPrepared(
+      sql,
+      (p) => runWithJsUdfs(() => p.runAndReadAll()),
+      (c) => runWithJsUdfs(() => c.runAndReadAll(sql)),
+    );
+  }
+
+  /**
+   * Runs a query and hands its rows to `visit` one DuckDB chunk (≤ 2,048 rows) at a time, as they
+   * are produced: nothing is materialised beyond the chunk being visited, and `visit` may throw to
+   * stop the query early (the result-size guard, src/engine/statements.ts readRows).
+   */
+  async readChunks(sql: string, visit: (chunk: DuckDBDataChunk) => void, restart?: () => void): Promise<void> {
+    // A statement re-run for a JavaScript UDF batch (runWithJsUdfs) streams from its first row
+    // again: `restart` lets the caller drop what it kept of the abandoned run.
+    const drain = async (open: () => Promise<DuckDBResult>) =>
+      runWithJsUdfs(async () => {
+        restart?.();
+        const r = await open();
+        for (let ch = await r.fetchChunk(); ch && ch.rowCount > 0; ch = await r.fetchChunk()) visit(ch);
+      });
+    await this.runPrepared(sql, (p) => drain(() => p.stream()), (c) => drain(() => c.stream(sql)));
+  }
+
+  /** Runs `sql` through the connection's kept prepared statement (see readAll), or `unprepared`. */
+  private async runPrepared<T>(sql: string, run: (p: DuckDBPreparedStatement) => Promise<T>, unprepared: (c: DuckDBConnection) => Promise<T>): Promise<T> {
     return this.withConnection(async (c) => {
       let cache = this.prepared.get(c);
       if (!cache) this.prepared.set(c, (cache = new Map()));
@@ -245,7 +334,7 @@ export class Database implements MetaPersistence {
           try {
             p = await c.prepare(sql);
           } catch {
-            return await runWithJsUdfs(() => c.runAndReadAll(sql));
+            return await unprepared(c);
           }
           cache.set(sql, p);
           // A cancel that arrived while preparing interrupted nothing: honour it before running.
@@ -256,8 +345,7 @@ export class Database implements MetaPersistence {
             stmt.destroySync();
           }
         }
-        const stmt = p;
-        return await runWithJsUdfs(() => stmt.runAndReadAll());
+        return await run(p);
       } catch (e) {
         if (p && cache.get(sql) === p) {
           cache.delete(sql);
@@ -399,6 +487,7 @@ export class Database implements MetaPersistence {
   close(): void {
     if (this.closing) return;
     this.closing = true;
+    if (this.ownTempDir) fs.rmSync(this.ownTempDir, { recursive: true, force: true });
     const busy = this.pool.filter((c) => !this.free.includes(c));
     for (const c of this.free) {
       for (const p of this.prepared.get(c)?.values() ?? []) p.destroySync();

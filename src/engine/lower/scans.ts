@@ -6,6 +6,7 @@
 import { icuLocale, sortKey } from '../../functions/collation.js';
 import { walk, type Node } from '../../analyzer/ast.js';
 import { BigQueryError } from '../../errors/errors.js';
+import { MAX_RECURSIVE_CTE_ITERATIONS } from '../../config/limits.js';
 import { colName, ident, selectList, type LowerContext } from './context.js';
 import { lowerExpr, lowerOrderBy, lowerWindowCall } from './exprs.js';
 
@@ -230,6 +231,7 @@ function withScan(n: Node, ctx: LowerContext): string {
     const q: Node = e.withSubquery;
     const names = (q.columnList ?? []).map((_: unknown, i: number) => `w${i}`);
     if (q.kind === 'RecursiveScan') (ctx as LowerContext & { recursiveName?: string }).recursiveName = e.withQueryName;
+    if (countsIterations(q)) names.push(ITERATION);
     const body = q.kind === 'RecursiveScan' ? lowerScan(q, ctx) : `SELECT * FROM (${lowerScan(q, ctx)})`;
     return `${ident(e.withQueryName)}(${names.join(', ') || 'w0'}) AS (${body})`;
   });
@@ -242,14 +244,36 @@ function withRefScan(n: Node, ctx: LowerContext): string {
   return `SELECT ${items.join(', ') || 'NULL AS "__none"'} FROM ${ident(name)}`;
 }
 
+/** The hidden iteration-number column of a recursive CTE (see recursiveScan). */
+const ITERATION = '"__bq_iteration"';
+
+/**
+ * UNION ALL recursions carry an iteration number; UNION DISTINCT ones cannot (the number would make
+ * every row distinct) and end when an iteration adds no new row.
+ */
+const countsIterations = (q: Node) => q.kind === 'RecursiveScan' && q.opType !== 'UNION_DISTINCT';
+
+/**
+ * A recursive CTE's two terms. Under UNION ALL each row carries the iteration that produced it
+ * (the base term 0); an iteration past BigQuery's 500 that still produces rows raises BigQuery's
+ * error instead of recursing until memory runs out (https://cloud.google.com/bigquery/docs/recursive-ctes).
+ * DuckDB reads the previous iteration's rows wherever the recursive term names the CTE, so
+ * `max(iteration)` over it is the previous iteration's number.
+ */
 function recursiveScan(n: Node, ctx: LowerContext): string {
   const out = cols(n);
-  const branch = (item: Node) => {
+  const counted = countsIterations(n);
+  const prev = `(SELECT max(${ITERATION}) FROM ${ident((ctx as LowerContext & { recursiveName?: string }).recursiveName ?? '')})`;
+  const tooMany = `error('${BigQueryError.recursionLimit(MAX_RECURSIVE_CTE_ITERATIONS).message.replace(/'/g, "''")}')`;
+  const branch = (item: Node, iteration: string) => {
     const oc: Node[] = item.outputColumnList ?? [];
-    return `SELECT ${oc.map((c, i) => `${colName(c)} AS ${colName(out[i])}`).join(', ')} FROM ${from(item.scan, ctx)}`;
+    const items = oc.map((c, i) => `${colName(c)} AS ${colName(out[i])}`);
+    if (counted) items.push(`${iteration} AS ${ITERATION}`);
+    return `SELECT ${items.join(', ')} FROM ${from(item.scan, ctx)}`;
   };
   const op = n.opType === 'UNION_DISTINCT' ? 'UNION' : 'UNION ALL';
-  return `${branch(n.nonRecursiveTerm)} ${op} ${branch(n.recursiveTerm)}`;
+  const next = `CASE WHEN ${prev} >= ${MAX_RECURSIVE_CTE_ITERATIONS} THEN ${tooMany} ELSE ${prev} + 1 END`;
+  return `${branch(n.nonRecursiveTerm, '0')} ${op} ${branch(n.recursiveTerm, next)}`;
 }
 
 const SCANS: Record<string, ScanLowering> = {

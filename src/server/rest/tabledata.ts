@@ -8,6 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BigQueryError } from '../../errors/errors.js';
 import { readRows } from '../../engine/statements.js';
+import { pageEnd } from '../../jobs/result-bytes.js';
 import { insertValues } from '../../engine/dml-values.js';
 import { enforceRows } from '../../engine/type-params.js';
 import { checkSnapshotWrite } from '../../engine/table-guards.js';
@@ -45,6 +46,8 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
     if (max > 0 && cols.length) {
       const list = cols.map((c) => `"${c.name.replace(/"/g, '""')}"`).join(', ');
       rows = await readRows(ctx.engine, `SELECT ${list} FROM "${t.duckName}" ORDER BY rowid LIMIT ${max} OFFSET ${start}`, cols);
+      // A page holds at most 10 MB of rows; the page token continues after them (src/jobs/result-bytes.ts).
+      rows = rows.slice(0, pageEnd(rows, 0, rows.length));
     }
     const fmt = { useInt64Timestamp: String(q['formatOptions.useInt64Timestamp']) === 'true' };
     // No `rows` key on an empty page (recorded tabledata_list_empty_table, page_max_results_zero).

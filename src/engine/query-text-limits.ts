@@ -1,0 +1,108 @@
+/**
+ * BigQuery's limits on a query text, checked before the analyzer sees it: the length
+ * (1,024K characters) and the nesting of parentheses and brackets (the analyzer's stack). The
+ * nesting scan is deliberately minimal and conservative — it only skips string literals, quoted
+ * identifiers and comments so that brackets inside them do not count — and is not a parser:
+ * everything else is left to the analyzer.
+ */
+import { MAX_EXPRESSION_NESTING, MAX_QUERY_LENGTH_CHARS } from '../config/limits.js';
+import { BigQueryError } from '../errors/errors.js';
+
+/**
+ * Characters of `sql` as BigQuery counts them (Unicode code points), counted only when the UTF-16
+ * length could pass `limit`.
+ */
+function exceedsLength(sql: string, limit: number): boolean {
+  if (sql.length <= limit) return false;
+  let n = 0;
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql.charCodeAt(i);
+    // A high surrogate followed by a low one is one character.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < sql.length) {
+      const d = sql.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    if (++n > limit) return true;
+  }
+  return false;
+}
+
+/**
+ * The deepest nesting of `(` and `[` in `sql` outside string and bytes literals (single, double and
+ * triple quoted, raw or not: a backslash always keeps the next character inside), backquoted
+ * identifiers and comments (`--`, `#`, `/* … *\/`). Stops
+ * counting once `stopAt` is passed.
+ */
+export function nestingDepth(sql: string, stopAt = Infinity): number {
+  let depth = 0;
+  let max = 0;
+  const n = sql.length;
+  let i = 0;
+  while (i < n) {
+    const c = sql[i];
+    if (c === '(' || c === '[') {
+      if (++depth > max) {
+        max = depth;
+        if (max > stopAt) return max;
+      }
+      i++;
+    } else if (c === ')' || c === ']') {
+      if (depth > 0) depth--;
+      i++;
+    } else if (c === '-' && sql[i + 1] === '-') i = lineEnd(sql, i);
+    else if (c === '#') i = lineEnd(sql, i);
+    else if (c === '/' && sql[i + 1] === '*') {
+      const e = sql.indexOf('*/', i + 2);
+      i = e < 0 ? n : e + 2;
+    } else if (c === '`') i = quotedEnd(sql, i, '`');
+    else if (c === "'" || c === '"') {
+      // A backslash keeps the next character inside the literal, raw literals included
+      // (GoogleSQL: r"\"" is a raw string holding a backslash and a quote).
+      i = quotedEnd(sql, i, c);
+    } else i++;
+  }
+  return max;
+}
+
+function lineEnd(sql: string, i: number): number {
+  const e = sql.indexOf('\n', i);
+  return e < 0 ? sql.length : e + 1;
+}
+
+/** The index after the literal or quoted identifier that starts at `i` with quote `q`. */
+function quotedEnd(sql: string, i: number, q: string): number {
+  const n = sql.length;
+  if (q !== '`' && sql[i + 1] === q && sql[i + 2] === q) {
+    const close = q + q + q;
+    let j = i + 3;
+    while (j < n) {
+      if (sql[j] === '\\') j += 2;
+      else if (sql.startsWith(close, j)) return j + 3;
+      else j++;
+    }
+    return n;
+  }
+  let j = i + 1;
+  while (j < n) {
+    const c = sql[j];
+    if (c === '\\') j += 2;
+    else if (c === q) return j + 1;
+    // A single-quoted literal or identifier ends at the line (an unterminated one is the
+    // analyzer's syntax error).
+    else if (c === '\n' && q !== '`') return j + 1;
+    else j++;
+  }
+  return n;
+}
+
+/**
+ * Checks a query (or script) text against BigQuery's limits before analysis.
+ * @throws BigQueryError `invalid` "The query is too large. …" beyond 1,024K characters
+ *   (https://cloud.google.com/bigquery/quotas#query_jobs), `invalidQuery` "Out of stack space
+ *   due to deeply nested query expression during query resolution" beyond
+ *   {@link MAX_EXPRESSION_NESTING} nested parentheses/brackets.
+ */
+export function checkQueryText(sql: string): void {
+  if (exceedsLength(sql, MAX_QUERY_LENGTH_CHARS)) throw BigQueryError.queryTooLarge();
+  if (nestingDepth(sql, MAX_EXPRESSION_NESTING) > MAX_EXPRESSION_NESTING) throw BigQueryError.outOfStackSpace();
+}
