@@ -286,12 +286,19 @@ export class AnalyzerPool {
         this.replace(w);
         return this.lost(p);
       case grpc.status.RESOURCE_EXHAUSTED:
-        // Request or answer over ANALYZER_MAX_SEND_BYTES / ANALYZER_MAX_RECEIVE_BYTES.
+        // Request or answer over ANALYZER_MAX_SEND_BYTES / ANALYZER_MAX_RECEIVE_BYTES — or the
+        // analyzer's own answer with this code ("Out of stack space due to deeply nested query
+        // expression during query resolution"), which is BigQuery's text: passed on as it is.
         conn.lastAnswer = Date.now();
+        if (!/message larger than max/i.test(e.details ?? '')) return this.finish(p, e);
         return this.finish(p, tooComplex());
       case grpc.status.INTERNAL:
         // Client-side (de)serialization: an answer nested deeper than protobufjs decodes.
         conn.lastAnswer = Date.now();
+        // An answer too deeply nested to decode is a text nested too deep: BigQuery's out-of-stack
+        // answer (https://cloud.google.com/bigquery/docs/troubleshoot-queries#out_of_stack_space).
+        if (/^Response message parsing error: (maximum nesting depth exceeded|Maximum call stack size exceeded)/.test(e.details ?? ''))
+          return this.finish(p, BigQueryError.outOfStackSpace());
         if (/^(Response message parsing error|Request message serialization failure)/.test(e.details ?? '')) return this.finish(p, tooComplex());
         return this.finish(p, e);
       default:
