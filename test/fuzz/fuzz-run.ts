@@ -25,6 +25,8 @@ export interface KindCounts {
   hangs: number;
   connection: number;
   shape: number;
+  /** 200 answers of `jobs.query` with `jobComplete: false` (still running at the server-side timeout). */
+  incomplete: number;
   maxMs: number;
 }
 
@@ -39,7 +41,7 @@ export class FuzzTally {
 
   /** Records one outcome. */
   add(o: FuzzOutcome): void {
-    const k = this.byKind.get(o.req.kind) ?? { requests: 0, ok2xx: 0, err4xx: 0, err5xx: 0, hangs: 0, connection: 0, shape: 0, maxMs: 0 };
+    const k = this.byKind.get(o.req.kind) ?? { requests: 0, ok2xx: 0, err4xx: 0, err5xx: 0, hangs: 0, connection: 0, shape: 0, incomplete: 0, maxMs: 0 };
     this.byKind.set(o.req.kind, k);
     k.requests++;
     k.maxMs = Math.max(k.maxMs, o.res.ms);
@@ -49,6 +51,7 @@ export class FuzzTally {
     else if (o.res.status >= 400) k.err4xx++;
     else if (o.res.status >= 200) k.ok2xx++;
     if (o.problem?.startsWith('shape')) k.shape++;
+    if (isIncomplete(o.res)) k.incomplete++;
     if (o.problem) {
       this.failures.push(o);
       const cause = causeOf(o.problem, o.res);
@@ -63,7 +66,7 @@ export class FuzzTally {
 
   /** Totals over every kind. */
   totals(): KindCounts {
-    const t: KindCounts = { requests: 0, ok2xx: 0, err4xx: 0, err5xx: 0, hangs: 0, connection: 0, shape: 0, maxMs: 0 };
+    const t: KindCounts = { requests: 0, ok2xx: 0, err4xx: 0, err5xx: 0, hangs: 0, connection: 0, shape: 0, incomplete: 0, maxMs: 0 };
     for (const k of this.byKind.values()) {
       for (const f of Object.keys(t) as (keyof KindCounts)[]) t[f] = f === 'maxMs' ? Math.max(t[f], k[f]) : t[f] + k[f];
     }
@@ -72,10 +75,10 @@ export class FuzzTally {
 
   /** The per-kind table, aligned for a terminal. */
   kindTable(): string {
-    const head = ['kind', 'requests', '2xx', '4xx', '5xx', 'hangs', 'conn', 'shape', 'max ms'];
-    const rows = [...this.byKind.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([kind, c]) => [kind, c.requests, c.ok2xx, c.err4xx, c.err5xx, c.hangs, c.connection, c.shape, Math.round(c.maxMs)]);
-    const t = this.totals();
-    rows.push(['TOTAL', t.requests, t.ok2xx, t.err4xx, t.err5xx, t.hangs, t.connection, t.shape, Math.round(t.maxMs)]);
+    const head = ['kind', 'requests', '2xx', '4xx', '5xx', 'hangs', 'conn', 'shape', 'incomplete', 'max ms'];
+    const row = (kind: string, c: KindCounts) => [kind, c.requests, c.ok2xx, c.err4xx, c.err5xx, c.hangs, c.connection, c.shape, c.incomplete, Math.round(c.maxMs)];
+    const rows = [...this.byKind.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([kind, c]) => row(kind, c));
+    rows.push(row('TOTAL', this.totals()));
     return formatTable(head, rows);
   }
 
@@ -90,6 +93,16 @@ export class FuzzTally {
     if (sorted.length > maxCauses) lines.push(`… and ${sorted.length - maxCauses} more causes`);
     return lines.join('\n');
   }
+}
+
+/** True for a `jobs.query` answer whose job was still running when the server-side wait ended. */
+export function isIncomplete(res: FuzzResponse): boolean {
+  return res.status === 200 && /"jobComplete"\s*:\s*false/.test(res.text.slice(0, 2000));
+}
+
+/** The job id of a `jobs.query`/`jobs.insert` answer, if any. */
+export function jobIdOf(res: FuzzResponse): string | undefined {
+  return /"jobId"\s*:\s*"([^"]+)"/.exec(res.text.slice(0, 2000))?.[1];
 }
 
 /** A short printable description of a request (bodies and paths cut to 160 characters). */

@@ -119,11 +119,25 @@ type BodyMutation = { kind: string; apply: (body: Record<string, unknown>) => st
 
 const DEEP_TOKEN = '"__bqemu_fuzz_deep__"';
 
+/** Every key path present in a seed body with the JSON kind of its value (the fields a handler surely reads). */
+function presentPaths(v: unknown, at: string[] = []): { path: string[]; kind: string }[] {
+  const out: { path: string[]; kind: string }[] = [];
+  if (Array.isArray(v)) v.forEach((x, i) => out.push({ path: [...at, String(i)], kind: kindOf(x) }, ...presentPaths(x, [...at, String(i)])));
+  else if (v !== null && typeof v === 'object')
+    for (const [k, x] of Object.entries(v)) out.push({ path: [...at, k], kind: kindOf(x) }, ...presentPaths(x, [...at, k]));
+  return out;
+}
+const kindOf = (x: unknown) => (Array.isArray(x) ? 'array' : x === null ? 'any' : typeof x === 'number' ? 'number' : typeof x);
+
 /** The body-mutation arbitrary for one schema. */
-function bodyMutations(schema: string, sizes: RestFuzzSizes): fc.Arbitrary<BodyMutation> {
+function bodyMutations(schema: string, sizes: RestFuzzSizes, present: { path: string[]; kind: string }[]): fc.Arbitrary<BodyMutation> {
   const fields = fieldPaths(schema);
   const arbs: fc.Arbitrary<BodyMutation>[] = [];
   const ser = (b: Record<string, unknown>) => JSON.stringify(b);
+  if (present.length > 0)
+    arbs.push(
+      fc.constantFrom(...present).chain((f) => wrongTypeValue(f.kind).map((v) => ({ kind: 'rest:wrongType', apply: (b: Record<string, unknown>) => ser(setAt(b, f.path, v)) }))),
+    );
   if (fields.length > 0) {
     const pick = fc.constantFrom(...fields);
     arbs.push(
@@ -188,7 +202,7 @@ export function malformedRequests(method: RestMethod, s: Scene, sizes: RestFuzzS
   const arbs: fc.WeightedArbitrary<FuzzRequest>[] = [];
   const base = (kind: string, path: string, body?: string, headers?: Record<string, string>): FuzzRequest => ({ kind: `${kind}`, method: http, path, body, headers });
   if (schema) {
-    arbs.push({ weight: 8, arbitrary: bodyMutations(schema, sizes).map((m) => base(m.kind, buildPath(method, s), m.apply(seedBody(schema, s)))) });
+    arbs.push({ weight: 8, arbitrary: bodyMutations(schema, sizes, presentPaths(seedBody(schema, s))).map((m) => base(m.kind, buildPath(method, s), m.apply(seedBody(schema, s)))) });
     arbs.push({
       weight: 1,
       arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml').map((ct) =>
