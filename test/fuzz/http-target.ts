@@ -130,7 +130,7 @@ export function errorShapeProblem(res: FuzzResponse): string | undefined {
  */
 export function causeOf(problem: string, res?: FuzzResponse): string {
   const head = problem.split(':')[0];
-  if (!res || res.status <= 0) return problem.replace(/\d+/g, 'N').slice(0, 100);
+  if (!res || res.status <= 0 || res.status < 400) return problem.replace(/\d+/g, 'N').slice(0, 100);
   let body: any;
   try {
     body = JSON.parse(res.text);
