@@ -6,11 +6,11 @@ import { send, type FuzzRequest } from './http-target.js';
 import type { Scene } from './rest-requests.js';
 
 /**
- * Creates the scene in `projectId` on the emulator at `baseUrl`.
+ * Creates the scene in `projectId` on the emulator at `baseUrl`; `tag` makes its dataset and job
+ * ids unique (pass the same tag to recreate the same names on a restarted emulator).
  * @throws when any creation call does not answer 200 (the emulator is not usable for fuzzing).
  */
-export async function createScene(baseUrl: string, projectId: string): Promise<Scene> {
-  const tag = `${process.pid}_${Date.now().toString(36)}`;
+export async function createScene(baseUrl: string, projectId: string, tag = `${process.pid}_${Date.now().toString(36)}`): Promise<Scene> {
   const s: Scene = { projectId, datasetId: `fz_${tag}`, tableId: 't', routineId: 'r', jobId: `fzjob_${tag}`, policyId: 'p' };
   const p = `/bigquery/v2/projects/${projectId}`;
   const steps: FuzzRequest[] = [

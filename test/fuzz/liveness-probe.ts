@@ -43,7 +43,8 @@ export class LivenessProbe {
   private n = Math.floor(Math.random() * 1e6) * 1000;
 
   constructor(
-    private readonly baseUrl: string,
+    /** The emulator's URL, or a getter when the target can change (a restart after a crash). */
+    private readonly baseUrl: string | (() => string),
     private readonly projectId: string,
     private readonly intervalMs = 50,
     private readonly timeoutMs = 15_000,
@@ -65,7 +66,7 @@ export class LivenessProbe {
   async probeOnce(): Promise<number | undefined> {
     const n = ++this.n;
     const res = await send(
-      this.baseUrl,
+      typeof this.baseUrl === 'string' ? this.baseUrl : this.baseUrl(),
       { kind: 'probe', method: 'POST', path: `/bigquery/v2/projects/${this.projectId}/queries`, body: JSON.stringify({ query: `SELECT ${n}`, useLegacySql: false }) },
       this.timeoutMs,
       this.agent,
