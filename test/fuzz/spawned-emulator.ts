@@ -18,6 +18,8 @@ export interface LagSample {
   p99: number;
   max: number;
   rss: number;
+  /** V8 heap in use (bytes). */
+  heap: number;
 }
 
 /** A running emulator process. */
