@@ -17,7 +17,7 @@ import { discoverFixtures, resolveSqlRoot } from '../src/conformance/fixtures.js
 import { runCorpus } from '../src/conformance/runner.js';
 import { formatTable } from '../test/fuzz/fuzz-run.js';
 import { percentile } from '../test/fuzz/liveness-probe.js';
-import { spawnEmulator } from '../test/fuzz/spawned-emulator.js';
+import { childrenOf, spawnEmulator } from '../test/fuzz/spawned-emulator.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -36,19 +36,6 @@ function rssOf(pid: number): number {
     return m ? Number(m[1]) * 1024 : 0;
   } catch {
     return 0;
-  }
-}
-
-/** Direct children of a process (Linux /proc), e.g. the analyzer processes. */
-function childrenOf(pid: number): number[] {
-  try {
-    return fs
-      .readdirSync(`/proc/${pid}/task`)
-      .flatMap((t) => fs.readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim().split(/\s+/))
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return [];
   }
 }
 

@@ -17,12 +17,10 @@ import { anyMalformedRequest, readBackRequests, TEST_SIZES, type Scene } from '.
 import type { FuzzRequest } from './http-target.js';
 
 let t: TestEmulator;
-let scene: Scene;
 let probe: LivenessProbe;
 
 beforeAll(async () => {
   t = await startTestEmulator({ projectId: 'fz-project' });
-  scene = await createScene(t.emu.url, t.projectId);
   probe = new LivenessProbe(t.emu.url, t.projectId, 100);
   probe.start();
 });
@@ -33,14 +31,22 @@ afterAll(async () => {
   await t?.emu.close();
 });
 
+/**
+ * A fresh scene in its own project per property, so state one property poisons (a stored value
+ * that breaks later reads) fails that property's read-backs only.
+ */
+async function sceneFor(name: string): Promise<Scene> {
+  return createScene(t.emu.url, `fz-${name}`);
+}
+
 /** Samples `n` malformed requests of the given kinds (same seed ⇒ same requests). */
-function sample(kinds: string[], n: number, seed: number): FuzzRequest[] {
+function sample(scene: Scene, kinds: string[], n: number, seed: number): FuzzRequest[] {
   const arb = anyMalformedRequest(scene, TEST_SIZES).filter((r) => kinds.includes(r.kind));
   return fc.sample(arb, { seed, numRuns: n });
 }
 
 /** Runs the requests, then the read-backs; prints the tables; returns the tally. */
-async function fuzz(name: string, reqs: FuzzRequest[]): Promise<FuzzTally> {
+async function fuzz(name: string, scene: Scene, reqs: FuzzRequest[]): Promise<FuzzTally> {
   const tally = await runRequests(t.emu.url, reqs, { concurrency: 4, timeoutMs: 15_000 });
   await runRequests(t.emu.url, readBackRequests(scene), { concurrency: 1, timeoutMs: 15_000 }, tally);
   console.log(`[fuzz rest: ${name}] seed ${FUZZ_SEED}\n${tally.kindTable()}${tally.failures.length ? `\nfailures by cause:\n${tally.causeReport()}` : ''}`);
@@ -49,7 +55,8 @@ async function fuzz(name: string, reqs: FuzzRequest[]): Promise<FuzzTally> {
 
 describe('fuzz: malformed REST requests for every discovery method', () => {
   it('unknown fields, wrong enums, missing required fields, huge strings: never 5xx, Google error shape', async () => {
-    const tally = await fuzz('body schema', sample(['rest:unknownField', 'rest:wrongEnum', 'rest:missingRequired', 'rest:hugeString'], runs(400), FUZZ_SEED));
+    const sc = await sceneFor('body-schema');
+    const tally = await fuzz('body schema', sc, sample(sc, ['rest:unknownField', 'rest:wrongEnum', 'rest:missingRequired', 'rest:hugeString'], runs(400), FUZZ_SEED));
     expect(tally.totals().requests).toBeGreaterThan(runs(400));
     expect(tally.causeReport()).toBe('');
   });
@@ -58,12 +65,14 @@ describe('fuzz: malformed REST requests for every discovery method', () => {
   // answers 500 "fields.map is not a function". Owner: REST validation generated from the
   // discovery document. Flip to `it` once merged.
   it.fails('wrong JSON types: never 5xx, Google error shape', async () => {
-    const tally = await fuzz('wrong types', sample(['rest:wrongType'], runs(300), FUZZ_SEED + 4));
+    const sc = await sceneFor('wrong-types');
+    const tally = await fuzz('wrong types', sc, sample(sc, ['rest:wrongType'], runs(300), FUZZ_SEED + 4));
     expect(tally.causeReport()).toBe('');
   });
 
   it('malformed and truncated JSON, non-JSON content types: never 5xx, Google error shape', async () => {
-    const tally = await fuzz('json and content type', sample(['rest:malformedJson', 'rest:truncatedJson', 'rest:contentType'], runs(300), FUZZ_SEED + 1));
+    const sc = await sceneFor('json-and-content-type');
+    const tally = await fuzz('json and content type', sc, sample(sc, ['rest:malformedJson', 'rest:truncatedJson', 'rest:contentType'], runs(300), FUZZ_SEED + 1));
     expect(tally.causeReport()).toBe('');
   });
 
@@ -71,7 +80,8 @@ describe('fuzz: malformed REST requests for every discovery method', () => {
   // (FST_ERR_BAD_URL, FST_ERR_MAX_PARAM_LENGTH, "Client Error") instead of Google's error shape.
   // Owner: REST validation / framework errors (fastify error mapping). Flip to `it` once merged.
   it.fails('bad and over-long path parameters, bad query parameters: Google error shape', async () => {
-    const tally = await fuzz('path and query parameters', sample(['rest:badPathParam', 'rest:badQueryParam'], runs(400), FUZZ_SEED + 2));
+    const sc = await sceneFor('path-and-query-parameters');
+    const tally = await fuzz('path and query parameters', sc, sample(sc, ['rest:badPathParam', 'rest:badQueryParam'], runs(400), FUZZ_SEED + 2));
     expect(tally.causeReport()).toBe('');
   });
 
@@ -79,7 +89,8 @@ describe('fuzz: malformed REST requests for every discovery method', () => {
   // deep label stored by datasets.patch breaks later datasets.get/list (poisoned state).
   // Owner: REST validation (JSON nesting limit, validate-before-store). Flip to `it` once merged.
   it.fails('deeply nested JSON values: 400, and nothing stored breaks a later read', async () => {
-    const tally = await fuzz('deep nesting', sample(['rest:deepNesting'], runs(150), FUZZ_SEED + 3));
+    const sc = await sceneFor('deep-nesting');
+    const tally = await fuzz('deep nesting', sc, sample(sc, ['rest:deepNesting'], runs(150), FUZZ_SEED + 3));
     expect(tally.causeReport()).toBe('');
   });
 

@@ -23,8 +23,8 @@ afterAll(async () => {
 });
 
 /** Runs the cases two at a time with the probe on; prints and returns the tally and latencies. */
-async function runAll(name: string, cases: RunawayCase[], times = RUNAWAY_TIMES) {
-  const probe = new LivenessProbe(emu.url, emu.projectId, 100);
+async function runAll(name: string, cases: RunawayCase[], times = RUNAWAY_TIMES, probeTimeoutMs = 15_000) {
+  const probe = new LivenessProbe(emu.url, emu.projectId, 100, probeTimeoutMs);
   probe.start();
   const tally = new FuzzTally();
   const queue = [...cases];
@@ -58,14 +58,15 @@ describe('fuzz: runaway scripts, UDFs and recursion', () => {
   });
 
   // Fails today: a JavaScript UDF runs on the main thread under node:vm, so `while (true) {}`
-  // freezes every client for the UDF time limit (~10 s). Owner: JS UDFs in a worker pool / sandbox.
-  // Flip to `it` once merged.
+  // freezes every client for the UDF time limit — about 35 s in all for one query (measured: the
+  // query's answer after 10.8 s, the next client's SELECT after another 25 s). Owner: JS UDFs in a
+  // worker pool / sandbox. Ends at the 30 s test timeout today. Flip to `it` once merged.
   it.fails('JavaScript UDFs that spin or allocate fail alone; the second client keeps answering', async () => {
     // One case in `npm test` (each costs the UDF time limit today); `npm run fuzz` runs them all.
-    const { tally, s } = await runAll('udfs', [RUNAWAY_UDFS[0]!], { ...RUNAWAY_TIMES, httpSlackMs: 12_000 });
+    const { tally, s } = await runAll('udfs', [RUNAWAY_UDFS[0]!], { ...RUNAWAY_TIMES, httpSlackMs: 12_000 }, 5_000);
     expect(emu.exit).toBeUndefined();
     expect(tally.causeReport()).toBe('');
     expect(s.failureSamples).toEqual([]);
     expect(s.max).toBeLessThan(1_000);
-  });
+  }, 30_000);
 });

@@ -38,6 +38,19 @@ export interface SpawnedEmulator {
   stop(): Promise<void>;
 }
 
+/** Direct children of a process (Linux /proc; empty elsewhere), e.g. the analyzer processes. */
+export function childrenOf(pid: number): number[] {
+  try {
+    return fs
+      .readdirSync(`/proc/${pid}/task`)
+      .flatMap((t) => fs.readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim().split(/\s+/))
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
 /**
  * Spawns `bqemu serve` on a free port and waits until it prints its URL.
  * @throws when it does not start within `startTimeoutMs`.
@@ -71,12 +84,21 @@ export async function spawnEmulator(opts: { projectId?: string; extraArgs?: stri
       }
     },
     stop: async () => {
+      // Its analyzer children, so none outlives a SIGKILLed emulator (they are ours: we started it).
+      const children = childrenOf(child.pid ?? -1);
       if (!emu.exit) {
         const gone = new Promise<void>((r) => child.once('exit', () => r()));
         child.kill('SIGTERM');
         const t = setTimeout(() => child.kill('SIGKILL'), 5000);
         await gone;
         clearTimeout(t);
+      }
+      for (const pid of children) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
       }
       fs.rmSync(dir, { recursive: true, force: true });
     },
