@@ -144,8 +144,9 @@ export function causeOf(problem: string, res?: FuzzResponse): string {
 }
 
 /** Elides what varies between cases of one cause: long runs, quoted text, paths and numbers. */
-function normalize(s: string): string {
-  return s
+function normalize(text: string): string {
+  return text
+    .slice(0, 2000)
     .replace(/(.)\1{15,}/g, '$1…')
     .replace(/'[^']*'|"[^"]*"|`[^`]*`/g, '…')
     .replace(/\/[\w./%:-]+/g, '/…')
