@@ -30,6 +30,8 @@ export interface FuzzResponse {
   /** `hang` (no answer before the deadline) or `connection` (refused/reset: a crash?). */
   failure?: 'hang' | 'connection';
   errorText?: string;
+  /** The body was longer than the harness keeps (`text` holds its head only). */
+  truncated?: boolean;
 }
 
 /**
@@ -80,10 +82,10 @@ export function send(baseUrl: string, req: FuzzRequest, timeoutMs: number, agent
       const chunks: Buffer[] = [];
       let kept = 0;
       res.on('data', (c: Buffer) => {
-        if (kept < MAX_KEPT_TEXT) chunks.push(c);
+        if (kept + c.length <= MAX_KEPT_TEXT) chunks.push(c);
         kept += c.length;
       });
-      res.on('end', () => done({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8').slice(0, MAX_KEPT_TEXT) }));
+      res.on('end', () => done({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), truncated: kept > MAX_KEPT_TEXT }));
       res.on('error', (e) => done({ status: 0, text: '', failure: 'connection', errorText: e.message }));
     });
     cr.on('error', (e) => done({ status: 0, text: '', failure: 'connection', errorText: e.message }));
@@ -98,7 +100,7 @@ export function verdict(res: FuzzResponse): string | undefined {
   if (res.failure === 'hang') return 'hang';
   if (res.failure === 'connection') return `connection: ${res.errorText}`;
   if (res.status >= 500) return `5xx: ${res.status} ${res.text.slice(0, 300)}`;
-  if (res.status >= 400 && res.text.length < MAX_KEPT_TEXT) return errorShapeProblem(res);
+  if (res.status >= 400 && !res.truncated) return errorShapeProblem(res);
   return undefined;
 }
 
