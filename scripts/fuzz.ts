@@ -3,9 +3,11 @@
  * discovery method, mutated corpus SQL at and over BigQuery's limits, runaway scripts/UDFs and
  * size-amplifying arguments) against a spawned emulator for N minutes, unbounded count, while a
  * second client sends `SELECT <n>`. Prints a summary table (requests per kind, 5xx, hangs, crashes,
- * second-client latency p50/p99/max, the emulator's event-loop lag and RSS), writes every failing
+ * wedges, second-client latency p50/p99/max, the emulator's event-loop lag and RSS), writes every failing
  * case to a JSON-lines file, and exits 1 on any failure (5xx, hang, wrong error shape, crash,
- * unanswered probe, probe p99 over `--p99-ms`).
+ * unanswered probe, probe p99 over `--p99-ms`). A crashed emulator, or a wedged one (three
+ * `SELECT n` in a row unanswered), is recorded with the last requests sent and replaced by a
+ * fresh one, so one wedge does not hide everything after it.
  *
  * Options: --minutes N (default 1), --seed S, --out FILE (default fuzz-failures.jsonl),
  * --p99-ms MS (default 50, the issue's acceptance bound), --no-amplifiers (skip the
@@ -52,9 +54,13 @@ interface Target {
 }
 let target: Target;
 const crashes: { at: string; exit: string; lastRequests: string[]; output: string }[] = [];
+/** Times the second client got no answer 3 times in a row while the process lived: restarted. */
+const wedges: { at: string; lastRequests: string[] }[] = [];
 const lagSamples: LagSample[] = [];
 const recent: string[] = [];
 let respawning: Promise<void> | undefined;
+// The second client follows the current target across restarts.
+const probe = new LivenessProbe(() => target.emu.url, PROJECT, 50);
 
 async function startTarget(generation: number): Promise<Target> {
   const emu = await spawnEmulator({ projectId: PROJECT });
@@ -62,21 +68,38 @@ async function startTarget(generation: number): Promise<Target> {
   return { emu, scene, generation };
 }
 
-/** After a connection failure: if the emulator died, record the crash and start a new one. */
-async function checkCrash(gen: number): Promise<void> {
-  if (target.generation !== gen) return;
-  await new Promise((r) => setTimeout(r, 300));
-  if (!target.emu.exit) return;
+/** Replaces the emulator with a fresh one (after a crash or a wedge); concurrent callers share it. */
+async function restart(why: string): Promise<void> {
   respawning ??= (async () => {
     const old = target;
-    crashes.push({ at: new Date().toISOString(), exit: JSON.stringify(old.emu.exit), lastRequests: [...recent], output: old.emu.outputTail().slice(-3000) });
-    console.log(`!! emulator exited ${JSON.stringify(old.emu.exit)}; restarting`);
+    console.log(`!! ${why}; restarting the emulator`);
     lagSamples.push(...old.emu.lagSamples());
     await old.emu.stop();
     target = await startTarget(old.generation + 1);
+    probe.consecutiveFailures = 0;
     respawning = undefined;
   })();
   await respawning;
+}
+
+/** After a connection failure: if the emulator died, record the crash and start a new one. */
+async function checkCrash(gen: number): Promise<void> {
+  if (target.generation !== gen || respawning) return respawning;
+  await new Promise((r) => setTimeout(r, 300));
+  if (!target.emu.exit) return;
+  crashes.push({ at: new Date().toISOString(), exit: JSON.stringify(target.emu.exit), lastRequests: [...recent], output: target.emu.outputTail().slice(-3000) });
+  await restart(`emulator exited ${JSON.stringify(target.emu.exit)}`);
+}
+
+/** Every second: 3 unanswered probes in a row from a living emulator is a wedge; restart it. */
+async function watchWedges(): Promise<void> {
+  while (!timeUp()) {
+    await new Promise((r) => setTimeout(r, 1000));
+    if (!respawning && !target.emu.exit && probe.consecutiveFailures >= 3) {
+      wedges.push({ at: new Date().toISOString(), lastRequests: [...recent] });
+      await restart('the second client got no answer 3 times in a row (wedged)');
+    }
+  }
 }
 
 /** An endless stream of samples of `arb`, one fast-check seed per batch. */
@@ -115,6 +138,8 @@ async function pool(n: number, source: Iterator<FuzzRequest>, judge?: (q: FuzzRe
         timeoutMs,
         judge,
         onOutcome: (o) => {
+          // A request cut off by our own restart of a wedged emulator is not a finding.
+          if (o.res.failure === 'connection' && (respawning || t.generation !== target.generation)) return;
           record(o);
           lostConnection ||= o.res.failure === 'connection';
           const id = isIncomplete(o.res) ? jobIdOf(o.res) : undefined;
@@ -130,8 +155,6 @@ async function pool(n: number, source: Iterator<FuzzRequest>, judge?: (q: FuzzRe
 async function main(): Promise<number> {
   console.log(`bqemu fuzz: ${minutes} min, seed ${seed}, families ${[...families].join(',')}, failures to ${args.out}`);
   target = await startTarget(0);
-  // The second client follows the current target across restarts.
-  const probe = new LivenessProbe(() => target.emu.url, PROJECT, 50);
   probe.start();
   const rest = stream(anyMalformedRequest(target.scene, LONG_RUN_SIZES), seed);
   const queries = corpusQueries(target.scene);
@@ -143,9 +166,10 @@ async function main(): Promise<number> {
   const progress = setInterval(() => {
     const t = tally.totals();
     const s = probe.stats();
-    console.log(`… ${Math.round((deadline - Date.now()) / 1000)} s left: ${t.requests} requests, ${t.err5xx} 5xx, ${t.hangs} hangs, ${crashes.length} crashes, SELECT n p99 ${s.p99.toFixed(1)} ms (${s.failures} failed)`);
+    console.log(`… ${Math.round((deadline - Date.now()) / 1000)} s left: ${t.requests} requests, ${t.err5xx} 5xx, ${t.hangs} hangs, ${crashes.length} crashes, ${wedges.length} wedges, SELECT n p99 ${s.p99.toFixed(1)} ms (${s.failures} failed)`);
   }, 30_000);
   await Promise.all([
+    watchWedges(),
     families.has('rest') ? pool(2, rest) : undefined,
     families.has('sql') ? pool(1, sql, judgeQuery, 40_000) : undefined,
     (async () => {
@@ -182,6 +206,7 @@ async function main(): Promise<number> {
         ['wrong error shape', t.shape],
         ['jobs.query still running after 10 s', t.incomplete],
         ['crashes (emulator exited)', crashes.length],
+        ['wedges (3 probes unanswered; restarted)', wedges.length],
         ['second client SELECT n answers', s.count],
         ['second client SELECT n failures', s.failures],
         ['SELECT n p50 ms', s.p50.toFixed(1)],
@@ -196,9 +221,10 @@ async function main(): Promise<number> {
   if (tally.failures.length) console.log(`\nfailures by cause:\n${tally.causeReport(40)}`);
   if (tally.acceptedInvalid.size) console.log(`\naccepted with 2xx although invalid (not failed): ${[...tally.acceptedInvalid].map(([k, n]) => `${k} ${n}`).join(', ')}`);
   for (const c of crashes) console.log(`\ncrash at ${c.at}: exit ${c.exit}\n last requests:\n  ${c.lastRequests.join('\n  ')}\n output tail:\n${c.output}`);
+  for (const w of wedges) console.log(`\nwedge at ${w.at}, last requests:\n  ${w.lastRequests.join('\n  ')}`);
   if (s.failureSamples.length) console.log(`\nSELECT n failures, first ones:\n${s.failureSamples.join('\n')}`);
-  const failed = tally.failures.length > 0 || crashes.length > 0 || s.failures > 0 || s.p99 > p99Bound;
-  console.log(`\n${failed ? 'FAIL' : 'PASS'}: ${tally.failures.length} failing requests (written to ${args.out}), ${crashes.length} crashes, ${s.failures} unanswered probes, probe p99 ${s.p99.toFixed(1)} ms (bound ${p99Bound} ms)`);
+  const failed = tally.failures.length > 0 || crashes.length > 0 || wedges.length > 0 || s.failures > 0 || s.p99 > p99Bound;
+  console.log(`\n${failed ? 'FAIL' : 'PASS'}: ${tally.failures.length} failing requests (written to ${args.out}), ${crashes.length} crashes, ${wedges.length} wedges, ${s.failures} unanswered probes, probe p99 ${s.p99.toFixed(1)} ms (bound ${p99Bound} ms)`);
   return failed ? 1 : 0;
 }
 

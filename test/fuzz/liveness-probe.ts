@@ -38,6 +38,8 @@ export class LivenessProbe {
   private failures = 0;
   private samples: string[] = [];
   private running = false;
+  /** Probes failed in a row since the last good answer (a wedge or a dead emulator). */
+  consecutiveFailures = 0;
   private loop?: Promise<void>;
   private readonly agent: http.Agent = newAgent();
   private n = Math.floor(Math.random() * 1e6) * 1000;
@@ -78,10 +80,12 @@ export class LivenessProbe {
       value = undefined;
     }
     if (res.status === 200 && value === String(n)) {
+      this.consecutiveFailures = 0;
       this.latencies.push(res.ms);
       return res.ms;
     }
     this.failures++;
+    this.consecutiveFailures++;
     if (this.samples.length < 5) this.samples.push(`SELECT ${n}: ${res.failure ?? res.status} after ${Math.round(res.ms)} ms ${res.text.slice(0, 200)}`);
     return undefined;
   }
