@@ -178,6 +178,7 @@ async function main(): Promise<number> {
         const gen = target.generation;
         const c = runaways.next().value!;
         const o = await runRunaway(target.emu.url, PROJECT, c);
+        if (o.res.failure === 'connection' && (respawning || gen !== target.generation)) continue;
         record(o);
         if (o.res.failure === 'connection') await checkCrash(gen);
         await new Promise((r) => setTimeout(r, 2000));
