@@ -18,8 +18,8 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { createScene } from '../test/fuzz/fuzz-scene.js';
-import { describe, formatTable, FuzzTally, isIncomplete, jobIdOf, runRequests, type FuzzOutcome } from '../test/fuzz/fuzz-run.js';
-import { send, verdict, type FuzzRequest, type FuzzResponse } from '../test/fuzz/http-target.js';
+import { describe, formatTable, FuzzTally, isIncomplete, jobIdOf, judgeQuery, runRequests, type FuzzOutcome } from '../test/fuzz/fuzz-run.js';
+import { send, type FuzzRequest, type FuzzResponse } from '../test/fuzz/http-target.js';
 import { LivenessProbe, percentile } from '../test/fuzz/liveness-probe.js';
 import { anyMalformedRequest, LONG_RUN_SIZES, readBackRequests, type Scene } from '../test/fuzz/rest-requests.js';
 import { anyRunaway } from '../test/fuzz/runaway-queries.js';
@@ -116,11 +116,6 @@ function record(o: FuzzOutcome): void {
   recent.push(describe(o.req));
   if (recent.length > 8) recent.shift();
   if (o.problem) out.write(`${JSON.stringify({ problem: o.problem, kind: o.req.kind, label: o.req.label, method: o.req.method, path: cut(o.req.path), headers: o.req.headers, body: cut(o.req.body), status: o.res.status, ms: Math.round(o.res.ms), answer: cut(o.res.text) })}\n`);
-}
-
-/** jobs.query judge: the REST contract plus "not still running after the server-side wait". */
-function judgeQuery(_q: FuzzRequest, r: FuzzResponse): string | undefined {
-  return verdict(r) ?? (isIncomplete(r) ? 'incomplete: still running after the 10 s server-side wait' : undefined);
 }
 
 /** A worker pool sending `source` until time is up, surviving emulator restarts. */

@@ -100,6 +100,11 @@ export function isIncomplete(res: FuzzResponse): boolean {
   return res.status === 200 && /"jobComplete"\s*:\s*false/.test(res.text.slice(0, 2000));
 }
 
+/** `jobs.query` verdict: the REST contract, plus "not still running after the server-side wait". */
+export function judgeQuery(_req: FuzzRequest, res: FuzzResponse): string | undefined {
+  return verdict(res) ?? (isIncomplete(res) ? 'incomplete: still running after the 10 s server-side wait' : undefined);
+}
+
 /** The job id of a `jobs.query`/`jobs.insert` answer, if any. */
 export function jobIdOf(res: FuzzResponse): string | undefined {
   return /"jobId"\s*:\s*"([^"]+)"/.exec(res.text.slice(0, 2000))?.[1];

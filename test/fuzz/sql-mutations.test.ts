@@ -10,9 +10,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../helpers/emulator.js';
 import { createScene } from './fuzz-scene.js';
-import { isIncomplete, runRequests, type FuzzTally } from './fuzz-run.js';
+import { judgeQuery, runRequests, type FuzzTally } from './fuzz-run.js';
 import { FUZZ_SEED, runs } from './fuzz-config.js';
-import { verdict, type FuzzRequest, type FuzzResponse } from './http-target.js';
+import type { FuzzRequest } from './http-target.js';
 import { LivenessProbe, type LatencyStats } from './liveness-probe.js';
 import { corpusQueries, mutatedSql, queryRequest, SQL_LIMIT_SIZES, SQL_TEST_SIZES, type SqlFuzzSizes } from './sql-mutations.js';
 import type { Scene } from './rest-requests.js';
@@ -32,11 +32,6 @@ afterAll(async () => {
   await probe?.stop();
   await t?.emu.close();
 });
-
-/** jobs.query verdict: the REST contract plus "not still running after the 10 s wait". */
-export function judgeQuery(_req: FuzzRequest, res: FuzzResponse): string | undefined {
-  return verdict(res) ?? (isIncomplete(res) ? 'incomplete: still running after the 10 s server-side wait' : undefined);
-}
 
 function sample(kinds: string[], sizes: SqlFuzzSizes, n: number, seed: number): FuzzRequest[] {
   const arb = mutatedSql(corpusQueries(scene), sizes).filter((c) => kinds.includes(c.kind));
