@@ -102,6 +102,15 @@ async function watchWedges(): Promise<void> {
   }
 }
 
+/**
+ * True for an answer cut off by our own restart of a wedged emulator (a dropped connection, or
+ * fastify's 503 to requests arriving while it closes): not a finding.
+ */
+function cutByRestart(o: FuzzOutcome, gen: number): boolean {
+  const restarted = respawning !== undefined || gen !== target.generation;
+  return restarted && (o.res.failure !== undefined || o.res.status === 503);
+}
+
 /** An endless stream of samples of `arb`, one fast-check seed per batch. */
 function* stream<T>(arb: fc.Arbitrary<T>, base: number): Generator<T> {
   for (let i = 0; ; i++) yield* fc.sample(arb, { seed: base + i, numRuns: 50 });
@@ -133,8 +142,7 @@ async function pool(n: number, source: Iterator<FuzzRequest>, judge?: (q: FuzzRe
         timeoutMs,
         judge,
         onOutcome: (o) => {
-          // A request cut off by our own restart of a wedged emulator is not a finding.
-          if (o.res.failure === 'connection' && (respawning || t.generation !== target.generation)) return;
+          if (cutByRestart(o, t.generation)) return;
           record(o);
           lostConnection ||= o.res.failure === 'connection';
           const id = isIncomplete(o.res) ? jobIdOf(o.res) : undefined;
@@ -173,7 +181,7 @@ async function main(): Promise<number> {
         const gen = target.generation;
         const c = runaways.next().value!;
         const o = await runRunaway(target.emu.url, PROJECT, c);
-        if (o.res.failure === 'connection' && (respawning || gen !== target.generation)) continue;
+        if (cutByRestart(o, gen)) continue;
         record(o);
         if (o.res.failure === 'connection') await checkCrash(gen);
         await new Promise((r) => setTimeout(r, 2000));
