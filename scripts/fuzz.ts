@@ -84,9 +84,10 @@ async function restart(why: string): Promise<void> {
 
 /** After a connection failure: if the emulator died, record the crash and start a new one. */
 async function checkCrash(gen: number): Promise<void> {
-  if (target.generation !== gen || respawning) return respawning;
   await new Promise((r) => setTimeout(r, 300));
-  if (!target.emu.exit) return;
+  // Several workers see the same crash: the first one records it and restarts; the rest wait.
+  if (respawning) return respawning;
+  if (target.generation !== gen || !target.emu.exit) return;
   crashes.push({ at: new Date().toISOString(), exit: JSON.stringify(target.emu.exit), lastRequests: [...recent], output: target.emu.outputTail().slice(-3000) });
   await restart(`emulator exited ${JSON.stringify(target.emu.exit)}`);
 }
