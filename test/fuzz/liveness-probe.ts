@@ -1,0 +1,112 @@
+/**
+ * Fuzz harness: the "second client". While the fuzzers run, it sends `SELECT <n>` through
+ * `jobs.query` on its own connection pool, a fresh literal each time (an analysis cache would
+ * answer a repeated text even with a wedged analyzer), and records each answer's latency.
+ */
+import type http from 'node:http';
+import { newAgent, send } from './http-target.js';
+
+/** Latency summary in ms. */
+export interface LatencyStats {
+  count: number;
+  p50: number;
+  p99: number;
+  max: number;
+  /** Probes that got no correct answer (hang, error, wrong value). */
+  failures: number;
+  failureSamples: string[];
+}
+
+/** Percentile of a sorted array (nearest rank). */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/** Summarises latencies (ms). */
+export function summarize(latencies: number[], failures = 0, failureSamples: string[] = []): LatencyStats {
+  const s = [...latencies].sort((a, b) => a - b);
+  return { count: s.length, p50: percentile(s, 50), p99: percentile(s, 99), max: s[s.length - 1] ?? 0, failures, failureSamples };
+}
+
+/**
+ * A running prober: one `SELECT n` at a time, `intervalMs` apart, each with `timeoutMs` to answer
+ * (an answer after that is a failure, recorded with the time it took).
+ */
+export class LivenessProbe {
+  private latencies: number[] = [];
+  private failures = 0;
+  private samples: string[] = [];
+  private running = false;
+  /** Probes failed in a row since the last good answer (a wedge or a dead emulator). */
+  consecutiveFailures = 0;
+  private loop?: Promise<void>;
+  private readonly agent: http.Agent = newAgent();
+  private n = Math.floor(Math.random() * 1e6) * 1000;
+
+  constructor(
+    /** The emulator's URL, or a getter when the target can change (a restart after a crash). */
+    private readonly baseUrl: string | (() => string),
+    private readonly projectId: string,
+    private readonly intervalMs = 50,
+    private readonly timeoutMs = 15_000,
+  ) {}
+
+  /** Starts probing (idempotent). */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = (async () => {
+      while (this.running) {
+        await this.probeOnce();
+        await new Promise((r) => setTimeout(r, this.intervalMs));
+      }
+    })();
+  }
+
+  /** One probe; returns its latency in ms or undefined on failure. */
+  async probeOnce(): Promise<number | undefined> {
+    const n = ++this.n;
+    const res = await send(
+      typeof this.baseUrl === 'string' ? this.baseUrl : this.baseUrl(),
+      { kind: 'probe', method: 'POST', path: `/bigquery/v2/projects/${this.projectId}/queries`, body: JSON.stringify({ query: `SELECT ${n}`, useLegacySql: false }) },
+      this.timeoutMs,
+      this.agent,
+    );
+    let value: unknown;
+    try {
+      value = JSON.parse(res.text)?.rows?.[0]?.f?.[0]?.v;
+    } catch {
+      value = undefined;
+    }
+    if (res.status === 200 && value === String(n)) {
+      this.consecutiveFailures = 0;
+      this.latencies.push(res.ms);
+      return res.ms;
+    }
+    this.failures++;
+    this.consecutiveFailures++;
+    if (this.samples.length < 5) this.samples.push(`SELECT ${n}: ${res.failure ?? res.status} after ${Math.round(res.ms)} ms ${res.text.slice(0, 200)}`);
+    return undefined;
+  }
+
+  /** Stops probing and waits for the probe in flight. */
+  async stop(): Promise<LatencyStats> {
+    this.running = false;
+    await this.loop;
+    this.agent.destroy();
+    return this.stats();
+  }
+
+  /** Latencies so far. */
+  stats(): LatencyStats {
+    return summarize(this.latencies, this.failures, this.samples);
+  }
+
+  /** Forget the samples so far (e.g. warm-up). */
+  reset(): void {
+    this.latencies = [];
+    this.failures = 0;
+    this.samples = [];
+  }
+}
