@@ -61,10 +61,7 @@ describe('fuzz: malformed REST requests for every discovery method', () => {
     expect(tally.causeReport()).toBe('');
   });
 
-  // Fails today: a wrong JSON type reaches a handler, e.g. tables.patch with `schema.fields: 1`
-  // answers 500 "fields.map is not a function". Owner: REST validation generated from the
-  // discovery document. Flip to `it` once merged.
-  it.fails('wrong JSON types: never 5xx, Google error shape', async () => {
+  it('wrong JSON types: never 5xx, Google error shape', async () => {
     const sc = await sceneFor('wrong-types');
     const tally = await fuzz('wrong types', sc, sample(sc, ['rest:wrongType'], runs(300), FUZZ_SEED + 4));
     expect(tally.causeReport()).toBe('');
@@ -76,19 +73,13 @@ describe('fuzz: malformed REST requests for every discovery method', () => {
     expect(tally.causeReport()).toBe('');
   });
 
-  // Fails today: fastify answers bad or over-long path parameters with its own bodies
-  // (FST_ERR_BAD_URL, FST_ERR_MAX_PARAM_LENGTH, "Client Error") instead of Google's error shape.
-  // Owner: REST validation / framework errors (fastify error mapping). Flip to `it` once merged.
-  it.fails('bad and over-long path parameters, bad query parameters: Google error shape', async () => {
+  it('bad and over-long path parameters, bad query parameters: Google error shape', async () => {
     const sc = await sceneFor('path-and-query-parameters');
     const tally = await fuzz('path and query parameters', sc, sample(sc, ['rest:badPathParam', 'rest:badQueryParam'], runs(400), FUZZ_SEED + 2));
     expect(tally.causeReport()).toBe('');
   });
 
-  // Fails today: a deeply nested JSON value answers 500 "Maximum call stack size exceeded", and a
-  // deep label stored by datasets.patch breaks later datasets.get/list (poisoned state).
-  // Owner: REST validation (JSON nesting limit, validate-before-store). Flip to `it` once merged.
-  it.fails('deeply nested JSON values: 400, and nothing stored breaks a later read', async () => {
+  it('deeply nested JSON values: 400, and nothing stored breaks a later read', async () => {
     const sc = await sceneFor('deep-nesting');
     const tally = await fuzz('deep nesting', sc, sample(sc, ['rest:deepNesting'], runs(150), FUZZ_SEED + 3));
     expect(tally.causeReport()).toBe('');
