@@ -18,59 +18,21 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_DUCKDB_MEMORY_FRACTION } from '../../config/limits.js';
 import type { MetaPersistence } from '../../catalog/store.js';
 import { BigQueryError } from '../../errors/errors.js';
-import { jsUdfErrorOf, withJsUdfRetry } from '../../functions/js-udf.js';
+import { mapDuckDBError } from './duckdb-errors.js';
+import { currentInterrupter, interruptedError, runWithJsUdfs, type Interrupter } from './interrupts.js';
+import { duckMemoryLimit, type DatabaseOptions } from './settings.js';
 import { installFunctionPrelude } from '../../functions/prelude.js';
 import '../../functions/index.js';
+
+export { mapDuckDBError } from './duckdb-errors.js';
+export { Interrupter, currentInterrupterSignal, runInterruptible, runWithJsUdfs } from './interrupts.js';
+export { duckMemoryLimit, type DatabaseOptions } from './settings.js';
 
 const POOL_SIZE = 4;
 /** Prepared statements kept per pooled connection (Database.readAll). */
 const PREPARED_PER_CONNECTION = 32;
-
-/**
- * Interrupts the DuckDB work started inside {@link runInterruptible} (jobs.cancel): the
- * connections running it get DuckDB's `interrupt()`, and later connection requests fail.
- */
-export class Interrupter {
-  interrupted = false;
-  private readonly aborter = new AbortController();
-  /** Aborted by `interrupt()`: ends waits outside DuckDB too (an analyzer call, src/analyzer/pool.ts). */
-  get signal(): AbortSignal {
-    return this.aborter.signal;
-  }
-  /** Connections currently running work of this interrupter. */
-  readonly active = new Set<DuckDBConnection>();
-
-  /**
-   * DuckDB drops an interrupt that reaches a connection between two of its queries (while a
-   * statement is being prepared, or just before the next one starts): the interrupt is repeated
-   * every {@link REINTERRUPT_MS} while the interrupted work still holds a connection (at most
-   * {@link REINTERRUPT_FOR_MS}).
-   */
-  interrupt(): void {
-    this.interrupted = true;
-    this.aborter.abort();
-    const started = Date.now();
-    const again = () => {
-      for (const c of this.active) c.interrupt();
-      if (this.active.size && Date.now() - started < REINTERRUPT_FOR_MS) setTimeout(again, REINTERRUPT_MS).unref();
-    };
-    again();
-  }
-}
-
-/** The interrupter of the work running in the current async context, if any (see runInterruptible). */
-export function currentInterrupterSignal(): AbortSignal | undefined {
-  return currentInterrupter.getStore()?.signal;
-}
-
-/** Interval and duration of repeated interrupts (see Interrupter.interrupt). */
-const REINTERRUPT_MS = 10;
-const REINTERRUPT_FOR_MS = 5000;
-
-const currentInterrupter = new AsyncLocalStorage<Interrupter>();
 
 /** The database whose write turn the current async context holds (see Database.serializeWrite). */
 const writeTurn = new AsyncLocalStorage<Database>();
@@ -80,59 +42,6 @@ export function outsideWriteTurn<T>(f: () => T): T {
   return writeTurn.exit(f);
 }
 
-/** Runs `f` so that every DuckDB call it makes (through {@link Database}) can be interrupted by `i`. */
-export function runInterruptible<T>(i: Interrupter, f: () => Promise<T>): Promise<T> {
-  return currentInterrupter.run(i, f);
-}
-
-const interruptedError = () => BigQueryError.runtime('Interrupted!');
-
-/**
- * Runs one DuckDB statement (or one whole DuckDB transaction) that may call JavaScript UDFs: a
- * statement whose UDF batch is still running in its worker is re-run once the batch answered
- * (src/functions/js-udf.ts withJsUdfRetry), unless the job was cancelled meanwhile.
- */
-export function runWithJsUdfs<T>(statement: () => Promise<T>): Promise<T> {
-  const intr = currentInterrupter.getStore();
-  return withJsUdfRetry(statement, () => {
-    if (intr?.interrupted) throw interruptedError();
-  });
-}
-
-/**
- * DuckDB's texts of a query that ran out of memory or built a value past DuckDB's own limits
- * (`Out of Memory Error: …`, `Lists larger than 2^32 elements`, `Cannot create a string of size …`,
- * a full spill directory): BigQuery's "Resources exceeded" for each.
- */
-const RESOURCES_EXCEEDED = /^Out of Memory Error|Lists larger than|Cannot create a string of size|could not allocate|failed to allocate|Failed to (?:create|write) (?:the )?(?:temporary|temp)|maximum temp directory size|max_temp_directory_size/i;
-
-/** Maps a DuckDB runtime error to BigQuery's text (DESIGN §3). */
-export function mapDuckDBError(e: unknown): BigQueryError {
-  if (e instanceof BigQueryError) return e;
-  let msg = e instanceof Error ? e.message : String(e);
-  msg = msg.split('\n')[0];
-  const udf = jsUdfErrorOf(msg);
-  if (udf) return udf;
-  if (RESOURCES_EXCEEDED.test(msg)) return BigQueryError.resourcesExceeded();
-  // DuckDB's parser stops at 1,000 expression levels; the lowering of a deep GoogleSQL expression
-  // reaches it first: BigQuery's answer to too deep nesting.
-  if (/Max expression depth limit of \d+ exceeded/.test(msg)) return BigQueryError.outOfStackSpace();
-  // The result-size guard's error() (src/engine/result-size.ts) keeps its reason.
-  if (msg.endsWith(BigQueryError.responseTooLarge().message)) return BigQueryError.responseTooLarge();
-  if (msg.endsWith(BigQueryError.resourcesExceeded().message)) return BigQueryError.resourcesExceeded();
-  let m: RegExpExecArray | null;
-  if ((m = /^Invalid Input Error: (.*)$/s.exec(msg))) return BigQueryError.runtime(m[1]);
-  if ((m = /Overflow in (addition|subtraction|multiplication) of INT64 \((-?\d+) ([-+*]) (-?\d+)\)/.exec(msg)))
-    return BigQueryError.runtime(`int64 overflow: ${m[2]} ${m[3]} ${m[4]}`);
-  if (/Overflow in negation of INT64/.test(msg)) return BigQueryError.runtime('int64 overflow');
-  if (/Overflow|out of range for the destination type|is out of range/.test(msg) && /INT64|BIGINT|HUGEINT/.test(msg))
-    return BigQueryError.runtime('int64 overflow');
-  if ((m = /Could not convert string '(.*)' to INT64/.exec(msg))) return BigQueryError.runtime(`Bad int64 value: ${m[1]}`);
-  if ((m = /Could not convert string '(.*)' to DOUBLE/.exec(msg))) return BigQueryError.runtime(`Bad double value: ${m[1]}`);
-  if ((m = /Could not convert string '(.*)' to BOOL/.exec(msg))) return BigQueryError.runtime(`Bad bool value: ${m[1]}`);
-  if ((m = /Could not convert string '(.*)' to DECIMAL/.exec(msg))) return BigQueryError.runtime(`Invalid NUMERIC value: ${m[1]}`);
-  return BigQueryError.runtime(msg.replace(/^[A-Za-z ]+ Error: /, ''));
-}
 
 /** Metadata rows noting the copies of open multi-statement transactions (Database.keepCopy). */
 const TXN_COPY = 'txnCopy';
@@ -142,29 +51,6 @@ function metaSql(c: { kind: string; key: string; json: string | null }): string 
   const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
   if (c.json === null) return `DELETE FROM __bqemu_meta WHERE kind = ${q(c.kind)} AND key = ${q(c.key)}`;
   return `INSERT OR REPLACE INTO __bqemu_meta VALUES (${q(c.kind)}, ${q(c.key)}, ${q(c.json)})`;
-}
-
-/** Resource settings of the database (src/config/limits.ts). */
-export interface DatabaseOptions {
-  /**
-   * DuckDB's `memory_limit` (a DuckDB size such as `4GB` or `512MB`); default
-   * {@link DEFAULT_DUCKDB_MEMORY_FRACTION} of the machine's RAM.
-   */
-  memoryLimit?: string;
-  /**
-   * Where DuckDB spills what does not fit in memory; default `<dataDir>/spill`, or a private
-   * directory under the OS temp directory (removed on close) for an in-memory database.
-   */
-  tempDirectory?: string;
-}
-
-/** `memory_limit` as DuckDB takes it: the given size, else the default fraction of RAM, in MB. */
-export function duckMemoryLimit(given?: string): string {
-  if (given) {
-    if (!/^\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$/i.test(given)) throw new Error(`Invalid memory limit "${given}" (expected a size such as 4GB or 512MB)`);
-    return given.trim();
-  }
-  return `${Math.max(256, Math.floor((os.totalmem() * DEFAULT_DUCKDB_MEMORY_FRACTION) / (1024 * 1024)))}MB`;
 }
 
 export class Database implements MetaPersistence {

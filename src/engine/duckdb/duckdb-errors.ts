@@ -1,0 +1,40 @@
+/**
+ * DuckDB's error texts → BigQuery's: DuckDB's own wording never reaches a client.
+ */
+import { BigQueryError } from '../../errors/errors.js';
+import { jsUdfErrorOf } from '../../functions/js-udf.js';
+
+/**
+ * DuckDB's texts of a query that ran out of memory or built a value past DuckDB's own limits
+ * (`Out of Memory Error: …`, `Lists larger than 2^32 elements`, `Cannot create a string of size …`,
+ * a full spill directory): BigQuery's "Resources exceeded" for each.
+ */
+const RESOURCES_EXCEEDED = /^Out of Memory Error|Lists larger than|Cannot create a string of size|could not allocate|failed to allocate|Failed to (?:create|write) (?:the )?(?:temporary|temp)|maximum temp directory size|max_temp_directory_size/i;
+
+/** Maps a DuckDB runtime error to BigQuery's text (DESIGN §3). */
+export function mapDuckDBError(e: unknown): BigQueryError {
+  if (e instanceof BigQueryError) return e;
+  let msg = e instanceof Error ? e.message : String(e);
+  msg = msg.split('\n')[0];
+  const udf = jsUdfErrorOf(msg);
+  if (udf) return udf;
+  if (RESOURCES_EXCEEDED.test(msg)) return BigQueryError.resourcesExceeded();
+  // DuckDB's parser stops at 1,000 expression levels; the lowering of a deep GoogleSQL expression
+  // reaches it first: BigQuery's answer to too deep nesting.
+  if (/Max expression depth limit of \d+ exceeded/.test(msg)) return BigQueryError.outOfStackSpace();
+  // The result-size guard's error() (src/engine/result-size.ts) keeps its reason.
+  if (msg.endsWith(BigQueryError.responseTooLarge().message)) return BigQueryError.responseTooLarge();
+  if (msg.endsWith(BigQueryError.resourcesExceeded().message)) return BigQueryError.resourcesExceeded();
+  let m: RegExpExecArray | null;
+  if ((m = /^Invalid Input Error: (.*)$/s.exec(msg))) return BigQueryError.runtime(m[1]);
+  if ((m = /Overflow in (addition|subtraction|multiplication) of INT64 \((-?\d+) ([-+*]) (-?\d+)\)/.exec(msg)))
+    return BigQueryError.runtime(`int64 overflow: ${m[2]} ${m[3]} ${m[4]}`);
+  if (/Overflow in negation of INT64/.test(msg)) return BigQueryError.runtime('int64 overflow');
+  if (/Overflow|out of range for the destination type|is out of range/.test(msg) && /INT64|BIGINT|HUGEINT/.test(msg))
+    return BigQueryError.runtime('int64 overflow');
+  if ((m = /Could not convert string '(.*)' to INT64/.exec(msg))) return BigQueryError.runtime(`Bad int64 value: ${m[1]}`);
+  if ((m = /Could not convert string '(.*)' to DOUBLE/.exec(msg))) return BigQueryError.runtime(`Bad double value: ${m[1]}`);
+  if ((m = /Could not convert string '(.*)' to BOOL/.exec(msg))) return BigQueryError.runtime(`Bad bool value: ${m[1]}`);
+  if ((m = /Could not convert string '(.*)' to DECIMAL/.exec(msg))) return BigQueryError.runtime(`Invalid NUMERIC value: ${m[1]}`);
+  return BigQueryError.runtime(msg.replace(/^[A-Za-z ]+ Error: /, ''));
+}

@@ -1,0 +1,28 @@
+/**
+ * Resource settings of the embedded DuckDB database: its memory limit and spill directory.
+ */
+import os from 'node:os';
+import { DEFAULT_DUCKDB_MEMORY_FRACTION } from '../../config/limits.js';
+
+/** Resource settings of the database (src/config/limits.ts). */
+export interface DatabaseOptions {
+  /**
+   * DuckDB's `memory_limit` (a DuckDB size such as `4GB` or `512MB`); default
+   * {@link DEFAULT_DUCKDB_MEMORY_FRACTION} of the machine's RAM.
+   */
+  memoryLimit?: string;
+  /**
+   * Where DuckDB spills what does not fit in memory; default `<dataDir>/spill`, or a private
+   * directory under the OS temp directory (removed on close) for an in-memory database.
+   */
+  tempDirectory?: string;
+}
+
+/** `memory_limit` as DuckDB takes it: the given size, else the default fraction of RAM, in MB. */
+export function duckMemoryLimit(given?: string): string {
+  if (given) {
+    if (!/^\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$/i.test(given)) throw new Error(`Invalid memory limit "${given}" (expected a size such as 4GB or 512MB)`);
+    return given.trim();
+  }
+  return `${Math.max(256, Math.floor((os.totalmem() * DEFAULT_DUCKDB_MEMORY_FRACTION) / (1024 * 1024)))}MB`;
+}
