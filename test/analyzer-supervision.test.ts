@@ -11,10 +11,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+import { freePort } from './helpers/ports.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HAS_PROC = process.platform === 'linux' && fs.existsSync('/proc/self/stat');
@@ -59,16 +59,6 @@ async function until<T>(f: () => T | undefined | false, what: string, ms = 10_00
   }
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts `node bin/bqemu.js serve --port P` and waits for its "serving" line. */
 async function spawnEmulator(): Promise<{ child: ChildProcess; port: number; analyzer: Proc; sockDir: string }> {

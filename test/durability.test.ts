@@ -17,12 +17,12 @@ import { BigQuery } from '@google-cloud/bigquery';
 import { PassThroughClient } from 'google-auth-library';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, startTestEmulator } from './helpers/emulator.js';
+import { freePort } from './helpers/ports.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HAS_PROC = process.platform === 'linux' && fs.existsSync('/proc/self/stat');
@@ -56,16 +56,6 @@ function descendants(pid: number): number[] {
   return out;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
