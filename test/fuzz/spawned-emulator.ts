@@ -61,7 +61,11 @@ export async function spawnEmulator(opts: { projectId?: string; extraArgs?: stri
   const lagFile = path.join(dir, 'lag.jsonl');
   const child = spawn(
     process.execPath,
-    ['--import', path.join(ROOT, 'test/fuzz/event-loop-lag-preload.mjs'), path.join(ROOT, 'bin/bqemu.js'), 'serve', '--port', '0', '--project', projectId, ...(opts.extraArgs ?? [])],
+    [
+      // BQEMU_CPU_PROF_DIR=dir: a CPU profile of the emulator, written when it stops (SIGTERM).
+      ...(process.env.BQEMU_CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.BQEMU_CPU_PROF_DIR] : []),
+      '--import', path.join(ROOT, 'test/fuzz/event-loop-lag-preload.mjs'), path.join(ROOT, 'bin/bqemu.js'), 'serve', '--port', '0', '--project', projectId, ...(opts.extraArgs ?? [])
+    ],
     { cwd: dir, env: { ...process.env, BQEMU_LAG_FILE: lagFile }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let tail = '';
