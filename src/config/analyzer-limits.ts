@@ -73,3 +73,15 @@ export const ANALYZER_START_TIMEOUT_MS = 30_000;
  * BigQuery's "too complex" error (or a JavaScript stack overflow caught by the gRPC client).
  */
 export const ANALYZER_PROTO_RECURSION_LIMIT = 10_000;
+
+/**
+ * Analyzer answers larger than this, bytes, are decoded in a worker thread
+ * (src/analyzer/answer-decoder.ts) instead of the main thread. Decoding costs roughly 1 ms of CPU
+ * (plus garbage collection) per 10 KB of answer on the main thread — a 100,000-item IN list's
+ * resolved AST took ~1.5 s there — while the main thread must keep answering other clients
+ * within tens of ms. Below it the thread hop costs more than it saves.
+ */
+export const ANALYZER_OFFTHREAD_DECODE_BYTES = 256 * 1024;
+
+/** V8 heap of the answer-decoder thread, MB: a full ANALYZER_MAX_RECEIVE_BYTES answer decoded and normalised. */
+export const ANSWER_DECODER_HEAP_MB = 2048;
