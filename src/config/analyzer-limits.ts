@@ -85,3 +85,12 @@ export const ANALYZER_OFFTHREAD_DECODE_BYTES = 256 * 1024;
 
 /** V8 heap of the answer-decoder thread, MB: a full ANALYZER_MAX_RECEIVE_BYTES answer decoded and normalised. */
 export const ANSWER_DECODER_HEAP_MB = 2048;
+
+/**
+ * Analyzer requests with fewer characters of SQL than this are never blamed for a lost
+ * connection or process (src/analyzer/pool.ts): what wedges an analyzer — an error message of
+ * ~64 KiB ending its HTTP/2 session, or an analysis of seconds — takes a text of tens of KB
+ * (measured: a 65,600-character name; 3,000 `+` terms, ~20 KB). Such a call (e.g. a health check's
+ * `SELECT 1` sharing a process with the culprit) is resent until its deadline instead.
+ */
+export const ANALYZER_SUSPECT_MIN_CHARS = 4096;
