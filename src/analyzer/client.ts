@@ -7,7 +7,7 @@ import * as grpc from '@grpc/grpc-js';
 import { reapOrphans } from './process.js';
 import { AnalyzerPool } from './pool.js';
 import { bigQueryLanguageOptions } from './options.js';
-import { normalize, type Node } from './ast.js';
+import { markLarge, normalize, type Node } from './ast.js';
 import { decodeAnswer, NORMALIZED, RawAnswer } from './answer-decoder.js';
 import { BigQueryError } from '../errors/errors.js';
 
@@ -69,11 +69,15 @@ export class AnalyzerClient {
     }
     if (!(res instanceof RawAnswer)) return res;
     // A large answer: decoded off the main thread (answer-decoder.ts).
+    let decoded: Record<string | symbol, unknown>;
     try {
-      return await decodeAnswer(res);
+      decoded = await decodeAnswer(res);
     } catch (e) {
       throw undecodable((e as Error).message);
     }
+    // Parsing the decoder's text was one long step: let other clients in before the next one.
+    await new Promise((r) => setImmediate(r));
+    return decoded;
   }
 
   /** Analyzes one statement; returns the normalised resolved statement. */
@@ -109,7 +113,10 @@ export class AnalyzerClient {
  *   (https://cloud.google.com/bigquery/docs/troubleshoot-queries#out_of_stack_space).
  */
 export function resolvedStatementOf(res: Record<string | symbol, unknown>): Node {
-  if (res[NORMALIZED]) return res.resolvedStatement as Node;
+  if (res[NORMALIZED]) {
+    if (res.resolvedStatement) markLarge(res.resolvedStatement);
+    return res.resolvedStatement as Node;
+  }
   try {
     return normalize(res.resolvedStatement) as Node;
   } catch (e) {
