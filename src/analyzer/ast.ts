@@ -53,13 +53,32 @@ function normalizeNode(kind: string, o: Record<string, unknown>): Node {
   return out;
 }
 
-/** Walks every node of a normalised tree (pre-order). */
+/** Walks every node of a normalised tree (pre-order); bytes values are leaves. */
 export function walk(n: unknown, visit: (node: Node) => void): void {
   if (Array.isArray(n)) {
-    for (const c of n) walk(c, visit);
+    for (const c of n) if (c && typeof c === 'object') walk(c, visit);
     return;
   }
-  if (!n || typeof n !== 'object') return;
+  if (!n || typeof n !== 'object' || ArrayBuffer.isView(n)) return;
   if (typeof (n as Node).kind === 'string') visit(n as Node);
-  for (const v of Object.values(n)) if (v && typeof v === 'object') walk(v, visit);
+  // for…in over own data properties: no array per node (a 100,000-node tree is walked several times).
+  for (const k in n) {
+    const v = (n as Record<string, unknown>)[k];
+    if (v && typeof v === 'object') walk(v, visit);
+  }
+}
+
+const largeStatements = new WeakSet<object>();
+
+/** Marks a resolved statement as large (its analyzer answer was over the off-thread decode size). */
+export function markLarge(stmt: object): void {
+  largeStatements.add(stmt);
+}
+
+/**
+ * Lets other clients' work run before the next step on a large statement: each pass over a
+ * 100,000-node tree (checks, lowering) costs tens of ms of the main thread. Free for other statements.
+ */
+export async function yieldIfLarge(stmt: object): Promise<void> {
+  if (largeStatements.has(stmt)) await new Promise((r) => setImmediate(r));
 }

@@ -7,7 +7,8 @@ import * as grpc from '@grpc/grpc-js';
 import { reapOrphans } from './process.js';
 import { AnalyzerPool } from './pool.js';
 import { bigQueryLanguageOptions } from './options.js';
-import { normalize, type Node } from './ast.js';
+import { markLarge, normalize, type Node } from './ast.js';
+import { decodeAnswer, NORMALIZED, RawAnswer } from './answer-decoder.js';
 import { BigQueryError } from '../errors/errors.js';
 
 /** Rewrites ZetaSQL's `… [at 1:8]` location marker into BigQuery's `… at [1:8]`. */
@@ -60,17 +61,29 @@ export class AnalyzerClient {
    *   deadline or too large), stopped (cancelled)
    */
   async call(method: string, req: object, signal: AbortSignal | undefined = this.signalOf?.()): Promise<any> {
+    let res: unknown;
     try {
-      return await this.pool.call(method, req, signal, BigQueryError.cancelled);
+      res = await this.pool.call(method, req, signal, BigQueryError.cancelled);
     } catch (e) {
       throw toBigQueryError(e as grpc.ServiceError);
     }
+    if (!(res instanceof RawAnswer)) return res;
+    // A large answer: decoded off the main thread (answer-decoder.ts).
+    let decoded: Record<string | symbol, unknown>;
+    try {
+      decoded = await decodeAnswer(res);
+    } catch (e) {
+      throw undecodable((e as Error).message);
+    }
+    // Parsing the decoder's text was one long step: let other clients in before the next one.
+    await new Promise((r) => setImmediate(r));
+    return decoded;
   }
 
   /** Analyzes one statement; returns the normalised resolved statement. */
   async analyze(sql: string, catalog: object, options: object): Promise<Node> {
     const res = await this.call('analyze', { options, simpleCatalog: catalog, sqlStatement: sql });
-    return normalize(res.resolvedStatement) as Node;
+    return resolvedStatementOf(res);
   }
 
   /** The table paths a statement references, segments as written (DESIGN §2.3). */
@@ -91,6 +104,36 @@ export class AnalyzerClient {
   stop(): void {
     this.pool.stop();
   }
+}
+
+/**
+ * The normalised resolved statement of an `analyze` answer (already normalised when the answer
+ * was decoded off the main thread, see answer-decoder.ts).
+ * @throws BigQueryError outOfStackSpace when the tree is deeper than the JavaScript stack
+ *   (https://cloud.google.com/bigquery/docs/troubleshoot-queries#out_of_stack_space).
+ */
+export function resolvedStatementOf(res: Record<string | symbol, unknown>): Node {
+  if (res[NORMALIZED]) {
+    if (res.resolvedStatement) markLarge(res.resolvedStatement);
+    return res.resolvedStatement as Node;
+  }
+  try {
+    return normalize(res.resolvedStatement) as Node;
+  } catch (e) {
+    if (e instanceof RangeError) throw BigQueryError.outOfStackSpace();
+    throw e;
+  }
+}
+
+/**
+ * The error for an answer the decoder thread could not decode: nested too deep (protobufjs's
+ * limit or the stack) is BigQuery's out-of-stack error
+ * (https://cloud.google.com/bigquery/docs/troubleshoot-queries#out_of_stack_space), anything else
+ * (the decoder out of memory) its "too complex" error.
+ */
+function undecodable(message: string): BigQueryError {
+  if (/maximum nesting depth exceeded|Maximum call stack size exceeded/i.test(message)) return BigQueryError.outOfStackSpace();
+  return BigQueryError.queryTooComplex();
 }
 
 function toBigQueryError(err: grpc.ServiceError): BigQueryError {

@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { zetasqlDir } from './process.js';
-import { ANALYZER_PROTO_RECURSION_LIMIT } from '../config/analyzer-limits.js';
+import { RawAnswer } from './answer-decoder.js';
+import { ANALYZER_OFFTHREAD_DECODE_BYTES, ANALYZER_PROTO_RECURSION_LIMIT } from '../config/analyzer-limits.js';
 
 // Resolved ASTs nest deeper than protobufjs's default limit (see ANALYZER_PROTO_RECURSION_LIMIT).
 protobuf.util.recursionLimit = Math.max(protobuf.util.recursionLimit ?? 0, ANALYZER_PROTO_RECURSION_LIMIT);
@@ -17,14 +18,14 @@ protobuf.Reader.recursionLimit = Math.max(protobuf.Reader.recursionLimit ?? 0, A
 
 let cachedService: grpc.ServiceClientConstructor | undefined;
 /** How messages become plain objects (the "proto-loader JSON form" the analyzer code reads). */
-const TO_OBJECT: protobuf.IConversionOptions = { oneofs: true, longs: String, enums: String, defaults: false };
+export const TO_OBJECT: protobuf.IConversionOptions = { oneofs: true, longs: String, enums: String, defaults: false };
 const SERVICE = 'zetasql.local_service.ZetaSqlLocalService';
 
 /**
  * The analyzer's protos: the JSON descriptor the build writes next to this module
  * (dist/analyzer/zetasql-protos.json), else the package's .proto files parsed at start.
  */
-function loadRoot(): protobuf.Root {
+export function loadRoot(): protobuf.Root {
   const json = path.join(path.dirname(fileURLToPath(import.meta.url)), 'zetasql-protos.json');
   if (fs.existsSync(json)) return protobuf.Root.fromJSON(JSON.parse(fs.readFileSync(json, 'utf8')));
   const root = new protobuf.Root();
@@ -37,7 +38,8 @@ function loadRoot(): protobuf.Root {
  * The gRPC client class of the local service, built straight from protobufjs types (grpc's
  * generic client constructor; serialize = fromObject + encode, deserialize = decode + toObject):
  * @grpc/proto-loader's package definition also builds a file descriptor per type, which cost
- * ~110 ms of every start. Methods are reachable as `Analyze` and `analyze`.
+ * ~110 ms of every start. Methods are reachable as `Analyze` and `analyze`. An answer over
+ * ANALYZER_OFFTHREAD_DECODE_BYTES arrives as a `RawAnswer` (see answer-decoder.ts).
  */
 export function serviceConstructor(): grpc.ServiceClientConstructor {
   if (cachedService) return cachedService;
@@ -54,7 +56,8 @@ export function serviceConstructor(): grpc.ServiceClientConstructor {
       requestSerialize: (o: object) => Buffer.from(req.encode(req.fromObject(o)).finish()),
       requestDeserialize: (b: Buffer) => req.toObject(req.decode(b), TO_OBJECT),
       responseSerialize: (o: object) => Buffer.from(res.encode(res.fromObject(o)).finish()),
-      responseDeserialize: (b: Buffer) => res.toObject(res.decode(b), TO_OBJECT),
+      // A large answer is decoded off the main thread by the caller (answer-decoder.ts).
+      responseDeserialize: (b: Buffer) => (b.length > ANALYZER_OFFTHREAD_DECODE_BYTES ? new RawAnswer(res.fullName.replace(/^\./, ''), b) : res.toObject(res.decode(b), TO_OBJECT)),
     };
     def[m.name] = method;
     def[m.name[0].toLowerCase() + m.name.slice(1)] = method;

@@ -6,7 +6,10 @@
  * - a call unanswered for a while has its connection probed; a process or connection that does not
  *   answer the probe (crashed, or an HTTP/2 session silently ended by an oversized error trailer,
  *   see src/config/analyzer-limits.ts) is replaced and its calls are resent once to another
- *   process; a call lost twice is the culprit and fails alone;
+ *   process; a call lost twice is the culprit and fails alone — unless its text is too short to
+ *   wedge anything (ANALYZER_SUSPECT_MIN_CHARS), which is resent until its deadline;
+ * - only the calls that can have caused a loss are charged with it: calls on their own
+ *   connections that merely shared a replaced process with the culprit are resent uncharged;
  * - up to ANALYZER_POOL_MAX processes: a second one starts when a call finds every process busy;
  * - a call whose job is cancelled (its AbortSignal) ends at once; a long one restarts its process.
  *
@@ -19,7 +22,8 @@ import { serviceConstructor } from './local-service.js';
 import { BigQueryError } from '../errors/errors.js';
 import {
   ANALYZER_CALL_DEADLINE_MS, ANALYZER_CANCEL_RESTART_AFTER_MS, ANALYZER_MAX_RECEIVE_BYTES, ANALYZER_MAX_SEND_BYTES,
-  ANALYZER_POOL_MAX, ANALYZER_PROBE_DEADLINE_MS, ANALYZER_START_TIMEOUT_MS, ANALYZER_STALL_PROBE_AFTER_MS, ANALYZER_WATCH_INTERVAL_MS,
+  ANALYZER_POOL_MAX, ANALYZER_PROBE_DEADLINE_MS, ANALYZER_START_TIMEOUT_MS, ANALYZER_STALL_PROBE_AFTER_MS, ANALYZER_SUSPECT_MIN_CHARS,
+  ANALYZER_WATCH_INTERVAL_MS,
 } from '../config/analyzer-limits.js';
 
 type Callback = (e: grpc.ServiceError | null, res: unknown) => void;
@@ -34,6 +38,8 @@ interface Pending {
   deadlineAt: number;
   /** Times the call was lost with its process (see AnalyzerPool.lost). */
   losses: number;
+  /** Characters of SQL the request carries (a call with few cannot be a culprit). */
+  textChars: number;
   worker?: Worker;
   /** The connection the current attempt uses (its process's shared one, or its own when resent). */
   conn?: Connection;
@@ -156,6 +162,8 @@ export class AnalyzerPool {
   private crashes: number[] = [];
   /** Deadline of each call, ms (ANALYZER_CALL_DEADLINE_MS; tests lower it). */
   deadlineMs = ANALYZER_CALL_DEADLINE_MS;
+  /** Shortest SQL text that can be blamed for a loss (ANALYZER_SUSPECT_MIN_CHARS; tests change it). */
+  suspectMinChars = ANALYZER_SUSPECT_MIN_CHARS;
 
   constructor(readonly maxSize = ANALYZER_POOL_MAX) {}
 
@@ -177,7 +185,7 @@ export class AnalyzerPool {
   call(method: string, req: object, signal?: AbortSignal, abortError: () => unknown = () => new Error('aborted')): Promise<unknown> {
     return new Promise((resolve, reject) => {
       if (this.stopped) return reject(BigQueryError.internal('The SQL analyzer was stopped'));
-      const p: Pending = { method, req, resolve, reject, deadlineAt: Date.now() + this.deadlineMs, losses: 0, done: false };
+      const p: Pending = { method, req, resolve, reject, deadlineAt: Date.now() + this.deadlineMs, losses: 0, textChars: textCharsOf(req), done: false };
       if (signal) {
         if (signal.aborted) return reject(abortError());
         const onAbort = () => this.abandon(p, abortError());
@@ -277,8 +285,9 @@ export class AnalyzerPool {
     }
     switch (e.code) {
       case grpc.status.DEADLINE_EXCEEDED:
-        // The process may still be working on it: restart it (its other calls are resent).
-        this.replace(w);
+        // The process may still be working on it: restart it (its other calls are resent, uncharged:
+        // this call is the culprit).
+        this.replace(w, false);
         return this.finish(p, tooComplex());
       case grpc.status.UNAVAILABLE:
       case grpc.status.CANCELLED:
@@ -307,24 +316,34 @@ export class AnalyzerPool {
     }
   }
 
-  /** A call whose process was replaced under it: resent once; lost again, it is the culprit. */
-  private lost(p: Pending): void {
+  /**
+   * A call whose process or connection was lost under it. Charged (`charge`), it is resent once
+   * on a connection of its own and fails as the culprit when lost again there; a call too short to
+   * be a culprit, or one lost uncharged (it only shared a process with the culprit), is resent
+   * again. Every resend is bounded by the call's deadline.
+   */
+  private lost(p: Pending, charge = true): void {
     if (p.done) return;
-    p.losses++;
-    if (p.losses >= 2 || Date.now() >= p.deadlineAt) return this.finish(p, tooComplex());
+    if (Date.now() >= p.deadlineAt) return this.finish(p, tooComplex());
+    if (charge && (p.losses === 0 || p.textChars >= this.suspectMinChars)) p.losses++;
+    if (p.losses >= 2) return this.finish(p, tooComplex());
     this.send(p);
   }
 
-  /** Kills `w`'s process, drops its channel and resends its calls elsewhere. */
-  private replace(w: Worker): void {
+  /**
+   * Kills `w`'s process, drops its channel and resends its calls elsewhere. Calls on the shared
+   * connection are charged with the loss (any of them may have stalled it); calls on connections
+   * of their own only when `chargeOwn` (the process died: one of them may have crashed it).
+   */
+  private replace(w: Worker, chargeOwn = true): void {
     if (w.dead) return;
     w.close();
     this.workers = this.workers.filter((x) => x !== w);
-    const orphans = [...w.inflight];
-    for (const p of orphans) this.detach(p)?.cancel();
+    const orphans = [...w.inflight].map((p) => ({ p, own: p.conn?.dedicated === true }));
+    for (const { p } of orphans) this.detach(p)?.cancel();
     if (!this.stopped && !this.workers.length) this.spawn();
-    for (const p of orphans) {
-      if (w.isReady) this.lost(p);
+    for (const { p, own } of orphans) {
+      if (w.isReady) this.lost(p, !own || chargeOwn);
       else this.finish(p, BigQueryError.internal('The SQL analyzer did not start'));
     }
   }
@@ -383,7 +402,8 @@ export class AnalyzerPool {
         conn.lastAnswer = Date.now();
         return;
       }
-      if (!conn.dedicated) return this.replace(w);
+      // The shared connection stalled (its calls are charged), not the calls on their own ones.
+      if (!conn.dedicated) return this.replace(w, false);
       for (const p of [...conn.inflight]) {
         this.detach(p)?.cancel();
         this.lost(p);
@@ -391,4 +411,11 @@ export class AnalyzerPool {
       w.release(conn);
     });
   }
+}
+
+/** Characters of SQL in an analyzer request (its statement, whole resumable input or query). */
+function textCharsOf(req: object): number {
+  const r = req as { sqlStatement?: unknown; sql?: unknown; parseResumeLocation?: { input?: unknown } };
+  const text = r.sqlStatement ?? r.sql ?? r.parseResumeLocation?.input;
+  return typeof text === 'string' ? text.length : 0;
 }

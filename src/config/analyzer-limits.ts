@@ -73,3 +73,24 @@ export const ANALYZER_START_TIMEOUT_MS = 30_000;
  * BigQuery's "too complex" error (or a JavaScript stack overflow caught by the gRPC client).
  */
 export const ANALYZER_PROTO_RECURSION_LIMIT = 10_000;
+
+/**
+ * Analyzer answers larger than this, bytes, are decoded in a worker thread
+ * (src/analyzer/answer-decoder.ts) instead of the main thread. Decoding costs roughly 1 ms of CPU
+ * (plus garbage collection) per 10 KB of answer on the main thread — a 100,000-item IN list's
+ * resolved AST took ~1.5 s there — while the main thread must keep answering other clients
+ * within tens of ms. Below it the thread hop costs more than it saves.
+ */
+export const ANALYZER_OFFTHREAD_DECODE_BYTES = 256 * 1024;
+
+/** V8 heap of the answer-decoder thread, MB: a full ANALYZER_MAX_RECEIVE_BYTES answer decoded and normalised. */
+export const ANSWER_DECODER_HEAP_MB = 2048;
+
+/**
+ * Analyzer requests with fewer characters of SQL than this are never blamed for a lost
+ * connection or process (src/analyzer/pool.ts): what wedges an analyzer — an error message of
+ * ~64 KiB ending its HTTP/2 session, or an analysis of seconds — takes a text of tens of KB
+ * (measured: a 65,600-character name; 3,000 `+` terms, ~20 KB). Such a call (e.g. a health check's
+ * `SELECT 1` sharing a process with the culprit) is resent until its deadline instead.
+ */
+export const ANALYZER_SUSPECT_MIN_CHARS = 4096;

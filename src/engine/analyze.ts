@@ -4,8 +4,8 @@
  * options (DESIGN §2.4). Analyses of identical (SQL, position, catalog version, parameter types,
  * defaults) are cached.
  */
-import type { AnalyzerClient } from '../analyzer/client.js';
-import { normalize, type Node } from '../analyzer/ast.js';
+import { resolvedStatementOf, type AnalyzerClient } from '../analyzer/client.js';
+import type { Node } from '../analyzer/ast.js';
 import { toTypeProto } from '../analyzer/types.js';
 import { EXTRA_FUNCTIONS } from '../analyzer/extra-functions.js';
 import { rewriteGroupByExpressions } from '../analyzer/rewrite.js';
@@ -194,7 +194,7 @@ export class StatementAnalyzer {
     for (let attempt = 0; !stmt; attempt++) {
       try {
         const res = await this.analyzer.call('analyze', { options, simpleCatalog: root, ...target });
-        stmt = normalize(res.resolvedStatement) as Node;
+        stmt = resolvedStatementOf(res);
       } catch (e) {
         const missing = missingTable(e);
         if (attempt < 8 && missing && bind(missing)) continue;

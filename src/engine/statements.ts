@@ -3,7 +3,7 @@
  * here; DDL in ddl.ts. Every statement kind without a handler is rejected clearly.
  */
 import { SCHEMA_DDL } from './ddl-schema.js';
-import { walk, type Node } from '../analyzer/ast.js';
+import { walk, yieldIfLarge, type Node } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Value } from '../types/types.js';
@@ -185,12 +185,17 @@ export async function executeStatement(e: Engine, stmt: Node, tables: Map<string
   const h = HANDLERS[stmt.kind];
   if (!h) throw BigQueryError.notSupported(`Statement ${STATEMENT_NAMES[stmt.kind] ?? stmt.kind.replace(/Stmt$/, '')}`);
   // Read-only table snapshots and required partition filters (table-guards.ts).
+  // Each pass over a large statement is a step of its own (other clients run in between).
+  await yieldIfLarge(stmt);
   checkTableGuards(stmt, tables);
   const ctx = await makeContext(e, tables, opts);
+  await yieldIfLarge(stmt);
   await bindSystemTime(e, stmt, tables, ctx);
   checkDmlAccess(e, stmt, tables, opts.caller);
+  await yieldIfLarge(stmt);
   const scans = scannedTables(stmt, tables);
   if (opts.onScan) await opts.onScan(scans);
+  await yieldIfLarge(stmt);
   // A write keeps the table's previous rows for time travel, in the same write turn.
   const target = opts.dryRun ? undefined : writeTarget(stmt, tables);
   const r = await versionedWrite(e, target, () => h(e, stmt, ctx, opts), stmt.kind === 'InsertStmt' ? 'append' : 'rewrite');

@@ -74,6 +74,17 @@ export function duckFieldName(structType: BqType, index: number): string {
  * @throws BigQueryError invalidQuery for an empty STRUCT (DuckDB has no zero-field struct).
  */
 export function duckType(t: BqType): string {
+  if (t.kind !== 'ARRAY' && t.kind !== 'STRUCT' && t.kind !== 'RANGE') return SCALAR_DUCK[t.kind];
+  // Memoised per type object: a nested literal spells the type of every level, each containing the
+  // levels below it (quadratic in the depth without the cache: ~1 s for 500 nested STRUCTs).
+  let s = duckTypeCache.get(t);
+  if (s === undefined) duckTypeCache.set(t, (s = spellDuckType(t)));
+  return s;
+}
+
+const duckTypeCache = new WeakMap<BqType, string>();
+
+function spellDuckType(t: BqType): string {
   switch (t.kind) {
     case 'ARRAY':
       return `${duckType(t.element)}[]`;
