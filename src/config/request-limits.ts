@@ -32,3 +32,13 @@ export const MAX_JSON_DEPTH = 100;
  * 3 × 1,024 characters.
  */
 export const MAX_PATH_PARAM_CHARS = 4096;
+
+/**
+ * Most bytes of an oversized request body the server reads (and discards) before answering
+ * `Request payload size exceeds the limit` and closing. An HTTP client writes its whole body
+ * before it reads the answer; a server that answers and closes mid-body resets the connection
+ * and the client sees `EPIPE`/`ECONNRESET` instead of the 400. Reading on up to this cap lets every
+ * ordinary client receive the error; past it the connection is closed without waiting.
+ * The emulator's own choice (BigQuery's front end does not document one).
+ */
+export const MAX_DRAINED_REQUEST_BYTES = 256 * 1024 * 1024;
