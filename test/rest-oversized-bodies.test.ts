@@ -87,3 +87,40 @@ describe('a body over the 10 MB request limit', () => {
     expect(rows).toEqual([{ n: 17 }]);
   });
 });
+
+/** POSTs a JSON body through fetch; the status and parsed body. */
+async function post(path: string, body: unknown): Promise<{ status: number; json: any; length: number }> {
+  const r = await fetch(`${t.emu.url}/bigquery/v2/projects/${t.projectId}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const text = await r.text();
+  return { status: r.status, json: JSON.parse(text), length: text.length };
+}
+
+describe('over-long ids are refused before they are stored (and never echoed whole)', () => {
+  it('a 5,000-character jobId is BigQuery\'s "Invalid job ID" 400 (https://github.com/apache/airflow/issues/11856); the job does not exist', async () => {
+    const jobId = '9'.repeat(5000);
+    const r = await post('/jobs', { jobReference: { projectId: t.projectId, jobId }, configuration: { query: { query: 'SELECT 1' } } });
+    expect(r.status).toBe(400);
+    expect(r.json.error.errors[0].reason).toBe('invalid');
+    expect(r.json.error.message).toMatch(/^Invalid job ID "9+…"\. Job IDs must be alphanumeric \(plus underscores and dashes\) and must be at most 1024 characters long\.$/);
+    const [jobs] = await t.bq.getJobs({ allUsers: true });
+    expect(jobs.some((j) => j.id === jobId)).toBe(false);
+  });
+
+  it('a 5,000-character projectId in datasetReference is "Invalid project ID" (https://github.com/googleapis/google-api-java-client/issues/684), not a stored dataset', async () => {
+    const r = await post('/datasets', { datasetReference: { projectId: 'a'.repeat(5000), datasetId: 'long_project_ds' } });
+    expect(r.status).toBe(400);
+    expect(r.json.error.message).toMatch(/^Invalid project ID 'a+…'\. Project IDs must contain 6-63 lowercase letters, digits, or dashes\./);
+  });
+
+  it('an error quoting a 2,000,000-character value answers in a few KB, not megabytes', async () => {
+    const routine = await post('/datasets/nope/routines', {
+      routineReference: { projectId: t.projectId, datasetId: 'nope', routineId: 'r'.repeat(2_000_000) },
+      routineType: 'SCALAR_FUNCTION',
+      language: 'SQL',
+      definitionBody: '1',
+    });
+    expect(routine.status).toBe(400);
+    expect(routine.json.error.message).toMatch(/^Invalid routine ID "r+/);
+    expect(routine.length).toBeLessThan(20_000);
+  });
+});

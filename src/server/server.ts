@@ -23,6 +23,7 @@ import { parseJsonBody } from './rest/json-body.js';
 import { addRequestValidation } from './rest/request-validation.js';
 import { networkGuards } from './rest/network-guards.js';
 import { clientError, drainRequestBody, frameworkError } from './rest/framework-errors.js';
+import { cappedEnvelope } from './rest/reference-ids.js';
 
 export interface EmulatorOptions {
   host?: string;
@@ -118,11 +119,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       req.log.error({ err, method: req.method, url: req.url }, 'bug: a request handler failed unexpectedly');
       e = BigQueryError.internal(err.message);
     }
-    return reply.status(e.httpStatus).header('content-type', 'application/json; charset=UTF-8').send(e.toEnvelope());
+    return reply.status(e.httpStatus).header('content-type', 'application/json; charset=UTF-8').send(cappedEnvelope(e));
   });
   app.setNotFoundHandler((req, reply) => {
     const e = BigQueryError.notFound(`Not found: ${req.method} ${req.url}`);
-    reply.status(404).send(e.toEnvelope());
+    reply.status(404).send(cappedEnvelope(e));
   });
   const ctx: RestContext = { engine, jobs, defaultProject: projectId, baseUrl: () => '' };
   for (const prefix of ['/bigquery/v2', '']) {
