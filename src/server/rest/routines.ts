@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RoutineArgument, RoutineMeta } from '../../catalog/store.js';
 import { BigQueryError } from '../../errors/errors.js';
 import type { BqType } from '../../types/types.js';
-import { etagOf, offsetOfToken, pageToken } from '../../wire/resources.js';
+import { etagOf, jsonArrayYielding, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { intParam, objectBody, requireDataset, type RestContext } from './context.js';
 
 type Params = { projectId: string; datasetId: string; routineId: string };
@@ -153,7 +153,7 @@ export function routinesRoutes(app: FastifyInstance, ctx: RestContext): void {
     const start = offsetOfToken(req.query.pageToken) ?? 0;
     const max = intParam(req.query.maxResults, 'maxResults') ?? 1000;
     const page = all.slice(start, start + max);
-    const out: Record<string, unknown> = { routines: page.map((r) => routineResource(r, false)) };
+    const out: Record<string, unknown> = { routines: await jsonArrayYielding(page, (r) => routineResource(r, false)) };
     if (start + page.length < all.length) out.nextPageToken = pageToken(start + page.length);
     return out;
   });
