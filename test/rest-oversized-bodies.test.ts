@@ -112,6 +112,18 @@ describe('over-long ids are refused before they are stored (and never echoed who
     expect(r.json.error.message).toMatch(/^Invalid project ID 'a+…'\. Project IDs must contain 6-63 lowercase letters, digits, or dashes\./);
   });
 
+  it('a 2,000,000-character location (jobs.query, jobReference) is a 400, never a stored job echoing it in every list', async () => {
+    const q = await post('/queries', { query: 'SELECT 1', location: '9'.repeat(2_000_000) });
+    expect(q.status).toBe(400);
+    expect(q.json.error.errors[0].reason).toBe('invalid');
+    expect(q.length).toBeLessThan(20_000);
+    const j = await post('/jobs', { jobReference: { projectId: t.projectId, jobId: 'loc_job', location: 'U'.repeat(5000) }, configuration: { query: { query: 'SELECT 1' } } });
+    expect(j.status).toBe(400);
+    // Real location names still work (https://cloud.google.com/bigquery/docs/locations).
+    const ok = await post('/queries', { query: 'SELECT 1 AS x', location: 'northamerica-northeast1' });
+    expect(ok.status).toBe(200);
+  });
+
   it('an error quoting a 2,000,000-character value answers in a few KB, not megabytes', async () => {
     const routine = await post('/datasets/nope/routines', {
       routineReference: { projectId: t.projectId, datasetId: 'nope', routineId: 'r'.repeat(2_000_000) },

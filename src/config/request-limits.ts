@@ -61,3 +61,10 @@ export const MAX_PROJECT_ID_CHARS = 128;
 
 /** Longest job, dataset and table id: 1,024 characters (https://cloud.google.com/bigquery/docs/running-jobs#generate-jobid, …/datasets#dataset-naming, …/tables#table_naming). */
 export const MAX_RESOURCE_ID_CHARS = 1024;
+
+/**
+ * Longest location name: the longest BigQuery region names are about 25 characters
+ * (`northamerica-northeast1`, https://cloud.google.com/bigquery/docs/locations); 64 leaves room
+ * for new ones.
+ */
+export const MAX_LOCATION_CHARS = 64;
