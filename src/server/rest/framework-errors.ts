@@ -66,7 +66,8 @@ export function clientError(err: Error & { code?: string }, socket: Duplex): voi
  */
 export function drainRequestBody(raw: IncomingMessage, capBytes = MAX_DRAINED_REQUEST_BYTES): Promise<boolean> {
   if (raw.complete || raw.readableEnded) return Promise.resolve(true);
-  if (raw.destroyed) return Promise.resolve(false);
+  // A body declared larger than the cap is not waited for at all.
+  if (raw.destroyed || Number(raw.headers['content-length']) > capBytes) return Promise.resolve(false);
   return new Promise((resolve) => {
     let seen = 0;
     const finish = (ended: boolean) => {
