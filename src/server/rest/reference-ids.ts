@@ -10,9 +10,8 @@ import { MAX_ERROR_MESSAGE_CHARS, MAX_LOCATION_CHARS, MAX_PROJECT_ID_CHARS, MAX_
 
 const REFERENCES = ['jobReference', 'datasetReference', 'tableReference', 'routineReference', 'modelReference', 'rowAccessPolicyReference'];
 
-/** A value as quoted in an error text: at most 1,024 characters, then `…`. */
+/** A location as quoted in its error text: at most 1,024 characters, then `…`. */
 const quoted = (s: string) => (s.length > MAX_RESOURCE_ID_CHARS ? `${s.slice(0, MAX_RESOURCE_ID_CHARS)}…` : s);
-
 
 /**
  * Checks the ids of the body's top-level resource reference.
