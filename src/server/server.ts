@@ -22,7 +22,8 @@ import { discoveryRoutes } from './rest/discovery.js';
 import { parseJsonBody } from './rest/json-body.js';
 import { addRequestValidation } from './rest/request-validation.js';
 import { networkGuards } from './rest/network-guards.js';
-import { clientError, frameworkError } from './rest/framework-errors.js';
+import { clientError, drainRequestBody, frameworkError } from './rest/framework-errors.js';
+import { cappedEnvelope } from './rest/reference-ids.js';
 
 export interface EmulatorOptions {
   host?: string;
@@ -108,7 +109,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   });
   app.addHook('onRequest', networkGuards({ host, allowedHosts: opts.allowedHosts, corsOrigins: opts.corsOrigins }));
   app.addHook('onRoute', addRequestValidation);
-  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
+  app.setErrorHandler(async (err: Error & { statusCode?: number; code?: string }, req, reply) => {
+    // An oversized body: read the rest before answering, or the client never sees the 400.
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && !(await drainRequestBody(req.raw))) reply.header('connection', 'close');
     let e: BigQueryError;
     if (err instanceof BigQueryError) e = err;
     else if ((err.statusCode ?? 500) < 500) e = frameworkError(err, req.url.startsWith('/upload/') ? MAX_UPLOAD_REQUEST_BYTES : MAX_REQUEST_BYTES);
@@ -116,11 +119,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       req.log.error({ err, method: req.method, url: req.url }, 'bug: a request handler failed unexpectedly');
       e = BigQueryError.internal(err.message);
     }
-    reply.status(e.httpStatus).header('content-type', 'application/json; charset=UTF-8').send(e.toEnvelope());
+    return reply.status(e.httpStatus).header('content-type', 'application/json; charset=UTF-8').send(cappedEnvelope(e));
   });
   app.setNotFoundHandler((req, reply) => {
     const e = BigQueryError.notFound(`Not found: ${req.method} ${req.url}`);
-    reply.status(404).send(e.toEnvelope());
+    reply.status(404).send(cappedEnvelope(e));
   });
   const ctx: RestContext = { engine, jobs, defaultProject: projectId, baseUrl: () => '' };
   for (const prefix of ['/bigquery/v2', '']) {

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BigQueryError } from '../../errors/errors.js';
 import { dropDataset } from '../../engine/ddl.js';
-import { datasetListItem, datasetResource, offsetOfToken, pageToken } from '../../wire/resources.js';
+import { datasetListItem, datasetResource, jsonArrayYielding, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { intParam, objectBody, requireDataset, type PathParams, type RestContext } from './context.js';
 
 const READ_ONLY = ['kind', 'etag', 'id', 'selfLink', 'datasetReference', 'creationTime', 'lastModifiedTime', 'location', 'type'];
@@ -72,7 +72,7 @@ export function datasetsRoutes(app: FastifyInstance, ctx: RestContext): void {
     const start = offsetOfToken(q.pageToken) ?? 0;
     const max = intParam(q.maxResults, 'maxResults') ?? 1000;
     const page = all.slice(start, start + max);
-    const out: Record<string, unknown> = { kind: 'bigquery#datasetList', etag: '', datasets: page.map(datasetListItem) };
+    const out: Record<string, unknown> = { kind: 'bigquery#datasetList', etag: '', datasets: await jsonArrayYielding(page, datasetListItem) };
     if (start + page.length < all.length) out.nextPageToken = pageToken(start + page.length);
     return out;
   });

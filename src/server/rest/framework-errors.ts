@@ -2,9 +2,10 @@
  * fastify's own request errors (router, body parsing) as BigQuery's error envelope with a 4xx —
  * never fastify's `{statusCode, code, error, message}` body, never a 5xx for a client mistake.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { BigQueryError } from '../../errors/errors.js';
-import { MAX_PATH_PARAM_CHARS, MAX_REQUEST_BYTES } from '../../config/request-limits.js';
+import { MAX_DRAINED_REQUEST_BYTES, MAX_PATH_PARAM_CHARS, MAX_REQUEST_BYTES } from '../../config/request-limits.js';
 
 /**
  * The BigQuery error for a fastify framework error (`err.code` `FST_…`):
@@ -52,4 +53,43 @@ export function clientError(err: Error & { code?: string }, socket: Duplex): voi
     `HTTP/1.1 ${e.httpStatus} ${e.httpStatus === 431 ? 'Request Header Fields Too Large' : e.httpStatus === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
       `Content-Type: application/json; charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+}
+
+/**
+ * Reads and discards the rest of a request body the server will not use (one over the size
+ * limit), so the client — which writes its whole body before reading the answer — gets the 400
+ * instead of a reset connection (`write EPIPE`). Resolves `true` once the body has ended (the
+ * connection can be reused), `false` when more than `capBytes` arrived or the connection closed
+ * (the caller answers with `Connection: close`). Covers both a `Content-Length` known up front
+ * (fastify refuses before reading) and a chunked body refused mid-way. Node's `requestTimeout`
+ * bounds a client that never finishes.
+ */
+export function drainRequestBody(raw: IncomingMessage, capBytes = MAX_DRAINED_REQUEST_BYTES): Promise<boolean> {
+  if (raw.complete || raw.readableEnded) return Promise.resolve(true);
+  // A body declared larger than the cap is not waited for at all.
+  if (raw.destroyed || Number(raw.headers['content-length']) > capBytes) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    let seen = 0;
+    const finish = (ended: boolean) => {
+      raw.removeListener('data', onData);
+      raw.removeListener('end', onEnd);
+      raw.removeListener('close', onClose);
+      raw.removeListener('error', onClose);
+      resolve(ended);
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > capBytes) {
+        raw.pause();
+        finish(false);
+      }
+    };
+    const onEnd = () => finish(true);
+    const onClose = () => finish(raw.complete);
+    raw.on('data', onData);
+    raw.on('end', onEnd);
+    raw.on('close', onClose);
+    raw.on('error', onClose);
+    raw.resume();
+  });
 }

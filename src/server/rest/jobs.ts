@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { JobRecord, JobState } from '../../jobs/jobs.js';
-import { schemaOf, encodeRowsJson, offsetOfToken, pageToken, rowsJson } from '../../wire/resources.js';
+import { schemaOf, encodeRowsJson, jsonArrayYielding, offsetOfToken, pageToken, rowsJson } from '../../wire/resources.js';
 import { jobResource, jobStatistics } from '../../wire/jobs.js';
 import { intParam, objectBody, type PathParams, type RestContext } from './context.js';
 import { BigQueryError } from '../../errors/errors.js';
@@ -111,7 +111,8 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
     const out: Record<string, unknown> = {
       kind: 'bigquery#jobList',
       etag: '',
-      jobs: page.map((j) => {
+      // Serialised item by item, yielding between items (a page can hold megabytes of configuration).
+      jobs: await jsonArrayYielding(page, (j) => {
         const r = jobResource(base(), j);
         // projection=minimal: "Does not include the job configuration" (discovery); the recorded
         // minimal item (job_list_in_project) is {id, kind, jobReference, state, statistics, status}.

@@ -19,6 +19,7 @@ import { BigQueryError } from '../../errors/errors.js';
 import { discoveryDocument } from './discovery.js';
 import { discoveryJsonSchema, type JsonSchema } from './discovery-json-schema.js';
 import { firstSchemaProblem, type SchemaProblem } from './schema-check.js';
+import { checkReferenceIds } from './reference-ids.js';
 
 interface DiscoveryParameter {
   type?: string;
@@ -211,7 +212,8 @@ export function validateQueryParams(m: RestMethod, query: Record<string, unknown
 
 /**
  * fastify `onRoute` hook: routes of a discovery method get a `preValidation` step checking their
- * query parameters and JSON body before the handler runs.
+ * query parameters, JSON body and the body's resource reference ids (reference-ids.ts) before the
+ * handler runs.
  */
 export function addRequestValidation(route: RouteOptions): void {
   const methodsOf = Array.isArray(route.method) ? route.method : [route.method];
@@ -220,6 +222,7 @@ export function addRequestValidation(route: RouteOptions): void {
   const check = async (req: FastifyRequest) => {
     validateQueryParams(m, (req.query ?? {}) as Record<string, unknown>);
     if (m.requestRef && req.body !== undefined) validateRequestBody(m.requestRef, req.body, req.method === 'PATCH');
+    if (m.requestRef) checkReferenceIds(req.body);
   };
   const prior = route.preValidation;
   route.preValidation = prior ? [...(Array.isArray(prior) ? prior : [prior]), check] : [check];

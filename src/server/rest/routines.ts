@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RoutineArgument, RoutineMeta } from '../../catalog/store.js';
 import { BigQueryError } from '../../errors/errors.js';
 import type { BqType } from '../../types/types.js';
-import { etagOf, offsetOfToken, pageToken } from '../../wire/resources.js';
+import { etagOf, jsonArrayYielding, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { intParam, objectBody, requireDataset, type RestContext } from './context.js';
 
 type Params = { projectId: string; datasetId: string; routineId: string };
@@ -32,7 +32,7 @@ export function bqTypeOf(d: unknown, where: string): BqType {
   if (kind === 'ARRAY') return { kind: 'ARRAY', element: bqTypeOf(x.arrayElementType, where) };
   if (kind === 'RANGE') return { kind: 'RANGE', element: bqTypeOf(x.rangeElementType, where) } as BqType;
   if (kind === 'STRUCT')
-    return { kind: 'STRUCT', fields: ((x.structType?.fields ?? []) as Record<string, any>[]).map((f) => ({ name: f.name ?? '', type: bqTypeOf(f.type, where) })) } as BqType;
+    return { kind: 'STRUCT', fields: ((x.structType?.fields ?? []) as (Record<string, any> | null)[]).map((f) => ({ name: f?.name ?? '', type: bqTypeOf(f?.type, where) })) } as BqType;
   const scalar = ['INT64', 'BOOL', 'FLOAT64', 'STRING', 'BYTES', 'TIMESTAMP', 'DATE', 'TIME', 'DATETIME', 'INTERVAL', 'GEOGRAPHY', 'NUMERIC', 'BIGNUMERIC', 'JSON'];
   if (!scalar.includes(kind)) throw BigQueryError.invalid(`Invalid value for ${where}.typeKind: ${kind || '(missing)'}`, where);
   return { kind } as BqType;
@@ -76,7 +76,9 @@ function routineFromBody(body: Record<string, any>, ref: Params, existing?: Rout
       throw BigQueryError.invalid('importedLibraries (JavaScript libraries in Cloud Storage) is not supported by bqemu', 'importedLibraries');
     if (!body.returnType) throw BigQueryError.invalid('Return type is required for JavaScript functions.', 'returnType');
   }
-  const args: RoutineArgument[] = ((body.arguments ?? []) as Record<string, any>[]).map((a, i) => {
+  // A null element (`"arguments": [null]`) is an argument without a name, not a crash.
+  const args: RoutineArgument[] = ((body.arguments ?? []) as (Record<string, any> | null)[]).map((a0, i) => {
+    const a = a0 ?? {};
     if (typeof a.name !== 'string' || !a.name) throw BigQueryError.invalid(`Argument name is required (argument ${i + 1}).`, 'arguments');
     const arg: RoutineArgument = { name: a.name };
     if (a.argumentKind !== 'ANY_TYPE') arg.dataType = bqTypeOf(a.dataType, `arguments[${i}].dataType`);
@@ -96,7 +98,7 @@ function routineFromBody(body: Record<string, any>, ref: Params, existing?: Rout
     arguments: args,
     returnType: body.returnType ? bqTypeOf(body.returnType, 'returnType') : undefined,
     returnTableType: body.returnTableType?.columns
-      ? (body.returnTableType.columns as Record<string, any>[]).map((c, i) => ({ name: String(c.name), type: bqTypeOf(c.type, `returnTableType.columns[${i}].type`) }))
+      ? (body.returnTableType.columns as (Record<string, any> | null)[]).map((c, i) => ({ name: String(c?.name), type: bqTypeOf(c?.type, `returnTableType.columns[${i}].type`) }))
       : undefined,
     definitionBody: body.definitionBody,
     creationTime: existing?.creationTime ?? now,
@@ -151,7 +153,7 @@ export function routinesRoutes(app: FastifyInstance, ctx: RestContext): void {
     const start = offsetOfToken(req.query.pageToken) ?? 0;
     const max = intParam(req.query.maxResults, 'maxResults') ?? 1000;
     const page = all.slice(start, start + max);
-    const out: Record<string, unknown> = { routines: page.map((r) => routineResource(r, false)) };
+    const out: Record<string, unknown> = { routines: await jsonArrayYielding(page, (r) => routineResource(r, false)) };
     if (start + page.length < all.length) out.nextPageToken = pageToken(start + page.length);
     return out;
   });

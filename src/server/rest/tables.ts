@@ -11,7 +11,7 @@ import { resultFields } from '../../engine/statements.js';
 import { columnFromField, columnTypeSql, fieldFromColumn, type Column, type TableFieldSchema } from '../../types/schema.js';
 import { paramsKey } from '../../types/type-params.js';
 import { checkSetDataType } from '../../engine/type-params.js';
-import { offsetOfToken, pageToken, tableListItem, tableResource } from '../../wire/resources.js';
+import { jsonArrayYielding, offsetOfToken, pageToken, tableListItem, tableResource } from '../../wire/resources.js';
 import { intParam, objectBody, requireDataset, requireTable, type PathParams, type RestContext } from './context.js';
 import { duckType } from '../../engine/duckdb/types.js';
 import { isAnonymousDataset } from '../../jobs/anonymous.js';
@@ -101,7 +101,7 @@ export function tablesRoutes(app: FastifyInstance, ctx: RestContext): void {
     const start = offsetOfToken(req.query.pageToken) ?? 0;
     const max = intParam(req.query.maxResults, 'maxResults') ?? 1000;
     const page = all.slice(start, start + max);
-    const out: Record<string, unknown> = { kind: 'bigquery#tableList', etag: '', tables: page.map(tableListItem), totalItems: all.length };
+    const out: Record<string, unknown> = { kind: 'bigquery#tableList', etag: '', tables: await jsonArrayYielding(page, tableListItem), totalItems: all.length };
     if (start + page.length < all.length) out.nextPageToken = pageToken(start + page.length);
     return out;
   });
