@@ -148,11 +148,10 @@ describe('size-amplifying arguments', () => {
   });
 
   it('GENERATE_ARRAY / GENERATE_DATE_ARRAY / GENERATE_TIMESTAMP_ARRAY refuse more elements than they generate, constant or not', async () => {
-    const text = 'Cannot generate arrays with more than 1048576 elements.';
+    const text = 'Cannot generate arrays with more than 13107200 elements.';
     for (const q of [
       'SELECT GENERATE_ARRAY(1, 100000000)',
       'SELECT GENERATE_ARRAY(0, 1e12, 0.5)',
-      "SELECT GENERATE_DATE_ARRAY('0001-01-01', '9999-12-31')",
       "SELECT GENERATE_TIMESTAMP_ARRAY('2000-01-01', '2001-01-01', INTERVAL 1 SECOND)",
       "SELECT GENERATE_RANGE_ARRAY(RANGE(TIMESTAMP '2000-01-01', TIMESTAMP '2030-01-01'), INTERVAL 1 SECOND)",
       // Computed per row: the guard runs in the lowering, not only on constants.
@@ -162,6 +161,9 @@ describe('size-amplifying arguments', () => {
     // Below the limit the arrays are built as before.
     const [rows] = await t.bq.query({ query: 'SELECT ARRAY_LENGTH(GENERATE_ARRAY(1, 1000)) AS n, ARRAY_LENGTH(GENERATE_DATE_ARRAY(DATE "2024-01-01", DATE "2024-12-31")) AS d' });
     expect(rows).toEqual([{ n: 1000, d: 366 }]);
+    // The usual way to make test rows stays open: 2,000,000 elements are far below the limit.
+    const [big] = await t.bq.query({ query: 'SELECT COUNT(*) AS c FROM UNNEST(GENERATE_ARRAY(1, 2000000)) AS x' });
+    expect(big).toEqual([{ c: 2000000 }]);
     await alive();
   });
 

@@ -88,11 +88,14 @@ export const MAX_STRING_FUNCTION_OUTPUT_BYTES = 1 << 20;
 
 /**
  * Largest array GENERATE_ARRAY / GENERATE_DATE_ARRAY / GENERATE_TIMESTAMP_ARRAY build, in elements.
- * ZetaSQL's function library refuses "Cannot generate arrays with more than N elements."; BigQuery's
- * N is larger than the open-source 16,000 (arrays of 1,048,576 elements are generated), so the
- * emulator uses 1,048,576 (2^20).
+ * ZetaSQL's function library refuses "Cannot generate arrays with more than N elements."; BigQuery
+ * generates far larger arrays than the open-source N of 16,000 (`UNNEST(GENERATE_ARRAY(1, 2000000))`
+ * is a common way to make test rows), and what bounds a value there is the 100 MB maximum row size
+ * (https://cloud.google.com/bigquery/quotas#query_jobs). An INT64/FLOAT64/DATE/TIMESTAMP element is
+ * 8 bytes in BigQuery's data-size rules (https://cloud.google.com/bigquery/pricing#data), so the
+ * emulator's N is the element count that fills 100 MiB: 13,107,200.
  */
-export const MAX_GENERATED_ARRAY_ELEMENTS = 1 << 20;
+export const MAX_GENERATED_ARRAY_ELEMENTS = (100 * 1024 * 1024) / 8;
 
 /**
  * Largest single STRING/BYTES value a query may hand to the client, in bytes: BigQuery's maximum
