@@ -7,11 +7,9 @@
  * parses the worker's JSON text.
  */
 import { Worker } from 'node:worker_threads';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseAnswerJson } from './answer-json.js';
 import { ANSWER_DECODER_HEAP_MB } from '../config/analyzer-limits.js';
+import { workerScript } from '../config/worker-script.js';
 
 /** An analyzer answer still in protobuf form: `type` is its fully qualified message name. */
 export class RawAnswer {
@@ -25,14 +23,6 @@ export class RawAnswer {
 export const NORMALIZED = Symbol('normalized');
 
 /** The worker's script: the compiled .js next to this module, else the .ts through tsx (development). */
-function workerScript(): { script: URL | string; evalCode: boolean } {
-  const js = new URL('./answer-decoder-worker.js', import.meta.url);
-  if (fs.existsSync(fileURLToPath(js))) return { script: js, evalCode: false };
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-  const ts = new URL('./answer-decoder-worker.ts', import.meta.url).href;
-  return { script: `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(ts)}); });`, evalCode: true };
-}
-
 interface Waiting {
   resolve: (v: Record<string | symbol, unknown>) => void;
   reject: (e: Error) => void;
@@ -49,7 +39,7 @@ function failAll(why: string): void {
 
 function decoder(): Worker {
   if (worker) return worker;
-  const { script, evalCode } = workerScript();
+  const { script, evalCode } = workerScript(import.meta.url, 'answer-decoder-worker');
   // The main thread's stack size, so an answer too deep to decode there is too deep here too.
   const w = new Worker(script, { eval: evalCode, resourceLimits: { maxOldGenerationSizeMb: ANSWER_DECODER_HEAP_MB, stackSizeMb: 1 } });
   w.unref();

@@ -9,14 +9,12 @@
  * batch answers `{limit: 'timeout'}`; a worker that hit a limit is replaced too, so its heap is
  * freed. Batches beyond the pool size wait in a queue.
  */
-import fs from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { JS_UDF_KILL_GRACE_MS, JS_UDF_STACK_BYTES, jsUdfMemoryBytes } from '../config/limits.js';
 import type { SandboxResult, SandboxUdf } from './js-udf-sandbox.js';
 import type { WorkerJob, WorkerStart } from './js-udf-worker.js';
+import { workerScript } from '../config/worker-script.js';
 
 /** One batch of calls: settled synchronously (`result`) or later (`settled`). */
 export class JsUdfBatch {
@@ -31,19 +29,6 @@ export class JsUdfBatch {
     this.result = r;
     this.resolve(r);
   }
-}
-
-/**
- * The worker script: the compiled `.js` beside this module (dist/), else the TypeScript source
- * loaded through tsx's loader, registered inside the worker (running from src/ under tsx or
- * vitest; a worker does not inherit the main thread's loader, nor takes `--import` in `execArgv`).
- */
-function workerScript(): { script: URL | string; evalCode: boolean } {
-  const js = new URL('./js-udf-worker.js', import.meta.url);
-  if (fs.existsSync(fileURLToPath(js))) return { script: js, evalCode: false };
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-  const ts = new URL('./js-udf-worker.ts', import.meta.url).href;
-  return { script: `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(ts)}); });`, evalCode: true };
 }
 
 interface Slot {
@@ -79,7 +64,7 @@ export class JsUdfPool {
   }
 
   private spawn(): Slot {
-    const { script, evalCode } = workerScript();
+    const { script, evalCode } = workerScript(import.meta.url, 'js-udf-worker');
     const { port1, port2 } = new MessageChannel();
     const done = new Int32Array(new SharedArrayBuffer(4));
     const start: WorkerStart = { port: port2, done, memoryBytes: jsUdfMemoryBytes(), stackBytes: JS_UDF_STACK_BYTES };
