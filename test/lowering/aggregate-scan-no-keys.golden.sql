@@ -1,0 +1,1 @@
+SELECT c5, c6, c7 FROM (SELECT c5, c6, c7 FROM (SELECT (count(c2)) AS c5, (CASE WHEN bool_or(isnan(c3)) THEN 'NaN'::DOUBLE ELSE min(c3) END) AS c6, (count(DISTINCT c4)) AS c7 FROM (SELECT "s" AS c2, "x" AS c3, "k" AS c4 FROM "t1") AS s2) AS s1)

@@ -1,0 +1,1 @@
+SELECT c8, c5, c6, c7 FROM (SELECT c8, c5, c6, c7 FROM (SELECT c8, (count(*)) AS c5, (CASE WHEN sum(c1) < -9223372036854775808 OR sum(c1) > 9223372036854775807 THEN error('int64 overflow') ELSE CAST(sum(c1) AS BIGINT) END) AS c6, (max(c2)) AS c7 FROM (SELECT *, c4 AS c8 FROM (SELECT "id" AS c1, "s" AS c2, "k" AS c4 FROM "t1") AS s3) AS s2 GROUP BY c8) AS s1)

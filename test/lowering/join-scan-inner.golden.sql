@@ -1,0 +1,1 @@
+SELECT c1, c5 FROM (SELECT c1, c5 FROM (SELECT c1, c4, c5, c8 FROM (SELECT "id" AS c1, "k" AS c4 FROM "t1") AS s2 JOIN (SELECT "id" AS c5, "k" AS c8 FROM "t1") AS s3 ON ((((c4 = c8)) AND ((c1 < c5))))) AS s1)

@@ -1,0 +1,1 @@
+SELECT c1, c5 FROM (SELECT c1, c5 FROM (SELECT c1, c5, c8 FROM (SELECT "id" AS c1 FROM "t1") AS s2 LEFT JOIN (SELECT "id" AS c5, "k" AS c8 FROM "t1") AS s3 ON ((((c1 = ((c5 + CAST(1 AS BIGINT))))) AND ((c8 = 'p'::VARCHAR))))) AS s1)

@@ -1,0 +1,1 @@
+SELECT c1, c2 FROM (SELECT c1, c2 FROM (SELECT "id" AS c1, "s" AS c2 FROM "t1") AS s1)

@@ -1,0 +1,1 @@
+SELECT c5, c8 FROM (WITH "w"(w0, w1) AS (SELECT * FROM (SELECT c1, c4 FROM (SELECT c1, c4 FROM (SELECT "id" AS c1, "k" AS c4 FROM "t1") AS s2 WHERE ((c1 < CAST(4 AS BIGINT)))) AS s1)) SELECT c5, c8 FROM (SELECT c5, c8 FROM (SELECT c5, c6, c7, c8 FROM (SELECT w0 AS c5, w1 AS c6 FROM "w") AS s4 JOIN (SELECT w0 AS c7, w1 AS c8 FROM "w") AS s5 ON ((c5 = c7))) AS s3))
