@@ -1,0 +1,1 @@
+SELECT c1, c2 FROM (SELECT (bq_cast_format_dt('YYYY/MM/DD'::VARCHAR, 'DATE', epoch_us(CAST('2024-01-02'::DATE AS TIMESTAMP)), 0)) AS c1, (CAST(make_timestamp(bq_cast_parse_dt('MM-DD-YYYY'::VARCHAR, 'DATE', '03-04-2024'::VARCHAR, CAST(current_date AS VARCHAR))) AS DATE)) AS c2 FROM (SELECT NULL AS "__none") AS s1)

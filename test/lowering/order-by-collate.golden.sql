@@ -1,0 +1,1 @@
+SELECT c1 FROM (SELECT c1 FROM (SELECT c1, (c1) AS c2 FROM (SELECT c1 FROM (SELECT u3_t."e" AS c1 FROM unnest(['b'::VARCHAR, 'A'::VARCHAR, 'c'::VARCHAR, 'B2'::VARCHAR]::VARCHAR[]) WITH ORDINALITY AS u3_t("e", "o")) AS u3) AS s2) AS s1 ORDER BY icu_sort_key(c2, 'und-u-ks-level2') ASC NULLS FIRST)

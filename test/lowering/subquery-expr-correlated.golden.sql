@@ -1,0 +1,1 @@
+SELECT c1, c10 FROM (SELECT c1, (SELECT c9 FROM (SELECT c9 FROM (SELECT (count(*)) AS c9 FROM (SELECT c8 FROM (SELECT "k" AS c8 FROM "t1") AS s3 WHERE ((c8 = c4))) AS s2) AS s1)) AS c10 FROM (SELECT "id" AS c1, "k" AS c4 FROM "t1") AS s4)
