@@ -172,6 +172,30 @@ describe('cancellation (jobs.cancel)', () => {
   });
 });
 
+describe('interruptions other than jobs.cancel', () => {
+  it('a statement running past scriptOptions.statementTimeoutMs ends the job with reason timeout', async () => {
+    // ScriptOptions.statementTimeoutMs (discovery): "Timeout period for each statement in a script".
+    const { jm, fake } = manager();
+    const h = fake.hold('SELECT slow');
+    const j = await jm.insert(P, query('SELECT slow', { scriptOptions: { statementTimeoutMs: '50' } }));
+    await h.started;
+    await jm.waitFor(j, 5000);
+    expect(j.state).toBe('DONE');
+    expect(j.error?.reason).toBe('timeout');
+  });
+
+  it('shutdown stops every running and pending job', async () => {
+    const { jm, fake } = manager(undefined, {}, 1);
+    const h = fake.hold('SELECT a');
+    const ja = await jm.insert(P, query('SELECT a'));
+    const jb = await jm.insert(P, query('SELECT b'));
+    await h.started;
+    await jm.shutdown();
+    expect([ja.state, ja.error?.reason, jb.state, jb.error?.reason]).toEqual(['DONE', 'stopped', 'DONE', 'stopped']);
+    expect(fake.calls.map((c) => c.sql)).toEqual(['SELECT a']);
+  });
+});
+
 describe('job id idempotency (jobs.insert)', () => {
   it('inserting an existing id with the same configuration answers the existing job; it runs once', async () => {
     const { jm, fake } = manager();

@@ -19,6 +19,7 @@ export interface Held {
 
 type Answer = StatementResult[] | Error;
 
+/** The fake engine; `asEngine()` hands it to `new JobManager(…)`. */
 export class FakeEngine {
   /** Every `execute` call, in order. */
   readonly calls: { sql: string; opts: QueryOptions }[] = [];
@@ -65,6 +66,11 @@ export class FakeEngine {
     return this as unknown as Engine;
   }
 
+  /**
+   * `Engine.execute`: records the call, waits while the query is held (rejecting with the engine's
+   * `Interrupted!` error when the job's interrupter fires), then answers the scripted results
+   * (default: an empty SELECT) or throws the scripted error.
+   */
   async execute(sql: string, opts: QueryOptions): Promise<StatementResult[]> {
     this.calls.push({ sql, opts });
     const h = this.held.get(sql);

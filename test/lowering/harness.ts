@@ -62,6 +62,7 @@ function cellProto(v: Value, t: BqType): object {
   throw new Error(`no ValueProto for ${t.kind} in the test table`);
 }
 
+/** An engine to analyze and lower with, a raw DuckDB to run goldens on, and the reference evaluator. */
 export class LoweringHarness {
   private constructor(
     readonly engine: Engine,
@@ -138,6 +139,7 @@ export class LoweringHarness {
     return { types, rows };
   }
 
+  /** Closes the raw DuckDB and stops the engine (its analyzer child). */
   async stop(): Promise<void> {
     this.con.closeSync();
     this.duck.closeSync();
