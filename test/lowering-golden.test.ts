@@ -26,7 +26,8 @@ const UPDATE = process.env.UPDATE_GOLDENS === '1';
 /** Keys of a dispatch table (`const NAME … = { Kind: …, … };`) of a lowering source file. */
 function dispatchKinds(file: string, table: string): string[] {
   const text = fs.readFileSync(path.join(SRC, file), 'utf8');
-  const m = new RegExp(`const ${table}\\b[^=]*=\\s*\\{([\\s\\S]*?)\\n\\};`).exec(text);
+  // Up to the closing `}` at the start of a line (`};`, `} satisfies …;`).
+  const m = new RegExp(`const ${table}\\b[^\\n]*=\\s*\\{\\s*\\n([\\s\\S]*?)\\n\\}[^\\n]*;`).exec(text);
   if (!m) throw new Error(`dispatch table ${table} not found in src/engine/lower/${file}`);
   return [...m[1].matchAll(/^\s{2}(\w+):/gm)].map((x) => x[1]);
 }
