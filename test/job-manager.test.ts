@@ -21,8 +21,7 @@
  *   location US` (recorded conformance/fixtures/rest_crud/error_table_not_found).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { JobManager, type JobRecord, type ResultLimits } from '../src/jobs/jobs.js';
-import { anonymousTable } from '../src/jobs/anonymous.js';
+import { JobManager, anonymousTable, type JobRecord, type ResultLimits } from '../src/jobs/jobs.js';
 import { BigQueryError } from '../src/errors/errors.js';
 import { FakeEngine, selectResult } from './helpers/fake-engine.js';
 
