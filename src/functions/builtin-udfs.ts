@@ -8,6 +8,8 @@
  * under SAFE.), unless declared with `raises` (its exception's message is the query's error).
  * SQL NULL arguments give NULL without calling the function.
  */
+import { BigQueryError } from '../errors/errors.js';
+
 /** Argument/result kinds a UDF may use. */
 export type UdfType = 'VARCHAR' | 'BLOB' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN';
 type JsOf<T extends UdfType> = T extends 'VARCHAR' ? string : T extends 'BLOB' ? Uint8Array : T extends 'BIGINT' ? bigint : T extends 'DOUBLE' ? number : boolean;
@@ -33,10 +35,14 @@ export interface UdfOptions {
 
 const udfs = new Map<string, UdfDef>();
 
-/** Every UDF declared so far, in declaration order (later declarations of a name replace earlier ones). */
+/** Every UDF declared so far, in declaration order. */
 export const declaredUdfs = (): UdfDef[] => [...udfs.values()];
 
-/** Declares a UDF (call at module load). */
+/**
+ * Declares a UDF (call at module load).
+ * @throws BigQueryError internal when a UDF of that name is already declared (two lowerings would
+ *   otherwise share one name and the later body would silently replace the earlier one).
+ */
 export function defineUdf<P extends UdfType[], R extends UdfType>(
   name: string,
   params: [...P],
@@ -44,5 +50,6 @@ export function defineUdf<P extends UdfType[], R extends UdfType>(
   fn: (...args: { [K in keyof P]: JsOf<P[K]> }) => JsOf<R> | null,
   opts: UdfOptions = {},
 ): void {
+  if (udfs.has(name)) throw BigQueryError.internal(`UDF ${name} is declared twice`);
   udfs.set(name, { name, params, returns, fn: fn as (...args: unknown[]) => unknown, opts });
 }

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { FUNCTION_PAGES, lookupFunction, registeredNames } from './index.js';
+import { defineUdf } from './builtin-udfs.js';
 import { buildFunctionTable, page, type FnTable } from './registry.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -59,5 +60,12 @@ describe('the function table (index.ts)', () => {
     for (const n of ['json_keys', 'edit_distance', 'min_by', 'max_by', 'sum', 'avg']) expect(typeof lookupFunction(n), n).toBe('function');
     expect(registeredNames()).toContain('regexp_extract');
     expect(lookupFunction('no_such_function')).toBeUndefined();
+  });
+});
+
+describe('defineUdf', () => {
+  it('rejects a UDF name declared twice', () => {
+    // bq_to_base32 is declared by string-encoding.ts (loaded through index.js above).
+    expect(() => defineUdf('bq_to_base32', ['BLOB'], 'VARCHAR', () => null)).toThrow('UDF bq_to_base32 is declared twice');
   });
 });
