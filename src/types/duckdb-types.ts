@@ -1,5 +1,5 @@
 /**
- * BigQuery types → DuckDB storage types (DESIGN §3).
+ * BigQuery types → DuckDB storage types, and the DuckDB names of STRUCT fields.
  *
  * INT64 BIGINT; FLOAT64 DOUBLE; NUMERIC DECIMAL(38,9); BIGNUMERIC VARCHAR (canonical decimal text);
  * BOOL BOOLEAN; STRING VARCHAR; BYTES BLOB; DATE DATE; DATETIME TIMESTAMP; TIME TIME; TIMESTAMP
