@@ -1,14 +1,15 @@
 /**
- * Geography functions (GoogleSQL "Geography functions"), part 1: constructors, parsers,
- * formatters and accessors. GEOGRAPHY values are DuckDB VARCHAR holding BigQuery's WKT text; every
- * function runs as a JS UDF over the S2-based model in src/geo (spherical Earth, BigQuery's
- * normal form and 15-digit coordinates).
+ * Geography functions (GoogleSQL "Geography functions"): the value model and the UDF protocol,
+ * and the constructors, parsers (KML included), formatters and accessors. GEOGRAPHY values are
+ * DuckDB VARCHAR holding BigQuery's WKT text; every function runs as a JS UDF over the S2-based
+ * model in src/geo (spherical Earth, BigQuery's normal form and 15-digit coordinates).
  *
  * UDF protocol: a geography UDF returns its result as text, or an error marker — chr(1) + message
  * for BigQuery runtime errors (NULL under SAFE.), chr(2) + message for forms the emulator does
  * not answer exactly (always raised, "not supported"). `geoCall` turns the text into the SQL
- * result type. The other geography files hold the predicates, measures, transformations, aggregates and cell
- * encodings (geography-*.ts).
+ * result type. The predicates, measures, transformations, aggregates and cell encodings are in
+ * geography-predicates.ts, geography-measures.ts, geography-transformations.ts,
+ * geography-aggregates.ts and geography-cells.ts.
  */
 import { GeoError, GeoUnsupported, checkLine, dimension, fail as geoFail, isEmpty, makePoly, numComponents, pt, validatePolys, type Geo, type Pt } from '../geo/model.js';
 import { parseKml, toKml } from '../geo/kml.js';
