@@ -1,6 +1,6 @@
 /**
  * FLATTEN through the real client: the analyzer's FLATTEN rewrite, lowered end to end (the
- * function-table entry in src/functions/extra.ts is never reached). Expected values: BigQuery's
+ * function-table entry in src/functions/array.ts is never reached). Expected values: BigQuery's
  * documentation examples (array_functions flatten-1, flatten-2, flatten-3).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

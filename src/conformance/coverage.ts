@@ -266,8 +266,7 @@ export async function knownFunctionNames(useAnalyzer: boolean): Promise<{ names:
     }
   }
   try {
-    await import('../functions/index.js');
-    const { registeredNames } = await import('../functions/registry.js');
+    const { registeredNames } = await import('../functions/index.js');
     const before = names.size;
     for (const n of registeredNames()) names.add(n.toLowerCase());
     sources.push(`the function table${names.size > before ? ` (+${names.size - before})` : ''}`);

@@ -7,7 +7,7 @@
 import { resolvedStatementOf, type AnalyzerClient } from '../analyzer/client.js';
 import type { Node } from '../analyzer/ast.js';
 import { toTypeProto } from '../analyzer/types.js';
-import { EXTRA_FUNCTIONS } from '../analyzer/extra-functions.js';
+import { CATALOG_FUNCTIONS } from '../analyzer/catalog-functions.js';
 import { rewriteGroupByExpressions } from '../analyzer/rewrite.js';
 import { ERROR_REWRITES } from '../analyzer/error-rewrites.js';
 import { isMissingRangeSessionize, lineColOf, mapLocations, rewriteRangeSessionize, type SessionizeRewrite } from '../analyzer/range-sessionize.js';
@@ -168,7 +168,7 @@ export class StatementAnalyzer {
       systemVariables: [...(params.systemVariables ?? [])].map(([path, t]) => ({ namePath: path.split('.'), type: toTypeProto(t) })),
     };
     root.builtinFunctionOptions = { languageOptions: this.analyzer.languageOptions };
-    root.customFunction = [...EXTRA_FUNCTIONS, ...(params.functions ?? [])];
+    root.customFunction = [...CATALOG_FUNCTIONS, ...(params.functions ?? [])];
     root.constant = [...(params.variables ?? [])].map(([name, t]) => ({ namePath: [name], type: toTypeProto(t), value: {} }));
     let stmt: Node | undefined;
     let target: object = { parseResumeLocation: { input: sql, bytePosition: pos, allowResume: true } };

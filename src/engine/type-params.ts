@@ -13,7 +13,7 @@
  */
 import type { Node } from '../analyzer/ast.js';
 import { BigQueryError } from '../errors/errors.js';
-import { defineUdf } from '../functions/prelude.js';
+import { defineUdf } from '../functions/builtin-udfs.js';
 import type { Column, FieldDetails } from '../types/schema.js';
 import { columnTypeSql } from '../types/schema.js';
 import { applyNumericParams, applyParams, maxLengthMessage, paramTarget, treeHasParams, type ParamTree, type TypeParams } from '../types/type-params.js';

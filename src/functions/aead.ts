@@ -16,8 +16,8 @@
  * keyset arguments given as a KEYS.KEYSET_CHAIN struct.
  */
 import { BigQueryError } from '../errors/errors.js';
-import { defineUdf, type UdfType } from './prelude.js';
-import { registerFunctions, type FnCall, type FnTable } from './registry.js';
+import { defineUdf, type UdfType } from './builtin-udfs.js';
+import type { FnCall, FnTable } from './registry.js';
 import { keysetDecrypt, keysetEncrypt, type Family } from './tink-crypto.js';
 import {
   AES_CBC_URL,
@@ -134,7 +134,8 @@ const call = (udfName: string) => (c: FnCall) => {
 
 const needsKms = (what: string) => ({ unsupported: `${what} needs ${KMS}` });
 
-const TABLE: FnTable = {
+/** The aead_encryption_functions page. */
+export const AEAD_ENCRYPTION_FUNCTIONS: FnTable = {
   'keys.new_keyset': call('bq_keys_new_keyset'),
   'keys.rotate_keyset': call('bq_keys_rotate_keyset'),
   'keys.add_key_from_raw_bytes': call('bq_keys_add_key_from_raw_bytes'),
@@ -155,5 +156,3 @@ const TABLE: FnTable = {
   'aead.envelope_decrypt_bytes': needsKms('AEAD.ENVELOPE_DECRYPT_BYTES'),
   'aead.envelope_decrypt_string': needsKms('AEAD.ENVELOPE_DECRYPT_STRING'),
 };
-
-registerFunctions(TABLE);

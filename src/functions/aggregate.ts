@@ -1,6 +1,7 @@
 /**
  * Aggregate functions (GoogleSQL "Aggregate functions", "Statistical aggregate functions",
- * "Approximate aggregate functions"). Every aggregate call is built with `aggregate()` so that
+ * "Approximate aggregate functions", "HyperLogLog++ functions"), GROUPING, and the rejected
+ * D3A_COUNT sketch functions. Every aggregate call is built with `aggregate()` so that
  * DISTINCT/ORDER BY and, for analytic use, the window (`c.over`) are applied to each call even
  * when the lowering wraps it.
  *
@@ -12,8 +13,8 @@
  * - HLL_COUNT.* count exactly (see `hll`).
  */
 import { BigQueryError } from '../errors/errors.js';
-import { duckFieldName } from '../engine/duckdb/types.js';
-import { aggregate, registerFunctions, type FnCall, type FnTable } from './registry.js';
+import { duckFieldName } from '../types/duckdb-types.js';
+import { aggregate, type FnCall, type FnTable } from './registry.js';
 import { fail, intLiteral, q } from './util.js';
 import { MAX_APPROX_NUMBER, MAX_RESULT_VALUE_BYTES } from '../config/limits.js';
 
@@ -132,7 +133,21 @@ const hll = {
   merged: (c: FnCall) => `list_distinct(flatten(list_transform(${aggregate('list', c, [c.args[0]], `${c.args[0]} IS NOT NULL`)}, b -> ${sketchHashes('b')})))`,
 };
 
-const TABLE: FnTable = {
+/** MIN: NaN when a FLOAT64 input is NaN (BigQuery docs, MIN); DuckDB's MIN skips NaN. */
+function min(c: FnCall): string {
+  if (c.argTypes[0]?.kind !== 'FLOAT64') return aggregate('min', c);
+  return `CASE WHEN ${aggregate('bool_or', c, [`isnan(${c.args[0]})`])} THEN 'NaN'::DOUBLE ELSE ${aggregate('min', c)} END`;
+}
+
+
+/**
+ * D3A_COUNT.* build and read BigQuery's D3A count sketches, a sketch format and estimator BigQuery
+ * does not publish: sketches made here could neither be read by BigQuery nor give its estimates.
+ */
+const D3A = { unsupported: "D3A_COUNT sketches use a format and estimator BigQuery does not publish, so the emulator cannot build or read them compatibly" };
+
+/** The aggregate, approximate aggregate, statistical aggregate and HyperLogLog++ functions pages. */
+export const AGGREGATE_FUNCTIONS: FnTable = {
   sum,
   avg,
   array_agg: arrayAgg,
@@ -167,6 +182,14 @@ const TABLE: FnTable = {
   'hll_count.merge': (c) => `CAST(coalesce(len(${hll.merged(c)}), 0) AS BIGINT)`,
   'hll_count.merge_partial': (c) => hashesToSketch(hll.merged(c)),
   'hll_count.extract': (c) => `CAST(coalesce(octet_length(${c.args[0]}) // 8, 0) AS BIGINT)`,
+  $count_star: () => 'count(*)',
+  count: (c) => aggregate('count', c),
+  min,
+  max: (c) => aggregate('max', c),
+  grouping: (c) => aggregate('grouping', c),
+  'd3a_count.init': D3A,
+  'd3a_count.merge': D3A,
+  'd3a_count.merge_partial': D3A,
+  'd3a_count.extract': D3A,
+  'd3a_count.to_hll': D3A,
 };
-
-registerFunctions(TABLE);

@@ -12,9 +12,9 @@
 import { BigQueryError } from '../errors/errors.js';
 import { civilOf, formatDateTime, type DtKind } from './cast-format-datetime.js';
 import { parseDateTime, type Parsed } from './cast-format-parse.js';
-import { fromLocal, toLocal } from './datetime.js';
-import { defineUdf, type UdfType } from './prelude.js';
-import { registerFunctions, type FnCall } from './registry.js';
+import { fromLocal, toLocal } from './date-time.js';
+import { defineUdf, type UdfType } from './builtin-udfs.js';
+import type { FnCall, FnTable } from './registry.js';
 
 type Js<T extends UdfType> = T extends 'VARCHAR' ? string : T extends 'BLOB' ? Uint8Array : T extends 'BIGINT' ? bigint : never;
 function udf<P extends ('VARCHAR' | 'BLOB' | 'BIGINT')[], R extends 'VARCHAR' | 'BLOB' | 'BIGINT'>(name: string, params: [...P], returns: R, fn: (...a: { [K in keyof P]: Js<P[K]> }) => Js<R> | null): void {
@@ -110,4 +110,5 @@ function castFormat(c: FnCall): string {
   throw BigQueryError.notSupported(`CAST from ${from} to ${to} with a FORMAT clause`);
 }
 
-registerFunctions({ $cast_format: castFormat });
+/** CAST(… AS STRING/DATE/… FORMAT …) of the conversion_functions page (format_elements). */
+export const CAST_FORMAT_FUNCTIONS: FnTable = { $cast_format: castFormat };

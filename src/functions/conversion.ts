@@ -18,11 +18,11 @@
  */
 import { intervalFromString } from './interval-parse.js';
 import { BigQueryError } from '../errors/errors.js';
-import { duckFieldName } from '../engine/duckdb/types.js';
+import { duckFieldName } from '../types/duckdb-types.js';
 import type { BqType } from '../types/types.js';
-import { parseTimestampText, toLocal } from './datetime.js';
-import { defineUdf } from './prelude.js';
-import { registerFunctions, type FnCall, type FnTable } from './registry.js';
+import { parseTimestampText, toLocal } from './date-time.js';
+import { defineUdf } from './builtin-udfs.js';
+import type { FnCall, FnTable } from './registry.js';
 import { castToString } from './text.js';
 import { fail } from './util.js';
 
@@ -201,10 +201,9 @@ function parseNumber(c: FnCall, kind: 'NUMERIC' | 'BIGNUMERIC'): string {
   return `CASE WHEN ${x} IS NULL THEN NULL WHEN ${v} IS NOT NULL THEN ${v} ELSE ${fail(c, `'Invalid ${kind} value: ' || ${x}`)} END`;
 }
 
-const TABLE: FnTable = {
+/** The conversion_functions page: CAST and PARSE_NUMERIC / PARSE_BIGNUMERIC. */
+export const CONVERSION_FUNCTIONS: FnTable = {
   $cast: (c) => castSql(c, c.args[0], c.argTypes[0], c.returnType),
   parse_numeric: (c) => parseNumber(c, 'NUMERIC'),
   parse_bignumeric: (c) => parseNumber(c, 'BIGNUMERIC'),
 };
-
-registerFunctions(TABLE);

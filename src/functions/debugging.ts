@@ -1,6 +1,6 @@
 /**
- * Debugging functions that catch evaluation errors: IFERROR, ISERROR, NULLIFERROR (BigQuery
- * debugging_functions). An evaluation error anywhere in the try expression (ERROR(), division by
+ * Debugging functions (BigQuery debugging_functions): ERROR, and the ones that catch evaluation
+ * errors: IFERROR, ISERROR, NULLIFERROR. An evaluation error anywhere in the try expression (ERROR(), division by
  * zero, an out-of-bounds OFFSET, a bad cast, an overflow…) is caught; an error in IFERROR's
  * catch expression is not.
  *
@@ -15,7 +15,7 @@
  */
 import { BOOLEAN, DuckDBScalarFunction, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
 import { BigQueryError } from '../errors/errors.js';
-import { registerFunctions, type FnCall, type FnTable } from './registry.js';
+import type { FnCall, FnTable } from './registry.js';
 
 /** Registers `bq_raise(VARCHAR) → BOOLEAN`: raises its argument as the error message. */
 export function installRaise(con: DuckDBConnection): void {
@@ -119,13 +119,13 @@ export function catchable(c: FnCall, sql: string): string {
  */
 const attempt = (x: string) => `try(list_transform([NULL], bq_try_ -> ${x}))`;
 
-const TABLE: FnTable = {
+/** The debugging_functions page. */
+export const DEBUGGING_FUNCTIONS: FnTable = {
   iserror: (c) => `(${attempt(catchable(c, c.args[0]))} IS NULL)`,
   nulliferror: (c) => `(${attempt(catchable(c, c.args[0]))})[1]`,
   iferror: (c) => {
     const r = attempt(catchable(c, c.args[0]));
     return `(CASE WHEN ${r} IS NULL THEN ${c.args[1]} ELSE (${r})[1] END)`;
   },
+  error: (c) => `error(${c.args[0]})`,
 };
-
-registerFunctions(TABLE);

@@ -1,20 +1,23 @@
 /**
- * Geography functions (GoogleSQL "Geography functions"), part 1: constructors, parsers,
- * formatters and accessors. GEOGRAPHY values are DuckDB VARCHAR holding BigQuery's WKT text; every
- * function runs as a JS UDF over the S2-based model in src/geo (spherical Earth, BigQuery's
- * normal form and 15-digit coordinates).
+ * Geography functions (GoogleSQL "Geography functions"): the value model and the UDF protocol,
+ * and the constructors, parsers (KML included), formatters and accessors. GEOGRAPHY values are
+ * DuckDB VARCHAR holding BigQuery's WKT text; every function runs as a JS UDF over the S2-based
+ * model in src/geo (spherical Earth, BigQuery's normal form and 15-digit coordinates).
  *
  * UDF protocol: a geography UDF returns its result as text, or an error marker — chr(1) + message
  * for BigQuery runtime errors (NULL under SAFE.), chr(2) + message for forms the emulator does
  * not answer exactly (always raised, "not supported"). `geoCall` turns the text into the SQL
- * result type. Part 2 (geography2.ts): relations, measures, transformations, aggregates.
+ * result type. The predicates, measures, transformations, aggregates and cell encodings are in
+ * geography-predicates.ts, geography-measures.ts, geography-transformations.ts,
+ * geography-aggregates.ts and geography-cells.ts.
  */
 import { GeoError, GeoUnsupported, checkLine, dimension, fail as geoFail, isEmpty, makePoly, numComponents, pt, validatePolys, type Geo, type Pt } from '../geo/model.js';
+import { parseKml, toKml } from '../geo/kml.js';
 import { build, parseGeoJson, parseWkb, parseWkt } from '../geo/parse.js';
 import { toGeoJson, toWkb, toWkt } from '../geo/write.js';
 import * as ops from '../geo/ops.js';
-import { defineUdf, type UdfType } from './prelude.js';
-import { registerFunctions, type FnCall, type FnTable } from './registry.js';
+import { defineUdf, type UdfType } from './builtin-udfs.js';
+import type { FnCall, FnTable } from './registry.js';
 import { fail } from './util.js';
 
 // ---------- the UDF protocol ----------
@@ -191,7 +194,16 @@ udf('dumppoints', 'ST_DUMPPOINTS', ['VARCHAR'], (g) => JSON.stringify(ops.dumpPo
 const asJsonText = (c: FnCall, i: number): string => `CAST(to_json(${c.args[i]}) AS VARCHAR)`;
 const boolArg = (c: FnCall, i: number): string => c.args[i] ?? 'FALSE';
 
-const TABLE: FnTable = {
+// ---------- KML ----------
+
+udf('fromkml', 'ST_GEOGFROMKML', ['VARCHAR'], (s) => wkt(build(parseKml(s))));
+udf('askml', 'ST_ASKML', ['VARCHAR'], (g) => toKml(geo(g)));
+
+/** The `use_spheroid` argument at index `i` of a measure or predicate call, FALSE when omitted. */
+export const spheroid = (c: FnCall, i: number): string => c.args[i] ?? 'FALSE';
+
+/** The constructors, parsers, formatters and accessors of the geography_functions page. */
+export const GEOGRAPHY_FUNCTIONS: FnTable = {
   st_geogpoint: geoFn('point'),
   st_makeline: (c) => (c.args.length === 2 ? geoCall(c, 'makeline2', c.args) : geoCall(c, 'makeline', [asJsonText(c, 0)])),
   st_makepolygon: (c) => geoCall(c, 'makepolygon', [c.args[0], c.args[1] !== undefined ? asJsonText(c, 1) : `'[]'`]),
@@ -227,7 +239,6 @@ const TABLE: FnTable = {
   st_interiorrings: geoFn('interiorrings', 'json'),
   st_dump: (c) => geoCall(c, 'dump', [c.args[0], c.args[1] ?? 'CAST(-1 AS BIGINT)'], 'json'),
   st_dumppoints: geoFn('dumppoints', 'json'),
-  // ST_ASKML, ST_GEOGFROMKML: geography-extra.ts.
+  st_geogfromkml: (c) => geoCall(c, 'fromkml', c.args),
+  st_askml: (c) => geoCall(c, 'askml', c.args),
 };
-
-registerFunctions(TABLE);

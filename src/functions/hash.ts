@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { farmFingerprint } from './farmhash.js';
-import { defineUdf } from './prelude.js';
-import { registerFunctions, type FnCall, type FnTable } from './registry.js';
+import { defineUdf } from './builtin-udfs.js';
+import type { FnCall, FnTable } from './registry.js';
 
 defineUdf('bq_farm_fingerprint', ['BLOB'], 'BIGINT', (b) => farmFingerprint(b));
 defineUdf('bq_sha512', ['BLOB'], 'BLOB', (b) => new Uint8Array(createHash('sha512').update(b).digest()));
@@ -17,12 +17,11 @@ const asBlob = (c: FnCall): string => (c.argTypes[0]?.kind === 'STRING' ? `encod
 /** DuckDB's hex-digest hash functions, returned as BYTES. */
 const hexDigest = (fn: string) => (c: FnCall) => `unhex(${fn}(${asBlob(c)}))`;
 
-const TABLE: FnTable = {
+/** The hash_functions page. */
+export const HASH_FUNCTIONS: FnTable = {
   md5: hexDigest('md5'),
   sha1: hexDigest('sha1'),
   sha256: hexDigest('sha256'),
   sha512: (c) => `bq_sha512(${asBlob(c)})`,
   farm_fingerprint: (c) => `bq_farm_fingerprint(${asBlob(c)})`,
 };
-
-registerFunctions(TABLE);

@@ -11,7 +11,7 @@
  *
  * Anything else raises `Invalid INTERVAL value: '<text>'` (NULL under SAFE_CAST).
  */
-import { defineUdf } from './prelude.js';
+import { defineUdf } from './builtin-udfs.js';
 import type { FnCall } from './registry.js';
 import { fail } from './util.js';
 

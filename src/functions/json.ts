@@ -9,13 +9,12 @@
  * and JSON_KEYS run as UDFs.
  */
 import { BigQueryError } from '../errors/errors.js';
-import { duckFieldName } from '../engine/duckdb/types.js';
+import { duckFieldName } from '../types/duckdb-types.js';
 import type { BqType } from '../types/types.js';
-import { timestampString } from './datetime2.js';
+import { timestampString } from './date-time-format.js';
 import * as lib from './jsonlib.js';
-import { jsonArrayElements } from './json2.js';
-import { defineUdf } from './prelude.js';
-import { registerFunctions, type FnCall, type FnTable } from './registry.js';
+import { defineUdf } from './builtin-udfs.js';
+import type { FnCall, FnTable } from './registry.js';
 import { numericText, intervalText } from './text.js';
 import { fail, q, stringLiteral } from './util.js';
 
@@ -80,7 +79,7 @@ function queryArray(c: FnCall): string {
   const d = doc(c);
   const p = pathOf(c);
   const el = isJson(c) ? 'x' : 'CAST(x AS VARCHAR)';
-  // Element by element so that JSON `null` elements stay JSON (json2.ts jsonArrayElements).
+  // Element by element so that JSON `null` elements stay JSON (jsonArrayElements).
   return `CASE WHEN json_type(${d}, ${p}) = 'ARRAY' THEN list_transform(list_extract(list_transform([json_extract(${d}, ${p})], j -> ${jsonArrayElements('j')}), 1), x -> ${el}) END`;
 }
 
@@ -249,7 +248,33 @@ function subscript(c: FnCall): string {
   return `json_extract(${j}, '$."' || replace(replace(${k}, '\\', '\\\\'), '"', '\\"') || '"')`;
 }
 
-const TABLE: FnTable = {
+/*
+ * JSON_FLATTEN(json_expr) → ARRAY<JSON>: every non-array value that is the input itself or a child
+ * of one or more consecutively nested arrays of it, in document order (json_functions#json_flatten:
+ * `JSON '[[[1, 2], 3], {"a": 4}, true]'` → `[1, 2, 3, {"a":4}, true]`; `JSON '[1, 2, null]'` →
+ * `[1, 2, null]`); a SQL NULL input gives NULL. The analyzer signature is in
+ * src/analyzer/catalog-functions.ts.
+ */
+
+/** The flattened elements of a JSON value (arrays are opened, recursively). */
+export function flattenJson(v: lib.J): lib.J[] {
+  return Array.isArray(v) ? v.flatMap(flattenJson) : [v];
+}
+
+defineUdf('bq_json_flatten', ['VARCHAR'], 'VARCHAR', (s) => {
+  const v = lib.parseJson(s);
+  return v === undefined ? null : lib.emit(flattenJson(v));
+});
+
+/**
+ * The elements of a DuckDB JSON array value as a JSON[] list, JSON `null` elements kept as JSON
+ * (a plain `CAST(… AS JSON[])` turns them into SQL NULLs, which BigQuery's arrays cannot hold).
+ */
+export const jsonArrayElements = (j: string): string =>
+  `list_transform(range(0, CAST(json_array_length(${j}) AS BIGINT)), i -> json_extract(${j}, '$[' || CAST(i AS VARCHAR) || ']'))`;
+
+/** The json_functions page. */
+export const JSON_FUNCTIONS: FnTable = {
   json_extract: query,
   json_query: query,
   json_extract_scalar: value,
@@ -282,6 +307,10 @@ const TABLE: FnTable = {
   lax_float64: lax('float64'),
   lax_bool: lax('bool'),
   lax_string: lax('string'),
+  json_flatten: (c) => `list_extract(list_transform([CAST(bq_json_flatten(CAST(${c.args[0]} AS VARCHAR)) AS JSON)], j -> ${jsonArrayElements('j')}), 1)`,
+  // JSON subscripts: json['key'], json[0] (json_functions#json_subscript_operator): a missing
+  // member or element is NULL.
+  $subscript_with_key: (c) => `json_extract(${c.args[0]}, '$.' || to_json(${c.args[1]})::VARCHAR)`,
+  $subscript_with_offset: (c) => `json_extract(${c.args[0]}, '$[' || CAST(${c.args[1]} AS VARCHAR) || ']')`,
+  $subscript_with_ordinal: { unsupported: 'ORDINAL subscripts of JSON are not BigQuery syntax' },
 };
-
-registerFunctions(TABLE);

@@ -1,5 +1,6 @@
 /**
- * Mathematical functions (GoogleSQL "Mathematical functions", "Bit functions").
+ * Mathematical functions (GoogleSQL "Mathematical functions", "Bit functions"), PI_NUMERIC and
+ * PI_BIGNUMERIC; COSINE_DISTANCE / EUCLIDEAN_DISTANCE are in math-distance.ts.
  *
  * Error rules follow ZetaSQL's functions/math.h and arithmetics.h, which BigQuery runs:
  * - a function whose finite inputs give a non-finite result raises
@@ -12,7 +13,7 @@
  * otherwise returns NULL for non-finite results).
  * GREATEST/LEAST return NULL if any argument is NULL and NaN if any FLOAT64 argument is NaN.
  */
-import { registerFunctions, template, type FnCall, type FnTable } from './registry.js';
+import { template, type FnCall, type FnTable } from './registry.js';
 import { enumName, fail, nullIfAnyNull } from './util.js';
 
 /** zetasql.functions.RoundingMode, by enum number. */
@@ -223,7 +224,8 @@ const bytesUnsupported = (op: string, duck: (c: FnCall) => string) => (c: FnCall
   return duck(c);
 };
 
-const TABLE: FnTable = {
+/** The mathematical_functions page (and the bit functions and bitwise operators). */
+export const MATHEMATICAL_FUNCTIONS: FnTable = {
   abs: (c) => {
     if (c.returnType.kind === 'INT64' && c.safe) return `CASE WHEN ${c.args[0]} = ${INT64_MIN} THEN NULL ELSE abs(${c.args[0]}) END`;
     return c.returnType.kind === 'INT64' || isF(c) ? `abs(${c.args[0]})` : asRet(c, `abs(${c.args[0]})`);
@@ -256,7 +258,6 @@ const TABLE: FnTable = {
   rand: () => 'random()',
   pi: () => 'pi()',
   zeroifnull: (c) => `coalesce(${c.args[0]}, CAST(0 AS ${ret(c)}))`,
-  generate_uuid: () => 'CAST(uuid() AS VARCHAR)',
   sin: unary('sin', 'SIN', undefined, 'error', () => NAN),
   cos: unary('cos', 'COS', undefined, 'error', () => NAN),
   tan: unary('tan', 'TAN', undefined, 'overflow', () => NAN),
@@ -283,6 +284,6 @@ const TABLE: FnTable = {
   $bitwise_xor: bytesUnsupported('XOR', (c) => `xor(${c.args[0]}, ${c.args[1]})`),
   $bitwise_left_shift: shiftLeft,
   $bitwise_right_shift: shiftRight,
+  pi_numeric: () => `CAST('3.141592654' AS DECIMAL(38,9))`,
+  pi_bignumeric: () => `'3.1415926535897932384626433832795028842'`,
 };
-
-registerFunctions(TABLE);

@@ -5,8 +5,8 @@
  * parse URLs as ZetaSQL does and look suffixes up in the Public Suffix List (net-domain.ts).
  */
 import { domainSuffix, netHost } from './net-domain.js';
-import { defineUdf } from './prelude.js';
-import { registerFunctions, type FnCall, type FnTable } from './registry.js';
+import { defineUdf } from './builtin-udfs.js';
+import type { FnCall, FnTable } from './registry.js';
 import { fail } from './util.js';
 
 function parseV4(s: string): number[] | null {
@@ -78,7 +78,8 @@ defineUdf('bq_net_reg_domain', ['VARCHAR'], 'VARCHAR', (url) => domainSuffix(url
 
 const invalid = (fn: string) => (c: FnCall, what: string) => fail(c, `'${fn}() encountered an ${what}: ' || ${c.args[0]}`);
 
-const TABLE: FnTable = {
+/** The net_functions page. */
+export const NET_FUNCTIONS: FnTable = {
   'net.ip_from_string': (c) => `CASE WHEN ${c.args[0]} IS NOT NULL AND bq_ip_from_string(${c.args[0]}) IS NULL THEN ${invalid('NET.IP_FROM_STRING')(c, 'unparseable IP-address')} ELSE bq_ip_from_string(${c.args[0]}) END`,
   'net.safe_ip_from_string': (c) => `bq_ip_from_string(${c.args[0]})`,
   'net.ip_to_string': (c) => `CASE WHEN ${c.args[0]} IS NOT NULL AND bq_ip_to_string(${c.args[0]}) IS NULL THEN ${fail(c, `'NET.IP_TO_STRING() encountered a non-IPv4/IPv6 address. Expected 4 or 16 bytes but got ' || CAST(octet_length(${c.args[0]}) AS VARCHAR)`)} ELSE bq_ip_to_string(${c.args[0]}) END`,
@@ -98,5 +99,3 @@ const TABLE: FnTable = {
   'net.public_suffix': (c) => `bq_net_public_suffix(${c.args[0]})`,
   'net.reg_domain': (c) => `bq_net_reg_domain(${c.args[0]})`,
 };
-
-registerFunctions(TABLE);

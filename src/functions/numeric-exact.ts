@@ -9,7 +9,7 @@
  * The arithmetic runs in JavaScript BigInt UDFs over DuckDB's decimal text; a UDF answers NULL on
  * overflow and the lowering turns that into the error (or NULL under SAFE / SAFE_*).
  */
-import { defineUdf } from './prelude.js';
+import { defineUdf } from './builtin-udfs.js';
 import { raise, type FnCall } from './registry.js';
 
 const SCALE = 10n ** 9n;

@@ -1,12 +1,14 @@
 /**
  * Operators and conditional expressions (GoogleSQL "Operators" and "Conditional expressions"
- * pages), plus the core aggregates the foundation needs. ZetaSQL names operators `$name`.
+ * pages; NULLIFZERO and quantified LIKE ANY/ALL included). ZetaSQL names operators `$name`. COUNT,
+ * SUM, AVG, MIN and MAX are in aggregate.ts.
  *
  * BigQuery runtime errors (DESIGN §3): `division by zero: 1 / 0` for `/`, DIV and MOD; integer
  * overflow texts are produced by the engine's DuckDB error mapping.
  */
-import { aggregate, raise, registerFunctions, rename, template, type FnCall, type FnTable } from './registry.js';
+import { raise, rename, template, type FnCall, type FnTable } from './registry.js';
 import { exactNumeric } from './numeric-exact.js';
+import { nullIfAnyNull } from './util.js';
 
 const isInt = (c: FnCall, i: number) => c.argTypes[i]?.kind === 'INT64';
 const isNumeric = (c: FnCall, i: number) => c.argTypes[i]?.kind === 'NUMERIC' || c.argTypes[i]?.kind === 'BIGNUMERIC';
@@ -155,18 +157,20 @@ function inArray(c: FnCall): string {
   return `CASE WHEN ${arr} IS NULL OR len(${arr}) = 0 THEN FALSE WHEN ${x} IS NULL THEN NULL ${nan}WHEN list_contains(${arr}, ${x}) THEN TRUE WHEN ${hasNull} THEN NULL ELSE FALSE END`;
 }
 
-/** MIN: NaN when a FLOAT64 input is NaN (BigQuery docs, MIN); DuckDB's MIN skips NaN. */
-function min(c: FnCall): string {
-  if (c.argTypes[0]?.kind !== 'FLOAT64') return aggregate('min', c);
-  return `CASE WHEN ${aggregate('bool_or', c, [`isnan(${c.args[0]})`])} THEN 'NaN'::DOUBLE ELSE ${aggregate('min', c)} END`;
-}
+/** x LIKE ANY (p1, p2, …) / LIKE ALL: OR / AND of the single comparisons (three-valued). */
+const likeList = (op: 'OR' | 'AND') => (c: FnCall) => `(${c.args.slice(1).map((p) => `(${c.args[0]} LIKE ${p} ESCAPE '\\')`).join(` ${op} `)})`;
+/** The array forms: NULL array or value gives NULL. */
+const likeArray = (op: 'OR' | 'AND') => (c: FnCall) => {
+  const [x, a] = c.args;
+  const matches = `list_transform(${a}, p -> ${x} LIKE p ESCAPE '\\')`;
+  const body = op === 'OR'
+    ? `CASE WHEN list_contains(${matches}, true) THEN true WHEN list_contains(list_transform(${matches}, m -> m IS NULL), true) THEN NULL ELSE false END`
+    : `CASE WHEN list_contains(${matches}, false) THEN false WHEN list_contains(list_transform(${matches}, m -> m IS NULL), true) THEN NULL ELSE true END`;
+  return nullIfAnyNull([x, a], body);
+};
 
-function sum(c: FnCall): string {
-  const t = c.duckType(c.returnType);
-  return `CAST(${aggregate('sum', c)} AS ${t})`;
-}
-
-const TABLE: FnTable = {
+/** The operators and conditional expressions pages (ZetaSQL names operators `$name`). */
+export const OPERATOR_FUNCTIONS: FnTable = {
   $add: additive('+'),
   $subtract: additive('-'),
   $multiply: (c) => {
@@ -216,12 +220,9 @@ const TABLE: FnTable = {
   ifnull: rename('coalesce'),
   coalesce: rename('coalesce'),
   nullif: rename('nullif'),
-  $count_star: () => 'count(*)',
-  count: (c) => aggregate('count', c),
-  sum,
-  avg: (c) => `CAST(${aggregate('avg', c)} AS ${c.duckType(c.returnType)})`,
-  min,
-  max: (c) => aggregate('max', c),
+  nullifzero: (c) => `nullif(${c.args[0]}, 0)`,
+  $like_any: likeList('OR'),
+  $like_all: likeList('AND'),
+  $like_any_array: likeArray('OR'),
+  $like_all_array: likeArray('AND'),
 };
-
-registerFunctions(TABLE);

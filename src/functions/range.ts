@@ -3,7 +3,7 @@
  * a NULL bound is unbounded. Ranges are half-open: [start, end).
  */
 import type { BqType } from '../types/types.js';
-import { registerFunctions, type FnCall, type FnTable } from './registry.js';
+import type { FnCall, FnTable } from './registry.js';
 import { fail, q } from './util.js';
 import { BigQueryError } from '../errors/errors.js';
 import { MAX_GENERATED_ARRAY_ELEMENTS } from '../config/limits.js';
@@ -61,7 +61,8 @@ function generateRangeArray(c: FnCall): string {
   return `CASE WHEN ${r} IS NULL OR ${step} IS NULL THEN NULL WHEN ${S(r)} IS NULL OR ${E(r)} IS NULL THEN ${unbounded} ${many} ELSE ${ranges} END`;
 }
 
-const TABLE: FnTable = {
+/** The range_functions page. */
+export const RANGE_FUNCTIONS: FnTable = {
   range: rangeCtor,
   range_start: (c) => S(c.args[0]),
   range_end: (c) => E(c.args[0]),
@@ -69,6 +70,6 @@ const TABLE: FnTable = {
   range_overlaps: (c) => `CASE WHEN ${c.args[0]} IS NULL OR ${c.args[1]} IS NULL THEN NULL ELSE ${overlaps(c.args[0], c.args[1])} END`,
   range_intersect: intersect,
   generate_range_array: generateRangeArray,
+  range_is_start_unbounded: (c) => `CASE WHEN ${c.args[0]} IS NULL THEN NULL ELSE struct_extract(${c.args[0]}, 'start') IS NULL END`,
+  range_is_end_unbounded: (c) => `CASE WHEN ${c.args[0]} IS NULL THEN NULL ELSE struct_extract(${c.args[0]}, 'end') IS NULL END`,
 };
-
-registerFunctions(TABLE);

@@ -7,8 +7,12 @@
  * and returns one DuckDB SQL expression. Runtime errors are raised in DuckDB with `error('<BigQuery
  * text>')`; when `safe` is true (SAFE. prefix or SAFE_ function) the lowering must return NULL
  * where BigQuery would raise. Functions with no entry are rejected with a clear "not supported"
- * error by the lowering (DESIGN §5 practice 5) — never a silently wrong answer.
+ * error by the lowering — never a silently wrong answer.
+ *
+ * The table itself is assembled in index.ts from each category file's exported table; this module
+ * holds the types and the small helpers the category files share.
  */
+import { BigQueryError } from '../errors/errors.js';
 import type { BqType } from '../types/types.js';
 
 /** What a function lowering sees. */
@@ -47,28 +51,58 @@ export interface FnCall {
 
 export type FnLowering = (c: FnCall) => string;
 
+/** One table entry: the lowering, or why the function is rejected ("not supported: <reason>"). */
+export type FnEntry = FnLowering | { unsupported: string };
+
 /** One category's table: function name → lowering, or a string giving why it is not supported. */
-export type FnTable = Record<string, FnLowering | { unsupported: string }>;
+export type FnTable = Record<string, FnEntry>;
 
-const tables: FnTable[] = [];
-
-/** Adds a category table; later registrations override earlier ones for the same name. */
-export function registerFunctions(t: FnTable): void {
-  tables.push(t);
+/**
+ * One category file of the function table: the file (repository path), the name of the table it
+ * exports, and the table. Category files are named after BigQuery's function reference pages
+ * (string.ts ← string_functions, geography-measures.ts ← the measures of geography_functions…).
+ */
+export interface FnPage {
+  file: string;
+  exportName: string;
+  table: FnTable;
 }
 
-/** Looks a function up; undefined when no category knows it. */
-export function lookupFunction(name: string): FnLowering | { unsupported: string } | undefined {
-  for (let i = tables.length - 1; i >= 0; i--) {
-    const f = tables[i][name];
-    if (f) return f;
+/** A registered function: its entry and the category file that declares it. */
+export interface FnSource {
+  entry: FnEntry;
+  page: FnPage;
+}
+
+/**
+ * A category page for `buildFunctionTable`: `page('string.ts', { STRING_FUNCTIONS })` names the
+ * file under src/functions/ and the exported table (the object key gives the export's name).
+ */
+export function page(file: string, exported: Record<string, FnTable>): FnPage {
+  const names = Object.keys(exported);
+  if (names.length !== 1) throw BigQueryError.internal(`page(${file}): expected one exported table, got ${names.length}`);
+  return { file: `src/functions/${file}`, exportName: names[0], table: exported[names[0]] };
+}
+
+/**
+ * Builds the function table from the category pages: name → entry and the page declaring it.
+ * @throws BigQueryError internal when two pages (or one page twice) declare the same name — each
+ *   function has exactly one entry, so no registration can silently shadow another.
+ */
+export function buildFunctionTable(pages: readonly FnPage[]): Map<string, FnSource> {
+  const byName = new Map<string, FnSource>();
+  for (const p of pages) {
+    for (const [name, entry] of Object.entries(p.table)) {
+      const seen = byName.get(name);
+      if (seen) {
+        throw BigQueryError.internal(
+          `function ${name} is registered twice: ${seen.page.file} (${seen.page.exportName}) and ${p.file} (${p.exportName})`,
+        );
+      }
+      byName.set(name, { entry, page: p });
+    }
   }
-  return undefined;
-}
-
-/** Every name registered (for the coverage accounting script). */
-export function registeredNames(): string[] {
-  return [...new Set(tables.flatMap((t) => Object.keys(t)))].sort();
+  return byName;
 }
 
 // ---------- small helpers shared by category tables ----------

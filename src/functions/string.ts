@@ -1,14 +1,15 @@
 /**
- * String and bytes functions (GoogleSQL "String functions"), part 1: lengths, case, substrings,
- * searching, padding, trimming, splitting, code points. Part 2 (string2.ts): encodings, regular
- * expressions, Unicode normalisation, SOUNDEX, INITCAP; FORMAT is in format.ts.
+ * String and bytes functions (GoogleSQL "String functions"), : lengths, case (INITCAP
+ * included), substrings, searching, padding, trimming, splitting, code points, EDIT_DISTANCE.
+ * Regular expressions are in string-regexp.ts, encodings and normalisation in string-encoding.ts,
+ * FORMAT in string-format.ts.
  *
  * STRING positions count Unicode code points (DuckDB's length/substring do too). BYTES arguments
  * are handled through their hex text (2 characters per byte) wherever a byte position can never
  * fall between two hex digits; the rest use small UDFs.
  */
-import { defineUdf } from './prelude.js';
-import { registerFunctions, type FnCall, type FnTable } from './registry.js';
+import { defineUdf } from './builtin-udfs.js';
+import type { FnCall, FnTable } from './registry.js';
 import { fail, nullIfAnyNull, q, unsupportedForm } from './util.js';
 import { BigQueryError } from '../errors/errors.js';
 import { MAX_STRING_FUNCTION_OUTPUT_BYTES } from '../config/limits.js';
@@ -195,7 +196,46 @@ function asciiFn(c: FnCall): string {
   return `CASE WHEN ascii(${s}) > 127 THEN ${err} ELSE CAST(ascii(${s}) AS BIGINT) END`;
 }
 
-const TABLE: FnTable = {
+/** Levenshtein distance of two sequences (code points or bytes). */
+function levenshtein<T>(a: ArrayLike<T>, b: ArrayLike<T>): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+defineUdf('bq_edit_distance', ['VARCHAR', 'VARCHAR'], 'BIGINT', (a, b) => BigInt(levenshtein([...a], [...b])));
+defineUdf('bq_edit_distance_bytes', ['BLOB', 'BLOB'], 'BIGINT', (a, b) => BigInt(levenshtein(a, b)));
+
+/**
+ * EDIT_DISTANCE(a, b[, max_distance => n]): Levenshtein distance over Unicode characters (STRING)
+ * or bytes (BYTES), capped at max_distance (string_functions#edit_distance).
+ */
+function editDistance(c: FnCall): string {
+  const d = `bq_edit_distance${c.argTypes[0]?.kind === 'BYTES' ? '_bytes' : ''}(${c.args[0]}, ${c.args[1]})`;
+  const max = c.args[2];
+  if (max === undefined) return d;
+  return `CASE WHEN ${max} < 0 THEN ${fail(c, `'max_distance must be non-negative, but is ' || CAST(${max} AS VARCHAR)`)} ELSE least(${d}, ${max}) END`;
+}
+
+const INITCAP_DELIMS = ' \t\n\r\f\v[](){}/|\\<>!?@"^#$&~_,.:;*%+-';
+defineUdf('bq_initcap', ['VARCHAR', 'VARCHAR'], 'VARCHAR', (s, delims) => {
+  const d = new Set([...delims]);
+  let out = '';
+  let start = true;
+  for (const ch of s) {
+    // Simple (one-to-one) case mapping, as ZetaSQL's ICU title-casing: `ß` stays `ß`, not `SS`.
+    const up = ch.toUpperCase();
+    out += start ? ([...up].length === 1 ? up : ch) : ch.toLowerCase();
+    start = d.has(ch);
+  }
+  return out;
+});
+
+/** The string_functions page: lengths, case, substrings, searching, padding, trimming, splitting, code points, EDIT_DISTANCE. */
+export const STRING_FUNCTIONS: FnTable = {
   length: (c) => (isBytes(c) ? `octet_length(${c.args[0]})` : `length(${c.args[0]})`),
   char_length: (c) => `length(${c.args[0]})`,
   character_length: (c) => `length(${c.args[0]})`,
@@ -232,7 +272,6 @@ const TABLE: FnTable = {
   },
   translate: (c) => `translate(${c.args.join(', ')})`,
   collate: (c) => c.args[0],
-  edit_distance: (c) => (c.args[2] ? `least(levenshtein(${c.args[0]}, ${c.args[1]}), ${c.args[2]})` : `levenshtein(${c.args[0]}, ${c.args[1]})`),
+  edit_distance: editDistance,
+  initcap: (c) => `bq_initcap(${c.args[0]}, ${c.args[1] ?? `'${INITCAP_DELIMS.replace(/'/g, "''")}'`})`,
 };
-
-registerFunctions(TABLE);

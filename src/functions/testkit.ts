@@ -5,10 +5,10 @@
  * recorded fixtures, never from this code's output.
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import './index.js';
+import { lookupFunction } from './index.js';
 import { installFunctionPrelude } from './prelude.js';
-import { lookupFunction, type FnCall } from './registry.js';
-import { duckType } from '../engine/duckdb/types.js';
+import type { FnCall } from './registry.js';
+import { duckType } from '../types/duckdb-types.js';
 import type { BqType, ScalarKind } from '../types/types.js';
 
 const s = <K extends ScalarKind>(kind: K): BqType => ({ kind });

@@ -7,8 +7,8 @@
  *   STRUCT `(a, b)`) and `%T` (a GoogleSQL literal: quoted strings, `b"…"` bytes, `DATE "…"`…).
  */
 import type { BqType } from '../types/types.js';
-import { duckFieldName } from '../engine/duckdb/types.js';
-import { defineUdf } from './prelude.js';
+import { duckFieldName } from '../types/duckdb-types.js';
+import { defineUdf } from './builtin-udfs.js';
 
 /** C `%.<p>g` of a finite double. */
 function fmtG(x: number, p: number): string {

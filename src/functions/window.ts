@@ -5,7 +5,7 @@
  * IGNORE NULLS / RESPECT NULLS map to DuckDB's modifiers of the same name.
  */
 import { BigQueryError } from '../errors/errors.js';
-import { registerFunctions, windowed, type FnCall, type FnTable } from './registry.js';
+import { windowed, type FnCall, type FnTable } from './registry.js';
 
 const nulls = (c: FnCall) => (c.nullHandling === 'IGNORE' ? ' IGNORE NULLS' : '');
 
@@ -49,7 +49,8 @@ function percentile(kind: 'cont' | 'disc') {
   };
 }
 
-const TABLE: FnTable = {
+/** The numbering_functions and navigation_functions pages. */
+export const WINDOW_FUNCTIONS: FnTable = {
   row_number: plain('row_number'),
   rank: plain('rank'),
   dense_rank: plain('dense_rank'),
@@ -64,5 +65,3 @@ const TABLE: FnTable = {
   percentile_cont: percentile('cont'),
   percentile_disc: percentile('disc'),
 };
-
-registerFunctions(TABLE);

@@ -6,8 +6,8 @@
 import type { Node } from '../../analyzer/ast.js';
 import { valueFromProto } from '../../analyzer/values.js';
 import { BigQueryError } from '../../errors/errors.js';
-import { lookupFunction, type FnCall } from '../../functions/registry.js';
-import '../../functions/index.js';
+import { lookupFunction } from '../../functions/index.js';
+import type { FnCall } from '../../functions/registry.js';
 import type { BqType } from '../../types/types.js';
 import { colName, exprType, ident, type LowerContext } from './context.js';
 import { duckFieldName } from '../duckdb/types.js';

@@ -1,6 +1,7 @@
 /**
- * String functions, part 2: encodings (base64/32/hex), regular expressions (RE2 in both
- * BigQuery and DuckDB), Unicode normalisation, SOUNDEX, INITCAP, SAFE_CONVERT_BYTES_TO_STRING.
+ * String functions (BigQuery "String functions"), regular expressions: REGEXP_CONTAINS,
+ * REGEXP_EXTRACT / REGEXP_SUBSTR, REGEXP_EXTRACT_ALL, REGEXP_REPLACE, REGEXP_INSTR (RE2 in both
+ * BigQuery and DuckDB).
  *
  * REGEXP_EXTRACT* return the first capturing group when the pattern has one (the pattern must be
  * a constant for that to be known; a non-constant pattern is treated as group-less), and NULL
@@ -8,9 +9,9 @@
  * gives NULL (DuckDB cannot tell the two apart).
  */
 import { BigQueryError } from '../errors/errors.js';
-import { defineUdf } from './prelude.js';
-import { registerFunctions, type FnCall, type FnTable } from './registry.js';
-import { enumName, fail, NORMALIZE_MODES, nullIfAnyNull, stringLiteral, unsupportedForm } from './util.js';
+import { defineUdf } from './builtin-udfs.js';
+import type { FnCall, FnTable } from './registry.js';
+import { fail, nullIfAnyNull, stringLiteral, unsupportedForm } from './util.js';
 
 /** Number of capturing groups of an RE2 pattern. */
 export function countGroups(re: string): number {
@@ -110,129 +111,12 @@ function regexpInstr(c: FnCall): string {
   return nullIfAnyNull([s, re, pos, occ, end], `CASE WHEN ${pos} <= 0 THEN ${fail(c, `'Position parameter in REGEXP_INSTR must be positive'`)} WHEN ${occ} <= 0 THEN ${fail(c, `'Occurrence parameter in REGEXP_INSTR must be positive'`)} ELSE CAST(${body} AS BIGINT) END`);
 }
 
-// ---------- encodings ----------
-
-const B32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-defineUdf('bq_to_base32', ['BLOB'], 'VARCHAR', (b) => {
-  let out = '';
-  let bits = 0;
-  let acc = 0;
-  for (const x of b) {
-    acc = (acc << 8) | x;
-    bits += 8;
-    while (bits >= 5) {
-      out += B32[(acc >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-    acc &= (1 << bits) - 1;
-  }
-  if (bits > 0) out += B32[(acc << (5 - bits)) & 31];
-  while (out.length % 8) out += '=';
-  return out;
-});
-
-defineUdf('bq_from_base32', ['VARCHAR'], 'BLOB', (s) => {
-  const t = s.replace(/=+$/, '').toUpperCase();
-  const out: number[] = [];
-  let bits = 0;
-  let acc = 0;
-  for (const ch of t) {
-    const v = B32.indexOf(ch);
-    if (v < 0) return null;
-    acc = (acc << 5) | v;
-    bits += 5;
-    if (bits >= 8) {
-      out.push((acc >>> (bits - 8)) & 255);
-      bits -= 8;
-      acc &= (1 << bits) - 1;
-    }
-  }
-  return new Uint8Array(out);
-});
-
-defineUdf('bq_from_base64', ['VARCHAR'], 'BLOB', (s) => {
-  const t = s.replace(/[\s]/g, '');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(t) || t.replace(/=+$/, '').length % 4 === 1) return null;
-  return new Uint8Array(Buffer.from(t, 'base64'));
-});
-
-defineUdf('bq_utf8_lossy', ['BLOB'], 'VARCHAR', (b) => new TextDecoder('utf-8', { fatal: false }).decode(b));
-
-// ---------- normalisation, SOUNDEX, INITCAP ----------
-
-defineUdf('bq_normalize', ['VARCHAR', 'VARCHAR'], 'VARCHAR', (s, mode) => s.normalize(mode as 'NFC'));
-defineUdf('bq_normalize_casefold', ['VARCHAR', 'VARCHAR'], 'VARCHAR', (s, mode) =>
-  s.normalize(mode as 'NFC').toUpperCase().toLowerCase().normalize(mode as 'NFC'),
-);
-
-const SOUNDEX_CODE: Record<string, string> = {};
-for (const [letters, code] of [['AEIOUY', '0'], ['HW', ''], ['BFPV', '1'], ['CGJKQSXZ', '2'], ['DT', '3'], ['L', '4'], ['MN', '5'], ['R', '6']])
-  for (const ch of letters) SOUNDEX_CODE[ch] = code;
-
-/** SOUNDEX: non-Latin characters are skipped; H and W do not separate equal codes. */
-defineUdf('bq_soundex', ['VARCHAR'], 'VARCHAR', (s) => {
-  const letters = [...s.toUpperCase()].filter((ch) => ch >= 'A' && ch <= 'Z');
-  if (!letters.length) return '';
-  let out = letters[0];
-  let last = SOUNDEX_CODE[letters[0]];
-  for (const ch of letters.slice(1)) {
-    const code = SOUNDEX_CODE[ch];
-    if (code === '') continue;
-    if (code !== '0' && code !== last) out += code;
-    last = code;
-    if (out.length === 4) break;
-  }
-  return out.padEnd(4, '0');
-});
-
-const INITCAP_DELIMS = ' \t\n\r\f\v[](){}/|\\<>!?@"^#$&~_,.:;*%+-';
-defineUdf('bq_initcap', ['VARCHAR', 'VARCHAR'], 'VARCHAR', (s, delims) => {
-  const d = new Set([...delims]);
-  let out = '';
-  let start = true;
-  for (const ch of s) {
-    // Simple (one-to-one) case mapping, as ZetaSQL's ICU title-casing: `ß` stays `ß`, not `SS`.
-    const up = ch.toUpperCase();
-    out += start ? ([...up].length === 1 ? up : ch) : ch.toLowerCase();
-    start = d.has(ch);
-  }
-  return out;
-});
-
-function normalize(c: FnCall, fold: boolean): string {
-  const mode = c.args[1] === undefined ? 'NFC' : enumName(c.args[1], NORMALIZE_MODES);
-  return `${fold ? 'bq_normalize_casefold' : 'bq_normalize'}(${c.args[0]}, '${mode}')`;
-}
-
-function fromHex(c: FnCall): string {
-  const s = c.args[0];
-  const bad = fail(c, `'Failed to decode invalid hexadecimal string: ' || ${s}`);
-  return `CASE WHEN NOT regexp_full_match(${s}, '[0-9a-fA-F]*') THEN ${bad} ELSE unhex(CASE WHEN length(${s}) % 2 = 1 THEN '0' || ${s} ELSE ${s} END) END`;
-}
-
-const decodeOrFail = (udf: string, what: string) => (c: FnCall) => {
-  const s = c.args[0];
-  return `CASE WHEN ${s} IS NOT NULL AND ${udf}(${s}) IS NULL THEN ${fail(c, `'Failed to decode invalid ${what} string: ' || ${s}`)} ELSE ${udf}(${s}) END`;
-};
-
-const TABLE: FnTable = {
+/** The regular-expression functions of the string_functions page. */
+export const STRING_REGEXP_FUNCTIONS: FnTable = {
   regexp_contains: (c) => (noBytes(c), `regexp_matches(${c.args[0]}, ${c.args[1]})`),
   regexp_extract: regexpExtract,
   regexp_substr: regexpExtract,
   regexp_extract_all: regexpExtractAll,
   regexp_replace: (c) => (noBytes(c), `regexp_replace(${c.args[0]}, ${c.args[1]}, ${c.args[2]}, 'g')`),
   regexp_instr: regexpInstr,
-  to_base64: (c) => `to_base64(${c.args[0]})`,
-  from_base64: decodeOrFail('bq_from_base64', 'base64'),
-  to_base32: (c) => `bq_to_base32(${c.args[0]})`,
-  from_base32: decodeOrFail('bq_from_base32', 'base32'),
-  to_hex: (c) => `lower(hex(${c.args[0]}))`,
-  from_hex: fromHex,
-  safe_convert_bytes_to_string: (c) => `bq_utf8_lossy(${c.args[0]})`,
-  normalize: (c) => normalize(c, false),
-  normalize_and_casefold: (c) => normalize(c, true),
-  soundex: (c) => `bq_soundex(${c.args[0]})`,
-  initcap: (c) => `bq_initcap(${c.args[0]}, ${c.args[1] ?? `'${INITCAP_DELIMS.replace(/'/g, "''")}'`})`,
 };
-
-registerFunctions(TABLE);

@@ -1,18 +1,12 @@
 /**
- * Date and time functions, part 2: FORMAT_DATE/DATETIME/TIME/TIMESTAMP, PARSE_*,
- * GENERATE_DATE_ARRAY / GENERATE_TIMESTAMP_ARRAY, INTERVAL constructors and JUSTIFY_*, and
- * STRING(timestamp). Format strings must be constants: each format element is turned into SQL
+ * Date and time functions (BigQuery "Date", "Datetime", "Time" and "Timestamp functions"),
+ * formatting and parsing: FORMAT_DATE/DATETIME/TIME/TIMESTAMP, PARSE_*, and STRING(timestamp). Format strings must be constants: each format element is turned into SQL
  * here (FORMAT) or into a DuckDB strptime pattern (PARSE).
  */
 import { BigQueryError } from '../errors/errors.js';
-import { registerFunctions, type FnCall, type FnTable } from './registry.js';
-import { fromLocal, MICROS, toLocal } from './datetime.js';
-import { datePart, fail, q, stringLiteral } from './util.js';
-import { MAX_GENERATED_ARRAY_ELEMENTS } from '../config/limits.js';
-
-/** `WHEN <count> >= max THEN error` for GENERATE_DATE_ARRAY / GENERATE_TIMESTAMP_ARRAY (src/config/limits.ts). */
-const tooMany = (c: FnCall, steps: string) =>
-  `WHEN ${steps} >= ${MAX_GENERATED_ARRAY_ELEMENTS} THEN ${fail(c, q(BigQueryError.tooManyArrayElements(MAX_GENERATED_ARRAY_ELEMENTS).message))}`;
+import type { FnCall, FnTable } from './registry.js';
+import { fromLocal, toLocal } from './date-time.js';
+import { fail, q, stringLiteral } from './util.js';
 
 const pad = (e: string, n = 2, ch = '0') => `lpad(CAST(${e} AS VARCHAR), ${n}, '${ch}')`;
 const h12 = (x: string) => `(CASE WHEN hour(${x}) % 12 = 0 THEN 12 ELSE hour(${x}) % 12 END)`;
@@ -137,62 +131,6 @@ function parseFn(kind: 'DATE' | 'DATETIME' | 'TIME' | 'TIMESTAMP') {
   };
 }
 
-// ---------- arrays of dates and timestamps ----------
-
-function generateDateArray(c: FnCall): string {
-  const [a, b] = c.args;
-  const n = c.args[2] ?? '1';
-  const part = c.args[3] ? datePart(c, 3) : 'DAY';
-  const months: Record<string, number> = { MONTH: 1, QUARTER: 3, YEAR: 12 };
-  const days: Record<string, number> = { DAY: 1, WEEK: 7 };
-  let step: string;
-  let count: string;
-  if (months[part]) {
-    step = `to_months(i * ${n} * ${months[part]})`;
-    count = `abs((year(${b}) * 12 + month(${b})) - (year(${a}) * 12 + month(${a}))) // abs(${n} * ${months[part]}) + 2`;
-  } else if (days[part]) {
-    step = `to_days(i * ${n} * ${days[part]})`;
-    count = `abs(${b} - ${a}) // abs(${n} * ${days[part]}) + 2`;
-  } else throw BigQueryError.invalidQuery(`GENERATE_DATE_ARRAY does not support the ${part} date part`);
-  const seq = `list_filter(list_transform(range(0, ${count}), i -> CAST(${a} + ${step} AS DATE)), d -> CASE WHEN ${n} > 0 THEN d <= ${b} ELSE d >= ${b} END)`;
-  return `CASE WHEN ${a} IS NULL OR ${b} IS NULL OR ${n} IS NULL THEN NULL WHEN ${n} = 0 THEN ${fail(c, `'Sequence step cannot be 0.'`)} WHEN (${n} > 0 AND ${a} > ${b}) OR (${n} < 0 AND ${a} < ${b}) THEN []::DATE[] ${tooMany(c, `(${count}) - 2`)} ELSE ${seq} END`;
-}
-
-function generateTimestampArray(c: FnCall): string {
-  const [a, b, n] = c.args;
-  const part = datePart(c, 3);
-  const u = MICROS[part];
-  if (!u) throw BigQueryError.invalidQuery(`GENERATE_TIMESTAMP_ARRAY does not support the ${part} date part`);
-  return `CASE WHEN ${a} IS NULL OR ${b} IS NULL OR ${n} IS NULL THEN NULL WHEN ${n} = 0 THEN ${fail(c, `'Sequence step cannot be 0.'`)} WHEN (${n} > 0 AND ${a} > ${b}) OR (${n} < 0 AND ${a} < ${b}) THEN []::TIMESTAMPTZ[] ${tooMany(c, `(CAST(epoch_us(${b}) AS HUGEINT) - epoch_us(${a})) // (CAST(${n} AS HUGEINT) * ${u})`)} ELSE generate_series(${a}, ${b}, to_microseconds(${n} * ${u})) END`;
-}
-
-// ---------- intervals ----------
-
-/** Parts of a DuckDB INTERVAL: months (years folded in), days, microseconds (hours … micros). */
-export const ivMonths = (i: string) => `(datepart('year', ${i}) * 12 + datepart('month', ${i}))`;
-export const ivDays = (i: string) => `datepart('day', ${i})`;
-export const ivMicros = (i: string) => `(datepart('hour', ${i}) * 3600000000 + datepart('minute', ${i}) * 60000000 + datepart('microseconds', ${i}))`;
-const mkInterval = (m: string, d: string, us: string) => `(to_months(CAST(${m} AS INTEGER)) + to_days(CAST(${d} AS INTEGER)) + to_microseconds(CAST(${us} AS BIGINT)))`;
-
-function interval(c: FnCall): string {
-  const part = datePart(c, 1);
-  const n = c.args[0];
-  const m: Record<string, string> = { YEAR: `${n} * 12`, QUARTER: `${n} * 3`, MONTH: n };
-  if (m[part]) return mkInterval(m[part], '0', '0');
-  if (part === 'WEEK') return mkInterval('0', `${n} * 7`, '0');
-  if (part === 'DAY') return mkInterval('0', n, '0');
-  if (MICROS[part]) return mkInterval('0', '0', `${n} * ${MICROS[part]}`);
-  throw BigQueryError.invalidQuery(`INTERVAL does not support the ${part} date part`);
-}
-
-function makeInterval(c: FnCall): string {
-  const [y, mo, d, h, mi, s] = [0, 1, 2, 3, 4, 5].map((i) => c.args[i] ?? '0');
-  return mkInterval(`${y} * 12 + ${mo}`, d, `${h} * 3600000000 + ${mi} * 60000000 + ${s} * 1000000`);
-}
-
-const justifyDays = (i: string, m = ivMonths(i), d = ivDays(i), us = ivMicros(i)) => mkInterval(`${m} + trunc(${d} / 30)`, `${d} % 30`, us);
-const justifyHours = (i: string) => mkInterval(ivMonths(i), `${ivDays(i)} + trunc(${ivMicros(i)} / 86400000000)`, `${ivMicros(i)} % 86400000000`);
-
 /** STRING(timestamp[, zone]): `YYYY-MM-DD HH:MM:SS[.ffffff]±HH[:MM]` in the zone. */
 export function timestampString(ts: string, tz?: string): string {
   const mins = offsetMinutes(ts, tz);
@@ -200,7 +138,8 @@ export function timestampString(ts: string, tz?: string): string {
   return `CAST(${toLocal(ts, tz)} AS VARCHAR) || ${off}`;
 }
 
-const TABLE: FnTable = {
+/** FORMAT_* and PARSE_* of the date, datetime, time and timestamp functions pages. */
+export const DATE_TIME_FORMAT_FUNCTIONS: FnTable = {
   format_date: formatFn,
   format_datetime: formatFn,
   format_time: formatFn,
@@ -209,13 +148,4 @@ const TABLE: FnTable = {
   parse_datetime: parseFn('DATETIME'),
   parse_time: parseFn('TIME'),
   parse_timestamp: parseFn('TIMESTAMP'),
-  generate_date_array: generateDateArray,
-  generate_timestamp_array: generateTimestampArray,
-  $interval: interval,
-  make_interval: makeInterval,
-  justify_days: (c) => justifyDays(c.args[0]),
-  justify_hours: (c) => justifyHours(c.args[0]),
-  justify_interval: (c) => justifyDays(justifyHours(c.args[0])),
 };
-
-registerFunctions(TABLE);

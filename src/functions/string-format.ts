@@ -8,7 +8,7 @@
  */
 import { BigQueryError } from '../errors/errors.js';
 import type { BqType } from '../types/types.js';
-import { registerFunctions, type FnCall, type FnTable } from './registry.js';
+import type { FnCall, FnTable } from './registry.js';
 import { formatT } from './text.js';
 import { isNullLiteral, q, stringLiteral } from './util.js';
 
@@ -78,6 +78,5 @@ function format(c: FnCall): string {
   return `(${parts.join(' || ')})`;
 }
 
-const TABLE: FnTable = { format };
-
-registerFunctions(TABLE);
+/** FORMAT of the string_functions page. */
+export const STRING_FORMAT_FUNCTIONS: FnTable = { format };

@@ -30,7 +30,7 @@ const sparseVector = (dimensionKind: string) => ({
 });
 
 /** `FunctionProto`s (proto-loader JSON form) added to every statement's catalog. */
-export const EXTRA_FUNCTIONS = [
+export const CATALOG_FUNCTIONS = [
   {
     namePath: ['min_by'],
     group: 'BigQuery',
@@ -78,7 +78,7 @@ export const EXTRA_FUNCTIONS = [
   },
   // mathematical_functions#cosine_distance, #euclidean_distance: (vector, vector) → FLOAT64, a
   // vector being ARRAY<FLOAT64> or ARRAY<STRUCT<dimension INT64|STRING, magnitude FLOAT64>>
-  // (lowering: src/functions/vector.ts).
+  // (lowering: src/functions/math-distance.ts).
   ...['cosine_distance', 'euclidean_distance'].map((name, n) => ({
     namePath: [name],
     group: 'BigQuery',
@@ -91,7 +91,7 @@ export const EXTRA_FUNCTIONS = [
   })),
   // geography_functions#st_hausdorffdistance: (GEOGRAPHY, GEOGRAPHY[, directed => BOOL]) → FLOAT64;
   // #st_hausdorffdwithin: (GEOGRAPHY, GEOGRAPHY, FLOAT64[, directed => BOOL]) → BOOL
-  // (lowering: src/functions/geography3.ts).
+  // (lowering: src/functions/geography-measures.ts).
   {
     namePath: ['st_hausdorffdistance'],
     group: 'BigQuery',
@@ -105,7 +105,7 @@ export const EXTRA_FUNCTIONS = [
     signature: [{ argument: [fixed('TYPE_GEOGRAPHY'), fixed('TYPE_GEOGRAPHY'), fixed('TYPE_DOUBLE'), namedOnly('TYPE_BOOL', 'directed')], returnType: fixed('TYPE_BOOL'), contextId: '42' }],
   },
   {
-    // json_functions#json_flatten: (JSON) → ARRAY<JSON> (lowering: src/functions/json2.ts).
+    // json_functions#json_flatten: (JSON) → ARRAY<JSON> (lowering: src/functions/json.ts).
     namePath: ['json_flatten'],
     group: 'BigQuery',
     mode: 'SCALAR',

@@ -2,7 +2,7 @@
  * Vector distance functions (BigQuery "Mathematical functions": COSINE_DISTANCE,
  * EUCLIDEAN_DISTANCE). A vector is either dense, ARRAY<FLOAT64>, or sparse,
  * ARRAY<STRUCT<dimension INT64|STRING, magnitude FLOAT64>> (dimensions absent from one vector have
- * magnitude 0). The analyzer signatures are in src/analyzer/extra-functions.ts.
+ * magnitude 0). The analyzer signatures are in src/analyzer/catalog-functions.ts.
  *
  * - a NULL vector gives NULL; a NULL element is an error;
  * - dense vectors of different lengths are an error (docs example
@@ -12,9 +12,9 @@
  * - COSINE_DISTANCE = 1 - a·b / (|a| |b|); EUCLIDEAN_DISTANCE = sqrt(Σ (aᵢ - bᵢ)²)
  *   (docs: `COSINE_DISTANCE([1.0, 2.0], [3.0, 4.0])` ≈ 0.016130, `EUCLIDEAN_DISTANCE` of the same ≈ 2.828).
  */
-import { duckFieldName } from '../engine/duckdb/types.js';
+import { duckFieldName } from '../types/duckdb-types.js';
 import type { BqType } from '../types/types.js';
-import { registerFunctions, type FnCall, type FnTable } from './registry.js';
+import type { FnCall, FnTable } from './registry.js';
 import { fail, q } from './util.js';
 
 /** Field accessors of a sparse vector's element struct, or undefined for a dense vector. */
@@ -77,9 +77,8 @@ function euclideanDistance(c: FnCall): string {
   return guarded(c, `sqrt(${fromA} + ${onlyB})`);
 }
 
-const TABLE: FnTable = {
+/** COSINE_DISTANCE and EUCLIDEAN_DISTANCE of the mathematical_functions page. */
+export const MATH_DISTANCE_FUNCTIONS: FnTable = {
   cosine_distance: cosineDistance,
   euclidean_distance: euclideanDistance,
 };
-
-registerFunctions(TABLE);

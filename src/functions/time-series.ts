@@ -13,8 +13,8 @@
  * day of shorter months; an origin on a month's last day matches every month's last day) and
  * time of day. Results outside the type's range raise `Bucket for <input> is outside of … range`.
  */
-import { registerFunctions, type FnCall, type FnTable } from './registry.js';
-import { ivDays, ivMicros, ivMonths } from './datetime2.js';
+import type { FnCall, FnTable } from './registry.js';
+import { ivDays, ivMicros, ivMonths } from './interval.js';
 import { fail, q } from './util.js';
 
 const DAY_US = 86400000000n;
@@ -107,10 +107,9 @@ function timestampBucket(c: FnCall): string {
   );
 }
 
-const TABLE: FnTable = {
+/** The time_series_functions page. */
+export const TIME_SERIES_FUNCTIONS: FnTable = {
   date_bucket: dateBucket,
   datetime_bucket: datetimeBucket,
   timestamp_bucket: timestampBucket,
 };
-
-registerFunctions(TABLE);

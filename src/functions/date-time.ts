@@ -1,7 +1,8 @@
 /**
- * Date and time functions (GoogleSQL "Date", "Datetime", "Time", "Timestamp" functions), part 1:
+ * Date and time functions (GoogleSQL "Date", "Datetime", "Time", "Timestamp" functions):
  * constructors, EXTRACT, *_ADD/*_SUB, *_DIFF, *_TRUNC, LAST_DAY, UNIX conversions.
- * Part 2 (datetime2.ts): FORMAT_* and PARSE_*, GENERATE_*_ARRAY, INTERVAL functions.
+ * FORMAT_* and PARSE_* are in date-time-format.ts, GENERATE_DATE_ARRAY / GENERATE_TIMESTAMP_ARRAY in
+ * array.ts, the INTERVAL functions in interval.ts.
  *
  * Storage: DATE → DATE, DATETIME → TIMESTAMP (civil), TIME → TIME, TIMESTAMP → TIMESTAMPTZ (the
  * session runs in UTC). A TIMESTAMP is viewed in a time zone through `toLocal` (a civil
@@ -14,7 +15,7 @@
  * arithmetic wraps around midnight; month arithmetic clamps to the month's last day.
  */
 import { BigQueryError } from '../errors/errors.js';
-import { registerFunctions, type FnCall, type FnTable } from './registry.js';
+import type { FnCall, FnTable } from './registry.js';
 import { datePart, fail, floorDiv, stringLiteral } from './util.js';
 
 // ---------- time zones ----------
@@ -312,7 +313,8 @@ function timeCtor(c: FnCall): string {
   return `CAST(${a[0]} AS TIME)`;
 }
 
-const TABLE: FnTable = {
+/** The date, datetime, time and timestamp functions pages, except formatting and parsing. */
+export const DATE_TIME_FUNCTIONS: FnTable = {
   current_date: (c) => `CAST(${toLocal('current_timestamp', c.args[0])} AS DATE)`,
   current_datetime: (c) => `CAST(${toLocal('current_timestamp', c.args[0])} AS TIMESTAMP)`,
   current_time: (c) => `CAST(${toLocal('current_timestamp', c.args[0])} AS TIME)`,
@@ -355,5 +357,3 @@ const TABLE: FnTable = {
   timestamp_from_unix_millis: fromUnix(1e3),
   timestamp_from_unix_micros: fromUnix(1),
 };
-
-registerFunctions(TABLE);
