@@ -1,28 +1,22 @@
 /**
- * The engine: executes GoogleSQL requests (one statement or several, separated by `;`) on DuckDB.
+ * The engine: executes GoogleSQL statements on DuckDB.
  * Statement → analyzer → lowering → DuckDB → domain rows (DESIGN §2). The engine takes and
- * returns plain domain objects; wire encoding happens in src/wire.
+ * returns plain domain objects; wire encoding happens in src/wire. A request's text (one statement
+ * or a script) enters through src/scripting/request.ts, which calls the engine.
  */
-import { preParseRewrites } from '../analyzer/pre-parse.js';
 import { AnalyzerClient } from '../analyzer/client.js';
 import { CatalogStore, type TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { BqType, Value } from '../types/types.js';
-import { StatementAnalyzer, stripComments } from './analyze.js';
-import { checkQueryText } from './query-text-limits.js';
+import { StatementAnalyzer } from './analyze.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../config/limits.js';
 import { Database, type DatabaseOptions } from './duckdb/db.js';
 import type { NameDefaults, TableRef } from './names.js';
 import { duckType } from './duckdb/types.js';
 import { isIngestionPartitioned } from './partitioning.js';
 import type { ParamValue } from './lower/context.js';
-import { executeStatement } from './statements.js';
 import { installExpiration } from './expiration.js';
 import type { JobsProvider } from './information-schema-jobs.js';
-
-/** The script interpreter, loaded once on first use (it imports this module). */
-let scriptingModule: Promise<typeof import('../scripting/index.js')> | undefined;
-const scripting = () => (scriptingModule ??= import('../scripting/index.js'));
 
 /** A result column: name and GoogleSQL type. */
 export interface ResultField {
@@ -135,38 +129,6 @@ export class Engine {
     if (opts.maxResponseBytes) e.maxResponseBytes = opts.maxResponseBytes;
     await e.catalog.load();
     return e;
-  }
-
-  /**
-   * Executes every statement of `sql` in order; returns each statement's result (the last one is
-   * the request's answer).
-   * @throws BigQueryError with BigQuery's reason and text.
-   */
-  async execute(sql: string, opts: QueryOptions): Promise<StatementResult[]> {
-    // BigQuery's limits on the text (length, nesting) before any analysis (src/engine/query-text-limits.ts).
-    checkQueryText(sql);
-    // Syntax this analyzer build cannot parse, respelled first (src/analyzer/literal-concat.ts, set-by-name.ts).
-    sql = preParseRewrites(sql);
-    // Scripts (several statements, or a procedural one) run in the interpreter (DESIGN §2.2).
-    const script = await (await scripting()).runScript(this, sql, opts);
-    if (script) return script;
-    const results: StatementResult[] = [];
-    const total = Buffer.byteLength(sql);
-    let pos = 0;
-    const named = new Map<string, BqType>();
-    for (const [k, v] of opts.namedParams ?? []) named.set(k, v.type);
-    const params = { named, positional: (opts.positionalParams ?? []).map((p) => p.type) };
-    while (pos < total) {
-      const rest = Buffer.from(sql).subarray(pos).toString('utf8');
-      if (!stripComments(rest)) break;
-      const a = await this.statements.analyze(sql, pos, opts, params);
-      const r = await executeStatement(this, a.stmt, a.tables, opts);
-      r.span ??= [pos, a.next];
-      results.push(r);
-      pos = a.next;
-    }
-    if (!results.length) throw BigQueryError.invalidQuery('Syntax error: Unexpected end of script at [1:1]');
-    return results;
   }
 
   /** The DuckDB relation of a stored table or a view. */

@@ -10,6 +10,7 @@ import type { Engine, ScannedTable, StatementResult } from '../engine/engine.js'
 import type { TempScope } from '../engine/names.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
+import { executeRequest } from '../scripting/request.js';
 import { scanBytes } from './bytes.js';
 import { applyDestination } from './destination.js';
 import { createExternalTables, dropExternalTables } from './external.js';
@@ -77,7 +78,7 @@ export async function executeQueryJob(env: ExecuteEnv, job: JobRecord, ex: Execu
   try {
     timer?.restart();
     if (q.tableDefinitions !== undefined) externals = await createExternalTables(engine, temp, q.tableDefinitions, dryRun);
-    ex.results = await engine.execute(q.query, {
+    ex.results = await executeRequest(engine, q.query, {
       projectId: job.projectId,
       defaultDataset: dd?.datasetId ? { projectId: dd.projectId ?? job.projectId, datasetId: dd.datasetId } : undefined,
       namedParams: named,

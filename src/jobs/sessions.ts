@@ -12,7 +12,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Engine } from '../engine/engine.js';
 import type { TempScope } from '../engine/names.js';
 import { BigQueryError } from '../errors/errors.js';
-import { newSessionState } from '../scripting/session-state.js';
+import { newSessionState } from '../engine/session-state.js';
 
 /** BigQuery's idle lifetime of a session. */
 export const DEFAULT_SESSION_IDLE_MS = 24 * 60 * 60 * 1000;

@@ -27,7 +27,7 @@ import { Scopes, SystemVariables, loweringValues, typeSql } from './variables.js
 import { TempFunctions } from './functions.js';
 import { errorContext, setErrorContext, type ErrorFrame } from './errors.js';
 import { ScriptTransaction } from './transactions.js';
-import { sessionStateOf, type SessionState } from './session-state.js';
+import { sessionStateOf, type SessionState } from '../engine/session-state.js';
 
 /** How control leaves a statement list: BREAK/LEAVE, CONTINUE/ITERATE (optionally labelled), RETURN. */
 export type Flow = { kind: 'break' | 'continue'; label?: string } | { kind: 'return' } | undefined;
