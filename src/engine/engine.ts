@@ -71,7 +71,7 @@ export interface QueryOptions extends NameDefaults {
    * @throws BigQueryError invalidQuery without a session to end.
    */
   endSession?: (sessionId: string | undefined) => Promise<void>;
-  /** Who runs the statement (row access policies); absent: the request's ambient caller or the default principal. */
+  /** Who runs the statement (row access policies; src/server/rest/context.ts callerFromHeaders); absent: the default principal. */
   caller?: { principal: string; groups: string[] };
 }
 

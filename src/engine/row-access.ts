@@ -1,5 +1,5 @@
 /**
- * Row-level security: who the caller is, which row access policies grant them, the filtered
+ * Row-level security: which row access policies grant the caller, the filtered
  * relation of a table with policies, and the DDL statements CREATE [OR REPLACE] ROW ACCESS POLICY
  * [IF NOT EXISTS] and DROP [ALL] ROW ACCESS POLICY/POLICIES.
  *
@@ -9,7 +9,6 @@
  * Non-query operations — DML that reads its target, tabledata.list — need a `TRUE` filter granted
  * to the caller (checkFullAccess); INSERT is not filtered.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { walk, type Node } from '../analyzer/ast.js';
 import type { RowAccessPolicyMeta, TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
@@ -29,36 +28,12 @@ export interface Caller {
 /** The emulator's own principal: the caller of requests without identity headers. */
 export const DEFAULT_PRINCIPAL = 'user:bqemu@localhost';
 
-/** Request headers carrying the caller identity (corpus README note 8). */
-export const CALLER_HEADER = 'x-bqemu-caller';
-export const GROUPS_HEADER = 'x-bqemu-groups';
-
 /**
- * The caller of the work running in this async context, for code paths the REST route cannot
- * hand an explicit `QueryOptions.caller` to (the job manager starts the job inside the request's
- * context, so the identity follows the job's promise chain).
+ * The caller in effect: the explicit one (resolved from the request by src/server/rest/context.ts
+ * `callerFromHeaders` and passed down in options), else the default principal.
  */
-const callerScope = new AsyncLocalStorage<Caller>();
-
-/** Runs `fn` with `caller` as the ambient caller (undefined: no change). */
-export function withCaller<T>(caller: Caller | undefined, fn: () => T): T {
-  return caller ? callerScope.run(caller, fn) : fn();
-}
-
-/** The caller in effect: the explicit one, else the ambient one, else the default principal. */
 export function effectiveCaller(explicit?: Caller): Caller {
-  return explicit ?? callerScope.getStore() ?? { principal: DEFAULT_PRINCIPAL, groups: [] };
-}
-
-const member = (s: string, kind: string) => (s.includes(':') ? s : `${kind}:${s}`);
-
-/** The caller named by request headers; undefined when no identity header is present. */
-export function callerFromHeaders(headers: Record<string, string | string[] | undefined>): Caller | undefined {
-  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(',') : v);
-  const principal = one(headers[CALLER_HEADER])?.trim();
-  const groups = (one(headers[GROUPS_HEADER]) ?? '').split(',').map((g) => g.trim()).filter(Boolean).map((g) => member(g, 'group'));
-  if (!principal && !groups.length) return undefined;
-  return { principal: principal ? member(principal, 'user') : DEFAULT_PRINCIPAL, groups };
+  return explicit ?? { principal: DEFAULT_PRINCIPAL, groups: [] };
 }
 
 /** Whether a policy's grantee list includes the caller. IAM member emails compare case-insensitively. */

@@ -20,6 +20,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Engine, ResultField, StatementResult } from '../engine/engine.js';
 import { Interrupter, runInterruptible } from '../engine/duckdb/db.js';
+import type { Caller } from '../engine/row-access.js';
 import { BigQueryError, asBigQueryError } from '../errors/errors.js';
 import type { Value } from '../types/types.js';
 import { encodeRowStrings, encodingVaries } from '../wire/resources.js';
@@ -62,6 +63,8 @@ interface Running {
   slot?: SlotRequest;
   /** Set to the limit when a statement ran past scriptOptions.statementTimeoutMs. */
   timedOut?: number;
+  /** Who runs the job (row access policies; src/server/rest/context.ts callerFromHeaders). */
+  caller?: Caller;
 }
 
 /**
@@ -189,9 +192,10 @@ export class JobManager {
    * Creates a job and starts it (jobs.insert); a dry run completes before this returns. An
    * existing id with the same configuration returns the existing job.
    * @throws BigQueryError duplicate for an existing id with another configuration; invalid for a
-   *   job without a query or load configuration. `uploadFile`: a media upload's data (load jobs).
+   *   job without a query or load configuration. `uploadFile`: a media upload's data (load jobs);
+   *   `opts.caller`: the identity the job's statements run as (absent: the default principal).
    */
-  async insert(projectId: string, body: Record<string, any>, uploadFile?: string): Promise<JobRecord> {
+  async insert(projectId: string, body: Record<string, any>, uploadFile?: string, opts: { caller?: Caller } = {}): Promise<JobRecord> {
     const ref = body.jobReference ?? {};
     const jobId: string = ref.jobId ?? `job_${randomUUID().replace(/-/g, '_')}`;
     const configuration: Record<string, any> = body.configuration ?? {};
@@ -213,7 +217,7 @@ export class JobManager {
     const key = this.key(projectId, jobId);
     this.jobs.set(key, job);
     if (!configuration.dryRun && configuration.query) this.anonymous.add(projectId, jobId);
-    const run: Running = { intr: new Interrupter(), cancelled: false, done: Promise.resolve() };
+    const run: Running = { intr: new Interrupter(), cancelled: false, done: Promise.resolve(), caller: opts.caller };
     this.running.set(key, run);
     // The job runs on its own (PENDING → RUNNING once it has a slot → DONE); callers wait as long as they choose.
     run.done = this.run(job, run).finally(() => this.running.delete(key));
@@ -312,7 +316,7 @@ export class JobManager {
         if (job.configuration.load) await executeLoadJob(this.engine, job);
         else if (job.configuration.copy && !job.configuration.query) await executeCopyJob(this.engine, job);
         else if (job.configuration.extract && !job.configuration.query) await executeExtractJob(this.engine, job);
-        else await executeQueryJob({ engine: this.engine, sessions: this.sessions, onStatementTimeout }, job, ex);
+        else await executeQueryJob({ engine: this.engine, sessions: this.sessions, onStatementTimeout, caller: r.caller }, job, ex);
         results = ex.results;
       });
     } catch (e) {

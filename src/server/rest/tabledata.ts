@@ -15,9 +15,9 @@ import { checkSnapshotWrite } from '../../engine/table-guards.js';
 import type { Value } from '../../types/types.js';
 import { decodeJsonValue } from '../../wire/rest-values.js';
 import { encodeRowsJson, offsetOfToken, pageToken } from '../../wire/resources.js';
-import { intParam, objectBody, requireTable, type PathParams, type RestContext } from './context.js';
+import { callerFromHeaders, intParam, objectBody, requireTable, type PathParams, type RestContext } from './context.js';
 import { countRows } from './tables.js';
-import { callerFromHeaders, checkFullAccess } from '../../engine/row-access.js';
+import { checkFullAccess } from '../../engine/row-access.js';
 import { isAnonymousDataset } from '../../jobs/anonymous.js';
 import { anonymousTableData } from './anonymous-tables.js';
 
