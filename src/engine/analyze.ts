@@ -16,8 +16,8 @@ import { BigQueryError } from '../errors/errors.js';
 import { currentInterrupterSignal } from './duckdb/db.js';
 import type { BqType } from '../types/types.js';
 import { resolveTablePath, type NameDefaults, type TableRef } from './names.js';
-import { functionProto, tvfProto } from './routines.js';
-import { infoSchemaScope, infoSchemaTable } from './information-schema.js';
+import { functionProto, tvfProto } from './routine-definitions.js';
+import { infoSchemaScope, infoSchemaTable } from './information-schema-views.js';
 import { INGESTION_PSEUDO_COLUMNS, isIngestionPartitioned } from './partitioning.js';
 
 export interface AnalyzedStatement {

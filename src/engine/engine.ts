@@ -6,74 +6,19 @@
  */
 import { AnalyzerClient } from '../analyzer/client.js';
 import { CatalogStore, type TableMeta } from '../catalog/store.js';
-import { BigQueryError } from '../errors/errors.js';
-import type { BqType, Value } from '../types/types.js';
 import { StatementAnalyzer } from './analyze.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../config/limits.js';
 import { Database, type DatabaseOptions } from './duckdb/db.js';
-import type { NameDefaults, TableRef } from './names.js';
+import type { NameDefaults } from './names.js';
 import { duckType } from './duckdb/types.js';
 import { isIngestionPartitioned } from './partitioning.js';
-import type { ParamValue } from './lower/context.js';
 import { installExpiration } from './expiration.js';
 import type { JobsProvider } from './information-schema-jobs.js';
+import { infoSchemaRelation } from './information-schema.js';
+import { lowerView } from './statement-context.js';
+import type { Engine as EngineServices, QueryOptions } from './engine-types.js';
 
-/** A result column: name and GoogleSQL type. */
-export interface ResultField {
-  name: string;
-  type: BqType;
-  /** REQUIRED mode (DDL results describing a table's NOT NULL columns). */
-  required?: boolean;
-}
-
-/** What one statement did (contract §4.4: statementType, numDmlAffectedRows, ddlOperationPerformed). */
-export interface StatementResult {
-  statementType: string;
-  schema?: ResultField[];
-  rows?: Value[][];
-  numDmlAffectedRows?: number;
-  ddlOperationPerformed?: 'CREATE' | 'SKIP' | 'REPLACE' | 'DROP' | 'ALTER';
-  ddlTargetTable?: TableRef;
-  /** CREATE/DROP FUNCTION, PROCEDURE and TABLE FUNCTION: the routine (JobStatistics2.ddlTargetRoutine). */
-  ddlTargetRoutine?: { projectId: string; datasetId: string; routineId: string };
-  /** CREATE/DROP SCHEMA: the dataset (JobStatistics2.ddlTargetDataset). */
-  ddlTargetDataset?: { projectId: string; datasetId: string };
-  /** EXPORT DATA: files written and rows exported (JobStatistics2.exportDataStatistics). */
-  exportDataStatistics?: { fileCount: number; rowCount: number };
-  /** Tables the statement read. */
-  referencedTables?: TableRef[];
-  /** UTF-8 byte range of the statement in the request text (child jobs of a script). */
-  span?: [number, number];
-}
-
-/**
- * A table a statement reads and the columns it scans (job statistics: bytes processed). `whole`
- * marks the target of an UPDATE, DELETE or MERGE, which BigQuery bills with all its columns.
- */
-export interface ScannedTable {
-  table: TableMeta;
-  columns: string[];
-  whole?: boolean;
-}
-
-export interface QueryOptions extends NameDefaults {
-  namedParams?: Map<string, ParamValue>;
-  positionalParams?: ParamValue[];
-  /** Analyze only (jobs dryRun). */
-  dryRun?: boolean;
-  /** Called with the tables and columns each statement scans, before the statement runs (job statistics). */
-  onScan?: (scans: ScannedTable[]) => Promise<void>;
-  /** The job running the request (`@@current_job_id`, `@@script.job_id`; src/scripting/interpreter.ts). */
-  jobId?: string;
-  /**
-   * Ends a session: `CALL BQ.ABORT_SESSION([session_id])` (src/scripting/procedures.ts); `undefined`
-   * means the request's own session. Provided by the job layer, which owns sessions.
-   * @throws BigQueryError invalidQuery without a session to end.
-   */
-  endSession?: (sessionId: string | undefined) => Promise<void>;
-  /** Who runs the statement (row access policies; src/server/rest/context.ts callerFromHeaders); absent: the default principal. */
-  caller?: { principal: string; groups: string[] };
-}
+export type { Engine as EngineServices, QueryOptions, ResultField, ScannedTable, StatementHandler, StatementResult } from './engine-types.js';
 
 /**
  * The relation of a wildcard table: its members' rows (columns a member lacks are NULL) with
@@ -97,7 +42,8 @@ export interface EngineOptions {
   maxResponseBytes?: number;
 }
 
-export class Engine {
+/** The engine: the DuckDB database, the analyzer child and the catalog, started together. */
+export class Engine implements EngineServices {
   readonly catalog: CatalogStore;
   readonly statements: StatementAnalyzer;
   /**
@@ -134,13 +80,12 @@ export class Engine {
   /** The DuckDB relation of a stored table or a view. */
   async relationOf(t: TableMeta, opts: NameDefaults & Pick<QueryOptions, 'caller'>): Promise<{ relation: string; columns: string[] }> {
     if (t.wildcard) return wildcardRelation(t);
-    if (t.infoSchema) return (await import('./information-schema.js')).infoSchemaRelation(this, t);
+    if (t.infoSchema) return infoSchemaRelation(this, t);
     if (t.type !== 'VIEW') {
       const columns = t.columns.map((c) => c.name);
       if (isIngestionPartitioned(t)) columns.push('_PARTITIONTIME', '_PARTITIONDATE');
       return { relation: `"${t.duckName}"`, columns };
     }
-    const { lowerView } = await import('./statements.js');
     return lowerView(this, t, opts);
   }
 

@@ -16,7 +16,7 @@
  */
 import { BigQueryError } from '../errors/errors.js';
 import { arrayOf, scalar, structOf, type BqType, type Value } from '../types/types.js';
-import type { InfoSchemaScope } from './information-schema.js';
+import type { InfoSchemaScope } from './information-schema-scope.js';
 
 /** What the JOBS view reads of a job (the job manager's JobRecord satisfies it). */
 export interface JobSource {

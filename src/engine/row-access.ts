@@ -9,13 +9,10 @@
  * Non-query operations — DML that reads its target, tabledata.list — need a `TRUE` filter granted
  * to the caller (checkFullAccess); INSERT is not filtered.
  */
-import { walk, type Node } from '../analyzer/ast.js';
+import type { Node } from '../analyzer/ast.js';
 import type { RowAccessPolicyMeta, TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
-import type { Engine, QueryOptions, StatementResult } from './engine.js';
-import { colName, type BoundTable } from './lower/context.js';
-import { lowerScan } from './lower/scans.js';
-import { lowerExpr } from './lower/exprs.js';
+import type { Engine, QueryOptions, StatementResult } from './engine-types.js';
 import { resolveTablePath, type NameDefaults } from './names.js';
 import { isIngestionPartitioned } from './partitioning.js';
 
@@ -71,10 +68,9 @@ export function checkPolicyId(id: unknown): string {
 }
 
 const bq = (s: string) => '`' + s.replace(/\\/g, '\\\\').replace(/`/g, '\\`') + '`';
-const dq = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 /** The GoogleSQL query whose rows a set of filter predicates leaves visible. */
-function filterQuery(t: TableMeta, predicates: string[]): string {
+export function filterQuery(t: TableMeta, predicates: string[]): string {
   const pseudo = isIngestionPartitioned(t) ? ', _PARTITIONTIME, _PARTITIONDATE' : '';
   const where = predicates.map((p) => `(${p})`).join(' OR ');
   return `SELECT *${pseudo} FROM ${bq(t.projectId)}.${bq(t.datasetId)}.${bq(t.tableId)} WHERE ${where}`;
@@ -88,27 +84,6 @@ export async function checkPredicate(e: Engine, t: TableMeta, predicate: unknown
   if (typeof predicate !== 'string' || !predicate.trim()) throw BigQueryError.invalid('Required parameter is missing: filterPredicate', 'filterPredicate');
   await e.statements.analyze(filterQuery(t, [predicate]), 0, { projectId: t.projectId, defaultDataset: { projectId: t.projectId, datasetId: t.datasetId } }, {});
   return predicate;
-}
-
-/**
- * The relation a read of table `t` sees under its row access policies, or undefined when it has
- * none. `b` is the table's unfiltered binding.
- */
-export async function filteredRelation(e: Engine, t: TableMeta, b: BoundTable, caller: Caller | undefined): Promise<string | undefined> {
-  if (t.type !== 'TABLE' || t.wildcard || t.infoSchema) return undefined;
-  const policies = e.catalog.listRowAccessPolicies(t.projectId, t.datasetId, t.tableId);
-  if (!policies.length) return undefined;
-  const who = effectiveCaller(caller);
-  const mine = policies.filter((p) => grants(p.grantees, who));
-  if (!mine.length) return `(SELECT * FROM ${b.relation} WHERE FALSE)`;
-  const defaults: NameDefaults = { projectId: t.projectId, defaultDataset: { projectId: t.projectId, datasetId: t.datasetId } };
-  const a = await e.statements.analyze(filterQuery(t, mine.map((p) => p.filterPredicate)), 0, defaults, {});
-  const { makeContext } = await import('./statements.js');
-  // The predicate's own table reads are not filtered again (no recursion through the policy).
-  const ctx = await makeContext(e, a.tables, { ...defaults, noRowAccess: true });
-  const outs: Node[] = a.stmt.outputColumnList ?? [];
-  const items = outs.map((o, i) => `${colName(o.column)} AS ${dq(b.columns[i] ?? `f${i}_`)}`);
-  return `(SELECT ${items.join(', ')} FROM (${lowerScan(a.stmt.query, ctx)}))`;
 }
 
 /** Whether one of the caller's granted policies is the `TRUE` filter (full access to the rows). */

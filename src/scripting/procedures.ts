@@ -6,7 +6,7 @@
  */
 import type { Node } from '../analyzer/ast.js';
 import { normalize } from '../analyzer/ast.js';
-import { routineRef } from '../engine/routines.js';
+import { routineRef } from '../engine/routine-definitions.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Flow, Interpreter } from './interpreter.js';
 import { Interpreter as Child } from './interpreter.js';

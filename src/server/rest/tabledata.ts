@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BigQueryError } from '../../errors/errors.js';
-import { readRows } from '../../engine/statements.js';
+import { readRows } from '../../engine/statement-context.js';
 import { pageEnd } from '../../jobs/result-bytes.js';
 import { insertValues } from '../../engine/dml-values.js';
 import { enforceRows } from '../../engine/type-params.js';
