@@ -73,7 +73,8 @@ export class Interpreter {
     readonly engine: Engine,
     sql: string,
     readonly opts: QueryOptions,
-    private readonly handlers: Record<string, StatementHandler>,
+    /** The statement handlers (src/scripting/procedural.ts PROCEDURAL); a procedure's body runs with the same. */
+    readonly handlers: Record<string, StatementHandler>,
     /** A single statement run here only to see session state or system variables: not a script. */
     readonly single = false,
     /** A procedure body: its variables and temp functions are its own, never the session's. */
