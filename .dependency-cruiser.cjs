@@ -50,6 +50,26 @@ const KNOWN_EXCEPTIONS = [
   { from: '^src/functions/', to: '^src/engine/duckdb/types\\.(js|ts)$' },
 ];
 
+/**
+ * Import cycles still to be removed by parallel changes, exempted from no-circular meanwhile (a
+ * cycle is exempt only when every module in it matches one of these).
+ */
+const KNOWN_CYCLES = [
+  // src/functions/prelude.ts `await import('./index.js')` closes a loop through every function
+  // table; the functions pass (part B) makes the registration explicit and deletes this entry.
+  '^src/functions/',
+  // Expressions hold subqueries (scans) and scans hold expressions: lower/exprs.ts ⇄ lower/scans.ts.
+  // The typed-lowering pass (part C) owns src/engine/lower and deletes this entry once it is broken.
+  '^src/engine/lower/(exprs|scans)\\.(js|ts)$',
+];
+
+/** The modules allowed an `await import()`: lazy loading of heavy subcommands, never cycle-breaking. */
+const LAZY_LOADERS = [
+  '^src/cli/main\\.(js|ts)$', // `serve` spawns the analyzer before loading the server; subcommands load their tooling
+  '^src/conformance/(cli|docs)\\.(js|ts)$', // the in-process emulator, only without --endpoint
+  '^src/functions/prelude\\.(js|ts)$', // part B (the functions pass) makes the function tables' registration explicit
+];
+
 const folders = (names) => `^src/(${names.join('|')})/`;
 
 const layerRules = LAYERS.slice(0, -1).map((layer, i) => {
@@ -70,8 +90,16 @@ module.exports = {
       name: 'no-circular',
       comment: 'no import cycle, type-only imports included',
       severity: 'error',
-      from: {},
+      from: { pathNot: KNOWN_CYCLES },
       to: { circular: true },
+    },
+    {
+      name: 'no-dynamic-import',
+      comment:
+        'no in-function import(): a dynamic import may only load a heavy subcommand lazily (each one says why it is not cycle-breaking)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: [...LAZY_LOADERS, '\\.test\\.(js|ts)$'] },
+      to: { dynamic: true },
     },
     ...layerRules,
   ],
@@ -85,3 +113,4 @@ module.exports = {
 // Not part of dependency-cruiser's schema (non-enumerable, so `depcruise --validate` accepts the file).
 Object.defineProperty(module.exports, 'LAYERS', { value: LAYERS, enumerable: false });
 Object.defineProperty(module.exports, 'KNOWN_EXCEPTIONS', { value: KNOWN_EXCEPTIONS, enumerable: false });
+Object.defineProperty(module.exports, 'KNOWN_CYCLES', { value: KNOWN_CYCLES, enumerable: false });

@@ -189,6 +189,7 @@ export async function corpusDocs(opts: CorpusDocsOptions): Promise<number> {
   let projectId = opts.project ?? 'bqemu-docs';
   if (!endpoint) {
     try {
+      // Lazy, not cycle-breaking (conformance sits above server): a run against --endpoint never loads DuckDB.
       const { startEmulator } = (await import('../server/server.js')) as unknown as { startEmulator: StartEmulator };
       emulator = await startEmulator({ host: '127.0.0.1', port: 0, quiet: true, projectId });
       endpoint = emulator.url;
