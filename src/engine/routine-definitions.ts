@@ -18,12 +18,17 @@ import { literalOptions } from './options.js';
 /** ZetaSQL's function group of templated SQL functions (what the catalog deserializer keys on). */
 export const TEMPLATED_GROUP = 'Templated_SQL_Function';
 
+/** A routine's reference (REST `RoutineReference`). */
 export interface RoutineRef {
   projectId: string;
   datasetId: string;
   routineId: string;
 }
 
+/**
+ * The routine a name path names, resolved like a table path (src/engine/names.ts).
+ * @throws BigQueryError invalidQuery as resolveTablePath does.
+ */
 export function routineRef(namePath: string[], d: NameDefaults): RoutineRef {
   const r = resolveTablePath(namePath, d);
   return { projectId: r.projectId, datasetId: r.datasetId, routineId: r.tableId };
