@@ -38,6 +38,8 @@ program
   .option('--max-response-mb <n>', 'largest result one query returns before "Response too large to return." (BQEMU_MAX_RESPONSE_MB)', env('MAX_RESPONSE_MB') ?? '512')
   .action(async (o) => {
     const t0 = Date.now();
+    // Lazy on purpose, not cycle-breaking (cli is the top layer): the analyzer child spawns before
+    // the server's modules (DuckDB, fastify) load, and other subcommands never load them.
     const { prespawnAnalyzer } = await import('../analyzer/process.js');
     prespawnAnalyzer(); // boots while the rest loads
     const { startEmulator } = await import('../server/server.js');
@@ -81,6 +83,7 @@ corpus
   .option('--update-pending', 'rewrite the pending list from this run (implies --strict); only removes entries unless --allow-grow')
   .option('--allow-grow', 'with --update-pending: also add new failures to the pending list')
   .action(async (o) => {
+    // Lazy, not cycle-breaking: `serve` never loads the conformance tooling.
     const { corpusRun } = await import('../conformance/cli.js');
     const code = await corpusRun({
       corpus: o.corpus,
@@ -108,6 +111,7 @@ corpus
   .option('--filter <s>', 'only fixture ids matching (comma-separated globs or substrings)')
   .option('--location <loc>', 'location of the per-fixture datasets', 'US')
   .action(async (o) => {
+    // Lazy, not cycle-breaking: `serve` never loads the conformance tooling.
     const { recordCorpus } = await import('../conformance/recorder.js');
     const code = await recordCorpus({
       corpus: o.corpus,
@@ -128,6 +132,7 @@ corpus
   .option('--html <file>', 'also write a static HTML report')
   .option('--no-analyzer', 'take builtin function names from the function table only')
   .action(async (o) => {
+    // Lazy, not cycle-breaking: `serve` never loads the conformance tooling.
     const { corpusCoverage } = await import('../conformance/coverage.js');
     process.exit(await corpusCoverage({ corpus: o.corpus, html: o.html, analyzer: o.analyzer }));
   });
@@ -140,6 +145,7 @@ corpus
   .option('--endpoint <url>', 'a running emulator (or BigQuery) to test; in-process otherwise')
   .option('--concurrency <n>', 'cases run at once', '4')
   .action(async (o) => {
+    // Lazy, not cycle-breaking: `serve` never loads the conformance tooling.
     const { corpusDocs } = await import('../conformance/docs.js');
     process.exit(await corpusDocs({ cases: o.cases, json: o.json, filter: o.filter, endpoint: o.endpoint, concurrency: Number(o.concurrency) }));
   });

@@ -87,6 +87,7 @@ export async function corpusRun(opts: CorpusRunOptions): Promise<number> {
   let projectId = opts.project ?? 'bqemu-conformance';
   if (!endpoint) {
     try {
+      // Lazy, not cycle-breaking (conformance sits above server): a run against --endpoint never loads DuckDB.
       const { startEmulator } = (await import('../server/server.js')) as { startEmulator: StartEmulator };
       emulator = await startEmulator({ host: '127.0.0.1', port: 0, quiet: true, ...(opts.project ? { projectId: opts.project } : {}) });
       endpoint = emulator.url;

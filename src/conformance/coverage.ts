@@ -16,6 +16,9 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { AnalyzerClient } from '../analyzer/client.js';
+import { registeredNames } from '../functions/index.js';
+import * as client from './client.js';
 import { loadFixture, resolveSqlRoot, type Fixture } from './fixtures.js';
 import { parseJsonSafe, type JsonValue } from './jsonsafe.js';
 import { detectTags, VARIATION_TAGS, type VariationTag } from './tags.js';
@@ -251,7 +254,6 @@ export async function knownFunctionNames(useAnalyzer: boolean): Promise<{ names:
   const sources: string[] = [];
   if (useAnalyzer) {
     try {
-      const { AnalyzerClient } = await import('../analyzer/client.js');
       const a = new AnalyzerClient();
       try {
         await a.start();
@@ -266,7 +268,6 @@ export async function knownFunctionNames(useAnalyzer: boolean): Promise<{ names:
     }
   }
   try {
-    const { registeredNames } = await import('../functions/index.js');
     const before = names.size;
     for (const n of registeredNames()) names.add(n.toLowerCase());
     sources.push(`the function table${names.size > before ? ` (+${names.size - before})` : ''}`);
@@ -283,7 +284,6 @@ export async function corpusCoverage(opts: CorpusCoverageOptions): Promise<numbe
   const { names, source } = await knownFunctionNames(opts.analyzer !== false);
   let needsJobInsert: ((cfg: Record<string, JsonValue>) => boolean) | undefined;
   try {
-    const client = await import('./client.js');
     needsJobInsert = (cfg) => {
       const m = client.mapJobConfig(cfg, 'p');
       return m.destination !== undefined || m.options.dryRun === true || client.needsJobInsert(m.options);

@@ -1,7 +1,8 @@
 /** Documentation examples: comparing a run with the documented result (docs.ts). */
-import { cellMatches, fieldType, renderValue, type DisplayField } from './docs-render.js';
+import { fieldType, renderValue, type DisplayField } from './docs-render.js';
+import { cellMatches } from './docs-match.js';
 import { normaliseCause } from './report.js';
-import type { DocActual, DocCase } from './docs.js';
+import type { DocActual, DocCase } from './docs-model.js';
 
 /** A documented error text that only says that an error happens (no message to compare). */
 export function genericErrorText(text: string): boolean {

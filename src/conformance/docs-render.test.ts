@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { cellMatches, parseDocBytes, parseDocNumber, renderValue, splitTopLevel, toDisplayFields, type DisplayField } from './docs-render.js';
+import { renderValue, toDisplayFields, type DisplayField } from './docs-render.js';
+import { cellMatches, parseDocBytes, parseDocNumber, splitTopLevel } from './docs-match.js';
 import { caseSql, compareDocCase, decodeRows, docGroup, errorMessageMatches, flattenForColumns, isRunnable, type DocCase } from './docs.js';
 
 /** Decode one REST cell `v` of REST field `field` the way the runner does, and return value + display field. */

@@ -8,12 +8,11 @@
  * `2008-12-25 15:30:00+00` (UTC), bytes as `b"\x00"`, ranges as `[2022-02-01, UNBOUNDED)`. The
  * style is not uniform across pages (`TRUE`/`true`, `110.0`/`3`, quoted or bare strings inside
  * arrays), so {@link cellMatches} compares by type: it reads the documented text the way the
- * value's type implies, with the tolerance the printed precision allows.
+ * value's type implies, with the tolerance the printed precision allows (cellMatches lives in
+ * docs-match.ts, which builds on this module).
  */
 import { BigQueryDate, BigQueryDatetime, BigQueryInt, BigQueryTime, BigQueryTimestamp, Geography } from '@google-cloud/bigquery';
 import { parseTimestampMicros } from './values.js';
-
-export { cellMatches, parseDocBytes, parseDocNumber, splitTopLevel, unquote } from './docs-match.js';
 
 /** A REST `TableFieldSchema` as far as display needs it. */
 export interface DisplayField {

@@ -1,5 +1,5 @@
 /** Documentation examples: the pass-rate report (docs.ts). */
-import type { DocGroup, DocOutcome } from './docs.js';
+import type { DocGroup, DocOutcome } from './docs-model.js';
 
 interface Tally {
   passed: number;

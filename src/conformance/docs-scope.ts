@@ -27,7 +27,7 @@
  *
  * Graph, protocol-buffer and pipe-syntax cases are separate report groups (docs.ts `docGroup`).
  */
-import type { DocCase } from './docs.js';
+import type { DocCase } from './docs-model.js';
 
 /** BigQuery's documented function names (functions-all, see the module comment), upper case. */
 export const BIGQUERY_FUNCTIONS: ReadonlySet<string> = new Set([

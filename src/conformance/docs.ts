@@ -22,29 +22,11 @@ import { makeScopeClassifier } from './docs-scope.js';
 
 export { compareDocCase, errorCause, errorMessageMatches, flattenForColumns, genericErrorText } from './docs-compare.js';
 export { failureKind, formatDocsReport } from './docs-report.js';
-
-/** One line of visible.jsonl. */
-export interface DocCase {
-  id: string;
-  doc: string;
-  section?: string;
-  line?: number;
-  query: string;
-  kind: 'result' | 'error';
-  columns?: string[] | null;
-  rows?: string[][] | null;
-  ordered?: boolean;
-  truncated?: boolean;
-  error?: string | null;
-  headerless?: boolean;
-  marked_bad?: boolean;
-  flags: Record<string, boolean | undefined>;
-}
+export type { DocActual, DocCase, DocGroup, DocOutcome } from './docs-model.js';
+import type { DocActual, DocCase, DocGroup, DocOutcome } from './docs-model.js';
 
 /** Flags that take a case out of the self-contained deterministic set. */
 export const EXCLUDING_FLAGS = ['nondeterministic', 'multi_statement', 'needs_tables', 'needs_graph', 'needs_protos', 'needs_definitions', 'not_query'] as const;
-
-export type DocGroup = 'core' | 'pipe' | 'graph' | 'proto';
 
 /** Report group: graph and proto examples are not BigQuery; pipe syntax is reported apart. */
 export function docGroup(c: DocCase): DocGroup {
@@ -69,26 +51,6 @@ export function loadDocCases(file: string): DocCase[] {
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as DocCase);
-}
-
-/** What the emulator returned. */
-export type DocActual =
-  | { kind: 'result'; fields: DisplayField[]; rows: unknown[][] }
-  | { kind: 'error'; message: string };
-
-export interface DocOutcome {
-  id: string;
-  doc: string;
-  group: DocGroup;
-  /** Why the case is not of a BigQuery feature (docs-scope.ts), absent when it is. */
-  notBigQuery?: string;
-  status: 'pass' | 'fail';
-  /** Short groupable cause of a failure. */
-  cause?: string;
-  detail?: string;
-  expected?: { columns?: string[] | null; rows?: string[][] | null; error?: string | null };
-  actual?: { columns: string[]; types: string[]; rows: string[][] } | { error: string };
-  durationMs: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -227,6 +189,7 @@ export async function corpusDocs(opts: CorpusDocsOptions): Promise<number> {
   let projectId = opts.project ?? 'bqemu-docs';
   if (!endpoint) {
     try {
+      // Lazy, not cycle-breaking (conformance sits above server): a run against --endpoint never loads DuckDB.
       const { startEmulator } = (await import('../server/server.js')) as unknown as { startEmulator: StartEmulator };
       emulator = await startEmulator({ host: '127.0.0.1', port: 0, quiet: true, projectId });
       endpoint = emulator.url;

@@ -10,7 +10,19 @@ import { stringifyJson, type JsonValue } from './jsonsafe.js';
 import { expandFixture, type PlaceholderValues } from './placeholders.js';
 import { durationClass, exceedsCap, loadRecordingInputs, recordedRows, stringifyExpected, synthesiseMessagePattern, isObject } from './recorder-format.js';
 import type { RecorderTarget } from './recorder-target.js';
-import type { RecordResult } from './recorder.js';
+
+/** What recording one fixture did (`bqemu corpus record`, src/conformance/recorder.ts). */
+export type RecordStatus = 'recorded' | 'exists' | 'over-cap' | 'setup-error' | 'no-job-id' | 'failed';
+
+export interface RecordResult {
+  id: string;
+  status: RecordStatus;
+  jobId?: string | null;
+  bytes?: string | null;
+  durationMs?: number;
+  form?: 'success' | 'error';
+  detail?: string;
+}
 
 class SetupFailure extends Error {}
 

@@ -23,7 +23,7 @@
  */
 import { pino, type Logger } from 'pino';
 import { discoverFixtures, resolveSqlRoot } from './fixtures.js';
-import { errText, recordFixture, type RecordContext } from './recorder-fixture.js';
+import { errText, recordFixture, type RecordContext, type RecordResult, type RecordStatus } from './recorder-fixture.js';
 import { makeRecorderTarget, type RecorderTarget } from './recorder-target.js';
 
 /** Default per-fixture byte-scan cap: 1 GiB (contract §6.3.4, §8). */
@@ -52,18 +52,7 @@ export interface RecordOptions {
   now?: () => Date;
 }
 
-export type RecordStatus = 'recorded' | 'exists' | 'over-cap' | 'setup-error' | 'no-job-id' | 'failed';
-
-export interface RecordResult {
-  id: string;
-  status: RecordStatus;
-  jobId?: string | null;
-  bytes?: string | null;
-  durationMs?: number;
-  form?: 'success' | 'error';
-  detail?: string;
-}
-
+export type { RecordResult, RecordStatus } from './recorder-fixture.js';
 export { DATASET_WILDCARD, LINE_COLUMN_PATTERN, durationClass, exceedsCap, loadRecordingInputs, recordedCell, recordedRows, stringifyExpected, synthesiseMessagePattern } from './recorder-format.js';
 export { makeRecorderTarget, type RecorderTarget } from './recorder-target.js';
 export { recordFixture } from './recorder-fixture.js';

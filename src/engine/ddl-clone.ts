@@ -11,7 +11,7 @@
 import type { Node } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
-import type { Engine, QueryOptions, StatementResult } from './engine.js';
+import type { Engine, QueryOptions, StatementHandler, StatementResult } from './engine-types.js';
 import { DDL, createStoredTable } from './ddl.js';
 import type { LowerContext } from './lower/context.js';
 import { lowerExpr } from './lower/exprs.js';
@@ -19,7 +19,6 @@ import { literalOptions } from './options.js';
 import { withExpirationExpression } from './expiration.js';
 import { partitioningFields } from './partitioning.js';
 import { refText, resolveTablePath, type TableRef } from './names.js';
-import type { StatementHandler } from './statements.js';
 
 /** Table-level OPTIONS of the statement as REST fields. */
 function optionFields(stmt: Node): Record<string, unknown> {

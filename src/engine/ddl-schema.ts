@@ -8,11 +8,10 @@
 import type { Node } from '../analyzer/ast.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Value } from '../types/types.js';
-import type { Engine, QueryOptions, StatementResult } from './engine.js';
+import type { Engine, QueryOptions, StatementHandler, StatementResult } from './engine-types.js';
 import type { LowerContext } from './lower/context.js';
 import { literalOptions } from './options.js';
 import { datasetOptionFields } from './expiration.js';
-import type { StatementHandler } from './statements.js';
 
 /** REST Dataset fields of the plain options (name → field). */
 const PLAIN: Record<string, string> = { description: 'description', friendly_name: 'friendlyName', default_collation: 'defaultCollation' };

@@ -13,13 +13,14 @@ import { literalOptions } from './options.js';
 import { lowerExpr } from './lower/exprs.js';
 import { makeAliaser } from './lower/context.js';
 import { toDuckLiteral } from './duckdb/values.js';
-import type { Engine, QueryOptions, StatementResult } from './engine.js';
+import type { Engine, QueryOptions, StatementHandler, StatementResult } from './engine-types.js';
 import { colName, ident, type LowerContext } from './lower/context.js';
 import { lowerScan } from './lower/scans.js';
 import { duckType } from './duckdb/types.js';
 import { resolveTablePath, refText, type TableRef } from './names.js';
-import type { StatementHandler } from './statements.js';
 import { dropHistory, keepsHistory, retainReplaced } from './history.js';
+import { dropTableObject } from './drop-table.js';
+import { dropProcedure } from './routines.js';
 import { datasetOptionFields, withDatasetDefaults, withExpirationExpression } from './expiration.js';
 import { INGESTION_PSEUDO_DDL, isIngestionPartitioned, partitioningFields } from './partitioning.js';
 import { detailsFromAnnotations, enforceSql } from './type-params.js';
@@ -191,18 +192,10 @@ async function createView(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
   return base;
 }
 
-/** Drops a stored table or view's data and metadata. */
-export async function dropTableObject(e: Engine, t: TableMeta): Promise<void> {
-  // Data and metadata in one transaction (a crash never leaves a listed table without its data).
-  if (t.type === 'TABLE' && t.duckName) await e.catalog.deleteTableWith(t.projectId, t.datasetId, t.tableId, [`DROP TABLE IF EXISTS ${ident(t.duckName)}`]);
-  else await e.catalog.deleteTable(t.projectId, t.datasetId, t.tableId);
-  await dropHistory(e, t);
-}
-
 async function dropStmt(e: Engine, stmt: Node, _ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
   const kind = String(stmt.objectType ?? 'TABLE').toUpperCase();
   if (kind === 'SCHEMA') return dropSchema(e, stmt, opts);
-  if (kind === 'PROCEDURE') return (await import('./routines.js')).dropProcedure(e, stmt, opts);
+  if (kind === 'PROCEDURE') return dropProcedure(e, stmt, opts);
   if (kind !== 'TABLE' && kind !== 'VIEW' && kind !== 'MATERIALIZED VIEW') throw BigQueryError.notSupported(`DROP ${kind}`);
   const r = targetRef(stmt, opts);
   const statementType = kind === 'TABLE' ? 'DROP_TABLE' : 'DROP_VIEW';

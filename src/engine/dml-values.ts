@@ -5,7 +5,7 @@
  */
 import type { TableMeta } from '../catalog/store.js';
 import type { Value } from '../types/types.js';
-import type { Engine } from './engine.js';
+import type { Engine } from './engine-types.js';
 import { toDuckLiteral } from './duckdb/values.js';
 import { appendersFor, appendRows } from './duckdb/appender.js';
 import { ident } from './lower/context.js';

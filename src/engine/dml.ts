@@ -7,14 +7,13 @@
  */
 import type { Node } from '../analyzer/ast.js';
 import { BigQueryError } from '../errors/errors.js';
-import type { Engine, QueryOptions, StatementResult } from './engine.js';
+import type { Engine, QueryOptions, StatementHandler, StatementResult } from './engine-types.js';
 import { colName, ident, type BoundTable, type LowerContext } from './lower/context.js';
 import { lowerExpr } from './lower/exprs.js';
 import { lowerScan } from './lower/scans.js';
-import type { StatementHandler } from './statements.js';
 import { columnHasParams, enforceSql } from './type-params.js';
 import { duckType } from './duckdb/types.js';
-import { runWithJsUdfs } from './duckdb/db.js';
+import { mapDuckDBError, runWithJsUdfs } from './duckdb/db.js';
 
 const MULTI_MATCH = 'UPDATE/MERGE must match at most one source row for each target row';
 
@@ -89,7 +88,6 @@ async function updateStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
         const r = await c.run(`UPDATE ${t.relation} SET ${set} FROM ${tmp} AS s WHERE ${t.relation}.rowid = s.__r`);
         return { statementType: 'UPDATE', numDmlAffectedRows: Number(r.rowsChanged) };
       } catch (err) {
-        const { mapDuckDBError } = await import('./duckdb/db.js');
         throw mapDuckDBError(err);
       } finally {
         await c.run(`DROP TABLE IF EXISTS ${tmp}`).catch(() => undefined);
@@ -173,7 +171,6 @@ async function mergeStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOp
         return { statementType: 'MERGE', numDmlAffectedRows: n };
       } catch (err) {
         await c.run('ROLLBACK').catch(() => undefined);
-        const { mapDuckDBError } = await import('./duckdb/db.js');
         throw mapDuckDBError(err);
       } finally {
         await c.run(`DROP TABLE IF EXISTS ${tmp}`).catch(() => undefined);

@@ -18,7 +18,8 @@ import type { Node } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
 import type { Value } from '../types/types.js';
 import { outsideWriteTurn } from './duckdb/db.js';
-import type { Engine } from './engine.js';
+import type { Engine } from './engine-types.js';
+import { dropTableObject } from './drop-table.js';
 import { ident, type LowerContext } from './lower/context.js';
 import { lowerExpr } from './lower/exprs.js';
 import type { TableRef } from './names.js';
@@ -31,7 +32,7 @@ export function installExpiration(e: Engine): void {
     // The lookup may happen inside another write's turn; the drop takes a turn of its own.
     outsideWriteTurn(() =>
       setImmediate(() => {
-        void import('./ddl.js').then(({ dropTableObject }) => dropTableObject(e, t)).catch(() => undefined);
+        void dropTableObject(e, t).catch(() => undefined);
       }),
     );
   };

@@ -13,11 +13,11 @@ import zlib from 'node:zlib';
 import type { Node } from '../analyzer/ast.js';
 import { BigQueryError } from '../errors/errors.js';
 import { destinationFile } from './cloud-storage.js';
-import type { Engine, QueryOptions, StatementResult } from './engine.js';
+import type { Engine, QueryOptions, StatementHandler, StatementResult } from './engine-types.js';
 import { colName, type LowerContext } from './lower/context.js';
 import { lowerScan } from './lower/scans.js';
 import { literalOptions } from './options.js';
-import { readRows, resultFields, type StatementHandler } from './statements.js';
+import { readRows, resultFields } from './statement-context.js';
 import { csvText, ndjsonText, writeAvro } from './export-writers.js';
 
 const FORMATS = new Set(['CSV', 'JSON', 'AVRO', 'PARQUET']);

@@ -32,7 +32,7 @@ import type { Node } from '../analyzer/ast.js';
 import { walk } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
-import type { Engine } from './engine.js';
+import type { Engine } from './engine-types.js';
 import { duckType } from './duckdb/types.js';
 import { ident, type LowerContext } from './lower/context.js';
 import { lowerExpr } from './lower/exprs.js';

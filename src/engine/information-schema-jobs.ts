@@ -16,7 +16,7 @@
  */
 import { BigQueryError } from '../errors/errors.js';
 import { arrayOf, scalar, structOf, type BqType, type Value } from '../types/types.js';
-import type { InfoSchemaScope } from './information-schema.js';
+import type { InfoSchemaScope } from './information-schema-scope.js';
 
 /** What the JOBS view reads of a job (the job manager's JobRecord satisfies it). */
 export interface JobSource {
@@ -79,7 +79,7 @@ const JOBS_COLUMNS: [string, BqType][] = [
 /** Column sets of the job views; JOBS_BY_PROJECT is a synonym of JOBS (documented). */
 export const JOB_VIEWS: Record<string, [string, BqType][]> = { JOBS: JOBS_COLUMNS, JOBS_BY_PROJECT: JOBS_COLUMNS };
 
-/** The principal the emulator runs every job as (the Job resource's `user_email`, src/wire/jobs.ts). */
+/** The principal the emulator runs every job as (the Job resource's `user_email`, src/server/rest/job-resources.ts). */
 const USER_EMAIL = 'bqemu@localhost';
 
 const micros = (ms: number | undefined): Value => (ms === undefined ? null : BigInt(Math.trunc(ms)) * 1000n);

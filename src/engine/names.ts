@@ -5,6 +5,7 @@
  * p.d.t); two parts take the default project, one part takes the default dataset.
  */
 import { BigQueryError } from '../errors/errors.js';
+import type { SessionState } from './session-state.js';
 
 export interface TableRef {
   projectId: string;
@@ -28,8 +29,8 @@ export interface TempScope {
   projectId: string;
   datasetId: string;
   tables: Set<string>;
-  /** A session's variables and temp functions (src/scripting/session-state.ts); absent outside sessions. */
-  session?: import('../scripting/session-state.js').SessionState;
+  /** A session's variables and temp functions (src/engine/session-state.ts); absent outside sessions. */
+  session?: SessionState;
 }
 
 /**

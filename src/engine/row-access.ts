@@ -1,5 +1,5 @@
 /**
- * Row-level security: who the caller is, which row access policies grant them, the filtered
+ * Row-level security: which row access policies grant the caller, the filtered
  * relation of a table with policies, and the DDL statements CREATE [OR REPLACE] ROW ACCESS POLICY
  * [IF NOT EXISTS] and DROP [ALL] ROW ACCESS POLICY/POLICIES.
  *
@@ -9,14 +9,10 @@
  * Non-query operations — DML that reads its target, tabledata.list — need a `TRUE` filter granted
  * to the caller (checkFullAccess); INSERT is not filtered.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { walk, type Node } from '../analyzer/ast.js';
+import type { Node } from '../analyzer/ast.js';
 import type { RowAccessPolicyMeta, TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
-import type { Engine, QueryOptions, StatementResult } from './engine.js';
-import { colName, type BoundTable } from './lower/context.js';
-import { lowerScan } from './lower/scans.js';
-import { lowerExpr } from './lower/exprs.js';
+import type { Engine, QueryOptions, StatementResult } from './engine-types.js';
 import { resolveTablePath, type NameDefaults } from './names.js';
 import { isIngestionPartitioned } from './partitioning.js';
 
@@ -29,36 +25,12 @@ export interface Caller {
 /** The emulator's own principal: the caller of requests without identity headers. */
 export const DEFAULT_PRINCIPAL = 'user:bqemu@localhost';
 
-/** Request headers carrying the caller identity (corpus README note 8). */
-export const CALLER_HEADER = 'x-bqemu-caller';
-export const GROUPS_HEADER = 'x-bqemu-groups';
-
 /**
- * The caller of the work running in this async context, for code paths the REST route cannot
- * hand an explicit `QueryOptions.caller` to (the job manager starts the job inside the request's
- * context, so the identity follows the job's promise chain).
+ * The caller in effect: the explicit one (resolved from the request by src/server/rest/context.ts
+ * `callerFromHeaders` and passed down in options), else the default principal.
  */
-const callerScope = new AsyncLocalStorage<Caller>();
-
-/** Runs `fn` with `caller` as the ambient caller (undefined: no change). */
-export function withCaller<T>(caller: Caller | undefined, fn: () => T): T {
-  return caller ? callerScope.run(caller, fn) : fn();
-}
-
-/** The caller in effect: the explicit one, else the ambient one, else the default principal. */
 export function effectiveCaller(explicit?: Caller): Caller {
-  return explicit ?? callerScope.getStore() ?? { principal: DEFAULT_PRINCIPAL, groups: [] };
-}
-
-const member = (s: string, kind: string) => (s.includes(':') ? s : `${kind}:${s}`);
-
-/** The caller named by request headers; undefined when no identity header is present. */
-export function callerFromHeaders(headers: Record<string, string | string[] | undefined>): Caller | undefined {
-  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(',') : v);
-  const principal = one(headers[CALLER_HEADER])?.trim();
-  const groups = (one(headers[GROUPS_HEADER]) ?? '').split(',').map((g) => g.trim()).filter(Boolean).map((g) => member(g, 'group'));
-  if (!principal && !groups.length) return undefined;
-  return { principal: principal ? member(principal, 'user') : DEFAULT_PRINCIPAL, groups };
+  return explicit ?? { principal: DEFAULT_PRINCIPAL, groups: [] };
 }
 
 /** Whether a policy's grantee list includes the caller. IAM member emails compare case-insensitively. */
@@ -96,10 +68,9 @@ export function checkPolicyId(id: unknown): string {
 }
 
 const bq = (s: string) => '`' + s.replace(/\\/g, '\\\\').replace(/`/g, '\\`') + '`';
-const dq = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 /** The GoogleSQL query whose rows a set of filter predicates leaves visible. */
-function filterQuery(t: TableMeta, predicates: string[]): string {
+export function filterQuery(t: TableMeta, predicates: string[]): string {
   const pseudo = isIngestionPartitioned(t) ? ', _PARTITIONTIME, _PARTITIONDATE' : '';
   const where = predicates.map((p) => `(${p})`).join(' OR ');
   return `SELECT *${pseudo} FROM ${bq(t.projectId)}.${bq(t.datasetId)}.${bq(t.tableId)} WHERE ${where}`;
@@ -113,27 +84,6 @@ export async function checkPredicate(e: Engine, t: TableMeta, predicate: unknown
   if (typeof predicate !== 'string' || !predicate.trim()) throw BigQueryError.invalid('Required parameter is missing: filterPredicate', 'filterPredicate');
   await e.statements.analyze(filterQuery(t, [predicate]), 0, { projectId: t.projectId, defaultDataset: { projectId: t.projectId, datasetId: t.datasetId } }, {});
   return predicate;
-}
-
-/**
- * The relation a read of table `t` sees under its row access policies, or undefined when it has
- * none. `b` is the table's unfiltered binding.
- */
-export async function filteredRelation(e: Engine, t: TableMeta, b: BoundTable, caller: Caller | undefined): Promise<string | undefined> {
-  if (t.type !== 'TABLE' || t.wildcard || t.infoSchema) return undefined;
-  const policies = e.catalog.listRowAccessPolicies(t.projectId, t.datasetId, t.tableId);
-  if (!policies.length) return undefined;
-  const who = effectiveCaller(caller);
-  const mine = policies.filter((p) => grants(p.grantees, who));
-  if (!mine.length) return `(SELECT * FROM ${b.relation} WHERE FALSE)`;
-  const defaults: NameDefaults = { projectId: t.projectId, defaultDataset: { projectId: t.projectId, datasetId: t.datasetId } };
-  const a = await e.statements.analyze(filterQuery(t, mine.map((p) => p.filterPredicate)), 0, defaults, {});
-  const { makeContext } = await import('./statements.js');
-  // The predicate's own table reads are not filtered again (no recursion through the policy).
-  const ctx = await makeContext(e, a.tables, { ...defaults, noRowAccess: true });
-  const outs: Node[] = a.stmt.outputColumnList ?? [];
-  const items = outs.map((o, i) => `${colName(o.column)} AS ${dq(b.columns[i] ?? `f${i}_`)}`);
-  return `(SELECT ${items.join(', ')} FROM (${lowerScan(a.stmt.query, ctx)}))`;
 }
 
 /** Whether one of the caller's granted policies is the `TRUE` filter (full access to the rows). */

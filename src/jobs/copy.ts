@@ -23,7 +23,7 @@
 import type { Engine, StatementResult } from '../engine/engine.js';
 import { createStoredTable } from '../engine/ddl.js';
 import { quoteIdent } from '../engine/duckdb/types.js';
-import { readRows } from '../engine/statements.js';
+import { readRows } from '../engine/statement-context.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import { fieldFromType } from '../types/schema.js';

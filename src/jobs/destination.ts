@@ -14,7 +14,7 @@
 import type { Engine, StatementResult } from '../engine/engine.js';
 import { createStoredTable } from '../engine/ddl.js';
 import { insertValues } from '../engine/dml-values.js';
-import { readRows } from '../engine/statements.js';
+import { readRows } from '../engine/statement-context.js';
 import { checkSnapshotWrite } from '../engine/table-guards.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { TableMeta } from '../catalog/store.js';

@@ -8,8 +8,10 @@
  */
 import type { Engine, ScannedTable, StatementResult } from '../engine/engine.js';
 import type { TempScope } from '../engine/names.js';
+import type { Caller } from '../engine/row-access.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
+import { executeRequest } from '../scripting/request.js';
 import { scanBytes } from './bytes.js';
 import { applyDestination } from './destination.js';
 import { createExternalTables, dropExternalTables } from './external.js';
@@ -32,6 +34,8 @@ export interface ExecuteEnv {
   sessions: SessionManager;
   /** Called once when a statement ran past `scriptOptions.statementTimeoutMs` (the job interrupts its work). */
   onStatementTimeout(ms: number): void;
+  /** Who runs the job's statements (row access policies); absent: the default principal. */
+  caller?: Caller;
 }
 
 /** A new, empty Execution. */
@@ -77,7 +81,7 @@ export async function executeQueryJob(env: ExecuteEnv, job: JobRecord, ex: Execu
   try {
     timer?.restart();
     if (q.tableDefinitions !== undefined) externals = await createExternalTables(engine, temp, q.tableDefinitions, dryRun);
-    ex.results = await engine.execute(q.query, {
+    ex.results = await executeRequest(engine, q.query, {
       projectId: job.projectId,
       defaultDataset: dd?.datasetId ? { projectId: dd.projectId ?? job.projectId, datasetId: dd.datasetId } : undefined,
       namedParams: named,
@@ -85,6 +89,7 @@ export async function executeQueryJob(env: ExecuteEnv, job: JobRecord, ex: Execu
       dryRun,
       jobId: job.jobId,
       temp,
+      caller: env.caller,
       // CALL BQ.ABORT_SESSION([id]) (src/scripting/procedures.ts).
       endSession: async (id) => {
         const sid = id ?? session?.id;

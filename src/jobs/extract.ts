@@ -21,7 +21,7 @@ import zlib from 'node:zlib';
 import type { Engine } from '../engine/engine.js';
 import { quoteIdent } from '../engine/duckdb/types.js';
 import { destinationFile } from '../engine/cloud-storage.js';
-import { readRows } from '../engine/statements.js';
+import { readRows } from '../engine/statement-context.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Value } from '../types/types.js';
 import { csvText, ndjsonText, writeAvro } from '../engine/export-writers.js';

@@ -12,21 +12,20 @@
  *
  * Memory: metadata of every job stays; result rows are kept for the most recently finished jobs
  * only (a job count and a cell budget); a page of an evicted result answers BigQuery's 404 for
- * an expired anonymous result table.
+ * an expired anonymous result table (job-results.ts).
  *
  * Source: REST Job / JobConfigurationQuery / JobStatistics / JobStatistics2 in
  * api/bigquery-v2-discovery.json.
  */
 import { randomUUID } from 'node:crypto';
-import type { Engine, ResultField, StatementResult } from '../engine/engine.js';
+import type { Engine, StatementResult } from '../engine/engine.js';
 import { Interrupter, runInterruptible } from '../engine/duckdb/db.js';
+import type { Caller } from '../engine/row-access.js';
 import { BigQueryError, asBigQueryError } from '../errors/errors.js';
-import type { Value } from '../types/types.js';
-import { encodeRowStrings, encodingVaries } from '../wire/resources.js';
 import { jobFromJson, jobToJson } from './persist.js';
 import { SessionManager } from './sessions.js';
 import { configKey } from './jobs-params.js';
-import { AnonymousTables, anonymousDestination, anonymousTable, withoutAnonymousEcho } from './anonymous.js';
+import { AnonymousTables, anonymousDestination, withoutAnonymousEcho } from './anonymous.js';
 import { JobSlots, type SlotRequest } from './slots.js';
 import { statementTimeoutError, validateQueryConfig } from './query-options.js';
 import { executeQueryJob, newExecution } from './execute.js';
@@ -35,11 +34,13 @@ import { executeLoadJob, validateLoadConfig } from './load.js';
 import { executeCopyJob, validateCopyConfig } from './copy.js';
 import { executeExtractJob, validateExtractConfig } from './extract.js';
 import type { JobListFilter, JobRecord, JobStats, ResultLimits } from './jobs-model.js';
-import { ByteLedger, DEFAULT_MAX_RETAINED_BYTES, keptBytes, pageEnd } from './result-bytes.js';
+import { DEFAULT_MAX_RETAINED_BYTES } from './result-bytes.js';
+import { RetainedResults, resultRowCount, type ResultPage } from './job-results.js';
 
 export type { JobListFilter, JobRecord, JobState, JobStats, ResultLimits } from './jobs-model.js';
 export { decodeParams } from './jobs-params.js';
 export { anonymousTable } from './anonymous.js';
+export { resultRowCount, type ResultPage } from './job-results.js';
 
 const DEFAULT_LIMITS: ResultLimits = { maxJobs: 1000, maxCells: 5_000_000, maxBytes: DEFAULT_MAX_RETAINED_BYTES };
 /** Query jobs running at once by default; later ones stay PENDING (slots.ts). */
@@ -62,23 +63,8 @@ interface Running {
   slot?: SlotRequest;
   /** Set to the limit when a statement ran past scriptOptions.statementTimeoutMs. */
   timedOut?: number;
-}
-
-/**
- * A page of a job's result: the rows as domain values, or (results kept encoded) as REST JSON text
- * per row; `total` counts every row, `next` is the next page's start index.
- */
-export interface ResultPage {
-  fields: ResultField[];
-  rows?: Value[][];
-  encodedRows?: string[];
-  total: number;
-  next?: number;
-}
-
-/** Rows in a job's result, whichever form they are kept in. */
-export function resultRowCount(j: JobRecord): number {
-  return j.encodedRows?.length ?? j.result?.rows?.length ?? 0;
+  /** Who runs the job (row access policies; src/server/rest/context.ts callerFromHeaders). */
+  caller?: Caller;
 }
 
 /** Waits for `p` at most `ms` milliseconds. */
@@ -91,9 +77,8 @@ async function within(p: Promise<unknown>, ms: number): Promise<void> {
 export class JobManager {
   private jobs = new Map<string, JobRecord>();
   private running = new Map<string, Running>();
-  /** Jobs whose result rows are kept, least recently finished or read first, with their cell counts. */
-  private retained = new Map<string, number>();
-  private retainedCells = 0;
+  /** The result rows kept in memory (job-results.ts). */
+  private readonly results: RetainedResults;
   /** jobs.query requestIds: project + id → the job it created. */
   private requests = new Map<string, { fingerprint: string; key: string; at: number }>();
   private readonly limits: ResultLimits;
@@ -112,6 +97,7 @@ export class JobManager {
     maxRunningJobs = DEFAULT_MAX_RUNNING_JOBS,
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
+    this.results = new RetainedResults(this.limits, (key) => this.jobs.get(key));
     this.sessions = new SessionManager(engine, sessionIdleMs);
     this.slots = new JobSlots(maxRunningJobs);
   }
@@ -189,9 +175,10 @@ export class JobManager {
    * Creates a job and starts it (jobs.insert); a dry run completes before this returns. An
    * existing id with the same configuration returns the existing job.
    * @throws BigQueryError duplicate for an existing id with another configuration; invalid for a
-   *   job without a query or load configuration. `uploadFile`: a media upload's data (load jobs).
+   *   job without a query or load configuration. `uploadFile`: a media upload's data (load jobs);
+   *   `opts.caller`: the identity the job's statements run as (absent: the default principal).
    */
-  async insert(projectId: string, body: Record<string, any>, uploadFile?: string): Promise<JobRecord> {
+  async insert(projectId: string, body: Record<string, any>, uploadFile?: string, opts: { caller?: Caller } = {}): Promise<JobRecord> {
     const ref = body.jobReference ?? {};
     const jobId: string = ref.jobId ?? `job_${randomUUID().replace(/-/g, '_')}`;
     const configuration: Record<string, any> = body.configuration ?? {};
@@ -213,7 +200,7 @@ export class JobManager {
     const key = this.key(projectId, jobId);
     this.jobs.set(key, job);
     if (!configuration.dryRun && configuration.query) this.anonymous.add(projectId, jobId);
-    const run: Running = { intr: new Interrupter(), cancelled: false, done: Promise.resolve() };
+    const run: Running = { intr: new Interrupter(), cancelled: false, done: Promise.resolve(), caller: opts.caller };
     this.running.set(key, run);
     // The job runs on its own (PENDING → RUNNING once it has a slot → DONE); callers wait as long as they choose.
     run.done = this.run(job, run).finally(() => this.running.delete(key));
@@ -312,7 +299,7 @@ export class JobManager {
         if (job.configuration.load) await executeLoadJob(this.engine, job);
         else if (job.configuration.copy && !job.configuration.query) await executeCopyJob(this.engine, job);
         else if (job.configuration.extract && !job.configuration.query) await executeExtractJob(this.engine, job);
-        else await executeQueryJob({ engine: this.engine, sessions: this.sessions, onStatementTimeout }, job, ex);
+        else await executeQueryJob({ engine: this.engine, sessions: this.sessions, onStatementTimeout, caller: r.caller }, job, ex);
         results = ex.results;
       });
     } catch (e) {
@@ -350,71 +337,21 @@ export class JobManager {
     }
   }
 
-  /**
-   * Keeps a finished job's rows, dropping the rows of the oldest jobs beyond the limits. Rows whose
-   * REST text does not depend on request options are kept as that text (see `encodeRowStrings`).
-   */
+  /** Keeps a finished job's rows within the limits (job-results.ts RetainedResults.retain). */
   private retain(job: JobRecord): void {
-    const rows = job.result?.rows;
-    if ((!rows && !job.encodedRows) || job.resultsExpired) return;
-    const key = this.key(job.projectId, job.jobId);
-    this.release(key);
-    const fields = job.result?.schema ?? [];
-    if (rows && !encodingVaries(fields)) {
-      job.encodedRows = encodeRowStrings(fields, rows, { useInt64Timestamp: false });
-      job.result = { ...job.result!, rows: undefined };
-    }
-    const cells = resultRowCount(job) * Math.max(1, fields.length);
-    this.retained.set(key, cells);
-    this.retainedCells += cells;
-    this.retainedBytes.add(key, keptBytes(job.encodedRows ?? job.result?.rows));
-    for (const [k] of this.retained) {
-      const within = this.retained.size <= this.limits.maxJobs && this.retainedCells <= this.limits.maxCells && this.retainedBytes.total <= this.limits.maxBytes;
-      if (this.retained.size <= 1 || within) break;
-      this.release(k);
-      const j = this.jobs.get(k);
-      if (j?.result) {
-        j.result = { ...j.result, rows: undefined };
-        j.encodedRows = undefined;
-        j.resultsExpired = true;
-      }
-    }
+    this.results.retain(this.key(job.projectId, job.jobId), job);
   }
 
   private release(key: string): void {
-    const cells = this.retained.get(key);
-    if (cells === undefined) return;
-    this.retained.delete(key);
-    this.retainedCells -= cells;
-    this.retainedBytes.remove(key);
+    this.results.release(key);
   }
-  private readonly retainedBytes = new ByteLedger();
 
   /**
-   * Result page of a finished query job.
-   * @throws BigQueryError notFound when the job's results expired (BigQuery: its anonymous
-   *   result table is gone).
+   * Result page of a finished query job (job-results.ts RetainedResults.page).
+   * @throws BigQueryError notFound when the job's results expired.
    */
   page(job: JobRecord, startIndex: number, maxResults: number): ResultPage {
-    const r = job.result;
-    if (job.resultsExpired) {
-      const t = anonymousTable(job.projectId, job.jobId);
-      throw BigQueryError.notFound(`Not found: Table ${t.projectId}:${t.datasetId}.${t.tableId} was not found in location ${job.location}`);
-    }
-    const key = this.key(job.projectId, job.jobId);
-    const cells = this.retained.get(key);
-    if (cells !== undefined) {
-      // Reading a result keeps it (least recently used goes first).
-      this.retained.delete(key);
-      this.retained.set(key, cells);
-    }
-    const fields = r?.schema ?? [];
-    const total = resultRowCount(job);
-    // At most maxResults rows and MAX_PAGE_BYTES of them (src/jobs/result-bytes.ts).
-    const end = pageEnd(job.encodedRows ?? r?.rows ?? [], startIndex, Math.min(total, startIndex + maxResults));
-    const next = end < total ? end : undefined;
-    if (job.encodedRows) return { fields, encodedRows: job.encodedRows.slice(startIndex, end), total, next };
-    return { fields, rows: (r?.rows ?? []).slice(startIndex, end), total, next };
+    return this.results.page(this.key(job.projectId, job.jobId), job, startIndex, maxResults);
   }
 
   get project(): string {

@@ -29,7 +29,7 @@ import fs from 'node:fs';
 import { parse as parseLossless } from 'lossless-json';
 import type { Engine, StatementResult } from '../engine/engine.js';
 import { duckType, quoteIdent } from '../engine/duckdb/types.js';
-import { readRows } from '../engine/statements.js';
+import { readRows } from '../engine/statement-context.js';
 import { BigQueryError } from '../errors/errors.js';
 import { columnFromField, type Column, type TableFieldSchema } from '../types/schema.js';
 import type { Value } from '../types/types.js';

@@ -3,7 +3,7 @@
  * survive a restart.
  */
 import { BigQueryError } from '../errors/errors.js';
-import type { JobRecord } from './jobs.js';
+import type { JobRecord } from './jobs-model.js';
 
 /** Serialises a job record (bigint → {$n}, bytes → {$b64}, error → {$err}). */
 export function jobToJson(j: JobRecord): string {

@@ -10,9 +10,10 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Engine } from '../engine/engine.js';
+import { dropTableObject } from '../engine/drop-table.js';
 import type { TempScope } from '../engine/names.js';
 import { BigQueryError } from '../errors/errors.js';
-import { newSessionState } from '../scripting/session-state.js';
+import { newSessionState } from '../engine/session-state.js';
 
 /** BigQuery's idle lifetime of a session. */
 export const DEFAULT_SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
@@ -91,7 +92,6 @@ export class SessionManager {
 /** Drops a TEMP scope's hidden dataset and its tables. */
 export async function dropTempScope(e: Engine, t: TempScope): Promise<void> {
   if (!e.catalog.getDataset(t.projectId, t.datasetId)) return;
-  const { dropTableObject } = await import('../engine/ddl.js');
   for (const table of e.catalog.listTables(t.projectId, t.datasetId)) await dropTableObject(e, table).catch(() => undefined);
   await e.catalog.deleteDataset(t.projectId, t.datasetId).catch(() => undefined);
   t.tables.clear();

@@ -12,7 +12,7 @@
  */
 import type { Node } from '../analyzer/ast.js';
 import { BigQueryError } from '../errors/errors.js';
-import { functionProto, functionRoutine } from '../engine/routines.js';
+import { functionProto, functionRoutine } from '../engine/routine-definitions.js';
 
 /** ZetaSQL's function group of templated SQL functions (what the catalog deserializer keys on). */
 const TEMPLATED_GROUP = 'Templated_SQL_Function';

@@ -19,7 +19,7 @@ import { Interpreter } from './interpreter.js';
 import { PROCEDURAL } from './procedural.js';
 import { ScriptSource } from './source.js';
 import { validateScript } from './validate.js';
-import { hasSessionState } from './session-state.js';
+import { hasSessionState } from '../engine/session-state.js';
 
 const PROCEDURAL_WORDS = new Set([
   'DECLARE', 'SET', 'IF', 'LOOP', 'WHILE', 'REPEAT', 'FOR', 'BEGIN', 'CALL', 'RAISE', 'RETURN',

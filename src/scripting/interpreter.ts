@@ -16,7 +16,8 @@ import { walk, type Node } from '../analyzer/ast.js';
 import type { Engine, QueryOptions, StatementResult } from '../engine/engine.js';
 import type { ParamValue } from '../engine/lower/context.js';
 import type { AnalyzedStatement, ParamTypes } from '../engine/analyze.js';
-import { executeStatement, resultFields } from '../engine/statements.js';
+import { executeStatement } from '../engine/statements.js';
+import { resultFields } from '../engine/statement-context.js';
 import type { NameDefaults } from '../engine/names.js';
 import { BigQueryError, asBigQueryError } from '../errors/errors.js';
 import type { BqType, Value } from '../types/types.js';
@@ -27,7 +28,7 @@ import { Scopes, SystemVariables, loweringValues, typeSql } from './variables.js
 import { TempFunctions } from './functions.js';
 import { errorContext, setErrorContext, type ErrorFrame } from './errors.js';
 import { ScriptTransaction } from './transactions.js';
-import { sessionStateOf, type SessionState } from './session-state.js';
+import { sessionStateOf, type SessionState } from '../engine/session-state.js';
 
 /** How control leaves a statement list: BREAK/LEAVE, CONTINUE/ITERATE (optionally labelled), RETURN. */
 export type Flow = { kind: 'break' | 'continue'; label?: string } | { kind: 'return' } | undefined;
@@ -72,7 +73,8 @@ export class Interpreter {
     readonly engine: Engine,
     sql: string,
     readonly opts: QueryOptions,
-    private readonly handlers: Record<string, StatementHandler>,
+    /** The statement handlers (src/scripting/procedural.ts PROCEDURAL); a procedure's body runs with the same. */
+    readonly handlers: Record<string, StatementHandler>,
     /** A single statement run here only to see session state or system variables: not a script. */
     readonly single = false,
     /** A procedure body: its variables and temp functions are its own, never the session's. */

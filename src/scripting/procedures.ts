@@ -6,11 +6,13 @@
  */
 import type { Node } from '../analyzer/ast.js';
 import { normalize } from '../analyzer/ast.js';
-import { routineRef } from '../engine/routines.js';
+import { routineRef } from '../engine/routine-definitions.js';
+import { resolveTablePath } from '../engine/names.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Flow, Interpreter } from './interpreter.js';
 import { Interpreter as Child } from './interpreter.js';
 import { coerceValue } from './variables.js';
+import type { Value } from '../types/types.js';
 
 const pathOf = (n: Node | undefined): string[] => (n?.names ?? []).map((x: Node) => String(x.idString));
 
@@ -34,7 +36,6 @@ async function systemProcedure(it: Interpreter, segs: string[], n: Node): Promis
   if (name !== 'BQ.REFRESH_MATERIALIZED_VIEW') return false;
   if (!arg) throw BigQueryError.invalidQuery('BQ.REFRESH_MATERIALIZED_VIEW expects the materialized view name');
   const { value } = await it.evaluate(arg, { type: { kind: 'STRING' } });
-  const { resolveTablePath } = await import('../engine/names.js');
   const ref = resolveTablePath([String(value)], it.defaults);
   const t = it.engine.catalog.getTable(ref.projectId, ref.datasetId, ref.tableId);
   if (!t) throw BigQueryError.tableNotFound(ref.projectId, ref.datasetId, ref.tableId);
@@ -44,7 +45,6 @@ async function systemProcedure(it: Interpreter, segs: string[], n: Node): Promis
 export async function callStatement(it: Interpreter, n: Node): Promise<Flow> {
   const segs = pathOf(n.procedureName);
   if (await systemProcedure(it, segs, n)) return undefined;
-  const { PROCEDURAL } = await import('./procedural.js');
   const ref = routineRef(segs, it.defaults);
   const proc = it.engine.catalog.getRoutine(ref.projectId, ref.datasetId, ref.routineId);
   if (!proc || proc.routineType !== 'PROCEDURE') {
@@ -56,13 +56,13 @@ export async function callStatement(it: Interpreter, n: Node): Promise<Flow> {
     throw BigQueryError.invalidQuery(`Procedure ${proc.routineId} expects ${proc.arguments.length} argument(s), ${args.length} given`);
   const res = await it.engine.analyzer.call('parse', { sqlStatement: proc.definitionBody, allowScript: true, options: it.engine.analyzer.languageOptions });
   const body: Node[] = normalize(res.parsedScript)?.statementListNode?.statementList ?? [];
-  const child = new Child(it.engine, proc.definitionBody, it.opts, PROCEDURAL, false, true);
+  const child = new Child(it.engine, proc.definitionBody, it.opts, it.handlers, false, true);
   child.defaults = it.defaults;
   const outs: { param: string; variable: string }[] = [];
   for (let i = 0; i < args.length; i++) {
     const p = proc.arguments[i];
     const mode = p.mode ?? 'IN';
-    let value = null as import('../types/types.js').Value;
+    let value = null as Value;
     let type = p.dataType;
     if (mode !== 'IN') {
       const name = pathOf(args[i]).join('.') || String(args[i].idString ?? '');

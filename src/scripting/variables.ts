@@ -14,15 +14,9 @@ import type { ParamValue } from '../engine/lower/context.js';
 import { scriptVariableKey, systemVariableKey } from '../engine/lower/exprs.js';
 import type { BqType, Value } from '../types/types.js';
 import { applyParams, type ParamTree } from '../types/type-params.js';
+import type { SystemVariable, Variable } from '../engine/session-state.js';
 
-export interface Variable {
-  /** As declared (for messages). */
-  name: string;
-  type: BqType;
-  value: Value;
-  /** Type parameters of the declared type (`DECLARE x STRING(3)`), applied to every value assigned. */
-  params?: ParamTree;
-}
+export type { SystemVariable, Variable } from '../engine/session-state.js';
 
 /** Block-scoped variables (DECLARE at the start of a script or BEGIN block). */
 export class Scopes {
@@ -80,11 +74,6 @@ export class Scopes {
  * @throws BigQueryError invalidQuery with CAST's text (no `Field` prefix, src/types/type-params.ts).
  */
 export const withParams = (v: Value, type: BqType, params: ParamTree | undefined): Value => (params ? applyParams(v, type, params, '') : v);
-
-/** A system variable: its type, value, and whether SET may assign it. */
-export interface SystemVariable extends ParamValue {
-  settable?: boolean;
-}
 
 /** System variables by dotted lower-case path (`time_zone`, `error.message`). */
 export class SystemVariables {

@@ -23,7 +23,7 @@ export function etagOf(content: unknown): string {
 
 const API = '/bigquery/v2';
 
-/** The principal the emulator acts as (the Job resource's `user_email`, src/wire/jobs.ts). */
+/** The principal the emulator acts as (the Job resource's `user_email`, src/server/rest/job-resources.ts). */
 export const EMULATOR_USER_EMAIL = 'bqemu@localhost';
 
 /**

@@ -1,14 +1,15 @@
 /**
  * Harness of the lowering golden tests (test/lowering-golden.test.ts): one engine analyzes a
  * GoogleSQL query exactly as a job would (src/engine/analyze.ts `StatementAnalyzer.analyze`) and
- * lowers it (src/engine/statements.ts `makeContext` + `lowerQuery`); a raw DuckDB with the engine's
+ * lowers it (src/engine/statement-context.ts `makeContext` + `lowerQuery`); a raw DuckDB with the engine's
  * function prelude (src/functions/prelude.ts) runs a golden SQL text; the ZetaSQL reference
  * evaluator (the analyzer binary's `EvaluateQuery` RPC, local_service.proto of
  * `@fivetrandevelopers/zetasql`) answers the same GoogleSQL query over the same rows.
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { Engine } from '../../src/engine/engine.js';
-import { lowerQuery, makeContext } from '../../src/engine/statements.js';
+import { lowerQuery, makeContext } from '../../src/engine/statement-context.js';
+import { executeRequest } from '../../src/scripting/request.js';
 import { scriptVariableKey, systemVariableKey } from '../../src/engine/lower/exprs.js';
 import { installFunctionPrelude } from '../../src/functions/prelude.js';
 import { duckType } from '../../src/engine/duckdb/types.js';
@@ -74,8 +75,8 @@ export class LoweringHarness {
   static async start(): Promise<LoweringHarness> {
     const engine = await Engine.start();
     const o = { projectId: 'p' };
-    await engine.execute(`CREATE SCHEMA ${TABLE.dataset}`, o);
-    await engine.execute(`CREATE TABLE ${TABLE.dataset}.${TABLE.name} (${TABLE.columns.map((c) => `${c.name} ${c.type.kind}`).join(', ')})`, o);
+    await executeRequest(engine, `CREATE SCHEMA ${TABLE.dataset}`, o);
+    await executeRequest(engine, `CREATE TABLE ${TABLE.dataset}.${TABLE.name} (${TABLE.columns.map((c) => `${c.name} ${c.type.kind}`).join(', ')})`, o);
     const duckName = engine.catalog.getTable('p', TABLE.dataset, TABLE.name)!.duckName;
     const duck = await DuckDBInstance.create(':memory:');
     const con = await duck.connect();

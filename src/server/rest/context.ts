@@ -5,12 +5,32 @@
 import type { Engine } from '../../engine/engine.js';
 import type { JobManager } from '../../jobs/jobs.js';
 import { BigQueryError } from '../../errors/errors.js';
+import { DEFAULT_PRINCIPAL, type Caller } from '../../engine/row-access.js';
 
 export interface RestContext {
   engine: Engine;
   jobs: JobManager;
   defaultProject: string;
   baseUrl(): string;
+}
+
+/** Request headers carrying the caller identity (corpus README note 8). */
+export const CALLER_HEADER = 'x-bqemu-caller';
+export const GROUPS_HEADER = 'x-bqemu-groups';
+
+const member = (s: string, kind: string) => (s.includes(':') ? s : `${kind}:${s}`);
+
+/**
+ * The caller named by request headers (`x-bqemu-caller`: an IAM member, `user:` when unprefixed;
+ * `x-bqemu-groups`: comma-separated groups, `group:` when unprefixed); undefined when no identity
+ * header is present (the engine then uses DEFAULT_PRINCIPAL, src/engine/row-access.ts).
+ */
+export function callerFromHeaders(headers: Record<string, string | string[] | undefined>): Caller | undefined {
+  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(',') : v);
+  const principal = one(headers[CALLER_HEADER])?.trim();
+  const groups = (one(headers[GROUPS_HEADER]) ?? '').split(',').map((g) => g.trim()).filter(Boolean).map((g) => member(g, 'group'));
+  if (!principal && !groups.length) return undefined;
+  return { principal: principal ? member(principal, 'user') : DEFAULT_PRINCIPAL, groups };
 }
 
 /** Path parameters of the REST routes. */

@@ -9,10 +9,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { JobRecord, JobState } from '../../jobs/jobs.js';
 import { schemaOf, encodeRowsJson, jsonArrayYielding, offsetOfToken, pageToken, rowsJson } from '../../wire/resources.js';
-import { jobResource, jobStatistics } from '../../wire/jobs.js';
-import { intParam, objectBody, type PathParams, type RestContext } from './context.js';
+import { jobResource, jobStatistics } from './job-resources.js';
+import { callerFromHeaders, intParam, objectBody, type PathParams, type RestContext } from './context.js';
 import { BigQueryError } from '../../errors/errors.js';
-import { callerFromHeaders, withCaller } from '../../engine/row-access.js';
 
 const DEFAULT_PAGE = 100_000;
 
@@ -83,7 +82,7 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
 
   app.post('/projects/:projectId/jobs', async (req: Req) => {
     // The job starts inside this scope, so its statements run as the request's caller (row access).
-    const j = await withCaller(callerFromHeaders(req.headers), () => ctx.jobs.insert(req.params.projectId, objectBody(req.body)));
+    const j = await ctx.jobs.insert(req.params.projectId, objectBody(req.body), undefined, { caller: callerFromHeaders(req.headers) });
     // A dry run that fails answers the error itself (there is no job to poll).
     if (j.configuration.dryRun && j.error) throw j.error;
     await ctx.jobs.waitFor(j, INSERT_WAIT_MS);
@@ -163,7 +162,7 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
     let j = requestId ? ctx.jobs.jobOfRequest(projectId, requestId, fingerprint) : undefined;
     if (!j) {
       const jobId = body.dryRun ? undefined : `job_${randomUUID().replace(/-/g, '_')}`;
-      j = await withCaller(callerFromHeaders(req.headers), () => ctx.jobs.insert(projectId, { jobReference: { jobId, location: body.location }, configuration }));
+      j = await ctx.jobs.insert(projectId, { jobReference: { jobId, location: body.location }, configuration }, undefined, { caller: callerFromHeaders(req.headers) });
       if (requestId) ctx.jobs.rememberRequest(projectId, requestId, fingerprint, j);
     }
     await ctx.jobs.waitFor(j, timeoutMs);

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BigQueryError } from '../../errors/errors.js';
-import { readRows } from '../../engine/statements.js';
+import { readRows } from '../../engine/statement-context.js';
 import { pageEnd } from '../../jobs/result-bytes.js';
 import { insertValues } from '../../engine/dml-values.js';
 import { enforceRows } from '../../engine/type-params.js';
@@ -15,9 +15,9 @@ import { checkSnapshotWrite } from '../../engine/table-guards.js';
 import type { Value } from '../../types/types.js';
 import { decodeJsonValue } from '../../wire/rest-values.js';
 import { encodeRowsJson, offsetOfToken, pageToken } from '../../wire/resources.js';
-import { intParam, objectBody, requireTable, type PathParams, type RestContext } from './context.js';
+import { callerFromHeaders, intParam, objectBody, requireTable, type PathParams, type RestContext } from './context.js';
 import { countRows } from './tables.js';
-import { callerFromHeaders, checkFullAccess } from '../../engine/row-access.js';
+import { checkFullAccess } from '../../engine/row-access.js';
 import { isAnonymousDataset } from '../../jobs/anonymous.js';
 import { anonymousTableData } from './anonymous-tables.js';
 

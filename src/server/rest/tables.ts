@@ -6,8 +6,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TableMeta } from '../../catalog/store.js';
 import { BigQueryError } from '../../errors/errors.js';
-import { createStoredTable, dropTableObject } from '../../engine/ddl.js';
-import { resultFields } from '../../engine/statements.js';
+import { createStoredTable } from '../../engine/ddl.js';
+import { dropTableObject } from '../../engine/drop-table.js';
+import { resultFields } from '../../engine/statement-context.js';
 import { columnFromField, columnTypeSql, fieldFromColumn, type Column, type TableFieldSchema } from '../../types/schema.js';
 import { paramsKey } from '../../types/type-params.js';
 import { checkSetDataType } from '../../engine/type-params.js';

@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BigQueryError } from '../../errors/errors.js';
-import { jobResource } from '../../wire/jobs.js';
+import { jobResource } from './job-resources.js';
 import type { RestContext } from './context.js';
 import { parseJsonBody } from './json-body.js';
 import { validateRequestBody } from './request-validation.js';

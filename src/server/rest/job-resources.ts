@@ -1,12 +1,13 @@
 /**
  * REST shapes of jobs: Job, JobList items, QueryResponse and GetQueryResultsResponse
- * (api/bigquery-v2-discovery.json; statistics per JobStatistics / JobStatistics2).
+ * (api/bigquery-v2-discovery.json; statistics per JobStatistics / JobStatistics2). Rendered here,
+ * above the job manager (src/jobs), whose records they read.
  */
-import { resultRowCount, type JobRecord } from '../jobs/jobs.js';
-import { anonymousDestination } from '../jobs/anonymous.js';
-import { destinationUris } from '../jobs/extract.js';
-import { fieldFromType } from '../types/schema.js';
-import { etagOf } from './resources.js';
+import { resultRowCount, type JobRecord } from '../../jobs/jobs.js';
+import { anonymousDestination } from '../../jobs/anonymous.js';
+import { destinationUris } from '../../jobs/extract.js';
+import { fieldFromType } from '../../types/schema.js';
+import { etagOf } from '../../wire/resources.js';
 
 const API = '/bigquery/v2';
 

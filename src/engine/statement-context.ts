@@ -1,0 +1,148 @@
+/**
+ * What the statement handlers share: the lowering context of a statement's bound tables (row
+ * access filters applied — src/engine/row-access.ts decides who is granted —, expired partitions
+ * dropped), BigQuery's result column names, lowering a
+ * query, reading a lowered SELECT's rows under the response-size limit, and the relation of a view.
+ */
+import type { Node } from '../analyzer/ast.js';
+import type { TableMeta } from '../catalog/store.js';
+import { BigQueryError } from '../errors/errors.js';
+import type { Value } from '../types/types.js';
+import type { Engine, QueryOptions, ResultField } from './engine-types.js';
+import { colName, colType, makeAliaser, type BoundTable, type LowerContext } from './lower/context.js';
+import { lowerScan } from './lower/scans.js';
+import { duckType } from './duckdb/types.js';
+import { makeColumnDecoder, toDuckLiteral } from './duckdb/values.js';
+import { approxValueBytes, FIXED_CELL_BYTES, guardValueSizes, isVariableSize } from './result-size.js';
+import type { NameDefaults } from './names.js';
+import { effectiveCaller, filterQuery, grants, type Caller } from './row-access.js';
+import { bindSystemTime } from './history.js';
+import { expirePartitions } from './expiration.js';
+
+/** Builds the lowering context for a statement's bound tables. */
+export async function makeContext(e: Engine, tables: Map<string, TableMeta>, opts: NameDefaults & Partial<QueryOptions> & { noRowAccess?: boolean }): Promise<LowerContext> {
+  const bound = new Map<string, BoundTable>();
+  for (const [id, t] of tables) {
+    await expirePartitions(e, t);
+    const b: BoundTable = await e.relationOf(t, opts);
+    // Reads of a table with row access policies see only the rows granted to the caller.
+    const read = opts.noRowAccess ? undefined : await filteredRelation(e, t, b, opts.caller);
+    bound.set(id, { ...b, ...(read ? { read } : {}), ...(t.type === 'TABLE' ? { schema: t.columns } : {}) });
+  }
+  return {
+    tables: bound,
+    namedParams: opts.namedParams ?? new Map(),
+    positionalParams: opts.positionalParams ?? [],
+    duckType,
+    literal: toDuckLiteral,
+    alias: makeAliaser(),
+  };
+}
+
+/**
+ * The relation a read of table `t` sees under its row access policies, or undefined when it has
+ * none. `b` is the table's unfiltered binding.
+ */
+export async function filteredRelation(e: Engine, t: TableMeta, b: BoundTable, caller: Caller | undefined): Promise<string | undefined> {
+  if (t.type !== 'TABLE' || t.wildcard || t.infoSchema) return undefined;
+  const policies = e.catalog.listRowAccessPolicies(t.projectId, t.datasetId, t.tableId);
+  if (!policies.length) return undefined;
+  const who = effectiveCaller(caller);
+  const mine = policies.filter((p) => grants(p.grantees, who));
+  if (!mine.length) return `(SELECT * FROM ${b.relation} WHERE FALSE)`;
+  const defaults: NameDefaults = { projectId: t.projectId, defaultDataset: { projectId: t.projectId, datasetId: t.datasetId } };
+  const a = await e.statements.analyze(filterQuery(t, mine.map((p) => p.filterPredicate)), 0, defaults, {});
+  // The predicate's own table reads are not filtered again (no recursion through the policy).
+  const ctx = await makeContext(e, a.tables, { ...defaults, noRowAccess: true });
+  const outs: Node[] = a.stmt.outputColumnList ?? [];
+  const items = outs.map((o, i) => `${colName(o.column)} AS ${dq(b.columns[i] ?? `f${i}_`)}`);
+  return `(SELECT ${items.join(', ')} FROM (${lowerScan(a.stmt.query, ctx)}))`;
+}
+
+/**
+ * BigQuery's names for result columns: anonymous ones are `f0_`, `f1_`, …; a repeated name gets
+ * `_1`, `_2`, … (recorded standard_functions/tpcds_q39: `w_warehouse_sk`, `w_warehouse_sk_1`).
+ */
+export function resultFields(outputs: Node[]): ResultField[] {
+  let anon = 0;
+  const seen = new Map<string, number>();
+  return outputs.map((o) => {
+    let name = !o.name || String(o.name).startsWith('$') ? `f${anon++}_` : String(o.name);
+    const key = name.toLowerCase();
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    if (n > 0) name = `${name}_${n}`;
+    return { name, type: colType(o.column) };
+  });
+}
+
+/** Lowers a query statement's scan to a SELECT of its output columns, in order. */
+export function lowerQuery(stmt: Node, ctx: LowerContext): string {
+  const outs: Node[] = stmt.outputColumnList ?? [];
+  return `SELECT ${outs.map((o) => colName(o.column)).join(', ')} FROM (${lowerScan(stmt.query, ctx)})`;
+}
+
+/**
+ * Runs a lowered SELECT and decodes its rows into domain values, chunk by chunk as DuckDB produces
+ * them. A single STRING/BYTES/JSON value over 100 MB fails in DuckDB before it is decoded, and the
+ * decoded size is counted as it grows (src/engine/result-size.ts): past `maxBytes` (default the
+ * engine's response limit) the query stops.
+ * @throws BigQueryError `responseTooLarge` (403) "Response too large to return. …" past the limit.
+ */
+export async function readRows(e: Engine, sql: string, fields: ResultField[], maxBytes = e.maxResponseBytes): Promise<Value[][]> {
+  const decoders = fields.map((f) => makeColumnDecoder(f.type));
+  const variable = fields.map((f) => isVariableSize(f.type));
+  const fixedRowBytes = 16 + variable.filter((v) => !v).length * FIXED_CELL_BYTES;
+  const out: Value[][] = [];
+  let bytes = 0;
+  await e.db.readChunks(guardValueSizes(sql, fields), (chunk) => {
+    // Column-major read (cheaper than per-row arrays), decoded straight into rows.
+    const columns = chunk.getColumns();
+    const n = chunk.rowCount;
+    const base = out.length;
+    for (let i = 0; i < n; i++) out.push(new Array(decoders.length));
+    bytes += n * fixedRowBytes;
+    for (let j = 0; j < decoders.length; j++) {
+      const col = columns[j];
+      const dec = decoders[j];
+      for (let i = 0; i < n; i++) {
+        const v = dec(col[i]);
+        out[base + i][j] = v;
+        if (variable[j]) bytes += approxValueBytes(v);
+      }
+      if (bytes > maxBytes) throw BigQueryError.responseTooLarge();
+    }
+  }, () => {
+    out.length = 0;
+    bytes = 0;
+  });
+  checkNoNullArrayElements(out, fields);
+  return out;
+}
+
+/** BigQuery refuses arrays with NULL elements in results (DESIGN §3). */
+function checkNoNullArrayElements(rows: Value[][], fields: ResultField[]): void {
+  const arrayCols = fields.map((f, i) => (f.type.kind === 'ARRAY' ? i : -1)).filter((i) => i >= 0);
+  if (!arrayCols.length) return;
+  for (const r of rows)
+    for (const i of arrayCols) {
+      const v = r[i];
+      if (Array.isArray(v) && v.some((x) => x === null))
+        throw BigQueryError.runtime('Array cannot have a null element; error in writing field ' + fields[i].name);
+    }
+}
+
+/** The relation of a view: its query analyzed and lowered, exposing the view's column names. */
+export async function lowerView(e: Engine, t: TableMeta, opts: NameDefaults & Pick<QueryOptions, 'caller'>): Promise<{ relation: string; columns: string[] }> {
+  const defaults: NameDefaults = { projectId: t.projectId, defaultDataset: undefined };
+  const a = await e.statements.analyze(t.viewQuery!, 0, defaults, {});
+  // The view's tables are read as the caller (row access policies apply through views).
+  const ctx = await makeContext(e, a.tables, { ...defaults, caller: opts.caller });
+  await bindSystemTime(e, a.stmt, a.tables, ctx);
+  const outs: Node[] = a.stmt.outputColumnList ?? [];
+  const names = t.columns.map((c) => c.name);
+  const items = outs.map((o, i) => `${colName(o.column)} AS "${(names[i] ?? `f${i}_`).replace(/"/g, '""')}"`);
+  return { relation: `(SELECT ${items.join(', ')} FROM (${lowerScan(a.stmt.query, ctx)}))`, columns: names };
+}
+
+const dq = (s: string) => `"${s.replace(/"/g, '""')}"`;

@@ -1,0 +1,109 @@
+/**
+ * The result rows of finished jobs kept in memory: metadata of every job stays (src/jobs/jobs.ts);
+ * rows are kept for the most recently finished or read jobs only, within a job count, a cell budget
+ * and a byte budget (result-bytes.ts); a page of an evicted result answers BigQuery's 404 for an
+ * expired anonymous result table. Rows whose REST text does not depend on request options are
+ * kept as that text (src/wire/resources.ts `encodeRowStrings`).
+ */
+import type { ResultField } from '../engine/engine.js';
+import { BigQueryError } from '../errors/errors.js';
+import type { Value } from '../types/types.js';
+import { encodeRowStrings, encodingVaries } from '../wire/resources.js';
+import { anonymousTable } from './anonymous.js';
+import type { JobRecord, ResultLimits } from './jobs-model.js';
+import { ByteLedger, keptBytes, pageEnd } from './result-bytes.js';
+
+/**
+ * A page of a job's result: the rows as domain values, or (results kept encoded) as REST JSON text
+ * per row; `total` counts every row, `next` is the next page's start index.
+ */
+export interface ResultPage {
+  fields: ResultField[];
+  rows?: Value[][];
+  encodedRows?: string[];
+  total: number;
+  next?: number;
+}
+
+/** Rows in a job's result, whichever form they are kept in. */
+export function resultRowCount(j: JobRecord): number {
+  return j.encodedRows?.length ?? j.result?.rows?.length ?? 0;
+}
+
+/** The jobs whose result rows are kept, least recently finished or read first, with their cell counts. */
+export class RetainedResults {
+  private retained = new Map<string, number>();
+  private retainedCells = 0;
+  private readonly retainedBytes = new ByteLedger();
+
+  /** `jobOf`: the job stored under a key (its rows are dropped when evicted). */
+  constructor(
+    private readonly limits: ResultLimits,
+    private readonly jobOf: (key: string) => JobRecord | undefined,
+  ) {}
+
+  /**
+   * Keeps a finished job's rows, dropping the rows of the oldest jobs beyond the limits. Rows whose
+   * REST text does not depend on request options are kept as that text (see `encodeRowStrings`).
+   */
+  retain(key: string, job: JobRecord): void {
+    const rows = job.result?.rows;
+    if ((!rows && !job.encodedRows) || job.resultsExpired) return;
+    this.release(key);
+    const fields = job.result?.schema ?? [];
+    if (rows && !encodingVaries(fields)) {
+      job.encodedRows = encodeRowStrings(fields, rows, { useInt64Timestamp: false });
+      job.result = { ...job.result!, rows: undefined };
+    }
+    const cells = resultRowCount(job) * Math.max(1, fields.length);
+    this.retained.set(key, cells);
+    this.retainedCells += cells;
+    this.retainedBytes.add(key, keptBytes(job.encodedRows ?? job.result?.rows));
+    for (const [k] of this.retained) {
+      const within = this.retained.size <= this.limits.maxJobs && this.retainedCells <= this.limits.maxCells && this.retainedBytes.total <= this.limits.maxBytes;
+      if (this.retained.size <= 1 || within) break;
+      this.release(k);
+      const j = this.jobOf(k);
+      if (j?.result) {
+        j.result = { ...j.result, rows: undefined };
+        j.encodedRows = undefined;
+        j.resultsExpired = true;
+      }
+    }
+  }
+
+  /** Forgets a job's kept rows from the accounting (its rows are dropped by the caller). */
+  release(key: string): void {
+    const cells = this.retained.get(key);
+    if (cells === undefined) return;
+    this.retained.delete(key);
+    this.retainedCells -= cells;
+    this.retainedBytes.remove(key);
+  }
+
+  /**
+   * Result page of a finished query job.
+   * @throws BigQueryError notFound when the job's results expired (BigQuery: its anonymous
+   *   result table is gone).
+   */
+  page(key: string, job: JobRecord, startIndex: number, maxResults: number): ResultPage {
+    const r = job.result;
+    if (job.resultsExpired) {
+      const t = anonymousTable(job.projectId, job.jobId);
+      throw BigQueryError.notFound(`Not found: Table ${t.projectId}:${t.datasetId}.${t.tableId} was not found in location ${job.location}`);
+    }
+    const cells = this.retained.get(key);
+    if (cells !== undefined) {
+      // Reading a result keeps it (least recently used goes first).
+      this.retained.delete(key);
+      this.retained.set(key, cells);
+    }
+    const fields = r?.schema ?? [];
+    const total = resultRowCount(job);
+    // At most maxResults rows and MAX_PAGE_BYTES of them (src/jobs/result-bytes.ts).
+    const end = pageEnd(job.encodedRows ?? r?.rows ?? [], startIndex, Math.min(total, startIndex + maxResults));
+    const next = end < total ? end : undefined;
+    if (job.encodedRows) return { fields, encodedRows: job.encodedRows.slice(startIndex, end), total, next };
+    return { fields, rows: (r?.rows ?? []).slice(startIndex, end), total, next };
+  }
+}
