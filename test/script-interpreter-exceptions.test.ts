@@ -91,7 +91,7 @@ END;`)).slice(-1);
   });
 });
 
-describe('transactions ("Multi-statement transactions")', () => {
+describe('transactions ("Multi-statement transactions", https://cloud.google.com/bigquery/docs/transactions)', () => {
   beforeAll(async () => {
     await run('CREATE TABLE ds.accounts (id INT64, amount INT64)');
     await run('INSERT INTO ds.accounts (id, amount) VALUES (1, 100)');
@@ -125,7 +125,37 @@ SELECT outcome AS outcome, (SELECT COUNT(*) FROM ds.ledger2) AS row_count`);
   });
 
   it('a transaction left open when the script ends is rolled back', async () => {
+    // "Transaction scope": "The query ends before reaching either of these two statements. In that case,
+    // BigQuery automatically rolls back the transaction."
     await run('BEGIN TRANSACTION;\nINSERT INTO ds.accounts (id, amount) VALUES (9, 900);');
     expect(await answer('SELECT COUNT(*) AS n FROM ds.accounts WHERE id = 9')).toEqual([{ n: 0 }]);
+  });
+
+  it('ROLLBACK TRANSACTION inside the exception handler undoes the insert (the page\'s exception-handler example)', async () => {
+    const rs = await run(`BEGIN
+  BEGIN TRANSACTION;
+  INSERT INTO ds.accounts VALUES (10, 1000);
+  -- Trigger an error.
+  SELECT 1/0;
+  COMMIT TRANSACTION;
+EXCEPTION WHEN ERROR THEN
+  -- Roll back the transaction inside the exception handler.
+  SELECT @@error.message AS m;
+  ROLLBACK TRANSACTION;
+END;`);
+    expect(rowsOf(rs[rs.length - 1])).toEqual([{ m: 'division by zero: 1 / 0' }]);
+    expect(await answer('SELECT COUNT(*) AS n FROM ds.accounts WHERE id = 10')).toEqual([{ n: 0 }]);
+  });
+
+  it('an error with no handler fails the script and rolls the transaction back; transactions cannot be nested', async () => {
+    // "If an error occurs during a transaction and there is no exception handler, then the query fails and
+    // BigQuery automatically rolls back the transaction"; "A query can contain multiple transactions, but
+    // they cannot be nested."
+    const e = await failure('BEGIN TRANSACTION;\nUPDATE ds.accounts SET amount = 0 WHERE TRUE;\nBEGIN TRANSACTION;\nCOMMIT TRANSACTION;');
+    expect(e.reason).toBe('invalidQuery');
+    expect(await answer('SELECT id, amount FROM ds.accounts ORDER BY id')).toEqual([{ id: 1, amount: 100 }]);
+    const two = await answer('BEGIN TRANSACTION;\nINSERT INTO ds.accounts VALUES (11, 1);\nCOMMIT TRANSACTION;\nBEGIN TRANSACTION;\nDELETE FROM ds.accounts WHERE id = 11;\nROLLBACK TRANSACTION;\nSELECT COUNT(*) AS n FROM ds.accounts WHERE id = 11');
+    expect(two).toEqual([{ n: 1 }]);
+    await run('DELETE FROM ds.accounts WHERE id = 11');
   });
 });

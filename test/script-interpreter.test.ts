@@ -214,14 +214,24 @@ describe('EXECUTE IMMEDIATE (procedural language reference, EXECUTE IMMEDIATE)',
   });
 });
 
-describe('sessions (BigQuery "Write queries in sessions": session variables)', () => {
+describe('sessions ("Writing queries in sessions", https://cloud.google.com/bigquery/docs/sessions-write-queries)', () => {
   it('variables declared outside any block persist for the session\'s next requests; a block\'s do not', async () => {
-    // The job layer hands every request of a session the same TEMP scope carrying its state (src/jobs/sessions.ts).
+    // "State created in a session is maintained and usable throughout the entire session." The job layer
+    // hands every request of a session the same TEMP scope carrying its state (src/jobs/sessions.ts).
     const temp: TempScope = { projectId: PROJECT, datasetId: '_script_interpreter_session', tables: new Set(), session: newSessionState('session_1') };
     await run('DECLARE v INT64 DEFAULT 42;\nBEGIN\n  DECLARE inner_v INT64 DEFAULT 1;\nEND;', { temp });
     expect(await answer('SET v = v + 1;\nSELECT v AS session_var, @@session_id AS s', { temp })).toEqual([{ session_var: 43, s: 'session_1' }]);
     expect(await answer('SELECT v AS again', { temp })).toEqual([{ again: 43 }]);
+    // A block's variables end with the block (procedural language reference, BEGIN...END), so none persists.
     expect((await failure('SELECT inner_v', { temp })).message).toBe('Unrecognized name: inner_v at [1:8]');
+  });
+
+  it('a system variable SET in one request holds for the session\'s later requests', async () => {
+    // "These system variables can be used at any time during the session and are in scope for the
+    // remaining session." (@@dataset_id, @@dataset_project_id, @@query_label, @@time_zone)
+    const temp: TempScope = { projectId: PROJECT, datasetId: '_script_interpreter_session2', tables: new Set(), session: newSessionState('session_2') };
+    await run("SET @@dataset_id = 'ds';\nSET @@query_label = 'k:v';", { temp });
+    expect(await answer('SELECT COUNT(*) AS n, @@query_label AS l FROM ledger', { temp })).toEqual([{ n: 0, l: 'k:v' }]);
   });
 });
 
