@@ -149,6 +149,14 @@ SELECT visits`);
     expect((await failure('b: BEGIN\n  LOOP\n    CONTINUE b;\n  END LOOP;\nEND;')).message).toBe('CONTINUE with label must refer to a loop at [3:5]');
   });
 
+  // Divergence (texts): src/scripting/validate.ts says "BREAK is only allowed inside a loop" (asserted as such
+  // by test/scripting.test.ts); ZetaSQL's control_flow_graph.cc says "… is only allowed inside of a loop
+  // body" ("BREAK without label …" in recent versions).
+  it.fails('BREAK or CONTINUE outside any loop is rejected with ZetaSQL\'s text', async () => {
+    expect((await failure('SELECT 1;\nBREAK;')).message).toMatch(/^BREAK (without label )?is only allowed inside of a loop body at \[2:1\]$/);
+    expect((await failure('SELECT 1;\nCONTINUE;')).message).toMatch(/^CONTINUE is only allowed inside of a loop body at \[2:1\]$/);
+  });
+
   it('a label that does not enclose the statement, or CONTINUE naming a block, is rejected before anything runs', async () => {
     const e = await failure('INSERT INTO ds.ledger VALUES (-2, -2);\nl: BEGIN\nEND;\nLOOP\n  BREAK l;\nEND LOOP;');
     expect(e.reason).toBe('invalidQuery');

@@ -54,6 +54,14 @@ describe('DECLARE (procedural language reference, DECLARE)', () => {
     expect(rs[0].rows).toEqual([[9223372036854775807n, -9223372036854775808n]]);
   });
 
+  it('a DEFAULT may use variables declared before it, in the same or a containing block (ZetaSQL parsed_script_test shape)', async () => {
+    // Reference, DECLARE: "The expression may reference other variables declared previously within the
+    // same block or a containing block."
+    const [r] = await run('DECLARE x INT64 DEFAULT 1;\nDECLARE y DEFAULT x;\nDECLARE z INT64 DEFAULT y + 1;\nDECLARE a, b INT64;\nDECLARE c, d INT64 DEFAULT z + 1;\nBEGIN\n  DECLARE e DEFAULT c * 10;\n  SELECT a, b, c, d, x, y, z, e;\nEND;');
+    expect(r.schema?.find((f) => f.name === 'y')?.type).toEqual({ kind: 'INT64' });
+    expect(rowsOf(r)).toEqual([{ a: null, b: null, c: 3, d: 3, x: 1, y: 1, z: 2, e: 30 }]);
+  });
+
   it('one name twice in one DECLARE is a redeclaration, names compared case-insensitively (ZetaSQL parsed_script_test)', async () => {
     expect((await failure('DECLARE x, x INT64;')).message).toMatch(/^Variable 'x' redeclaration at \[1:12\]/);
     expect((await failure('DECLARE x, X INT64;')).message).toMatch(/^Variable 'X' redeclaration at \[1:12\]/);
@@ -110,6 +118,18 @@ describe('SET (procedural language reference, SET)', () => {
     expect(rowsOf(r)).toEqual([{ n: 0, d: 'ds', p: PROJECT }]);
   });
 
+  it('@@dataset_project_id set to NULL means the query-executing project (system variables reference)', async () => {
+    expect(await answer("SET @@dataset_project_id = NULL;\nSET @@dataset_id = 'ds';\nSELECT COUNT(*) AS n FROM ledger")).toEqual([{ n: 0 }]);
+  });
+
+  it('read-only system variables cannot be SET (system variables reference: @@project_id, @@row_count are read-only)', async () => {
+    for (const name of ['project_id', 'row_count', 'script.job_id']) {
+      const e = await failure(`SET @@${name} = NULL;`);
+      expect(e.reason).toBe('invalidQuery');
+      expect(e.message).toMatch(/ at \[1:5\]$/);
+    }
+  });
+
   it('@@query_label can be set and read back (system variables reference: read and write)', async () => {
     expect(await answer("SET @@query_label = 'team:data';\nSELECT @@query_label AS l")).toEqual([{ l: 'team:data' }]);
   });
@@ -151,6 +171,17 @@ WHEN NOT MATCHED BY SOURCE AND t.id = 3 THEN DELETE;
 SELECT @@row_count AS after_merge;`);
     expect(rs[0].numDmlAffectedRows).toBe(3);
     expect(selects(rs)).toEqual([[{ after_merge: 3 }]]);
+  });
+
+  it('every system variable has the type the reference lists', async () => {
+    const names = ['current_job_id', 'dataset_id', 'dataset_project_id', 'last_job_id', 'project_id', 'query_label', 'row_count', 'script.bytes_billed', 'script.bytes_processed', 'script.creation_time', 'script.job_id', 'script.num_child_jobs', 'script.slot_ms', 'session_id', 'time_zone'];
+    const [r] = await run(`DECLARE x INT64;\nSELECT ${names.map((n, i) => `@@${n} AS c${i}`).join(', ')}`);
+    const types = Object.fromEntries(names.map((n, i) => [n, r.schema?.[i].type.kind]));
+    expect(types).toEqual({
+      current_job_id: 'STRING', dataset_id: 'STRING', dataset_project_id: 'STRING', last_job_id: 'STRING', project_id: 'STRING', query_label: 'STRING',
+      row_count: 'INT64', 'script.bytes_billed': 'INT64', 'script.bytes_processed': 'INT64', 'script.creation_time': 'TIMESTAMP', 'script.job_id': 'STRING',
+      'script.num_child_jobs': 'INT64', 'script.slot_ms': 'INT64', session_id: 'STRING', time_zone: 'STRING',
+    });
   });
 
   it('@@session_id is NULL outside a session; @@project_id is the request project', async () => {
