@@ -1,17 +1,21 @@
 /**
- * Script interpreter: errors and transactions (BEGIN…EXCEPTION, @@error.*, RAISE, BEGIN TRANSACTION / COMMIT / ROLLBACK).
- * The interpreter is driven in process (test/helpers/script-interpreter.ts: an `Engine` and
- * src/scripting/request.ts `executeRequest`, no HTTP, no job manager); test/scripting.test.ts covers
- * the language through the client. This file covers the handler's view of nested failures (statement text, stack trace), scoping of the handler, and re-raising.
+ * Script interpreter: errors and transactions (BEGIN…EXCEPTION, @@error.*, RAISE, BEGIN TRANSACTION /
+ * COMMIT / ROLLBACK).
  *
-Expected values come from, per test: BigQuery's procedural language reference
- * (https://cloud.google.com/bigquery/docs/reference/standard-sql/procedural-language), cited by section;
- * BigQuery's "Multi-statement transactions", "Work with stored procedures" and "Write queries in
- * sessions" pages; recorded BigQuery fixtures under conformance/fixtures/routines_scripting/ (cited by
- * directory); ZetaSQL's script validation (zetasql/scripting/parsed_script_test.cc and
- * control_flow_graph.cc in github.com/google/zetasql), the library BigQuery's scripting is built on,
- * for static errors. Where the interpreter diverges from a source the case is `it.fails`, with the
- * divergence named.
+ * The interpreter is driven in process (test/helpers/script-interpreter.ts: an `Engine` and
+ * src/scripting/request.ts `executeRequest`; no HTTP, no job manager); test/scripting.test.ts covers
+ * the language through the client. This file covers the handler's view of nested failures (statement
+ * text, stack trace), the handler's scope, and re-raising.
+ *
+ * Expected values come from, per test: BigQuery's procedural language reference
+ * (https://cloud.google.com/bigquery/docs/reference/standard-sql/procedural-language) and system
+ * variables reference (https://cloud.google.com/bigquery/docs/reference/system-variables), cited by
+ * section; BigQuery's "Multi-statement transactions", "Work with stored procedures" and "Writing
+ * queries in sessions" pages; recorded BigQuery fixtures under
+ * conformance/fixtures/routines_scripting/ (cited by directory); ZetaSQL's script validation
+ * (zetasql/scripting/parsed_script_test.cc and control_flow_graph.cc in github.com/google/zetasql),
+ * the library BigQuery's scripting is built on, for static errors. Where the interpreter diverges from
+ * a source the case is `it.fails`, with the divergence named.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf, scriptRunner, selects } from './helpers/script-interpreter.js';
