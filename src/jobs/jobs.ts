@@ -35,6 +35,7 @@ import { executeLoadJob, validateLoadConfig } from './load.js';
 import { executeCopyJob, validateCopyConfig } from './copy.js';
 import { executeExtractJob, validateExtractConfig } from './extract.js';
 import type { JobListFilter, JobRecord, JobStats, ResultLimits } from './jobs-model.js';
+import { CANCEL_WAIT_MS, DEFAULT_MAX_RUNNING_JOBS, REQUEST_ID_TTL_MS } from '../config/timeouts.js';
 import { ByteLedger, DEFAULT_MAX_RETAINED_BYTES, keptBytes, pageEnd } from './result-bytes.js';
 
 export type { JobListFilter, JobRecord, JobState, JobStats, ResultLimits } from './jobs-model.js';
@@ -42,12 +43,8 @@ export { decodeParams } from './jobs-params.js';
 export { anonymousTable } from './anonymous.js';
 
 const DEFAULT_LIMITS: ResultLimits = { maxJobs: 1000, maxCells: 5_000_000, maxBytes: DEFAULT_MAX_RETAINED_BYTES };
-/** Query jobs running at once by default; later ones stay PENDING (slots.ts). */
-export const DEFAULT_MAX_RUNNING_JOBS = 16;
-/** How long jobs.cancel waits for the cancelled job to stop before answering. */
-const CANCEL_WAIT_MS = 2000;
-/** Lifetime of a jobs.query requestId (QueryRequest.requestId: "limited to 15 minutes"). */
-const REQUEST_ID_TTL_MS = 15 * 60 * 1000;
+/** Query jobs running at once by default; later ones stay PENDING (slots.ts, src/config/timeouts.ts). */
+export { DEFAULT_MAX_RUNNING_JOBS };
 
 /** BigQuery's error of a cancelled job (reason `stopped`; HTTP 499 CANCELLED when a call answers it). */
 export function stoppedError(): BigQueryError {

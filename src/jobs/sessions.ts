@@ -14,8 +14,10 @@ import type { TempScope } from '../engine/names.js';
 import { BigQueryError } from '../errors/errors.js';
 import { newSessionState } from '../scripting/session-state.js';
 
-/** BigQuery's idle lifetime of a session. */
-export const DEFAULT_SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
+import { DEFAULT_SESSION_IDLE_MS } from '../config/timeouts.js';
+
+/** BigQuery's idle lifetime of a session (src/config/timeouts.ts). */
+export { DEFAULT_SESSION_IDLE_MS };
 
 export interface Session {
   id: string;
