@@ -20,6 +20,7 @@ import * as grpc from '@grpc/grpc-js';
 import { AnalyzerProcess, takePrespawned } from './process.js';
 import { serviceConstructor } from './local-service.js';
 import { BigQueryError } from '../errors/errors.js';
+import { silentLogger, type Logger } from '../config/logger.js';
 import {
   ANALYZER_CALL_DEADLINE_MS, ANALYZER_CANCEL_RESTART_AFTER_MS, ANALYZER_MAX_RECEIVE_BYTES, ANALYZER_MAX_SEND_BYTES,
   ANALYZER_POOL_MAX, ANALYZER_PROBE_DEADLINE_MS, ANALYZER_START_TIMEOUT_MS, ANALYZER_STALL_PROBE_AFTER_MS, ANALYZER_SUSPECT_MIN_CHARS,
@@ -165,7 +166,8 @@ export class AnalyzerPool {
   /** Shortest SQL text that can be blamed for a loss (ANALYZER_SUSPECT_MIN_CHARS; tests change it). */
   suspectMinChars = ANALYZER_SUSPECT_MIN_CHARS;
 
-  constructor(readonly maxSize = ANALYZER_POOL_MAX) {}
+  /** @param log the analyzer's logger: processes replaced, and each process's spawn, exit and standard error. */
+  constructor(readonly maxSize = ANALYZER_POOL_MAX, private readonly log: Logger = silentLogger) {}
 
   /** Starts the first process (the prespawned one if any); resolves with its maximum language options. */
   start(): Promise<unknown> {
@@ -207,7 +209,8 @@ export class AnalyzerPool {
     this.workers = [];
   }
 
-  private spawn(proc = new AnalyzerProcess()): Worker {
+  private spawn(proc = new AnalyzerProcess(this.log)): Worker {
+    if (proc.log === silentLogger) proc.log = this.log;
     // Back-off when processes keep dying: none for the first, then 100 ms doubling up to 5 s.
     const now = Date.now();
     this.crashes = this.crashes.filter((t) => now - t < 30_000);
@@ -337,6 +340,7 @@ export class AnalyzerPool {
    */
   private replace(w: Worker, chargeOwn = true): void {
     if (w.dead) return;
+    this.log.warn({ childPid: w.proc.pid, ready: w.isReady, inflight: w.inflight.size, stderrTail: w.proc.stderrTail }, 'analyzer process replaced');
     w.close();
     this.workers = this.workers.filter((x) => x !== w);
     const orphans = [...w.inflight].map((p) => ({ p, own: p.conn?.dedicated === true }));

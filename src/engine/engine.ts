@@ -3,6 +3,8 @@
  * Statement → analyzer → lowering → DuckDB → domain rows (DESIGN §2). The engine takes and
  * returns plain domain objects; wire encoding happens in src/wire.
  */
+import { componentLogger, type Logger } from '../config/logger.js';
+import { setGcsRoot } from './cloud-storage.js';
 import { preParseRewrites } from '../analyzer/pre-parse.js';
 import { AnalyzerClient } from '../analyzer/client.js';
 import { CatalogStore, type TableMeta } from '../catalog/store.js';
@@ -101,6 +103,10 @@ export interface EngineOptions {
   database?: DatabaseOptions;
   /** Largest decoded result of one query, in bytes (default DEFAULT_MAX_RESPONSE_BYTES, src/config/limits.ts). */
   maxResponseBytes?: number;
+  /** The local directory standing in for Cloud Storage (src/engine/cloud-storage.ts; default `$TMPDIR/bqemu-gcs`). */
+  gcsDir?: string;
+  /** The emulator's logger (src/config/logger.ts); the engine and the analyzer log through children of it. */
+  log?: Logger;
 }
 
 export class Engine {
@@ -129,7 +135,8 @@ export class Engine {
   /** Opens the database, loads persisted metadata and starts the analyzer. */
   static async start(opts: EngineOptions = {}): Promise<Engine> {
     // The analyzer child and DuckDB start side by side (cold start, issue 4).
-    const analyzer = new AnalyzerClient();
+    if (opts.gcsDir) setGcsRoot(opts.gcsDir);
+    const analyzer = new AnalyzerClient(componentLogger(opts.log, 'analyzer'));
     const [db] = await Promise.all([Database.open(opts.dataDir, opts.database), analyzer.start()]);
     const e = new Engine(db, analyzer);
     if (opts.maxResponseBytes) e.maxResponseBytes = opts.maxResponseBytes;

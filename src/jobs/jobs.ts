@@ -35,6 +35,7 @@ import { executeLoadJob, validateLoadConfig } from './load.js';
 import { executeCopyJob, validateCopyConfig } from './copy.js';
 import { executeExtractJob, validateExtractConfig } from './extract.js';
 import type { JobListFilter, JobRecord, JobStats, ResultLimits } from './jobs-model.js';
+import { componentLogger, type Logger } from '../config/logger.js';
 import { CANCEL_WAIT_MS, DEFAULT_MAX_RUNNING_JOBS, REQUEST_ID_TTL_MS } from '../config/timeouts.js';
 import { ByteLedger, DEFAULT_MAX_RETAINED_BYTES, keptBytes, pageEnd } from './result-bytes.js';
 
@@ -78,6 +79,12 @@ export function resultRowCount(j: JobRecord): number {
   return j.encodedRows?.length ?? j.result?.rows?.length ?? 0;
 }
 
+/** The kind of a job (BigQuery's configuration.jobType: QUERY, LOAD, COPY or EXTRACT). */
+function jobKind(job: JobRecord): string {
+  const c = job.configuration;
+  return c.load ? 'LOAD' : c.copy && !c.query ? 'COPY' : c.extract && !c.query ? 'EXTRACT' : 'QUERY';
+}
+
 /** Waits for `p` at most `ms` milliseconds. */
 async function within(p: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
@@ -100,6 +107,8 @@ export class JobManager {
   private anonymous = new AnonymousTables();
   /** Running slots: jobs beyond the limit stay PENDING (slots.ts). */
   readonly slots: JobSlots;
+  /** The jobs' logger (`{component: 'jobs'}`): each job's start and end at debug. */
+  private readonly log: Logger;
 
   constructor(
     readonly engine: Engine,
@@ -107,7 +116,9 @@ export class JobManager {
     limits: Partial<ResultLimits> = {},
     sessionIdleMs?: number,
     maxRunningJobs = DEFAULT_MAX_RUNNING_JOBS,
+    log?: Logger,
   ) {
+    this.log = componentLogger(log, 'jobs');
     this.limits = { ...DEFAULT_LIMITS, ...limits };
     this.sessions = new SessionManager(engine, sessionIdleMs);
     this.slots = new JobSlots(maxRunningJobs);
@@ -295,6 +306,8 @@ export class JobManager {
     job.state = 'RUNNING';
     job.startTime = Date.now();
     const t0 = performance.now();
+    const kind = jobKind(job);
+    this.log.debug({ jobId: job.jobId, projectId: job.projectId, kind, dryRun: job.configuration.dryRun === true }, 'job start');
     const ex = newExecution();
     const { stats, perStatement } = ex;
     let results: StatementResult[] = [];
@@ -314,6 +327,7 @@ export class JobManager {
       });
     } catch (e) {
       error = r.cancelled ? stoppedError() : r.timedOut !== undefined ? statementTimeoutError(r.timedOut) : asBigQueryError(e);
+      if (!(e instanceof BigQueryError)) this.log.debug({ jobId: job.jobId, original: e instanceof Error ? e.message : String(e), reason: error.reason, message: error.message }, 'job error mapped');
       // An erroring dry run names the query as location `q` (recorded api_configuration/dry_run_invalid_function).
       if (job.configuration.dryRun && error.location === 'query') error = new BigQueryError(error.reason, error.message, 'q', error.httpStatus);
       job.result = undefined;
@@ -333,6 +347,10 @@ export class JobManager {
     }
     if (error) job.error = error;
     job.state = 'DONE';
+    this.log.debug(
+      { jobId: job.jobId, projectId: job.projectId, kind, statementType: job.result?.statementType, duration_ms: Math.round(performance.now() - t0), ...(error ? { error: { reason: error.reason, message: error.message } } : {}) },
+      'job end',
+    );
   }
 
   /** One DONE child job per statement of a script job (jobs.list `parentJobId`, children.ts). */
