@@ -38,6 +38,7 @@ export function reapOrphans(): number {
   try {
     entries = fs.readdirSync(PID_ROOT);
   } catch {
+    // No pid folder yet (first start on this machine): no orphans.
     return 0;
   }
   for (const e of entries) {

@@ -27,6 +27,14 @@ export function createLogger(level: LogLevel, stream?: NodeJS.WritableStream): L
 /** A logger that logs nothing: the default of a component built without one (unit tests, tools). */
 export const silentLogger: Logger = pino({ level: 'silent' });
 
+/**
+ * The rejection handler of an error ignored on purpose: logs it at `level` (default debug) with
+ * `why` ignoring it is safe, so no error disappears without a trace.
+ */
+export function logIgnored(log: Logger | undefined, why: string, level: 'debug' | 'warn' = 'debug'): (err: unknown) => void {
+  return (err) => (log ?? silentLogger)[level]({ err }, `ignored: ${why}`);
+}
+
 /** The child logger of one component (`{component}` on every line). */
 export function componentLogger(log: Logger | undefined, component: string): Logger {
   return (log ?? silentLogger).child({ component });

@@ -88,7 +88,7 @@ export function destinationFile(uri: string): string {
   try {
     link = fs.lstatSync(file).isSymbolicLink();
   } catch {
-    /* no file yet */
+    // No file yet (ENOENT): nothing to follow, the write creates it inside the folder.
   }
   if (link) {
     const target = realPath(file);

@@ -5,6 +5,7 @@
  * match at most one source row is checked (`UPDATE/MERGE must match at most one source row for
  * each target row`).
  */
+import { logIgnored } from '../config/logger.js';
 import type { Node } from '../analyzer/ast.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Engine, QueryOptions, StatementResult } from './engine.js';
@@ -92,7 +93,8 @@ async function updateStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
         const { mapDuckDBError } = await import('./duckdb/db.js');
         throw mapDuckDBError(err);
       } finally {
-        await c.run(`DROP TABLE IF EXISTS ${tmp}`).catch(() => undefined);
+        // Cleanup of the statement's own scratch table: its failure cannot change the statement's answer.
+        await c.run(`DROP TABLE IF EXISTS ${tmp}`).catch(logIgnored(e.log, 'dropping a DML scratch table'));
       }
     });
   });
@@ -172,11 +174,13 @@ async function mergeStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOp
         await c.run('COMMIT');
         return { statementType: 'MERGE', numDmlAffectedRows: n };
       } catch (err) {
-        await c.run('ROLLBACK').catch(() => undefined);
+        // The statement's own error is the answer; a failed ROLLBACK (no transaction left) adds nothing.
+        await c.run('ROLLBACK').catch(logIgnored(e.log, 'ROLLBACK after a failed MERGE'));
         const { mapDuckDBError } = await import('./duckdb/db.js');
         throw mapDuckDBError(err);
       } finally {
-        await c.run(`DROP TABLE IF EXISTS ${tmp}`).catch(() => undefined);
+        // Cleanup of the statement's own scratch table: its failure cannot change the statement's answer.
+        await c.run(`DROP TABLE IF EXISTS ${tmp}`).catch(logIgnored(e.log, 'dropping a DML scratch table'));
       }
     }),
   );

@@ -3,7 +3,7 @@
  * Statement → analyzer → lowering → DuckDB → domain rows (DESIGN §2). The engine takes and
  * returns plain domain objects; wire encoding happens in src/wire.
  */
-import { componentLogger, type Logger } from '../config/logger.js';
+import { componentLogger, silentLogger, type Logger } from '../config/logger.js';
 import { setGcsRoot } from './cloud-storage.js';
 import { preParseRewrites } from '../analyzer/pre-parse.js';
 import { AnalyzerClient } from '../analyzer/client.js';
@@ -122,6 +122,8 @@ export class Engine {
    * "Response too large to return." (src/engine/result-size.ts, src/config/limits.ts).
    */
   maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
+  /** The engine's logger (`{component: 'engine'}`, src/config/logger.ts). */
+  log: Logger = silentLogger;
 
   private constructor(
     readonly db: Database,
@@ -137,8 +139,10 @@ export class Engine {
     // The analyzer child and DuckDB start side by side (cold start, issue 4).
     if (opts.gcsDir) setGcsRoot(opts.gcsDir);
     const analyzer = new AnalyzerClient(componentLogger(opts.log, 'analyzer'));
-    const [db] = await Promise.all([Database.open(opts.dataDir, opts.database), analyzer.start()]);
+    const log = componentLogger(opts.log, 'engine');
+    const [db] = await Promise.all([Database.open(opts.dataDir, { ...opts.database, log }), analyzer.start()]);
     const e = new Engine(db, analyzer);
+    e.log = log;
     if (opts.maxResponseBytes) e.maxResponseBytes = opts.maxResponseBytes;
     await e.catalog.load();
     return e;

@@ -35,7 +35,7 @@ import { executeLoadJob, validateLoadConfig } from './load.js';
 import { executeCopyJob, validateCopyConfig } from './copy.js';
 import { executeExtractJob, validateExtractConfig } from './extract.js';
 import type { JobListFilter, JobRecord, JobStats, ResultLimits } from './jobs-model.js';
-import { componentLogger, type Logger } from '../config/logger.js';
+import { componentLogger, logIgnored, type Logger } from '../config/logger.js';
 import { CANCEL_WAIT_MS, DEFAULT_MAX_RUNNING_JOBS, REQUEST_ID_TTL_MS } from '../config/timeouts.js';
 import { ByteLedger, DEFAULT_MAX_RETAINED_BYTES, keptBytes, pageEnd } from './result-bytes.js';
 
@@ -297,7 +297,8 @@ export class JobManager {
   private async finish(job: JobRecord, error: BigQueryError): Promise<void> {
     job.stats = { bytesProcessed: 0, bytesBilled: 0, slotMs: 0, tablesScanned: 0 };
     job.endTime = Date.now();
-    if (this.jobs.get(this.key(job.projectId, job.jobId)) === job) await this.persist({ ...job, error, state: 'DONE' }).catch(() => undefined);
+    // A job that cannot be stored (--data-dir) still ends; it is only lost at the next start.
+    if (this.jobs.get(this.key(job.projectId, job.jobId)) === job) await this.persist({ ...job, error, state: 'DONE' }).catch(logIgnored(this.log, 'storing a job', 'warn'));
     job.error = error;
     job.state = 'DONE';
   }
@@ -343,7 +344,7 @@ export class JobManager {
     // end finds it after a crash.
     if (kept && !job.configuration.dryRun) {
       this.retain(job);
-      await this.persist({ ...job, ...(error ? { error } : {}), state: 'DONE' }).catch(() => undefined);
+      await this.persist({ ...job, ...(error ? { error } : {}), state: 'DONE' }).catch(logIgnored(this.log, 'storing a job (it still ends; lost at the next start)', 'warn'));
     }
     if (error) job.error = error;
     job.state = 'DONE';
@@ -361,7 +362,7 @@ export class JobManager {
       this.jobs.set(this.key(child.projectId, child.jobId), child);
       this.anonymous.add(child.projectId, child.jobId);
       this.retain(child);
-      void this.persist(child).catch(() => undefined);
+      void this.persist(child).catch(logIgnored(this.log, 'storing a child job (lost at the next start)', 'warn'));
     }
   }
 

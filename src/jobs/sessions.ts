@@ -15,6 +15,7 @@ import { BigQueryError } from '../errors/errors.js';
 import { newSessionState } from '../scripting/session-state.js';
 
 import { DEFAULT_SESSION_IDLE_MS } from '../config/timeouts.js';
+import { logIgnored } from '../config/logger.js';
 
 /** BigQuery's idle lifetime of a session (src/config/timeouts.ts). */
 export { DEFAULT_SESSION_IDLE_MS };
@@ -94,7 +95,8 @@ export class SessionManager {
 export async function dropTempScope(e: Engine, t: TempScope): Promise<void> {
   if (!e.catalog.getDataset(t.projectId, t.datasetId)) return;
   const { dropTableObject } = await import('../engine/ddl.js');
-  for (const table of e.catalog.listTables(t.projectId, t.datasetId)) await dropTableObject(e, table).catch(() => undefined);
-  await e.catalog.deleteDataset(t.projectId, t.datasetId).catch(() => undefined);
+  // Best effort: one table that cannot be dropped does not keep the others (or the session's end) back.
+  for (const table of e.catalog.listTables(t.projectId, t.datasetId)) await dropTableObject(e, table).catch(logIgnored(e.log, 'dropping a TEMP table', 'warn'));
+  await e.catalog.deleteDataset(t.projectId, t.datasetId).catch(logIgnored(e.log, 'deleting a TEMP dataset', 'warn'));
   t.tables.clear();
 }
