@@ -91,7 +91,7 @@ const STDERR_LOG_LINES = 200;
  * last STDERR_TAIL_LINES kept for the exit diagnostics. Memory is bounded: a partial line is cut at
  * STDERR_LINE_CHARS.
  */
-class StderrLines {
+export class StderrLines {
   readonly tail: string[] = [];
   private partial = '';
   private logged = 0;
