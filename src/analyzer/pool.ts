@@ -24,7 +24,7 @@ import { silentLogger, type Logger } from '../config/logger.js';
 import {
   ANALYZER_CALL_DEADLINE_MS, ANALYZER_CANCEL_RESTART_AFTER_MS, ANALYZER_MAX_RECEIVE_BYTES, ANALYZER_MAX_SEND_BYTES,
   ANALYZER_POOL_MAX, ANALYZER_PROBE_DEADLINE_MS, ANALYZER_START_TIMEOUT_MS, ANALYZER_STALL_PROBE_AFTER_MS, ANALYZER_SUSPECT_MIN_CHARS,
-  ANALYZER_WATCH_INTERVAL_MS,
+  ANALYZER_WATCH_INTERVAL_MS, ANALYZER_CRASH_WINDOW_MS, ANALYZER_RESTART_BACKOFF_MS, ANALYZER_RESTART_BACKOFF_MAX_MS,
 } from '../config/analyzer-limits.js';
 
 type Callback = (e: grpc.ServiceError | null, res: unknown) => void;
@@ -214,8 +214,8 @@ export class AnalyzerPool {
     if (proc.log === silentLogger) proc.log = this.log;
     // Back-off when processes keep dying: none for the first, then 100 ms doubling up to 5 s.
     const now = Date.now();
-    this.crashes = this.crashes.filter((t) => now - t < 30_000);
-    const delay = this.crashes.length < 2 ? 0 : Math.min(5000, 100 * 2 ** (this.crashes.length - 2));
+    this.crashes = this.crashes.filter((t) => now - t < ANALYZER_CRASH_WINDOW_MS);
+    const delay = this.crashes.length < 2 ? 0 : Math.min(ANALYZER_RESTART_BACKOFF_MAX_MS, ANALYZER_RESTART_BACKOFF_MS * 2 ** (this.crashes.length - 2));
     const w = new Worker(proc, delay);
     proc.onExit = () => {
       this.crashes.push(Date.now());

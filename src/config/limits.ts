@@ -128,6 +128,16 @@ export const MAX_RESULT_VALUE_BYTES = 100 * 1024 * 1024;
 export const DEFAULT_MAX_RESPONSE_BYTES = 512 * 1024 * 1024;
 
 /**
+ * Finished jobs whose result rows are kept by default, and their cells and bytes over all jobs
+ * (src/jobs/jobs.ts ResultLimits; `startEmulator({ resultLimits })` changes them): BigQuery keeps
+ * results about 24 hours in storage (src/config/timeouts.ts ANONYMOUS_TABLE_TTL_MS), the emulator
+ * keeps them in its memory, so it bounds them by count and size; the oldest results expire first.
+ */
+export const DEFAULT_RETAINED_JOBS = 1000;
+export const DEFAULT_RETAINED_CELLS = 5_000_000;
+export const DEFAULT_MAX_RETAINED_BYTES = 1024 * 1024 * 1024;
+
+/**
  * Iterations of a recursive CTE before BigQuery stops it
  * (https://cloud.google.com/bigquery/docs/recursive-ctes: "limited to 500 iterations").
  */

@@ -36,6 +36,7 @@ import { executeCopyJob, validateCopyConfig } from './copy.js';
 import { executeExtractJob, validateExtractConfig } from './extract.js';
 import type { JobListFilter, JobRecord, JobStats, ResultLimits } from './jobs-model.js';
 import { componentLogger, logIgnored, type Logger } from '../config/logger.js';
+import { DEFAULT_RETAINED_CELLS, DEFAULT_RETAINED_JOBS } from '../config/limits.js';
 import { CANCEL_WAIT_MS, DEFAULT_MAX_RUNNING_JOBS, REQUEST_ID_TTL_MS } from '../config/timeouts.js';
 import { ByteLedger, DEFAULT_MAX_RETAINED_BYTES, keptBytes, pageEnd } from './result-bytes.js';
 
@@ -43,7 +44,7 @@ export type { JobListFilter, JobRecord, JobState, JobStats, ResultLimits } from 
 export { decodeParams } from './jobs-params.js';
 export { anonymousTable } from './anonymous.js';
 
-const DEFAULT_LIMITS: ResultLimits = { maxJobs: 1000, maxCells: 5_000_000, maxBytes: DEFAULT_MAX_RETAINED_BYTES };
+const DEFAULT_LIMITS: ResultLimits = { maxJobs: DEFAULT_RETAINED_JOBS, maxCells: DEFAULT_RETAINED_CELLS, maxBytes: DEFAULT_MAX_RETAINED_BYTES };
 /** Query jobs running at once by default; later ones stay PENDING (slots.ts, src/config/timeouts.ts). */
 export { DEFAULT_MAX_RUNNING_JOBS };
 
