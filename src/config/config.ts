@@ -6,8 +6,11 @@
  * lists it. Precedence: an explicit option (flag, or `startEmulator` argument) wins over the
  * environment, which wins over the default.
  *
- * The only reader of `process.env` for the emulator's knobs (the conformance recorder reads its
- * own `BQEMU_CONFORMANCE_*` identities, src/conformance/recorder.ts).
+ * The only reader of `process.env` for the emulator's knobs, with one exception: when the
+ * configuration gives no JavaScript UDF limits, src/config/limits.ts reads BQEMU_JS_UDF_TIMEOUT_MS /
+ * BQEMU_JS_UDF_MEMORY_MB at each use, so a test in the same process can change them between
+ * queries (test/js-udf-sandbox.test.ts). The conformance recorder reads its own
+ * `BQEMU_CONFORMANCE_*` identities (src/conformance/recorder.ts).
  */
 import os from 'node:os';
 import path from 'node:path';

@@ -166,13 +166,23 @@ export class Database implements MetaPersistence {
     }
   }
 
+  /**
+   * DuckDB's error as BigQuery's (src/engine/duckdb/duckdb-errors.ts mapDuckDBError); DuckDB's own
+   * text, which never reaches a client, is logged at debug.
+   */
+  mapError(e: unknown): BigQueryError {
+    const mapped = mapDuckDBError(e);
+    if (mapped !== e) this.log.debug({ original: e instanceof Error ? e.message : String(e), reason: mapped.reason, message: mapped.message }, 'DuckDB error mapped');
+    return mapped;
+  }
+
   /** Runs a statement; DuckDB errors become BigQuery errors. */
   async run(sql: string): Promise<void> {
     await this.serializeWrite(() => this.withConnection(async (c) => {
       try {
         await runWithJsUdfs(() => c.run(sql));
       } catch (e) {
-        throw mapDuckDBError(e);
+        throw this.mapError(e);
       }
     }));
   }
@@ -224,6 +234,7 @@ export class Database implements MetaPersistence {
           try {
             p = await c.prepare(sql);
           } catch {
+            // Not preparable (e.g. several statements, or a statement DuckDB cannot prepare): run it unprepared, whose errors are mapped below.
             return await unprepared(c);
           }
           cache.set(sql, p);
@@ -241,7 +252,7 @@ export class Database implements MetaPersistence {
           cache.delete(sql);
           p.destroySync();
         }
-        throw mapDuckDBError(e);
+        throw this.mapError(e);
       }
     });
   }
@@ -266,7 +277,7 @@ export class Database implements MetaPersistence {
       } catch (e) {
         // The statement's own error is the answer; a failed ROLLBACK (no transaction left) adds nothing.
         await c.run('ROLLBACK').catch(logIgnored(this.log, 'ROLLBACK after a failed write'));
-        throw mapDuckDBError(e);
+        throw this.mapError(e);
       }
     })));
   }
@@ -291,7 +302,7 @@ export class Database implements MetaPersistence {
             this.log.debug({ err: closeErr }, 'ignored: closing a failed appender');
           }
           await c.run('ROLLBACK').catch(logIgnored(this.log, 'ROLLBACK after a failed append'));
-          throw mapDuckDBError(e);
+          throw this.mapError(e);
         }
       }),
     );
