@@ -87,6 +87,23 @@ describe('bqemu serve --log-level', () => {
     expect(lines.find((l) => l.msg === 'job end' && l.error)).toMatchObject({ error: { reason: 'invalidQuery', message: 'Unrecognized name: nope at [1:8]' } });
   });
 
+  it('info: an analyzer child killed from outside is logged at warn with its pid and signal, then replaced', async () => {
+    const { bq, out } = await serve(['--log-level', 'info']);
+    await bq.query({ query: 'SELECT 1 AS n' });
+    const first = jsonLines(out.stdout).find((l) => l.msg === 'analyzer spawned')!;
+    process.kill(first.childPid, 'SIGKILL');
+    const deadline = Date.now() + 30_000;
+    while (!jsonLines(out.stdout).some((l) => l.msg === 'analyzer exited unexpectedly') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const [rows] = await bq.query({ query: 'SELECT 2 AS n' });
+    expect(rows).toEqual([{ n: 2 }]);
+    const lines = jsonLines(out.stdout);
+    expect(lines.find((l) => l.msg === 'analyzer exited unexpectedly')).toMatchObject({ level: 40, component: 'analyzer', childPid: first.childPid, code: null, signal: 'SIGKILL' });
+    expect(lines.find((l) => l.msg === 'analyzer process replaced')).toMatchObject({ level: 40, component: 'analyzer', childPid: first.childPid });
+    const respawned = lines.filter((l) => l.msg === 'analyzer spawned').map((l) => l.childPid);
+    expect(respawned.length).toBeGreaterThanOrEqual(2);
+    expect(respawned.at(-1)).not.toBe(first.childPid);
+  });
+
   it('silent: nothing but the banner, on either stream', async () => {
     const { bq, out } = await serve(['--log-level', 'silent', '--log']);
     const [rows] = await bq.query({ query: 'SELECT 1 AS n' });

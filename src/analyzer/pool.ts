@@ -341,7 +341,7 @@ export class AnalyzerPool {
    */
   private replace(w: Worker, chargeOwn = true): void {
     if (w.dead) return;
-    this.log.warn({ childPid: w.proc.pid, ready: w.isReady, inflight: w.inflight.size, stderrTail: w.proc.stderrTail }, 'analyzer process replaced');
+    this.log.warn({ childPid: w.proc.pid ?? w.proc.lastPid, ready: w.isReady, inflight: w.inflight.size, stderrTail: w.proc.stderrTail }, 'analyzer process replaced');
     w.close();
     this.workers = this.workers.filter((x) => x !== w);
     const orphans = [...w.inflight].map((p) => ({ p, own: p.conn?.dedicated === true }));

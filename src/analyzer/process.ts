@@ -137,6 +137,8 @@ export class AnalyzerProcess {
   private child?: ChildProcess;
   private stopping = false;
   private stderr?: StderrLines;
+  /** Pid of the last child started (kept after it exits, for diagnostics). */
+  lastPid?: number;
   /** Called once when the child exits without `stop()` (crash, or killed from outside). */
   onExit?: () => void;
 
@@ -162,6 +164,7 @@ export class AnalyzerProcess {
       : spawn(binaryPath(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
     const startedAt = Date.now();
     this.child = child;
+    this.lastPid = child.pid;
     const stderr = (this.stderr = new StderrLines(this.log, child.pid));
     child.stderr?.on('data', (d: Buffer) => stderr.push(d));
     child.stderr?.on('end', () => stderr.end());
@@ -177,8 +180,12 @@ export class AnalyzerProcess {
         this.log.debug({ childPid: child.pid, code, signal }, 'analyzer exited (stopped)');
         return;
       }
-      stderr.end();
-      this.log.warn({ childPid: child.pid, code, signal, uptime_ms: Date.now() - startedAt, stderrTail: stderr.tail, ...(setprivFailed ? { note: 'setpriv failed; spawning without it from now on' } : {}) }, 'analyzer exited unexpectedly');
+      // Logged once standard error is closed too ('close' follows 'exit'), so the tail holds the child's last words.
+      const uptimeMs = Date.now() - startedAt;
+      child.once('close', () => {
+        stderr.end();
+        this.log.warn({ childPid: child.pid, code, signal, uptime_ms: uptimeMs, stderrTail: stderr.tail, ...(setprivFailed ? { note: 'setpriv failed; spawning without it from now on' } : {}) }, 'analyzer exited unexpectedly');
+      });
       this.child = undefined;
       this.onExit?.();
     });
