@@ -166,23 +166,13 @@ export class Database implements MetaPersistence {
     }
   }
 
-  /**
-   * DuckDB's error as BigQuery's (src/engine/duckdb/duckdb-errors.ts mapDuckDBError); DuckDB's own
-   * text, which never reaches a client, is logged at debug.
-   */
-  mapError(e: unknown): BigQueryError {
-    const mapped = mapDuckDBError(e);
-    if (mapped !== e) this.log.debug({ original: e instanceof Error ? e.message : String(e), reason: mapped.reason, message: mapped.message }, 'DuckDB error mapped');
-    return mapped;
-  }
-
   /** Runs a statement; DuckDB errors become BigQuery errors. */
   async run(sql: string): Promise<void> {
     await this.serializeWrite(() => this.withConnection(async (c) => {
       try {
         await runWithJsUdfs(() => c.run(sql));
       } catch (e) {
-        throw this.mapError(e);
+        throw mapDuckDBError(e, this.log);
       }
     }));
   }
@@ -252,7 +242,7 @@ export class Database implements MetaPersistence {
           cache.delete(sql);
           p.destroySync();
         }
-        throw this.mapError(e);
+        throw mapDuckDBError(e, this.log);
       }
     });
   }
@@ -277,7 +267,7 @@ export class Database implements MetaPersistence {
       } catch (e) {
         // The statement's own error is the answer; a failed ROLLBACK (no transaction left) adds nothing.
         await c.run('ROLLBACK').catch(logIgnored(this.log, 'ROLLBACK after a failed write'));
-        throw this.mapError(e);
+        throw mapDuckDBError(e, this.log);
       }
     })));
   }
@@ -298,11 +288,10 @@ export class Database implements MetaPersistence {
           try {
             appender?.closeSync();
           } catch (closeErr) {
-            // The appender already failed (the error being thrown); closing it is cleanup only.
-            this.log.debug({ err: closeErr }, 'ignored: closing a failed appender');
+            logIgnored(this.log, 'closing a failed appender (its own error is thrown below)')(closeErr);
           }
           await c.run('ROLLBACK').catch(logIgnored(this.log, 'ROLLBACK after a failed append'));
-          throw this.mapError(e);
+          throw mapDuckDBError(e, this.log);
         }
       }),
     );
