@@ -73,7 +73,9 @@ export const ANALYZER_START_TIMEOUT_MS = 30_000;
  * a crash loop must not take a core).
  */
 export const ANALYZER_CRASH_WINDOW_MS = 30_000;
+/** First restart delay of a crash loop, ms (see ANALYZER_CRASH_WINDOW_MS). */
 export const ANALYZER_RESTART_BACKOFF_MS = 100;
+/** Longest restart delay of a crash loop, ms (see ANALYZER_CRASH_WINDOW_MS). */
 export const ANALYZER_RESTART_BACKOFF_MAX_MS = 5000;
 
 /**

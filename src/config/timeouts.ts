@@ -53,4 +53,5 @@ export const UPLOAD_WAIT_MS = 1000;
  * an interrupt that lands between two DuckDB tasks is lost, so it is repeated every 10 ms for up to 5 s.
  */
 export const REINTERRUPT_MS = 10;
+/** How long a cancel keeps re-interrupting DuckDB, ms (see REINTERRUPT_MS). */
 export const REINTERRUPT_FOR_MS = 5000;

@@ -59,8 +59,9 @@ export interface Emulator {
 }
 
 /**
- * Starts the emulator.
- * @throws if the port is taken or the analyzer cannot start.
+ * Starts the emulator with `opts` resolved into one EmulatorConfig (src/config/config.ts).
+ * @throws ConfigError when a process-wide environment variable (BQEMU_GCS_DIR, BQEMU_LOG_LEVEL) cannot be used;
+ *   an Error if the port is taken or the analyzer cannot start.
  */
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   const { quiet, resultLimits, logStream, logger, ...knobs } = opts;
