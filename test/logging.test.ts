@@ -113,6 +113,19 @@ describe('bqemu serve --log-level', () => {
     expect(out.stderr).toBe('');
   });
 
+  it('--log: each request is logged once, through the same logger (fastify\'s lines carry component server)', async () => {
+    const { bq, out } = await serve(['--log']);
+    await bq.dataset('no_such_ds').exists();
+    await new Promise((r) => setTimeout(r, 200));
+    const lines = jsonLines(out.stdout);
+    const incoming = lines.filter((l) => l.msg === 'incoming request' && l.req?.url?.includes('no_such_ds'));
+    expect(incoming).toHaveLength(1);
+    expect(incoming[0]).toMatchObject({ level: 30, component: 'server', req: { method: 'GET' } });
+    const completed = lines.filter((l) => l.msg === 'request completed' && l.reqId === incoming[0]!.reqId);
+    expect(completed).toHaveLength(1);
+    expect(completed[0]).toMatchObject({ res: { statusCode: 404 } });
+  });
+
   it('info (the default): listening is logged, jobs are not', async () => {
     const { bq, out } = await serve([]);
     await bq.query({ query: 'SELECT 1 AS n' });
