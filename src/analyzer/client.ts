@@ -10,6 +10,7 @@ import { bigQueryLanguageOptions } from './options.js';
 import { markLarge, normalize, type Node } from './ast.js';
 import { decodeAnswer, NORMALIZED, RawAnswer } from './answer-decoder.js';
 import { BigQueryError } from '../errors/errors.js';
+import { silentLogger, type Logger } from '../config/logger.js';
 
 /** Rewrites ZetaSQL's `… [at 1:8]` location marker into BigQuery's `… at [1:8]`. */
 export function bigQueryErrorText(zetasqlMessage: string): string {
@@ -17,7 +18,12 @@ export function bigQueryErrorText(zetasqlMessage: string): string {
 }
 
 export class AnalyzerClient {
-  private readonly pool = new AnalyzerPool();
+  private readonly pool: AnalyzerPool;
+
+  /** @param log the analyzer's logger (src/config/logger.ts): process spawns and exits, errors mapped at debug. */
+  constructor(private readonly log: Logger = silentLogger) {
+    this.pool = new AnalyzerPool(undefined, log);
+  }
   /** BigQuery language options (set by `start`). */
   languageOptions: Record<string, unknown> = {};
   /**
@@ -65,7 +71,9 @@ export class AnalyzerClient {
     try {
       res = await this.pool.call(method, req, signal, BigQueryError.cancelled);
     } catch (e) {
-      throw toBigQueryError(e as grpc.ServiceError);
+      const err = toBigQueryError(e as grpc.ServiceError);
+      if (err !== e) this.log.debug({ method, code: (e as grpc.ServiceError).code, original: (e as grpc.ServiceError).details ?? (e as Error).message, reason: err.reason, message: err.message }, 'analyzer error mapped');
+      throw err;
     }
     if (!(res instanceof RawAnswer)) return res;
     // A large answer: decoded off the main thread (answer-decoder.ts).

@@ -74,7 +74,7 @@ export class Connection {
     try {
       this.client.close();
     } catch {
-      /* already closed */
+      // grpc-js throws only when the channel is already closed: the state wanted.
     }
   }
 }
@@ -108,6 +108,7 @@ export class Worker {
         this.shared.lastAnswer = Date.now();
         return opts;
       });
+    // Marks the rejection handled here: the pool reacts to it (spawn: replace; send: fails or resends the call).
     this.ready.catch(() => undefined);
   }
 

@@ -20,9 +20,10 @@ import * as grpc from '@grpc/grpc-js';
 import { AnalyzerProcess, takePrespawned } from './process.js';
 import { Worker, type Connection, type Pending } from './pool-worker.js';
 import { BigQueryError } from '../errors/errors.js';
+import { silentLogger, type Logger } from '../config/logger.js';
 import {
   ANALYZER_CALL_DEADLINE_MS, ANALYZER_CANCEL_RESTART_AFTER_MS, ANALYZER_POOL_MAX, ANALYZER_PROBE_DEADLINE_MS,
-  ANALYZER_STALL_PROBE_AFTER_MS, ANALYZER_SUSPECT_MIN_CHARS, ANALYZER_WATCH_INTERVAL_MS,
+  ANALYZER_STALL_PROBE_AFTER_MS, ANALYZER_SUSPECT_MIN_CHARS, ANALYZER_WATCH_INTERVAL_MS, ANALYZER_CRASH_WINDOW_MS, ANALYZER_RESTART_BACKOFF_MS, ANALYZER_RESTART_BACKOFF_MAX_MS,
 } from '../config/analyzer-limits.js';
 
 /** BigQuery's answer for a statement the analyzer cannot finish (past the deadline, too large an answer, lost twice). */
@@ -39,7 +40,8 @@ export class AnalyzerPool {
   /** Shortest SQL text that can be blamed for a loss (ANALYZER_SUSPECT_MIN_CHARS; tests change it). */
   suspectMinChars = ANALYZER_SUSPECT_MIN_CHARS;
 
-  constructor(readonly maxSize = ANALYZER_POOL_MAX) {}
+  /** @param log the analyzer's logger: processes replaced, and each process's spawn, exit and standard error. */
+  constructor(readonly maxSize = ANALYZER_POOL_MAX, private readonly log: Logger = silentLogger) {}
 
   /** Starts the first process (the prespawned one if any); resolves with its maximum language options. */
   start(): Promise<unknown> {
@@ -81,11 +83,12 @@ export class AnalyzerPool {
     this.workers = [];
   }
 
-  private spawn(proc = new AnalyzerProcess()): Worker {
+  private spawn(proc = new AnalyzerProcess(this.log)): Worker {
+    if (proc.log === silentLogger) proc.log = this.log;
     // Back-off when processes keep dying: none for the first, then 100 ms doubling up to 5 s.
     const now = Date.now();
-    this.crashes = this.crashes.filter((t) => now - t < 30_000);
-    const delay = this.crashes.length < 2 ? 0 : Math.min(5000, 100 * 2 ** (this.crashes.length - 2));
+    this.crashes = this.crashes.filter((t) => now - t < ANALYZER_CRASH_WINDOW_MS);
+    const delay = this.crashes.length < 2 ? 0 : Math.min(ANALYZER_RESTART_BACKOFF_MAX_MS, ANALYZER_RESTART_BACKOFF_MS * 2 ** (this.crashes.length - 2));
     const w = new Worker(proc, delay);
     proc.onExit = () => {
       this.crashes.push(Date.now());
@@ -211,6 +214,7 @@ export class AnalyzerPool {
    */
   private replace(w: Worker, chargeOwn = true): void {
     if (w.dead) return;
+    this.log.warn({ childPid: w.proc.pid ?? w.proc.lastPid, ready: w.isReady, inflight: w.inflight.size, stderrTail: w.proc.stderrTail }, 'analyzer process replaced');
     w.close();
     this.workers = this.workers.filter((x) => x !== w);
     const orphans = [...w.inflight].map((p) => ({ p, own: p.conn?.dedicated === true }));

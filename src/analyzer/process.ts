@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { silentLogger, type Logger } from '../config/logger.js';
 
 const require = createRequire(import.meta.url);
 
@@ -37,6 +38,7 @@ export function reapOrphans(): number {
   try {
     entries = fs.readdirSync(PID_ROOT);
   } catch {
+    // No pid folder yet (first start on this machine): no orphans.
     return 0;
   }
   for (const e of entries) {
@@ -52,7 +54,7 @@ export function reapOrphans(): number {
         reaped++;
       }
     } catch {
-      /* no pid file */
+      // No pid file (its emulator died before writing it) or the child is already gone: only the folder is left to remove.
     }
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -72,7 +74,49 @@ function isAnalyzer(pid: number): boolean {
   try {
     return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('remote_server');
   } catch {
+    // No /proc entry: on Linux the process is gone (not ours to kill); elsewhere /proc does not exist, trust the pid file.
     return process.platform !== 'linux';
+  }
+}
+
+/** Lines of the child's standard error kept for the crash diagnostics (the last ones). */
+export const STDERR_TAIL_LINES = 20;
+/** Longest standard-error line kept or logged, characters (longer ones are cut). */
+const STDERR_LINE_CHARS = 2000;
+/** Standard-error lines one child may log; later ones are only kept in the tail (a chatty child cannot flood the log). */
+const STDERR_LOG_LINES = 200;
+
+/**
+ * The child's standard error, split into lines: each logged at warn (up to STDERR_LOG_LINES), the
+ * last STDERR_TAIL_LINES kept for the exit diagnostics. Memory is bounded: a partial line is cut at
+ * STDERR_LINE_CHARS.
+ */
+export class StderrLines {
+  readonly tail: string[] = [];
+  private partial = '';
+  private logged = 0;
+
+  constructor(private readonly log: Logger, private readonly pid: number | undefined) {}
+
+  push(chunk: Buffer | string): void {
+    const lines = (this.partial + chunk.toString()).split('\n');
+    this.partial = lines.pop()!.slice(0, STDERR_LINE_CHARS);
+    for (const l of lines) this.line(l);
+  }
+
+  end(): void {
+    if (this.partial) this.line(this.partial);
+    this.partial = '';
+  }
+
+  private line(raw: string): void {
+    const line = raw.replace(/\r$/, '').slice(0, STDERR_LINE_CHARS);
+    if (!line) return;
+    this.tail.push(line);
+    if (this.tail.length > STDERR_TAIL_LINES) this.tail.shift();
+    if (this.logged < STDERR_LOG_LINES) this.log.warn({ childPid: this.pid, stderr: line }, 'analyzer stderr');
+    else if (this.logged === STDERR_LOG_LINES) this.log.warn({ childPid: this.pid }, `analyzer stderr: more than ${STDERR_LOG_LINES} lines, the rest is not logged`);
+    this.logged++;
   }
 }
 
@@ -92,10 +136,14 @@ export class AnalyzerProcess {
   readonly address: string;
   private child?: ChildProcess;
   private stopping = false;
+  private stderr?: StderrLines;
+  /** Pid of the last child started (kept after it exits, for diagnostics). */
+  lastPid?: number;
   /** Called once when the child exits without `stop()` (crash, or killed from outside). */
   onExit?: () => void;
 
-  constructor() {
+  /** @param log the analyzer's logger (spawn, exit and the child's standard error). */
+  constructor(public log: Logger = silentLogger) {
     fs.mkdirSync(PID_ROOT, { recursive: true, mode: 0o700 });
     this.dir = fs.mkdtempSync(path.join(PID_ROOT, `${process.pid}-`));
     // The server appends ":<port>" to the host it is given; with port 0 the socket is "zs.sock:0".
@@ -110,20 +158,42 @@ export class AnalyzerProcess {
     const args = [`unix:${sock}`, '0'];
     // setpriv execs the analyzer: the child's pid and command line are the analyzer's own.
     const wrapper = setpriv;
+    // Standard error is read (never left to fill its pipe) and logged line by line.
     const child = wrapper
-      ? spawn(wrapper, ['--pdeathsig', 'KILL', '--', binaryPath(), ...args], { stdio: ['ignore', 'ignore', 'ignore'] })
-      : spawn(binaryPath(), args, { stdio: ['ignore', 'ignore', 'ignore'] });
+      ? spawn(wrapper, ['--pdeathsig', 'KILL', '--', binaryPath(), ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
+      : spawn(binaryPath(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
     const startedAt = Date.now();
     this.child = child;
-    child.on('error', () => undefined); // a failed spawn also emits 'exit'
+    this.lastPid = child.pid;
+    const stderr = (this.stderr = new StderrLines(this.log, child.pid));
+    child.stderr?.on('data', (d: Buffer) => stderr.push(d));
+    child.stderr?.on('end', () => stderr.end());
+    // A failed spawn also emits 'exit', which handles it; the error itself is only logged.
+    child.on('error', (e) => this.log.warn({ err: e, binary: wrapper ?? binaryPath() }, 'analyzer spawn failed'));
     fs.writeFileSync(path.join(this.dir, 'child.pid'), String(child.pid ?? ''));
-    child.on('exit', (code) => {
+    this.log.info({ childPid: child.pid, socket: sock, pdeathsig: !!wrapper }, 'analyzer spawned');
+    child.on('exit', (code, signal) => {
       // setpriv itself failed (exit status 1 at once, e.g. a sandbox refusing prctl): spawn directly from now on.
-      if (wrapper && code === 1 && Date.now() - startedAt < 2000) setpriv = undefined;
-      if (this.child !== child || this.stopping) return;
+      const setprivFailed = wrapper && code === 1 && Date.now() - startedAt < 2000;
+      if (setprivFailed) setpriv = undefined;
+      if (this.child !== child || this.stopping) {
+        this.log.debug({ childPid: child.pid, code, signal }, 'analyzer exited (stopped)');
+        return;
+      }
+      // Logged once standard error is closed too ('close' follows 'exit'), so the tail holds the child's last words.
+      const uptimeMs = Date.now() - startedAt;
+      child.once('close', () => {
+        stderr.end();
+        this.log.warn({ childPid: child.pid, code, signal, uptime_ms: uptimeMs, stderrTail: stderr.tail, ...(setprivFailed ? { note: 'setpriv failed; spawning without it from now on' } : {}) }, 'analyzer exited unexpectedly');
+      });
       this.child = undefined;
       this.onExit?.();
     });
+  }
+
+  /** The last lines the current (or last) child wrote to standard error (diagnostics). */
+  get stderrTail(): string[] {
+    return [...(this.stderr?.tail ?? [])];
   }
 
   /** Pid of the running child, if any. */
@@ -137,8 +207,9 @@ export class AnalyzerProcess {
     if (this.child?.pid) {
       try {
         process.kill(this.child.pid, 'SIGKILL');
-      } catch {
-        /* already gone */
+      } catch (e) {
+        // ESRCH: the child already exited; nothing else can fail here.
+        this.log.debug({ childPid: this.child.pid, err: e }, 'analyzer already gone at stop');
       }
     }
     this.child = undefined;
@@ -150,11 +221,11 @@ let prespawned: AnalyzerProcess | undefined;
 
 /**
  * Starts the analyzer child before the rest of the emulator is even loaded, so it boots while
- * the modules load (cold start). The next AnalyzerClient adopts it.
+ * the modules load (cold start). The next AnalyzerClient adopts it. `log`: the analyzer's logger.
  */
-export function prespawnAnalyzer(): void {
+export function prespawnAnalyzer(log?: Logger): void {
   reapOrphans();
-  prespawned = new AnalyzerProcess();
+  prespawned = new AnalyzerProcess(log);
   prespawned.start();
 }
 

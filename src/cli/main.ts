@@ -1,72 +1,49 @@
 /**
  * The `bqemu` command line: `serve` (the emulator), `corpus run` (the conformance runner) and
  * `corpus record` (the baseline recorder).
- * Every serve flag has a `BQEMU_*` environment equivalent (flag wins).
+ * Every serve flag has a `BQEMU_*` environment equivalent (flag wins); the flags, variables and
+ * defaults are the knob table of src/config/config.ts, resolved once into one EmulatorConfig.
  */
-import path from 'node:path';
-import { Command } from 'commander';
-
-const env = (name: string): string | undefined => process.env[`BQEMU_${name}`] || undefined;
-
-/** Collects a repeatable flag's values (commander's `--flag a --flag b`). */
-const collect = (v: string, prev: string[]) => [...prev, v];
-/** A comma-separated environment list. */
-const envList = (name: string): string[] => (env(name) ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+import { Command, Option } from 'commander';
+import { ConfigError, KNOBS, parseFlags, resolveConfig, type EmulatorConfig } from '../config/config.js';
 
 const program = new Command();
 program.name('bqemu').description('A local emulator of Google BigQuery');
 
-program
-  .command('serve')
-  .description('Serve BigQuery REST v2 (and gRPC storage) locally')
-  .option('--host <host>', 'address to listen on (BQEMU_HOST)', env('HOST') ?? '127.0.0.1')
-  .option('--port <port>', 'REST port (BQEMU_PORT)', env('PORT') ?? '9050')
-  .option('--grpc-port <port>', 'gRPC storage API port (BQEMU_GRPC_PORT)', env('GRPC_PORT') ?? '9060')
-  .option('--project <id>', 'default project id (BQEMU_PROJECT)', env('PROJECT') ?? 'test-project')
-  .option('--dataset <id>', 'dataset created at start in the default project (BQEMU_DATASET)', env('DATASET'))
-  .option('--data-dir <dir>', 'persist everything in this directory (BQEMU_DATA_DIR); in memory when absent', env('DATA_DIR'))
-  .option('--log', 'log every request (BQEMU_LOG=1)', env('LOG') === '1')
-  .option(
-    '--allow-local-files <dir>',
-    `let load jobs and external tables read file:// and absolute-path sources under this directory; repeatable (BQEMU_ALLOW_LOCAL_FILES, directories separated by '${path.delimiter}')`,
-    (dir: string, prev: string[] | undefined) => [...(prev ?? []), dir],
-  )
-  .option('--allowed-host <name>', 'also accept requests whose Host header names this host (repeatable; * = any) (BQEMU_ALLOWED_HOST, comma-separated)', collect, envList('ALLOWED_HOST'))
-  .option('--cors-origin <origin>', 'allow browser pages of this origin (e.g. http://localhost:3000) to call the API, with CORS (repeatable) (BQEMU_CORS_ORIGIN, comma-separated)', collect, envList('CORS_ORIGIN'))
-  .option('--memory-limit <size>', "DuckDB's memory limit, e.g. 4GB (BQEMU_MEMORY_LIMIT); default half the machine's RAM", env('MEMORY_LIMIT'))
-  .option('--temp-dir <dir>', 'where DuckDB spills large queries (BQEMU_TEMP_DIR); default <data-dir>/spill or a private OS temp directory', env('TEMP_DIR'))
-  .option('--max-response-mb <n>', 'largest result one query returns before "Response too large to return." (BQEMU_MAX_RESPONSE_MB)', env('MAX_RESPONSE_MB') ?? '512')
-  .action(async (o) => {
-    const t0 = Date.now();
-    // Lazy on purpose, not cycle-breaking (cli is the top layer): the analyzer child spawns before
-    // the server's modules (DuckDB, fastify) load, and other subcommands never load them.
-    const { prespawnAnalyzer } = await import('../analyzer/process.js');
-    prespawnAnalyzer(); // boots while the rest loads
-    const { startEmulator } = await import('../server/server.js');
-    const emu = await startEmulator({
-      host: o.host,
-      port: Number(o.port),
-      grpcPort: Number(o.grpcPort),
-      projectId: o.project,
-      dataset: o.dataset,
-      dataDir: o.dataDir,
-      quiet: !o.log,
-      allowLocalFiles: o.allowLocalFiles ?? (env('ALLOW_LOCAL_FILES')?.split(path.delimiter).filter(Boolean) ?? []),
-      allowedHosts: o.allowedHost,
-      corsOrigins: o.corsOrigin,
-      memoryLimit: o.memoryLimit,
-      tempDirectory: o.tempDir,
-      maxResponseBytes: Number(o.maxResponseMb) * 1024 * 1024,
-    });
-    process.stdout.write(`bqemu serving BigQuery REST v2 on ${emu.url} (project ${emu.projectId}${o.dataDir ? `, data in ${o.dataDir}` : ', in memory'}) — ready in ${Date.now() - t0} ms\n`);
-    const stop = async () => {
-      await emu.close();
-      process.exit(0);
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    process.once('exit', () => emu.engine.analyzer.stop());
-  });
+const serve = program.command('serve').description('Serve BigQuery REST v2 (and gRPC storage) locally');
+for (const k of KNOBS) {
+  // No commander defaults: an absent flag stays undefined, so the environment and the defaults apply (resolveConfig).
+  const o = new Option(k.flag, `${k.help} (${k.env}; default ${k.defaultText})`);
+  if ('repeatable' in k && k.repeatable) o.argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]);
+  serve.addOption(o);
+}
+serve.action(async (o: Record<string, unknown>) => {
+  const t0 = Date.now();
+  let config: EmulatorConfig;
+  try {
+    config = resolveConfig(parseFlags(o), { allEnv: true, defaultLogLevel: 'info' });
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    process.stderr.write(`bqemu serve: ${e.message}\n`);
+    process.exit(2);
+  }
+  // Lazy on purpose, not cycle-breaking (cli is the top layer): the analyzer child spawns before
+  // the server's modules (DuckDB, fastify) load, and other subcommands never load them.
+  const { createLogger } = await import('../config/logger.js');
+  const log = createLogger(config.logLevel);
+  const { prespawnAnalyzer } = await import('../analyzer/process.js');
+  prespawnAnalyzer(log.child({ component: 'analyzer' })); // boots while the rest loads
+  const { startEmulator } = await import('../server/server.js');
+  const emu = await startEmulator({ ...config, logger: log });
+  process.stdout.write(`bqemu serving BigQuery REST v2 on ${emu.url} (project ${emu.projectId}${config.dataDir ? `, data in ${config.dataDir}` : ', in memory'}) — ready in ${Date.now() - t0} ms\n`);
+  const stop = async () => {
+    await emu.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  process.once('exit', () => emu.engine.analyzer.stop());
+});
 
 const corpus = program.command('corpus').description('The conformance corpus');
 corpus

@@ -67,6 +67,18 @@ export const ANALYZER_CANCEL_RESTART_AFTER_MS = 1000;
 export const ANALYZER_START_TIMEOUT_MS = 30_000;
 
 /**
+ * Restart back-off of analyzer processes that keep dying (src/analyzer/pool.ts): exits within the
+ * last ANALYZER_CRASH_WINDOW_MS count; the first restart is immediate, then the delay starts at
+ * ANALYZER_RESTART_BACKOFF_MS and doubles up to ANALYZER_RESTART_BACKOFF_MAX_MS (emulator's choice:
+ * a crash loop must not take a core).
+ */
+export const ANALYZER_CRASH_WINDOW_MS = 30_000;
+/** First restart delay of a crash loop, ms (see ANALYZER_CRASH_WINDOW_MS). */
+export const ANALYZER_RESTART_BACKOFF_MS = 100;
+/** Longest restart delay of a crash loop, ms (see ANALYZER_CRASH_WINDOW_MS). */
+export const ANALYZER_RESTART_BACKOFF_MAX_MS = 5000;
+
+/**
  * Nesting depth protobufjs decodes in an analyzer answer (its default, protoc's 100, fails every
  * statement with ~25 nested calls or `1+1+…` terms: each resolved expression level is ~4 message
  * levels). 10,000 covers the deepest expression the emulator accepts; deeper answers fail with

@@ -1,7 +1,22 @@
 /**
- * Limits and timeouts of the emulator, each with its source. Values a user may change are read
- * from the environment when used, so a test can lower them for one call.
+ * Limits of the emulator, each with its source (timeouts and lifetimes: timeouts.ts). The JavaScript
+ * UDF limits a user may change come from the configuration (src/config/config.ts, set once at
+ * start by setJsUdfLimits); when it gives none, from the environment when used, so a test in the
+ * same process can lower them for one call (test/js-udf-sandbox.test.ts).
  */
+
+/** JavaScript UDF limits set from the configuration (undefined: the environment, else the default). */
+const jsUdf: { timeoutMs?: number; memoryMb?: number } = {};
+
+/**
+ * Sets the JavaScript UDF limits from the resolved configuration (`--js-udf-timeout-ms`,
+ * `--js-udf-memory-mb`); an undefined field keeps reading the environment. Process-wide, as the
+ * UDF worker pool is (src/functions/js-udf-pool.ts).
+ */
+export function setJsUdfLimits(limits: { timeoutMs?: number; memoryMb?: number }): void {
+  jsUdf.timeoutMs = limits.timeoutMs;
+  jsUdf.memoryMb = limits.memoryMb;
+}
 
 /** Reads a positive number from the environment, else `fallback`. */
 function envNumber(name: string, fallback: number): number {
@@ -15,10 +30,10 @@ function envNumber(name: string, fallback: number): number {
 // https://cloud.google.com/bigquery/docs/user-defined-functions#limits. The emulator's values:
 
 /** Time limit of one batch of JavaScript UDF calls (one DuckDB vector, ≤ 2,048 rows), ms (`BQEMU_JS_UDF_TIMEOUT_MS`). */
-export const jsUdfTimeoutMs = () => envNumber('BQEMU_JS_UDF_TIMEOUT_MS', 5000);
+export const jsUdfTimeoutMs = () => jsUdf.timeoutMs ?? envNumber('BQEMU_JS_UDF_TIMEOUT_MS', 5000);
 
 /** Memory of the JavaScript interpreter of one UDF worker, bytes (`BQEMU_JS_UDF_MEMORY_MB`, default 128, at least 32; read when a worker starts). */
-export const jsUdfMemoryBytes = () => envNumber('BQEMU_JS_UDF_MEMORY_MB', 128) * 1024 * 1024;
+export const jsUdfMemoryBytes = () => (jsUdf.memoryMb ?? envNumber('BQEMU_JS_UDF_MEMORY_MB', 128)) * 1024 * 1024;
 
 /** Stack limit of UDF JavaScript (deep recursion fails with `RangeError: Maximum call stack size exceeded`), bytes. */
 export const JS_UDF_STACK_BYTES = 256 * 1024;
@@ -111,6 +126,16 @@ export const MAX_RESULT_VALUE_BYTES = 100 * 1024 * 1024;
  * own cap is 10 GB compressed; the emulator keeps results in its process, so it uses 512 MB.
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 512 * 1024 * 1024;
+
+/**
+ * Finished jobs whose result rows are kept by default, and their cells and bytes over all jobs
+ * (src/jobs/jobs.ts ResultLimits; `startEmulator({ resultLimits })` changes them): BigQuery keeps
+ * results about 24 hours in storage (src/config/timeouts.ts ANONYMOUS_TABLE_TTL_MS), the emulator
+ * keeps them in its memory, so it bounds them by count and size; the oldest results expire first.
+ */
+export const DEFAULT_RETAINED_JOBS = 1000;
+export const DEFAULT_RETAINED_CELLS = 5_000_000;
+export const DEFAULT_MAX_RETAINED_BYTES = 1024 * 1024 * 1024;
 
 /**
  * Iterations of a recursive CTE before BigQuery stops it

@@ -1,6 +1,6 @@
 /**
  * The local folder standing in for Cloud Storage: `gs://bucket/object` is the file
- * `<BQEMU_GCS_DIR>/bucket/object` (default `$TMPDIR/bqemu-gcs`). EXPORT DATA (export.ts) and extract
+ * `<gcsDir>/bucket/object` (`--gcs-dir` / `BQEMU_GCS_DIR`, default `$TMPDIR/bqemu-gcs`). EXPORT DATA (export.ts) and extract
  * jobs (src/jobs/extract.ts) write there; load jobs and external tables read there
  * (src/jobs/source-uris.ts).
  *
@@ -15,9 +15,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { BigQueryError } from '../errors/errors.js';
 
-/** Local directory standing in for Cloud Storage (absolute; not created here). */
+/** The configured Cloud Storage folder (setGcsRoot), process-wide as BQEMU_GCS_DIR was. */
+let configuredRoot: string | undefined;
+
+/**
+ * Sets the local directory standing in for Cloud Storage, from the configuration (`--gcs-dir` /
+ * `BQEMU_GCS_DIR`, src/config/config.ts). Process-wide: every emulator of the process shares it.
+ */
+export function setGcsRoot(dir: string): void {
+  configuredRoot = path.resolve(dir);
+}
+
+/** Local directory standing in for Cloud Storage (absolute; not created here): the configured one, else `$TMPDIR/bqemu-gcs`. */
 export function gcsRoot(): string {
-  return path.resolve(process.env.BQEMU_GCS_DIR || path.join(os.tmpdir(), 'bqemu-gcs'));
+  return configuredRoot ?? path.resolve(os.tmpdir(), 'bqemu-gcs');
 }
 
 /** True when `child` is `dir` itself or lies under it (both absolute, normalized). */
@@ -77,7 +88,7 @@ export function destinationFile(uri: string): string {
   try {
     link = fs.lstatSync(file).isSymbolicLink();
   } catch {
-    /* no file yet */
+    // No file yet (ENOENT): nothing to follow, the write creates it inside the folder.
   }
   if (link) {
     const target = realPath(file);

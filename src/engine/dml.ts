@@ -5,6 +5,7 @@
  * match at most one source row is checked (`UPDATE/MERGE must match at most one source row for
  * each target row`).
  */
+import { logIgnored } from '../config/logger.js';
 import type { Node } from '../analyzer/ast.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Engine, QueryOptions, StatementHandler, StatementResult } from './engine-types.js';
@@ -88,9 +89,10 @@ async function updateStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
         const r = await c.run(`UPDATE ${t.relation} SET ${set} FROM ${tmp} AS s WHERE ${t.relation}.rowid = s.__r`);
         return { statementType: 'UPDATE', numDmlAffectedRows: Number(r.rowsChanged) };
       } catch (err) {
-        throw mapDuckDBError(err);
+        throw mapDuckDBError(err, e.log);
       } finally {
-        await c.run(`DROP TABLE IF EXISTS ${tmp}`).catch(() => undefined);
+        // Cleanup of the statement's own scratch table: its failure cannot change the statement's answer.
+        await c.run(`DROP TABLE IF EXISTS ${tmp}`).catch(logIgnored(e.log, 'dropping a DML scratch table'));
       }
     });
   });
@@ -170,10 +172,12 @@ async function mergeStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOp
         await c.run('COMMIT');
         return { statementType: 'MERGE', numDmlAffectedRows: n };
       } catch (err) {
-        await c.run('ROLLBACK').catch(() => undefined);
-        throw mapDuckDBError(err);
+        // The statement's own error is the answer; a failed ROLLBACK (no transaction left) adds nothing.
+        await c.run('ROLLBACK').catch(logIgnored(e.log, 'ROLLBACK after a failed MERGE'));
+        throw mapDuckDBError(err, e.log);
       } finally {
-        await c.run(`DROP TABLE IF EXISTS ${tmp}`).catch(() => undefined);
+        // Cleanup of the statement's own scratch table: its failure cannot change the statement's answer.
+        await c.run(`DROP TABLE IF EXISTS ${tmp}`).catch(logIgnored(e.log, 'dropping a DML scratch table'));
       }
     }),
   );

@@ -4,6 +4,7 @@
  * imports these types from here, never src/engine/engine.ts (the class that assembles the engine
  * imports them all), so the engine's modules form no import cycle (.dependency-cruiser.cjs).
  */
+import type { Logger } from '../config/logger.js';
 import type { AnalyzerClient } from '../analyzer/client.js';
 import type { Node } from '../analyzer/ast.js';
 import type { CatalogStore, TableMeta } from '../catalog/store.js';
@@ -84,6 +85,8 @@ export interface Engine {
   jobsProvider?: JobsProvider;
   /** Largest decoded result one query may return, in bytes (src/engine/result-size.ts). */
   maxResponseBytes: number;
+  /** The engine's logger (`{component: 'engine'}`, src/config/logger.ts). */
+  log: Logger;
   /** The DuckDB relation of a stored table, a view, a wildcard table or an INFORMATION_SCHEMA view. */
   relationOf(t: TableMeta, opts: NameDefaults & Pick<QueryOptions, 'caller'>): Promise<{ relation: string; columns: string[] }>;
 }

@@ -4,6 +4,8 @@
  * returns plain domain objects; wire encoding happens in src/wire. A request's text (one statement
  * or a script) enters through src/scripting/request.ts, which calls the engine.
  */
+import { componentLogger, silentLogger, type Logger } from '../config/logger.js';
+import { setGcsRoot } from './cloud-storage.js';
 import { AnalyzerClient } from '../analyzer/client.js';
 import { CatalogStore, type TableMeta } from '../catalog/store.js';
 import { StatementAnalyzer } from './analyze.js';
@@ -40,6 +42,10 @@ export interface EngineOptions {
   database?: DatabaseOptions;
   /** Largest decoded result of one query, in bytes (default DEFAULT_MAX_RESPONSE_BYTES, src/config/limits.ts). */
   maxResponseBytes?: number;
+  /** The local directory standing in for Cloud Storage (src/engine/cloud-storage.ts; default `$TMPDIR/bqemu-gcs`). */
+  gcsDir?: string;
+  /** The emulator's logger (src/config/logger.ts); the engine and the analyzer log through children of it. */
+  log?: Logger;
 }
 
 /** The engine: the DuckDB database, the analyzer child and the catalog, started together. */
@@ -56,6 +62,8 @@ export class Engine implements EngineServices {
    * "Response too large to return." (src/engine/result-size.ts, src/config/limits.ts).
    */
   maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
+  /** The engine's logger (`{component: 'engine'}`, src/config/logger.ts). */
+  log: Logger = silentLogger;
 
   private constructor(
     readonly db: Database,
@@ -69,9 +77,12 @@ export class Engine implements EngineServices {
   /** Opens the database, loads persisted metadata and starts the analyzer. */
   static async start(opts: EngineOptions = {}): Promise<Engine> {
     // The analyzer child and DuckDB start side by side (cold start, issue 4).
-    const analyzer = new AnalyzerClient();
-    const [db] = await Promise.all([Database.open(opts.dataDir, opts.database), analyzer.start()]);
+    if (opts.gcsDir) setGcsRoot(opts.gcsDir);
+    const analyzer = new AnalyzerClient(componentLogger(opts.log, 'analyzer'));
+    const log = componentLogger(opts.log, 'engine');
+    const [db] = await Promise.all([Database.open(opts.dataDir, { ...opts.database, log }), analyzer.start()]);
     const e = new Engine(db, analyzer);
+    e.log = log;
     if (opts.maxResponseBytes) e.maxResponseBytes = opts.maxResponseBytes;
     await e.catalog.load();
     return e;

@@ -14,6 +14,7 @@
  *   6 hours each partition expires at 06:00:00 UTC the following day". Its rows are deleted before
  *   the table is next read or written ({@link expirePartitions}); a NULL partition never expires.
  */
+import { logIgnored } from '../config/logger.js';
 import type { Node } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
 import type { Value } from '../types/types.js';
@@ -32,7 +33,8 @@ export function installExpiration(e: Engine): void {
     // The lookup may happen inside another write's turn; the drop takes a turn of its own.
     outsideWriteTurn(() =>
       setImmediate(() => {
-        void dropTableObject(e, t).catch(() => undefined);
+        // Best effort: a table whose data cannot be dropped now is already gone from the catalog.
+        void dropTableObject(e, t).catch(logIgnored(e.log, 'dropping an expired table\'s data', 'warn'));
       }),
     );
   };

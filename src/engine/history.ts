@@ -28,6 +28,7 @@
  * future is refused; a table with row access policies refuses time travel ("Time travel and
  * row-level access": only table administrators may, and the emulator has no IAM roles).
  */
+import { logIgnored } from '../config/logger.js';
 import type { Node } from '../analyzer/ast.js';
 import { walk } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
@@ -232,7 +233,8 @@ export async function versionedWrite<T>(e: Engine, t: TableMeta | undefined, f: 
     try {
       return await f();
     } catch (err) {
-      await undo?.().catch(() => undefined);
+      // The write's own error is the answer; a version that cannot be dropped only costs space.
+      await undo?.().catch(logIgnored(e.log, 'dropping the version kept for a failed write', 'warn'));
       throw err;
     }
   });

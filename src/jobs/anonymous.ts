@@ -13,8 +13,10 @@ import { createHash } from 'node:crypto';
 import type { TableRef } from '../engine/names.js';
 import type { JobRecord } from './jobs-model.js';
 
-/** Lifetime BigQuery gives an anonymous results table (about 24 hours). */
-export const ANONYMOUS_TABLE_TTL_MS = 24 * 60 * 60 * 1000;
+import { ANONYMOUS_TABLE_TTL_MS } from '../config/timeouts.js';
+
+/** Lifetime BigQuery gives an anonymous results table (src/config/timeouts.ts). */
+export { ANONYMOUS_TABLE_TTL_MS };
 
 const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
 

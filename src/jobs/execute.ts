@@ -6,6 +6,7 @@
  * `scriptOptions.statementTimeoutMs` (query-options.ts), the script's key result and the
  * destination table (destination.ts). Statistics are collected per statement (bytes.ts).
  */
+import { logIgnored } from '../config/logger.js';
 import type { Engine, ScannedTable, StatementResult } from '../engine/engine.js';
 import type { TempScope } from '../engine/names.js';
 import type { Caller } from '../engine/row-access.js';
@@ -111,7 +112,8 @@ export async function executeQueryJob(env: ExecuteEnv, job: JobRecord, ex: Execu
   } finally {
     timer?.stop();
     if (session) await dropExternalTables(engine, temp, externals);
-    else await dropTempScope(engine, temp).catch(() => undefined);
+    // Cleanup of the job's own TEMP tables: the job's answer stands either way.
+    else await dropTempScope(engine, temp).catch(logIgnored(engine.log, 'dropping a script job\'s TEMP tables', 'warn'));
   }
   const key = keyResultOf(ex.results, q);
   // A request of several statements is a script job: its statementType is SCRIPT (recorded rest_crud/dml_*).

@@ -19,6 +19,7 @@
  *   PARQUET values are cast by DuckDB to the column types.
  * Reading errors are 400 invalid `Error while reading table: <name>, error message: <detail>`.
  */
+import { logIgnored } from '../config/logger.js';
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { parse as parseLossless } from 'lossless-json';
@@ -189,7 +190,8 @@ export async function createExternalTables(e: Engine, scope: TempScope, defs: un
 export async function dropExternalTables(e: Engine, scope: TempScope, tables: TableMeta[]): Promise<void> {
   for (const t of tables) {
     scope.tables.delete(t.tableId.toLowerCase());
-    await dropTableObject(e, t).catch(() => undefined);
+    // Cleanup of the job's temporary external table: the job's answer stands either way.
+    await dropTableObject(e, t).catch(logIgnored(e.log, 'dropping a temporary external table'));
   }
 }
 

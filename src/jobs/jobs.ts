@@ -34,6 +34,9 @@ import { executeLoadJob, validateLoadConfig } from './load.js';
 import { executeCopyJob, validateCopyConfig } from './copy.js';
 import { executeExtractJob, validateExtractConfig } from './extract.js';
 import type { JobListFilter, JobRecord, JobStats, ResultLimits } from './jobs-model.js';
+import { componentLogger, logIgnored, type Logger } from '../config/logger.js';
+import { DEFAULT_RETAINED_CELLS, DEFAULT_RETAINED_JOBS } from '../config/limits.js';
+import { CANCEL_WAIT_MS, DEFAULT_MAX_RUNNING_JOBS, REQUEST_ID_TTL_MS } from '../config/timeouts.js';
 import { DEFAULT_MAX_RETAINED_BYTES } from './result-bytes.js';
 import { RetainedResults, resultRowCount, type ResultPage } from './job-results.js';
 
@@ -42,13 +45,9 @@ export { decodeParams } from './jobs-params.js';
 export { anonymousTable } from './anonymous.js';
 export { resultRowCount, type ResultPage } from './job-results.js';
 
-const DEFAULT_LIMITS: ResultLimits = { maxJobs: 1000, maxCells: 5_000_000, maxBytes: DEFAULT_MAX_RETAINED_BYTES };
-/** Query jobs running at once by default; later ones stay PENDING (slots.ts). */
-export const DEFAULT_MAX_RUNNING_JOBS = 16;
-/** How long jobs.cancel waits for the cancelled job to stop before answering. */
-const CANCEL_WAIT_MS = 2000;
-/** Lifetime of a jobs.query requestId (QueryRequest.requestId: "limited to 15 minutes"). */
-const REQUEST_ID_TTL_MS = 15 * 60 * 1000;
+const DEFAULT_LIMITS: ResultLimits = { maxJobs: DEFAULT_RETAINED_JOBS, maxCells: DEFAULT_RETAINED_CELLS, maxBytes: DEFAULT_MAX_RETAINED_BYTES };
+/** Query jobs running at once by default; later ones stay PENDING (slots.ts, src/config/timeouts.ts). */
+export { DEFAULT_MAX_RUNNING_JOBS };
 
 /** BigQuery's error of a cancelled job (reason `stopped`; HTTP 499 CANCELLED when a call answers it). */
 export function stoppedError(): BigQueryError {
@@ -65,6 +64,12 @@ interface Running {
   timedOut?: number;
   /** Who runs the job (row access policies; src/server/rest/context.ts callerFromHeaders). */
   caller?: Caller;
+}
+
+/** The kind of a job (BigQuery's configuration.jobType: QUERY, LOAD, COPY or EXTRACT). */
+function jobKind(job: JobRecord): string {
+  const c = job.configuration;
+  return c.load ? 'LOAD' : c.copy && !c.query ? 'COPY' : c.extract && !c.query ? 'EXTRACT' : 'QUERY';
 }
 
 /** Waits for `p` at most `ms` milliseconds. */
@@ -88,6 +93,8 @@ export class JobManager {
   private anonymous = new AnonymousTables();
   /** Running slots: jobs beyond the limit stay PENDING (slots.ts). */
   readonly slots: JobSlots;
+  /** The jobs' logger (`{component: 'jobs'}`): each job's start and end at debug. */
+  private readonly log: Logger;
 
   constructor(
     readonly engine: Engine,
@@ -95,7 +102,9 @@ export class JobManager {
     limits: Partial<ResultLimits> = {},
     sessionIdleMs?: number,
     maxRunningJobs = DEFAULT_MAX_RUNNING_JOBS,
+    log?: Logger,
   ) {
+    this.log = componentLogger(log, 'jobs');
     this.limits = { ...DEFAULT_LIMITS, ...limits };
     this.results = new RetainedResults(this.limits, (key) => this.jobs.get(key));
     this.sessions = new SessionManager(engine, sessionIdleMs);
@@ -276,7 +285,8 @@ export class JobManager {
   private async finish(job: JobRecord, error: BigQueryError): Promise<void> {
     job.stats = { bytesProcessed: 0, bytesBilled: 0, slotMs: 0, tablesScanned: 0 };
     job.endTime = Date.now();
-    if (this.jobs.get(this.key(job.projectId, job.jobId)) === job) await this.persist({ ...job, error, state: 'DONE' }).catch(() => undefined);
+    // A job that cannot be stored (--data-dir) still ends; it is only lost at the next start.
+    if (this.jobs.get(this.key(job.projectId, job.jobId)) === job) await this.persist({ ...job, error, state: 'DONE' }).catch(logIgnored(this.log, 'storing a job', 'warn'));
     job.error = error;
     job.state = 'DONE';
   }
@@ -285,6 +295,8 @@ export class JobManager {
     job.state = 'RUNNING';
     job.startTime = Date.now();
     const t0 = performance.now();
+    const kind = jobKind(job);
+    this.log.debug({ jobId: job.jobId, projectId: job.projectId, kind, dryRun: job.configuration.dryRun === true }, 'job start');
     const ex = newExecution();
     const { stats, perStatement } = ex;
     let results: StatementResult[] = [];
@@ -304,6 +316,7 @@ export class JobManager {
       });
     } catch (e) {
       error = r.cancelled ? stoppedError() : r.timedOut !== undefined ? statementTimeoutError(r.timedOut) : asBigQueryError(e);
+      if (!(e instanceof BigQueryError)) this.log.debug({ jobId: job.jobId, original: e instanceof Error ? e.message : String(e), reason: error.reason, message: error.message }, 'job error mapped');
       // An erroring dry run names the query as location `q` (recorded api_configuration/dry_run_invalid_function).
       if (job.configuration.dryRun && error.location === 'query') error = new BigQueryError(error.reason, error.message, 'q', error.httpStatus);
       job.result = undefined;
@@ -319,10 +332,14 @@ export class JobManager {
     // end finds it after a crash.
     if (kept && !job.configuration.dryRun) {
       this.retain(job);
-      await this.persist({ ...job, ...(error ? { error } : {}), state: 'DONE' }).catch(() => undefined);
+      await this.persist({ ...job, ...(error ? { error } : {}), state: 'DONE' }).catch(logIgnored(this.log, 'storing a job (it still ends; lost at the next start)', 'warn'));
     }
     if (error) job.error = error;
     job.state = 'DONE';
+    this.log.debug(
+      { jobId: job.jobId, projectId: job.projectId, kind, statementType: job.result?.statementType, duration_ms: Math.round(performance.now() - t0), ...(error ? { error: { reason: error.reason, message: error.message } } : {}) },
+      'job end',
+    );
   }
 
   /** One DONE child job per statement of a script job (jobs.list `parentJobId`, children.ts). */
@@ -333,7 +350,7 @@ export class JobManager {
       this.jobs.set(this.key(child.projectId, child.jobId), child);
       this.anonymous.add(child.projectId, child.jobId);
       this.retain(child);
-      void this.persist(child).catch(() => undefined);
+      void this.persist(child).catch(logIgnored(this.log, 'storing a child job (lost at the next start)', 'warn'));
     }
   }
 

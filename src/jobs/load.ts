@@ -109,6 +109,7 @@ function jsonLines(files: string[]): { cells: (Record<string, unknown> | string)
           const v = parseLossless(line);
           cells.push(v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : line);
         } catch {
+          // Not JSON: kept as text (this function's contract); the caller reports the bad row.
           cells.push(line);
         }
       }

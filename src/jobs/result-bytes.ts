@@ -7,12 +7,13 @@
  */
 import { approxValueBytes } from '../engine/result-size.js';
 import type { Value } from '../types/types.js';
+import { DEFAULT_MAX_RETAINED_BYTES } from '../config/limits.js';
 
 /** Largest REST page of rows, in bytes of row text (at least one row is always returned). */
 export const MAX_PAGE_BYTES = 10 * 1024 * 1024;
 
-/** Bytes of finished results kept in memory over all jobs by default (oldest results expire first). */
-export const DEFAULT_MAX_RETAINED_BYTES = 1024 * 1024 * 1024;
+/** Bytes of finished results kept in memory over all jobs by default (src/config/limits.ts). */
+export { DEFAULT_MAX_RETAINED_BYTES };
 
 /** Size of one kept row: the length of its REST text, or an estimate of its decoded values. */
 function rowBytes(row: string | Value[]): number {

@@ -15,8 +15,11 @@ import type { TempScope } from '../engine/names.js';
 import { BigQueryError } from '../errors/errors.js';
 import { newSessionState } from '../engine/session-state.js';
 
-/** BigQuery's idle lifetime of a session. */
-export const DEFAULT_SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
+import { DEFAULT_SESSION_IDLE_MS } from '../config/timeouts.js';
+import { logIgnored } from '../config/logger.js';
+
+/** BigQuery's idle lifetime of a session (src/config/timeouts.ts). */
+export { DEFAULT_SESSION_IDLE_MS };
 
 export interface Session {
   id: string;
@@ -92,7 +95,8 @@ export class SessionManager {
 /** Drops a TEMP scope's hidden dataset and its tables. */
 export async function dropTempScope(e: Engine, t: TempScope): Promise<void> {
   if (!e.catalog.getDataset(t.projectId, t.datasetId)) return;
-  for (const table of e.catalog.listTables(t.projectId, t.datasetId)) await dropTableObject(e, table).catch(() => undefined);
-  await e.catalog.deleteDataset(t.projectId, t.datasetId).catch(() => undefined);
+  // Best effort: one table that cannot be dropped does not keep the others (or the session's end) back.
+  for (const table of e.catalog.listTables(t.projectId, t.datasetId)) await dropTableObject(e, table).catch(logIgnored(e.log, 'dropping a TEMP table', 'warn'));
+  await e.catalog.deleteDataset(t.projectId, t.datasetId).catch(logIgnored(e.log, 'deleting a TEMP dataset', 'warn'));
   t.tables.clear();
 }

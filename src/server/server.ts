@@ -2,11 +2,14 @@
  * The emulator process: engine + job manager + the REST server (fastify) on `host:port`, serving
  * BigQuery REST v2 under both `/bigquery/v2/projects/…` and `/projects/…` (DESIGN §4, §7).
  */
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { Engine } from '../engine/engine.js';
 import { JobManager, type ResultLimits } from '../jobs/jobs.js';
 import { BigQueryError } from '../errors/errors.js';
 import { setAllowedLocalDirs } from '../jobs/source-uris.js';
+import { resolveConfig, type EmulatorConfig } from '../config/config.js';
+import { createLogger, type Logger } from '../config/logger.js';
+import { setJsUdfLimits } from '../config/limits.js';
 import { MAX_PATH_PARAM_CHARS, MAX_REQUEST_BYTES, MAX_UPLOAD_REQUEST_BYTES } from '../config/request-limits.js';
 import { serializeReply } from '../wire/resources.js';
 import type { RestContext } from './rest/context.js';
@@ -25,36 +28,22 @@ import { networkGuards } from './rest/network-guards.js';
 import { clientError, drainRequestBody, frameworkError } from './rest/framework-errors.js';
 import { cappedEnvelope } from './rest/reference-ids.js';
 
-export interface EmulatorOptions {
-  host?: string;
-  /** REST port; 0 picks a free one. */
-  port?: number;
-  grpcPort?: number;
-  projectId?: string;
-  /** Dataset created at start (in the default project). */
-  dataset?: string;
-  dataDir?: string;
+/**
+ * Options of an embedded emulator: any knob of `EmulatorConfig` (src/config/config.ts; absent ones
+ * take their defaults through the same resolver as `bqemu serve`), plus what only code can pass.
+ */
+export interface EmulatorOptions extends Partial<EmulatorConfig> {
+  /** Log nothing but errors (the default when embedded); `false` also logs every request (as `--log`). */
   quiet?: boolean;
-  /** Idle lifetime of a session in ms (BigQuery: 24 hours). */
-  sessionIdleMs?: number;
-  /** Query jobs running at once; later jobs stay PENDING until one ends (default 16, src/jobs/slots.ts). */
-  maxRunningJobs?: number;
   /** How many finished jobs' result rows are kept (src/jobs/jobs.ts ResultLimits); older results expire. */
   resultLimits?: Partial<ResultLimits>;
-  /** Local directories load jobs and external tables may read `file://` / absolute-path sources from (`--allow-local-files`; src/jobs/source-uris.ts). None by default. */
-  allowLocalFiles?: string[];
-  /** Extra host names clients may reach the emulator by (`Host` header check); `*` allows any. */
-  allowedHosts?: string[];
-  /** Browser origins allowed to call the REST API (CORS); none by default. */
-  corsOrigins?: string[];
-  /** Where the server's log goes (default: stdout when logging requests, else errors only to stderr). */
+  /**
+   * Where the structured log goes (default: standard output when `quiet === false` or a `logLevel`
+   * is given, else standard error).
+   */
   logStream?: NodeJS.WritableStream;
-  /** DuckDB's memory limit, a size such as `4GB` (default half the machine's RAM, src/config/limits.ts). */
-  memoryLimit?: string;
-  /** Where DuckDB spills (default `<dataDir>/spill`, else a private directory under the OS temp directory). */
-  tempDirectory?: string;
-  /** Largest decoded result of one query in bytes before "Response too large to return." (default 512 MB). */
-  maxResponseBytes?: number;
+  /** A logger to use instead of creating one (the CLI passes its own). */
+  logger?: Logger;
 }
 
 export interface Emulator {
@@ -62,33 +51,46 @@ export interface Emulator {
   projectId: string;
   engine: Engine;
   app: FastifyInstance;
+  /** The configuration the emulator runs with (options, environment and defaults resolved). */
+  config: EmulatorConfig;
+  /** The emulator's structured logger. */
+  log: Logger;
   close(): Promise<void>;
 }
 
 /**
- * Starts the emulator.
- * @throws if the port is taken or the analyzer cannot start.
+ * Starts the emulator with `opts` resolved into one EmulatorConfig (src/config/config.ts).
+ * @throws ConfigError when a process-wide environment variable (BQEMU_GCS_DIR, BQEMU_LOG_LEVEL) cannot be used;
+ *   an Error if the port is taken or the analyzer cannot start.
  */
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
-  const projectId = opts.projectId ?? 'test-project';
+  const { quiet, resultLimits, logStream, logger, ...knobs } = opts;
+  // Embedded, only errors are logged (a 5xx from a handler is a bug worth its stack) unless asked.
+  const config = resolveConfig({ logRequests: quiet === false, ...knobs }, { defaultLogLevel: quiet === false ? 'info' : 'error' });
+  const log = logger ?? createLogger(config.logLevel, logStream ?? (quiet === false || opts.logLevel ? process.stdout : process.stderr));
+  const projectId = config.projectId;
+  setJsUdfLimits({ timeoutMs: config.jsUdfTimeoutMs, memoryMb: config.jsUdfMemoryMb });
   const engine = await Engine.start({
-    dataDir: opts.dataDir,
-    database: { memoryLimit: opts.memoryLimit, tempDirectory: opts.tempDirectory },
-    maxResponseBytes: opts.maxResponseBytes,
+    dataDir: config.dataDir,
+    database: { memoryLimit: config.memoryLimit, tempDirectory: config.tempDirectory },
+    maxResponseBytes: config.maxResponseBytes,
+    gcsDir: config.gcsDir,
+    log,
   });
-  setAllowedLocalDirs(engine, opts.allowLocalFiles ?? []);
-  const jobs = new JobManager(engine, projectId, opts.resultLimits ?? {}, opts.sessionIdleMs, opts.maxRunningJobs);
+  setAllowedLocalDirs(engine, config.allowLocalFiles);
+  const jobs = new JobManager(engine, projectId, resultLimits ?? {}, config.sessionIdleMs, config.maxRunningJobs, log);
   await jobs.load();
   engine.jobsProvider = (p) => jobs.list(p).flatMap((j) => [j, ...(j.childJobIds?.length ? jobs.list(p, { parentJobId: j.jobId }) : [])]);
   engine.catalog.touchProject(projectId);
-  if (opts.dataset && !engine.catalog.getDataset(projectId, opts.dataset)) {
+  if (config.dataset && !engine.catalog.getDataset(projectId, config.dataset)) {
     const now = Date.now();
-    await engine.catalog.putDataset({ projectId, datasetId: opts.dataset, creationTime: now, lastModifiedTime: now, fields: {} });
+    await engine.catalog.putDataset({ projectId, datasetId: config.dataset, creationTime: now, lastModifiedTime: now, fields: {} });
   }
-  const host = opts.host ?? '127.0.0.1';
-  // Errors are logged even when quiet: a 5xx from a handler is a bug worth its stack (stderr).
+  const host = config.host;
+  // Fastify logs through the same logger; its per-request lines only with --log (logRequests).
   const app = Fastify({
-    logger: { level: opts.quiet === false ? 'info' : 'error', stream: opts.logStream ?? (opts.quiet === false ? process.stdout : process.stderr) },
+    loggerInstance: log.child({ component: 'server' }) as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: !config.logRequests }),
     bodyLimit: MAX_REQUEST_BYTES,
     routerOptions: { maxParamLength: MAX_PATH_PARAM_CHARS },
     clientErrorHandler: clientError,
@@ -107,7 +109,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       done(e as Error, undefined);
     }
   });
-  app.addHook('onRequest', networkGuards({ host, allowedHosts: opts.allowedHosts, corsOrigins: opts.corsOrigins }));
+  app.addHook('onRequest', networkGuards({ host, allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins }));
   app.addHook('onRoute', addRequestValidation);
   app.setErrorHandler(async (err: Error & { statusCode?: number; code?: string }, req, reply) => {
     // An oversized body: read the rest before answering, or the client never sees the 400.
@@ -143,8 +145,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   // Media uploads of load jobs (their own body parser: bytes).
   await app.register(async (r) => uploadsRoutes(r, ctx), { prefix: '/upload/bigquery/v2' });
   discoveryRoutes(app, ctx);
-  const address = await app.listen({ host, port: opts.port ?? 9050 });
+  const address = await app.listen({ host, port: config.port });
   const url = address.replace('[::1]', 'localhost');
+  log.info({ component: 'server', url, host, port: Number(new URL(url).port), grpcPort: config.grpcPort, projectId, dataDir: config.dataDir ?? null }, 'server listening');
   ctx.baseUrl = () => url;
   let closed = false;
   const close = async () => {
@@ -153,5 +156,5 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     await app.close();
     engine.stop();
   };
-  return { url, projectId, engine, app, close };
+  return { url, projectId, engine, app, config, log, close };
 }

@@ -205,6 +205,7 @@ function zoneFormat(zone: string): Intl.DateTimeFormat | null {
         hour: 'numeric', minute: 'numeric', second: 'numeric', era: 'short',
       });
     } catch {
+      // Intl rejects the zone (unknown to its tz database): remembered as unknown, the caller's error follows.
       f = null;
     }
     zoneFormats.set(zone, f);

@@ -3,6 +3,7 @@
  * Sessions run with TimeZone UTC and BigQuery's NULL order (DESIGN §3). Holds a small pool of
  * connections so reads run side by side; metadata is persisted in `__bqemu_meta`.
  */
+import { logIgnored, silentLogger, type Logger } from '../../config/logger.js';
 import { noteResult } from './native-memory.js';
 import {
   DuckDBInstance,
@@ -59,6 +60,8 @@ export class Database implements MetaPersistence {
     private readonly pool: DuckDBConnection[],
     /** True when the database is a file (`--data-dir`). */
     readonly persistent: boolean,
+    /** The engine's logger (src/config/logger.ts). */
+    readonly log: Logger = silentLogger,
   ) {}
   private free: DuckDBConnection[] = [];
   /** Writes are serialised (BigQuery queues DML per table; DuckDB's optimistic writes would conflict). */
@@ -82,6 +85,7 @@ export class Database implements MetaPersistence {
       return writeTurn.run(this, f).finally(() => this.writeGeneration++);
     };
     const next = this.writeChain.then(g, g);
+    // The chain only orders writes: each write's failure reaches its own caller through `next`.
     this.writeChain = next.catch(() => undefined);
     return next;
   }
@@ -118,7 +122,7 @@ export class Database implements MetaPersistence {
       await installFunctionPrelude(c);
       pool.push(c);
     }
-    const db = new Database(instance, pool, file !== ':memory:');
+    const db = new Database(instance, pool, file !== ':memory:', opts.log);
     db.ownTempDir = ownTempDir;
     db.free = [...pool];
     await db.run('CREATE TABLE IF NOT EXISTS __bqemu_meta (kind VARCHAR, key VARCHAR, json VARCHAR, PRIMARY KEY (kind, key))');
@@ -168,7 +172,7 @@ export class Database implements MetaPersistence {
       try {
         await runWithJsUdfs(() => c.run(sql));
       } catch (e) {
-        throw mapDuckDBError(e);
+        throw mapDuckDBError(e, this.log);
       }
     }));
   }
@@ -220,6 +224,7 @@ export class Database implements MetaPersistence {
           try {
             p = await c.prepare(sql);
           } catch {
+            // Not preparable (e.g. several statements, or a statement DuckDB cannot prepare): run it unprepared, whose errors are mapped below.
             return await unprepared(c);
           }
           cache.set(sql, p);
@@ -237,7 +242,7 @@ export class Database implements MetaPersistence {
           cache.delete(sql);
           p.destroySync();
         }
-        throw mapDuckDBError(e);
+        throw mapDuckDBError(e, this.log);
       }
     });
   }
@@ -260,8 +265,9 @@ export class Database implements MetaPersistence {
         await c.run('COMMIT');
         return counts;
       } catch (e) {
-        await c.run('ROLLBACK').catch(() => undefined);
-        throw mapDuckDBError(e);
+        // The statement's own error is the answer; a failed ROLLBACK (no transaction left) adds nothing.
+        await c.run('ROLLBACK').catch(logIgnored(this.log, 'ROLLBACK after a failed write'));
+        throw mapDuckDBError(e, this.log);
       }
     })));
   }
@@ -281,11 +287,11 @@ export class Database implements MetaPersistence {
         } catch (e) {
           try {
             appender?.closeSync();
-          } catch {
-            /* already failed */
+          } catch (closeErr) {
+            logIgnored(this.log, 'closing a failed appender (its own error is thrown below)')(closeErr);
           }
-          await c.run('ROLLBACK').catch(() => undefined);
-          throw mapDuckDBError(e);
+          await c.run('ROLLBACK').catch(logIgnored(this.log, 'ROLLBACK after a failed append'));
+          throw mapDuckDBError(e, this.log);
         }
       }),
     );
@@ -334,8 +340,10 @@ export class Database implements MetaPersistence {
       const { relation } = JSON.parse(String(json)) as { relation: string };
       try {
         await this.restoreCopies([[relation, String(copy)]]);
-      } catch {
-        await this.dropCopies([String(copy)]).catch(() => undefined);
+      } catch (err) {
+        // A copy that cannot be restored is dropped; its table keeps its committed state.
+        this.log.warn({ err, copy: String(copy), relation }, 'could not restore a transaction copy at start; dropping it');
+        await this.dropCopies([String(copy)]).catch(logIgnored(this.log, 'dropping an unrestorable transaction copy', 'warn'));
       }
     }
   }

@@ -2,6 +2,7 @@
  * DuckDB's error texts → BigQuery's: DuckDB's own wording never reaches a client.
  */
 import { BigQueryError } from '../../errors/errors.js';
+import type { Logger } from '../../config/logger.js';
 import { jsUdfErrorOf } from '../../functions/js-udf.js';
 
 /**
@@ -11,9 +12,18 @@ import { jsUdfErrorOf } from '../../functions/js-udf.js';
  */
 const RESOURCES_EXCEEDED = /^Out of Memory Error|Lists larger than|Cannot create a string of size|could not allocate|failed to allocate|Failed to (?:create|write) (?:the )?(?:temporary|temp)|maximum temp directory size|max_temp_directory_size/i;
 
-/** Maps a DuckDB runtime error to BigQuery's text (DESIGN §3). */
-export function mapDuckDBError(e: unknown): BigQueryError {
+/**
+ * Maps a DuckDB runtime error to BigQuery's text (DESIGN §3). DuckDB's own text, which never
+ * reaches a client, is logged at debug on `log` (the engine's logger, src/config/logger.ts).
+ */
+export function mapDuckDBError(e: unknown, log?: Logger): BigQueryError {
   if (e instanceof BigQueryError) return e;
+  const mapped = mapToBigQuery(e);
+  log?.debug({ original: e instanceof Error ? e.message : String(e), reason: mapped.reason, message: mapped.message }, 'DuckDB error mapped');
+  return mapped;
+}
+
+function mapToBigQuery(e: unknown): BigQueryError {
   let msg = e instanceof Error ? e.message : String(e);
   msg = msg.split('\n')[0];
   const udf = jsUdfErrorOf(msg);

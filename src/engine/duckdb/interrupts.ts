@@ -2,6 +2,7 @@
  * Cancellation of DuckDB work (jobs.cancel): the interrupter of a job, carried through the async
  * context of everything the job runs, and the retry loop of statements that call JavaScript UDFs.
  */
+import { REINTERRUPT_FOR_MS, REINTERRUPT_MS } from '../../config/timeouts.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { BigQueryError } from '../../errors/errors.js';
@@ -44,9 +45,6 @@ export function currentInterrupterSignal(): AbortSignal | undefined {
   return currentInterrupter.getStore()?.signal;
 }
 
-/** Interval and duration of repeated interrupts (see Interrupter.interrupt). */
-const REINTERRUPT_MS = 10;
-const REINTERRUPT_FOR_MS = 5000;
 
 /** The interrupter of the current async context (see runInterruptible). */
 export const currentInterrupter = new AsyncLocalStorage<Interrupter>();

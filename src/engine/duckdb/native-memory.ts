@@ -37,6 +37,7 @@ function collector(): GcFunction | null {
     const fn = vm.runInNewContext('gc') as GcFunction | undefined;
     gcFn = typeof fn === 'function' ? fn : null;
   } catch {
+    // A runtime that refuses --expose-gc: the memory guard works without forcing collections.
     gcFn = null;
   }
   return gcFn;

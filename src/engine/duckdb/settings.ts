@@ -1,11 +1,14 @@
 /**
  * Resource settings of the embedded DuckDB database: its memory limit and spill directory.
  */
+import type { Logger } from '../../config/logger.js';
 import os from 'node:os';
 import { DEFAULT_DUCKDB_MEMORY_FRACTION } from '../../config/limits.js';
 
 /** Resource settings of the database (src/config/limits.ts). */
 export interface DatabaseOptions {
+  /** The engine's logger (errors ignored on purpose at debug); silent when absent. */
+  log?: Logger;
   /**
    * DuckDB's `memory_limit` (a DuckDB size such as `4GB` or `512MB`); default
    * {@link DEFAULT_DUCKDB_MEMORY_FRACTION} of the machine's RAM.

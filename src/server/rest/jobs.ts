@@ -12,18 +12,17 @@ import { schemaOf, encodeRowsJson, jsonArrayYielding, offsetOfToken, pageToken, 
 import { jobResource, jobStatistics } from './job-resources.js';
 import { callerFromHeaders, intParam, objectBody, type PathParams, type RestContext } from './context.js';
 import { BigQueryError } from '../../errors/errors.js';
+import { JOB_INSERT_WAIT_MS, QUERY_DEFAULT_TIMEOUT_MS, QUERY_MAX_TIMEOUT_MS } from '../../config/timeouts.js';
 
 const DEFAULT_PAGE = 100_000;
 
 /** The QueryRequest fields that belong in configuration.query. */
 const QUERY_FIELDS = ['query', 'useLegacySql', 'defaultDataset', 'parameterMode', 'queryParameters', 'useQueryCache', 'maximumBytesBilled', 'createSession', 'connectionProperties', 'priority', 'continuous'];
 
-/** Default wait of jobs.query and getQueryResults (discovery: "By default, this limit is 10 seconds"). */
-const DEFAULT_TIMEOUT_MS = 10_000;
-/** Longest wait (getQueryResults "typically returns after around 200 seconds"). */
-const MAX_TIMEOUT_MS = 200_000;
-/** How long jobs.insert waits for a job before answering it RUNNING (short queries answer DONE, as recorded). */
-const INSERT_WAIT_MS = 1000;
+// Default and longest waits of jobs.query / getQueryResults, jobs.insert's wait (src/config/timeouts.ts).
+const DEFAULT_TIMEOUT_MS = QUERY_DEFAULT_TIMEOUT_MS;
+const MAX_TIMEOUT_MS = QUERY_MAX_TIMEOUT_MS;
+const INSERT_WAIT_MS = JOB_INSERT_WAIT_MS;
 
 const STATES = ['PENDING', 'RUNNING', 'DONE'] as const;
 

@@ -64,6 +64,7 @@ export function networkGuards(opts: NetworkGuardOptions) {
       const u = new URL(origin);
       return u.protocol === 'http:' && hostAllowed(hostName(u.host)) && Number(u.port || 80) === port;
     } catch {
+      // An Origin that is not a URL cannot be this server's own page.
       return false;
     }
   };

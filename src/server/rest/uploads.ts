@@ -22,9 +22,10 @@ import type { RestContext } from './context.js';
 import { parseJsonBody } from './json-body.js';
 import { validateRequestBody } from './request-validation.js';
 import { MAX_UPLOAD_REQUEST_BYTES } from '../../config/request-limits.js';
+import { UPLOAD_WAIT_MS } from '../../config/timeouts.js';
 
-/** How long the upload POST waits for its load job before answering it (as jobs.insert does). */
-const WAIT_MS = 1000;
+/** How long the upload POST waits for its load job before answering it (src/config/timeouts.ts). */
+const WAIT_MS = UPLOAD_WAIT_MS;
 
 interface Session {
   projectId: string;
