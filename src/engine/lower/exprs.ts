@@ -3,7 +3,7 @@
  * declarative function table (src/functions); a function without an entry is rejected with a clear
  * "not supported" error, never lowered to something silently wrong.
  */
-import type { Node } from '../../analyzer/ast.js';
+import type { Node, ResolvedExprKind, ResolvedNodeOf } from '../../analyzer/ast.js';
 import { valueFromProto } from '../../analyzer/values.js';
 import { BigQueryError } from '../../errors/errors.js';
 import { lookupFunction, type FnCall } from '../../functions/registry.js';
@@ -16,7 +16,8 @@ import { jsUdfIdOf, lowerJsUdfCall } from '../../functions/js-udf.js';
 import { castParams, enforceSql } from '../type-params.js';
 import { collatedCall, icuLocale, sortKey } from '../../functions/collation.js';
 
-type ExprLowering = (n: Node, ctx: LowerContext) => string;
+/** How each expression kind lowers; `null` marks a kind that is not lowered (lowerExpr refuses it). */
+type ExprLowerings = { [K in ResolvedExprKind]: ((n: ResolvedNodeOf<K>, ctx: LowerContext) => string) | null };
 
 /** Lowers an ORDER BY item list (`OrderByItem` nodes) with BigQuery's default NULL order. */
 export function lowerOrderBy(items: Node[], ctx: LowerContext): string {
@@ -213,12 +214,16 @@ function lowerGetJsonField(n: Node, ctx: LowerContext): string {
   return `json_extract(${lowerExpr(n.expr, ctx)}, '$."${name.replace(/'/g, "''")}"')`;
 }
 
-const EXPRS: Record<string, ExprLowering> = {
+/**
+ * Every expression kind of the analyzer's resolved_ast.proto (src/analyzer/generated/resolved-ast.ts),
+ * so that a kind added there fails typechecking here until it is lowered or listed as not lowered.
+ */
+const EXPRS: ExprLowerings = {
   Literal: lowerLiteral,
   Parameter: lowerParameter,
   Constant: (n, ctx) => lowerNamedValue(n, ctx, scriptVariableKey(String(n.constant?.name ?? '')), String(n.constant?.name)),
   SystemVariable: (n, ctx) => lowerNamedValue(n, ctx, systemVariableKey(n.namePath ?? []), `@@${(n.namePath ?? []).join('.')}`),
-  ColumnRef: (n) => colName(n.column),
+  ColumnRef: (n) => colName(n.column!),
   FunctionCall: (n, ctx) => callFunction(n, ctx),
   AggregateFunctionCall: (n, ctx) => {
     const filter = n.havingModifier ? ctx.havingFilters?.get(n) : undefined;
@@ -238,11 +243,25 @@ const EXPRS: Record<string, ExprLowering> = {
   GetStructField: lowerGetStructField,
   SubqueryExpr: lowerSubquery,
   GetJsonField: lowerGetJsonField,
+  // Not lowered: refused with "Expression <kind>" (BigQueryError.notSupported). `Dmldefault` is
+  // handled by the DML lowering (src/engine/dml.ts, statements.ts) before it reaches here.
+  AnalyticFunctionCall: null,
+  ArgumentRef: null,
+  CatalogColumnRef: null,
+  Dmldefault: null,
+  ExpressionColumn: null,
+  FilterField: null,
+  Flatten: null,
+  FlattenedArg: null,
+  GetProtoField: null,
+  MakeProto: null,
+  ReplaceField: null,
+  WithExpr: null,
 };
 
 /** Lowers one expression node to DuckDB SQL. */
 export function lowerExpr(n: Node, ctx: LowerContext): string {
-  const f = EXPRS[n.kind];
+  const f = EXPRS[n.kind as ResolvedExprKind] as ((n: Node, ctx: LowerContext) => string) | null | undefined;
   if (!f) throw BigQueryError.notSupported(`Expression ${n.kind}`);
   return f(n, ctx);
 }
