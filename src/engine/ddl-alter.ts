@@ -3,7 +3,7 @@
  * SET OPTIONS, ALTER COLUMN SET DATA TYPE / DROP NOT NULL / SET OPTIONS.
  * Source: BigQuery DDL reference (data-definition-language#alter_table_statement).
  */
-import type { Node } from '../analyzer/ast.js';
+import type { Node, ResolvedAlterActionKind } from '../analyzer/ast.js';
 import { fromTypeProto } from '../analyzer/types.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
@@ -12,7 +12,7 @@ import type { Engine, QueryOptions, StatementResult } from './engine.js';
 import { duckType } from './duckdb/types.js';
 import { ident, type LowerContext } from './lower/context.js';
 import { resolveTablePath, refText } from './names.js';
-import type { StatementHandler } from './statements.js';
+import type { StatementHandler, StatementHandlers } from './statements.js';
 import { literalOptions } from './options.js';
 import { expirationOptionFields } from './expiration.js';
 import { checkSnapshotAlter } from './table-guards.js';
@@ -43,7 +43,12 @@ function withoutParams(c: Column): Column {
   return rest;
 }
 
-const ACTIONS: Record<string, Action> = {
+/**
+ * Every ALTER action kind of the analyzer's resolved_ast.proto: a handler, or `null` for an action
+ * ALTER TABLE refuses ("ALTER TABLE action <name>" not supported). `RenameToAction` is handled by
+ * alterTable itself.
+ */
+const ACTIONS: Record<ResolvedAlterActionKind, Action | null> = {
   AddColumnAction: (t, a, ddl) => {
     const d: Node = a.columnDefinition;
     if (find(t, d.name) >= 0) {
@@ -102,6 +107,23 @@ const ACTIONS: Record<string, Action> = {
     const desc = literalOptions(a.optionList).description;
     if (i >= 0 && typeof desc === 'string') t.columns = t.columns.map((c, j) => (j === i ? { ...c, description: desc } : c));
   },
+  AddConstraintAction: null,
+  AddSubEntityAction: null,
+  AddToRestricteeListAction: null,
+  AlterColumnDropDefaultAction: null,
+  AlterColumnSetDefaultAction: null,
+  AlterSubEntityAction: null,
+  DropConstraintAction: null,
+  DropPrimaryKeyAction: null,
+  DropSubEntityAction: null,
+  FilterUsingAction: null,
+  GrantToAction: null,
+  RemoveFromRestricteeListAction: null,
+  RestrictToAction: null,
+  RevokeFromAction: null,
+  SetAsAction: null,
+  SetCollateClause: null,
+  RenameToAction: null,
 };
 
 async function alterTable(e: Engine, stmt: Node, _ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
@@ -121,7 +143,7 @@ async function alterTable(e: Engine, stmt: Node, _ctx: LowerContext, opts: Query
       renameTo = a.newPath as string[];
       continue;
     }
-    const f = ACTIONS[a.kind];
+    const f = ACTIONS[a.kind as ResolvedAlterActionKind] as Action | null | undefined;
     if (!f) throw BigQueryError.notSupported(`ALTER TABLE action ${a.kind.replace(/Action$/, '')}`);
     await f(t, a, ddl);
   }
@@ -140,4 +162,4 @@ async function alterTable(e: Engine, stmt: Node, _ctx: LowerContext, opts: Query
 const alterTableSetOptions: StatementHandler = (e, stmt, ctx, opts) =>
   alterTable(e, { ...stmt, alterActionList: [{ kind: 'SetOptionsAction', optionList: stmt.optionList }] }, ctx, opts);
 
-export const ALTER: Record<string, StatementHandler> = { AlterTableStmt: alterTable, AlterTableSetOptionsStmt: alterTableSetOptions };
+export const ALTER = { AlterTableStmt: alterTable, AlterTableSetOptionsStmt: alterTableSetOptions } satisfies StatementHandlers;

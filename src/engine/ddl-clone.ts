@@ -19,7 +19,7 @@ import { literalOptions } from './options.js';
 import { withExpirationExpression } from './expiration.js';
 import { partitioningFields } from './partitioning.js';
 import { refText, resolveTablePath, type TableRef } from './names.js';
-import type { StatementHandler } from './statements.js';
+import type { StatementHandler, StatementHandlers } from './statements.js';
 
 /** Table-level OPTIONS of the statement as REST fields. */
 function optionFields(stmt: Node): Record<string, unknown> {
@@ -105,10 +105,10 @@ const dropAs = (objectType: string, statementType: string): StatementHandler => 
   return { ...res, statementType };
 };
 
-export const CLONE: Record<string, StatementHandler> = {
+export const CLONE = {
   DropMaterializedViewStmt: dropAs('MATERIALIZED VIEW', 'DROP_MATERIALIZED_VIEW'),
   DropSnapshotTableStmt: dropAs('TABLE', 'DROP_SNAPSHOT_TABLE'),
   CreateTableStmt: createTable,
   CreateSnapshotTableStmt: cloneStmt,
   CreateMaterializedViewStmt: createMaterializedView,
-};
+} satisfies StatementHandlers;

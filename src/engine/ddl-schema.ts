@@ -12,7 +12,7 @@ import type { Engine, QueryOptions, StatementResult } from './engine.js';
 import type { LowerContext } from './lower/context.js';
 import { literalOptions } from './options.js';
 import { datasetOptionFields } from './expiration.js';
-import type { StatementHandler } from './statements.js';
+import type { StatementHandler, StatementHandlers } from './statements.js';
 
 /** REST Dataset fields of the plain options (name → field). */
 const PLAIN: Record<string, string> = { description: 'description', friendly_name: 'friendlyName', default_collation: 'defaultCollation' };
@@ -58,4 +58,4 @@ async function alterSchema(e: Engine, stmt: Node, _ctx: LowerContext, opts: Quer
   return { ...base, ddlOperationPerformed: 'ALTER' };
 }
 
-export const SCHEMA_DDL: Record<string, StatementHandler> = { AlterSchemaStmt: alterSchema };
+export const SCHEMA_DDL = { AlterSchemaStmt: alterSchema } satisfies StatementHandlers;

@@ -18,7 +18,7 @@ import { colName, ident, type LowerContext } from './lower/context.js';
 import { lowerScan } from './lower/scans.js';
 import { duckType } from './duckdb/types.js';
 import { resolveTablePath, refText, type TableRef } from './names.js';
-import type { StatementHandler } from './statements.js';
+import type { StatementHandler, StatementHandlers } from './statements.js';
 import { dropHistory, keepsHistory, retainReplaced } from './history.js';
 import { datasetOptionFields, withDatasetDefaults, withExpirationExpression } from './expiration.js';
 import { INGESTION_PSEUDO_DDL, isIngestionPartitioned, partitioningFields } from './partitioning.js';
@@ -284,11 +284,11 @@ async function truncateStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: Quer
   return { statementType: 'TRUNCATE_TABLE', numDmlAffectedRows: n };
 }
 
-export const DDL: Record<string, StatementHandler> = {
+export const DDL = {
   CreateTableStmt: createTable,
   CreateTableAsSelectStmt: createTable,
   CreateViewStmt: createView,
   DropStmt: dropStmt,
   CreateSchemaStmt: createSchema,
   TruncateStmt: truncateStmt,
-};
+} satisfies StatementHandlers;

@@ -11,7 +11,7 @@ import type { Engine, QueryOptions, StatementResult } from './engine.js';
 import { colName, ident, type BoundTable, type LowerContext } from './lower/context.js';
 import { lowerExpr } from './lower/exprs.js';
 import { lowerScan } from './lower/scans.js';
-import type { StatementHandler } from './statements.js';
+import type { StatementHandler, StatementHandlers } from './statements.js';
 import { columnHasParams, enforceSql } from './type-params.js';
 import { duckType } from './duckdb/types.js';
 import { runWithJsUdfs } from './duckdb/db.js';
@@ -182,8 +182,8 @@ async function mergeStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOp
   );
 }
 
-export const DML: Record<string, StatementHandler> = {
+export const DML = {
   DeleteStmt: deleteStmt,
   UpdateStmt: updateStmt,
   MergeStmt: mergeStmt,
-};
+} satisfies StatementHandlers;

@@ -17,7 +17,7 @@ import type { Engine, QueryOptions, StatementResult } from './engine.js';
 import { colName, type LowerContext } from './lower/context.js';
 import { lowerScan } from './lower/scans.js';
 import { literalOptions } from './options.js';
-import { readRows, resultFields, type StatementHandler } from './statements.js';
+import { readRows, resultFields, type StatementHandler, type StatementHandlers } from './statements.js';
 import { csvText, ndjsonText, writeAvro } from './export-writers.js';
 
 const FORMATS = new Set(['CSV', 'JSON', 'AVRO', 'PARQUET']);
@@ -60,4 +60,4 @@ async function exportData(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
   return result;
 }
 
-export const EXPORT: Record<string, StatementHandler> = { ExportDataStmt: exportData };
+export const EXPORT = { ExportDataStmt: exportData } satisfies StatementHandlers;

@@ -19,7 +19,7 @@ import type { Engine, QueryOptions, StatementResult } from './engine.js';
 import type { LowerContext } from './lower/context.js';
 import { resolveTablePath, type NameDefaults } from './names.js';
 import { literalOptions } from './options.js';
-import type { StatementHandler } from './statements.js';
+import type { StatementHandler, StatementHandlers } from './statements.js';
 
 /** ZetaSQL's function group of templated SQL functions (what the catalog deserializer keys on). */
 export const TEMPLATED_GROUP = 'Templated_SQL_Function';
@@ -221,10 +221,10 @@ async function dropRoutine(e: Engine, stmt: Node, opts: QueryOptions, statementT
 /** DROP PROCEDURE comes as a generic DropStmt (objectType PROCEDURE); ddl.ts delegates here. */
 export const dropProcedure = (e: Engine, stmt: Node, opts: QueryOptions) => dropRoutine(e, stmt, opts, 'DROP_PROCEDURE', 'PROCEDURE');
 
-export const ROUTINES: Record<string, StatementHandler> = {
+export const ROUTINES = {
   CreateFunctionStmt: createFunction,
   CreateProcedureStmt: createProcedure,
   CreateTableFunctionStmt: createTableFunction,
   DropFunctionStmt: (e, stmt, _ctx, opts) => dropRoutine(e, stmt, opts, 'DROP_FUNCTION', 'SCALAR_FUNCTION'),
   DropTableFunctionStmt: (e, stmt, _ctx, opts) => dropRoutine(e, stmt, opts, 'DROP_TABLE_FUNCTION', 'TABLE_VALUED_FUNCTION'),
-};
+} satisfies StatementHandlers;

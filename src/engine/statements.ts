@@ -3,7 +3,7 @@
  * here; DDL in ddl.ts. Every statement kind without a handler is rejected clearly.
  */
 import { SCHEMA_DDL } from './ddl-schema.js';
-import { walk, yieldIfLarge, type Node } from '../analyzer/ast.js';
+import { walk, yieldIfLarge, type Node, type ResolvedStatementKind } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Value } from '../types/types.js';
@@ -28,6 +28,9 @@ import { expirePartitions } from './expiration.js';
 import { columnHasParams, enforceSql } from './type-params.js';
 
 export type StatementHandler = (e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions) => Promise<StatementResult>;
+
+/** Statement handlers by resolved statement kind (the kinds of src/analyzer/generated/resolved-ast.ts). */
+export type StatementHandlers = Partial<Record<ResolvedStatementKind, StatementHandler>>;
 
 /** Builds the lowering context for a statement's bound tables. */
 export async function makeContext(e: Engine, tables: Map<string, TableMeta>, opts: NameDefaults & Partial<QueryOptions> & { noRowAccess?: boolean }): Promise<LowerContext> {
@@ -165,7 +168,64 @@ async function insertStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
   return { statementType: 'INSERT', numDmlAffectedRows: n };
 }
 
-const HANDLERS: Record<string, StatementHandler> = {
+/**
+ * Statement kinds not executed here: executeStatement refuses them with "Statement <name>" not
+ * supported. (Script statements such as BEGIN, CALL, ASSERT, SET and EXECUTE IMMEDIATE are run by
+ * src/scripting from the parse tree.)
+ */
+const NOT_EXECUTED = {
+  AbortBatchStmt: null,
+  AlterAllRowAccessPoliciesStmt: null,
+  AlterApproxViewStmt: null,
+  AlterDatabaseStmt: null,
+  AlterEntityStmt: null,
+  AlterMaterializedViewStmt: null,
+  AlterModelStmt: null,
+  AlterPrivilegeRestrictionStmt: null,
+  AlterRowAccessPolicyStmt: null,
+  AlterViewStmt: null,
+  AnalyzeStmt: null,
+  AssertStmt: null,
+  AssignmentStmt: null,
+  AuxLoadDataStmt: null,
+  BeginStmt: null,
+  CallStmt: null,
+  CloneDataStmt: null,
+  CommitStmt: null,
+  CreateApproxViewStmt: null,
+  CreateConstantStmt: null,
+  CreateDatabaseStmt: null,
+  CreateEntityStmt: null,
+  CreateExternalTableStmt: null,
+  CreateIndexStmt: null,
+  CreateModelStmt: null,
+  CreatePrivilegeRestrictionStmt: null,
+  DefineTableStmt: null,
+  DescribeStmt: null,
+  DropIndexStmt: null,
+  DropPrivilegeRestrictionStmt: null,
+  ExecuteImmediateStmt: null,
+  ExplainStmt: null,
+  ExportMetadataStmt: null,
+  ExportModelStmt: null,
+  GrantStmt: null,
+  ImportStmt: null,
+  ModuleStmt: null,
+  RenameStmt: null,
+  RevokeStmt: null,
+  RollbackStmt: null,
+  RunBatchStmt: null,
+  SetTransactionStmt: null,
+  ShowStmt: null,
+  StartBatchStmt: null,
+  UndropStmt: null,
+} as const;
+
+/**
+ * Every statement kind of the analyzer's resolved_ast.proto, so that a kind added there fails
+ * typechecking here until it has a handler or is listed as not executed (`null`).
+ */
+const HANDLERS: Record<ResolvedStatementKind, StatementHandler | null> = {
   QueryStmt: queryStmt,
   InsertStmt: insertStmt,
   ...DDL,
@@ -176,13 +236,14 @@ const HANDLERS: Record<string, StatementHandler> = {
   ...ROW_ACCESS,
   ...EXPORT,
   ...SCHEMA_DDL,
+  ...NOT_EXECUTED,
 };
 
 const STATEMENT_NAMES: Record<string, string> = { UpdateStmt: 'UPDATE', DeleteStmt: 'DELETE', MergeStmt: 'MERGE' };
 
 /** Executes one analyzed statement. */
 export async function executeStatement(e: Engine, stmt: Node, tables: Map<string, TableMeta>, opts: QueryOptions): Promise<StatementResult> {
-  const h = HANDLERS[stmt.kind];
+  const h = HANDLERS[stmt.kind as ResolvedStatementKind] as StatementHandler | null | undefined;
   if (!h) throw BigQueryError.notSupported(`Statement ${STATEMENT_NAMES[stmt.kind] ?? stmt.kind.replace(/Stmt$/, '')}`);
   // Read-only table snapshots and required partition filters (table-guards.ts).
   // Each pass over a large statement is a step of its own (other clients run in between).
