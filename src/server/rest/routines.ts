@@ -10,6 +10,7 @@ import { BigQueryError } from '../../errors/errors.js';
 import type { BqType } from '../../types/types.js';
 import { etagOf, jsonArrayYielding, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { intParam, objectBody, requireDataset, type RestContext } from './context.js';
+import type { RequestBodies } from './generated/bigquery-v2.js';
 
 type Params = { projectId: string; datasetId: string; routineId: string };
 type Req = FastifyRequest<{ Params: Params; Querystring: Record<string, string>; Body: unknown }>;
@@ -126,7 +127,7 @@ export function routinesRoutes(app: FastifyInstance, ctx: RestContext): void {
   };
 
   app.post(base, async (req: Req) => {
-    const body = objectBody(req.body);
+    const body = objectBody<RequestBodies['bigquery.routines.insert']>(req.body);
     const ref: Params = {
       projectId: body.routineReference?.projectId ?? req.params.projectId,
       datasetId: body.routineReference?.datasetId ?? req.params.datasetId,
@@ -162,7 +163,7 @@ export function routinesRoutes(app: FastifyInstance, ctx: RestContext): void {
     const existing = find(req.params);
     const ifMatch = req.headers['if-match'];
     if (ifMatch && ifMatch !== '*' && ifMatch !== routineResource(existing).etag) throw BigQueryError.preconditionFailed();
-    const body = objectBody(req.body);
+    const body = objectBody<RequestBodies['bigquery.routines.update']>(req.body);
     const merged = replace ? body : { ...routineResource(existing), ...body };
     const r = routineFromBody(merged, req.params, existing);
     await cat.putRoutine(r);

@@ -16,6 +16,7 @@ import type { Value } from '../../types/types.js';
 import { decodeJsonValue } from '../../wire/rest-values.js';
 import { encodeRowsJson, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { intParam, objectBody, requireTable, type PathParams, type RestContext } from './context.js';
+import type { RequestBodies } from './generated/bigquery-v2.js';
 import { countRows } from './tables.js';
 import { callerFromHeaders, checkFullAccess } from '../../engine/row-access.js';
 import { isAnonymousDataset } from '../../jobs/anonymous.js';
@@ -58,7 +59,7 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
   });
 
   app.post('/projects/:projectId/datasets/:datasetId/tables/:tableId/insertAll', async (req: Req) => {
-    const body = objectBody(req.body);
+    const body = objectBody<RequestBodies['bigquery.tabledata.insertAll']>(req.body);
     const t = requireTable(ctx, req.params.projectId, req.params.datasetId, req.params.tableId);
     if (t.type !== 'TABLE') throw BigQueryError.invalid(`Cannot insert into a table of type ${t.type}.`);
     // Table snapshots are read-only: the DML guard's text, with reason invalid (not a query).
@@ -70,7 +71,7 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
     // BigQuery: 400 "No rows present in the request." (google/clusterfuzz#721, google-api-ruby-client#220).
     if (body.rows !== undefined && !Array.isArray(body.rows)) throw BigQueryError.invalid(`Invalid value at 'rows': expected a list of rows.`, 'rows');
     if (!body.rows?.length) throw BigQueryError.invalid('No rows present in the request.');
-    const rows: { json?: Record<string, unknown>; insertId?: string }[] = body.rows;
+    const rows = body.rows;
     const good: Value[][] = [];
     const errors: { index: number; errors: object[] }[] = [];
     rows.forEach((r, index) => {
