@@ -1,4 +1,5 @@
-// Generates src/server/rest/generated/bigquery-v2.ts: TypeScript types of BigQuery's REST v2
+// Generates src/types/generated/bigquery-v2.ts (in the types layer, so that jobs, wire and server
+// can all use it): TypeScript types of BigQuery's REST v2
 // resources from the discovery document the server ships (src/server/rest/bigquery-v2-discovery.json,
 // https://bigquery.googleapis.com/discovery/v1/apis/bigquery/v2/rest).
 //
@@ -18,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const REST_TYPES_OUT = 'src/server/rest/generated/bigquery-v2.ts';
+export const REST_TYPES_OUT = 'src/types/generated/bigquery-v2.ts';
 const DISCOVERY = 'src/server/rest/bigquery-v2-discovery.json';
 
 /** A description as a JSDoc block, wrapped at about 100 columns. */

@@ -19,7 +19,7 @@ describe('generated types', () => {
     expect(checkedIn(RESOLVED_AST_OUT) === generateResolvedAst(), `${RESOLVED_AST_OUT} is stale: run npm run gen:types`).toBe(true);
   });
 
-  it('src/server/rest/generated/bigquery-v2.ts is up to date with the discovery document (else: npm run gen:types)', () => {
+  it('src/types/generated/bigquery-v2.ts is up to date with the discovery document (else: npm run gen:types)', () => {
     expect(checkedIn(REST_TYPES_OUT) === generateRestTypes(), `${REST_TYPES_OUT} is stale: run npm run gen:types`).toBe(true);
   });
 });

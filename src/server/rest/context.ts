@@ -32,9 +32,9 @@ export function intParam(v: unknown, name: string): number | undefined {
 /**
  * Requires a JSON object body. `T` names what the request validator (request-validation.ts) has
  * already checked it against, e.g. `RequestBodies['bigquery.tables.insert']`
- * (src/server/rest/generated/bigquery-v2.ts); loosely typed when not given.
+ * (src/types/generated/bigquery-v2.ts).
  */
-export function objectBody<T extends object = Record<string, any>>(body: unknown): T {
+export function objectBody<T extends object = Record<string, unknown>>(body: unknown): T {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw BigQueryError.invalid('The request body must be a JSON object.');
   return body as T;
 }

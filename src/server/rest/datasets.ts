@@ -8,12 +8,12 @@ import { BigQueryError } from '../../errors/errors.js';
 import { dropDataset } from '../../engine/ddl.js';
 import { datasetListItem, datasetResource, jsonArrayYielding, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { intParam, objectBody, requireDataset, type PathParams, type RestContext } from './context.js';
-import type { RequestBodies } from './generated/bigquery-v2.js';
+import type { Dataset, RequestBodies, RequestJson } from '../../types/generated/bigquery-v2.js';
 
 const READ_ONLY = ['kind', 'etag', 'id', 'selfLink', 'datasetReference', 'creationTime', 'lastModifiedTime', 'location', 'type'];
 
 /** The client-settable fields of a Dataset body. */
-function settable(body: Record<string, any>): Record<string, unknown> {
+function settable(body: Dataset<RequestJson>): Record<string, unknown> {
   const f: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) if (!READ_ONLY.includes(k) && v !== undefined) f[k] = v;
   return f;

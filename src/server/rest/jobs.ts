@@ -11,7 +11,7 @@ import type { JobRecord, JobState } from '../../jobs/jobs.js';
 import { schemaOf, encodeRowsJson, jsonArrayYielding, offsetOfToken, pageToken, rowsJson } from '../../wire/resources.js';
 import { jobResource, jobStatistics } from '../../wire/jobs.js';
 import { intParam, objectBody, type PathParams, type RestContext } from './context.js';
-import type { RequestBodies } from './generated/bigquery-v2.js';
+import type { RequestBodies } from '../../types/generated/bigquery-v2.js';
 import { BigQueryError } from '../../errors/errors.js';
 import { callerFromHeaders, withCaller } from '../../engine/row-access.js';
 

@@ -10,10 +10,10 @@ import { BigQueryError } from '../../errors/errors.js';
 import { checkGrantees, checkPolicyId, checkPredicate } from '../../engine/row-access.js';
 import { etagOf, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { intParam, objectBody, requireTable, type PathParams, type RestContext } from './context.js';
-import type { RequestBodies } from './generated/bigquery-v2.js';
+import type { RequestBodies, RowAccessPolicy } from '../../types/generated/bigquery-v2.js';
 
 /** The REST form of a policy. */
-export function rowAccessPolicyResource(p: RowAccessPolicyMeta): Record<string, unknown> {
+export function rowAccessPolicyResource(p: RowAccessPolicyMeta): RowAccessPolicy {
   return {
     etag: etagOf([p.filterPredicate, p.grantees, p.lastModifiedTime]),
     rowAccessPolicyReference: { projectId: p.projectId, datasetId: p.datasetId, tableId: p.tableId, policyId: p.policyId },

@@ -12,11 +12,11 @@ import { pageEnd } from '../../jobs/result-bytes.js';
 import { insertValues } from '../../engine/dml-values.js';
 import { enforceRows } from '../../engine/type-params.js';
 import { checkSnapshotWrite } from '../../engine/table-guards.js';
-import type { Value } from '../../types/types.js';
+import type { BqType, Value } from '../../types/types.js';
 import { decodeJsonValue } from '../../wire/rest-values.js';
 import { encodeRowsJson, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { intParam, objectBody, requireTable, type PathParams, type RestContext } from './context.js';
-import type { RequestBodies } from './generated/bigquery-v2.js';
+import type { RequestBodies } from '../../types/generated/bigquery-v2.js';
 import { countRows } from './tables.js';
 import { callerFromHeaders, checkFullAccess } from '../../engine/row-access.js';
 import { isAnonymousDataset } from '../../jobs/anonymous.js';
@@ -108,7 +108,7 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
  * Decodes one insertAll row into the table's column order.
  * @throws BigQueryError invalid naming the field (unknown field, REQUIRED missing, bad value).
  */
-function decodeRow(columns: { name: string; type: any; required: boolean }[], json: Record<string, unknown>, ignoreUnknown: boolean): Value[] {
+function decodeRow(columns: { name: string; type: BqType; required: boolean }[], json: Record<string, unknown>, ignoreUnknown: boolean): Value[] {
   const byName = new Map(Object.entries(json).map(([k, v]) => [k.toLowerCase(), { k, v }]));
   const known = new Set(columns.map((c) => c.name.toLowerCase()));
   if (!ignoreUnknown) for (const { k } of byName.values()) if (!known.has(k.toLowerCase())) throw BigQueryError.invalid(`no such field: ${k}.`, k);

@@ -13,7 +13,7 @@ import { paramsKey } from '../../types/type-params.js';
 import { checkSetDataType } from '../../engine/type-params.js';
 import { jsonArrayYielding, offsetOfToken, pageToken, tableListItem, tableResource } from '../../wire/resources.js';
 import { intParam, objectBody, requireDataset, requireTable, type PathParams, type RestContext } from './context.js';
-import type { RequestBodies } from './generated/bigquery-v2.js';
+import type { RequestBodies, RequestJson, Table } from '../../types/generated/bigquery-v2.js';
 import { duckType } from '../../engine/duckdb/types.js';
 import { isAnonymousDataset } from '../../jobs/anonymous.js';
 import { anonymousTableResource } from './anonymous-tables.js';
@@ -21,7 +21,7 @@ import { expirePartitions, withDatasetDefaults } from '../../engine/expiration.j
 
 const READ_ONLY = ['kind', 'etag', 'id', 'selfLink', 'tableReference', 'schema', 'view', 'creationTime', 'lastModifiedTime', 'type', 'location', 'numRows', 'numBytes', 'numLongTermBytes', 'numTotalLogicalBytes'];
 
-function settable(body: Record<string, any>): Record<string, unknown> {
+function settable(body: Table<RequestJson>): Record<string, unknown> {
   const f: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) if (!READ_ONLY.includes(k) && v !== undefined && v !== null) f[k] = v;
   return f;
