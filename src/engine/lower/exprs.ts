@@ -3,7 +3,18 @@
  * declarative function table (src/functions); a function without an entry is rejected with a clear
  * "not supported" error, never lowered to something silently wrong.
  */
-import type { Node, ResolvedExprKind, ResolvedNodeOf } from '../../analyzer/ast.js';
+import type {
+  Node,
+  ResolvedExprKind,
+  ResolvedNodeOf,
+  ResolvedCast,
+  ResolvedGetJsonField,
+  ResolvedGetStructField,
+  ResolvedLiteral,
+  ResolvedMakeStruct,
+  ResolvedParameter,
+  ResolvedSubqueryExpr,
+} from '../../analyzer/ast.js';
 import { valueFromProto } from '../../analyzer/values.js';
 import { BigQueryError } from '../../errors/errors.js';
 import { lookupFunction, type FnCall } from '../../functions/registry.js';
@@ -110,12 +121,12 @@ function displayName(name: string): string {
   return name.startsWith('$') ? `operator ${name.slice(1)}` : name.toUpperCase();
 }
 
-function lowerLiteral(n: Node, ctx: LowerContext): string {
+function lowerLiteral(n: ResolvedLiteral, ctx: LowerContext): string {
   const t = exprType(n);
   return ctx.literal(valueFromProto(n.value?.value, t), t);
 }
 
-function lowerParameter(n: Node, ctx: LowerContext): string {
+function lowerParameter(n: ResolvedParameter, ctx: LowerContext): string {
   const t = exprType(n);
   const p = n.name ? ctx.namedParams.get(String(n.name).toLowerCase()) : ctx.positionalParams[Number(n.position) - 1];
   if (!p) throw BigQueryError.invalidQuery(`Query parameter '${n.name ?? n.position}' not found`);
@@ -140,17 +151,17 @@ function lowerNamedValue(n: Node, ctx: LowerContext, key: string, what: string):
  * CAST(x AS STRING(10)) / NUMERIC(5, 2) …: the type parameters apply to the cast value (ZetaSQL
  * reference: type_parameter_constraints.cc; src/engine/type-params.ts); SAFE_CAST gives NULL.
  */
-function lowerCast(n: Node, ctx: LowerContext): string {
+function lowerCast(n: ResolvedCast, ctx: LowerContext): string {
   const sql = lowerPlainCast(n, ctx);
-  const params = castParams(exprType(n), n.typeModifiers?.typeParameters);
+  const params = castParams(exprType(n), n.typeModifiers?.typeParameters as Node | undefined);
   if (!params) return sql;
   return enforceSql(sql, exprType(n), params, '', 0, !!n.returnNullOnError);
 }
 
-function lowerPlainCast(n: Node, ctx: LowerContext): string {
-  const from = exprType(n.expr);
+function lowerPlainCast(n: ResolvedCast, ctx: LowerContext): string {
+  const from = exprType(n.expr!);
   const to = exprType(n);
-  const arg = lowerExpr(n.expr, ctx);
+  const arg = lowerExpr(n.expr!, ctx);
   if (n.format) {
     // CAST(x AS t FORMAT fmt [AT TIME ZONE tz]): src/functions/cast-format.ts.
     const ff = lookupFunction('$cast_format');
@@ -164,7 +175,7 @@ function lowerPlainCast(n: Node, ctx: LowerContext): string {
   return `${n.returnNullOnError ? 'TRY_CAST' : 'CAST'}(${arg} AS ${ctx.duckType(to)})`;
 }
 
-function lowerMakeStruct(n: Node, ctx: LowerContext): string {
+function lowerMakeStruct(n: ResolvedMakeStruct, ctx: LowerContext): string {
   const t = exprType(n) as Extract<BqType, { kind: 'STRUCT' }>;
   const fields = (n.fieldList ?? []) as Node[];
   if (!fields.length) return `NULL`;
@@ -172,26 +183,26 @@ function lowerMakeStruct(n: Node, ctx: LowerContext): string {
   return `struct_pack(${parts.join(', ')})`;
 }
 
-function lowerGetStructField(n: Node, ctx: LowerContext): string {
-  const t = exprType(n.expr) as Extract<BqType, { kind: 'STRUCT' }>;
+function lowerGetStructField(n: ResolvedGetStructField, ctx: LowerContext): string {
+  const t = exprType(n.expr!) as Extract<BqType, { kind: 'STRUCT' }>;
   const idx = Number(n.fieldIdx ?? 0);
-  return `struct_extract(${lowerExpr(n.expr, ctx)}, '${duckFieldName(t, idx).replace(/'/g, "''")}')`;
+  return `struct_extract(${lowerExpr(n.expr!, ctx)}, '${duckFieldName(t, idx).replace(/'/g, "''")}')`;
 }
 
 /** `(SELECT expr)` with no FROM: the expression itself (one row, one value), or undefined. */
-function singleValueSubquery(n: Node): Node | undefined {
-  const scan: Node = n.subquery;
+function singleValueSubquery(n: ResolvedSubqueryExpr): Node | undefined {
+  const scan: Node = n.subquery!;
   if (n.subqueryType !== 'SCALAR' || scan?.kind !== 'ProjectScan' || scan.inputScan?.kind !== 'SingleRowScan') return undefined;
   const cc = (scan.exprList ?? []) as Node[];
   return cc.length === 1 && String(cc[0].column?.columnId) === String(scan.columnList?.[0]?.columnId) ? cc[0].expr : undefined;
 }
 
-function lowerSubquery(n: Node, ctx: LowerContext): string {
+function lowerSubquery(n: ResolvedSubqueryExpr, ctx: LowerContext): string {
   // Inlined so that IFERROR/ISERROR/NULLIFERROR can catch its errors (DuckDB's try() refuses
   // subqueries; src/functions/debugging.ts).
   const single = singleValueSubquery(n);
   if (single) return `(${lowerExpr(single, ctx)})`;
-  const scan: Node = n.subquery;
+  const scan: Node = n.subquery!;
   const inner = lowerScan(scan, ctx);
   const out = scan.columnList?.[0];
   switch (n.subqueryType) {
@@ -203,15 +214,15 @@ function lowerSubquery(n: Node, ctx: LowerContext): string {
     case 'EXISTS':
       return `(EXISTS (${inner}))`;
     case 'IN':
-      return `(${lowerExpr(n.inExpr, ctx)} IN (SELECT ${colName(out)} FROM (${inner})))`;
+      return `(${lowerExpr(n.inExpr!, ctx)} IN (SELECT ${colName(out)} FROM (${inner})))`;
     default:
       throw BigQueryError.notSupported(`Subquery kind ${n.subqueryType}`);
   }
 }
 
-function lowerGetJsonField(n: Node, ctx: LowerContext): string {
+function lowerGetJsonField(n: ResolvedGetJsonField, ctx: LowerContext): string {
   const name = String(n.fieldName).replace(/"/g, '\\"');
-  return `json_extract(${lowerExpr(n.expr, ctx)}, '$."${name.replace(/'/g, "''")}"')`;
+  return `json_extract(${lowerExpr(n.expr!, ctx)}, '$."${name.replace(/'/g, "''")}"')`;
 }
 
 /**
