@@ -6,8 +6,10 @@
 // - each concrete message `ResolvedXProto` sits in one `AnyResolved…Proto` oneof `node` as field
 //   `resolved_x_node`; the normalised node's `kind` is that field name in protobufjs camelCase
 //   without `resolved`/`Node` (`resolved_dmlvalue_node` → `Dmlvalue`, `resolved_tvfscan_node` → `Tvfscan`);
-// - a field typed by a concrete node message (no oneof) gets the field's name as its kind
-//   (`option_list` → `OptionList`): such fields are typed `NodeAs<'OptionList', ResolvedOption>`;
+// - a field typed by a concrete node message (no oneof) holds a node whose kind is the field's name
+//   (`table_scan` → `TableScan`, typed `NodeAs<'TableScan', ResolvedTableScan>`) when its base
+//   classes carry data (its `parent` is on the wire), else a plain object without a kind, where a
+//   proto field named `kind` keeps its name (`option_list`: `Unkinded<ResolvedOption>`);
 // - `parent` chains are merged into the node (the node's own field wins), a field named `kind`
 //   becomes `kind_`;
 // - messages are type aliases, not interfaces, so that a typed node is assignable to the loose
@@ -107,6 +109,14 @@ export function generateResolvedAst() {
   const enums = new Map();
   const externals = new Set();
 
+  // Whether a node message's base classes hold data the analyzer always writes (so its `parent`
+  // is on the wire): a singular field (a repeated one may be empty; ResolvedNodeProto's
+  // parse_location_range is only written on request).
+  const baseCarriesData = (m) => {
+    for (let cur = m.fields.parent?.resolvedType; cur; cur = cur.fields.parent?.resolvedType)
+      if (cur.fieldsArray.some((f) => f.name !== 'parent' && !f.repeated && !(cur.name === 'ResolvedNodeProto' && f.name === 'parseLocationRange'))) return true;
+    return false;
+  };
   const fieldType = (f, owner) => {
     let t;
     if (f.resolvedType instanceof protobuf.Enum) {
@@ -116,9 +126,10 @@ export function generateResolvedAst() {
       const m = f.resolvedType;
       if (isWrapper(m)) t = unionName(m);
       else if (isNodeMessage(m)) {
-        // A concrete-typed node field: the normaliser names its kind after the field.
+        // A concrete-typed node field: with a `parent` on the wire the normaliser names its kind
+        // after the field; without one (base classes with no data) the node stays a plain object.
         const kind = f.name[0].toUpperCase() + f.name.slice(1);
-        t = `NodeAs<'${kind}', ${nodeName(m)}>`;
+        t = baseCarriesData(m) ? `NodeAs<'${kind}', ${nodeName(m)}>` : `Unkinded<${nodeName(m)}>`;
         if (!kindOf.has(m.fullName)) throw new Error(`${owner.name}.${f.name}: ${m.name} is not a concrete node`);
       } else if (m.fullName.startsWith('.zetasql.')) {
         plain.set(m.fullName, m);
@@ -212,10 +223,17 @@ export function generateResolvedAst() {
 /* eslint-disable */
 
 /**
- * A node typed by a concrete-typed proto field: the normaliser names its kind after the field
- * (\`option_list\` → \`'OptionList'\`), not after its message.
+ * A node in a concrete-typed proto field whose base classes carry data: the normaliser names its
+ * kind after the field (\`table_scan\` → \`'TableScan'\`), not after its message.
  */
 export type NodeAs<K extends string, T extends { kind: string }> = Omit<T, 'kind'> & { kind: K };
+
+/**
+ * A node in a concrete-typed proto field whose base classes carry no data (ResolvedArgument's
+ * subclasses): no \`parent\` arrives, so the normaliser leaves it a plain object — no \`kind\`, and a
+ * proto field named \`kind\` keeps its name.
+ */
+export type Unkinded<T extends { kind: string }> = Omit<T, 'kind' | 'kind_'> & ('kind_' extends keyof T ? { kind?: T['kind_' & keyof T] } : {});
 
 /** Every concrete node kind (the \`kind\` of a node reached through an \`AnyResolved…Proto\` oneof). */
 export type ResolvedKind = ResolvedNode['kind'];

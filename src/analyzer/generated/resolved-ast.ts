@@ -6,10 +6,17 @@
 /* eslint-disable */
 
 /**
- * A node typed by a concrete-typed proto field: the normaliser names its kind after the field
- * (`option_list` → `'OptionList'`), not after its message.
+ * A node in a concrete-typed proto field whose base classes carry data: the normaliser names its
+ * kind after the field (`table_scan` → `'TableScan'`), not after its message.
  */
 export type NodeAs<K extends string, T extends { kind: string }> = Omit<T, 'kind'> & { kind: K };
+
+/**
+ * A node in a concrete-typed proto field whose base classes carry no data (ResolvedArgument's
+ * subclasses): no `parent` arrives, so the normaliser leaves it a plain object — no `kind`, and a
+ * proto field named `kind` keeps its name.
+ */
+export type Unkinded<T extends { kind: string }> = Omit<T, 'kind' | 'kind_'> & ('kind_' extends keyof T ? { kind?: T['kind_' & keyof T] } : {});
 
 /** Every concrete node kind (the `kind` of a node reached through an `AnyResolved…Proto` oneof). */
 export type ResolvedKind = ResolvedNode['kind'];
@@ -228,7 +235,7 @@ export const RESOLVED_KINDS: readonly ResolvedKind[] = [
 export type ResolvedAbortBatchStmt = {
   kind: 'AbortBatchStmt';
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -237,7 +244,7 @@ export type ResolvedAbortBatchStmt = {
 export type ResolvedAddColumnAction = {
   kind: 'AddColumnAction';
   isIfNotExists?: boolean;
-  columnDefinition?: NodeAs<'ColumnDefinition', ResolvedColumnDefinition>;
+  columnDefinition?: Unkinded<ResolvedColumnDefinition>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -268,7 +275,7 @@ export type ResolvedAddSubEntityAction = {
   kind: 'AddSubEntityAction';
   entityType?: string;
   name?: string;
-  optionsList?: Array<NodeAs<'OptionsList', ResolvedOption>>;
+  optionsList?: Array<Unkinded<ResolvedOption>>;
   isIfNotExists?: boolean;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
@@ -298,12 +305,12 @@ export type ResolvedAddToRestricteeListAction = {
 export type ResolvedAggregateFunctionCall = {
   kind: 'AggregateFunctionCall';
   /** Apply HAVING MAX/MIN filtering to the stream of input values. */
-  havingModifier?: NodeAs<'HavingModifier', ResolvedAggregateHavingModifier>;
+  havingModifier?: Unkinded<ResolvedAggregateHavingModifier>;
   /**
    * Apply ordering to the stream of input values before calling
    * function.
    */
-  orderByItemList?: Array<NodeAs<'OrderByItemList', ResolvedOrderByItem>>;
+  orderByItemList?: Array<Unkinded<ResolvedOrderByItem>>;
   limit?: ResolvedExpr;
   /**
    * This contains optional custom information about a particular
@@ -373,7 +380,7 @@ export type ResolvedAggregateFunctionCall = {
   /** (from ResolvedFunctionCallBaseProto) */
   argumentList?: ResolvedExpr[];
   /** (from ResolvedFunctionCallBaseProto) */
-  genericArgumentList?: Array<NodeAs<'GenericArgumentList', ResolvedFunctionArgument>>;
+  genericArgumentList?: Array<Unkinded<ResolvedFunctionArgument>>;
   /**
    * (from ResolvedFunctionCallBaseProto) If error_mode=SAFE_ERROR_MODE, and if this function call returns a
    * semantic error (based on input data, not transient server
@@ -382,7 +389,7 @@ export type ResolvedAggregateFunctionCall = {
    */
   errorMode?: ResolvedFunctionCallBaseEnums_ErrorMode;
   /** (from ResolvedFunctionCallBaseProto) Function call hints. */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedFunctionCallBaseProto) */
   collationList?: ResolvedCollationProto[];
   /** (from ResolvedExprProto) */
@@ -419,21 +426,21 @@ export type ResolvedAggregateScan = {
   /** (from ResolvedAggregateScanBaseProto) */
   inputScan?: ResolvedScan;
   /** (from ResolvedAggregateScanBaseProto) */
-  groupByList?: Array<NodeAs<'GroupByList', ResolvedComputedColumn>>;
+  groupByList?: Array<Unkinded<ResolvedComputedColumn>>;
   /** (from ResolvedAggregateScanBaseProto) */
   collationList?: ResolvedCollationProto[];
   /** (from ResolvedAggregateScanBaseProto) */
-  aggregateList?: Array<NodeAs<'AggregateList', ResolvedComputedColumn>>;
+  aggregateList?: Array<Unkinded<ResolvedComputedColumn>>;
   /** (from ResolvedAggregateScanBaseProto) */
   groupingSetList?: ResolvedGroupingSetBase[];
   /** (from ResolvedAggregateScanBaseProto) */
   rollupColumnList?: Array<NodeAs<'RollupColumnList', ResolvedColumnRef>>;
   /** (from ResolvedAggregateScanBaseProto) */
-  groupingCallList?: Array<NodeAs<'GroupingCallList', ResolvedGroupingCall>>;
+  groupingCallList?: Array<Unkinded<ResolvedGroupingCall>>;
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -453,25 +460,25 @@ export type ResolvedAggregateScan = {
  */
 export type ResolvedAggregationThresholdAggregateScan = {
   kind: 'AggregationThresholdAggregateScan';
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedAggregateScanBaseProto) */
   inputScan?: ResolvedScan;
   /** (from ResolvedAggregateScanBaseProto) */
-  groupByList?: Array<NodeAs<'GroupByList', ResolvedComputedColumn>>;
+  groupByList?: Array<Unkinded<ResolvedComputedColumn>>;
   /** (from ResolvedAggregateScanBaseProto) */
   collationList?: ResolvedCollationProto[];
   /** (from ResolvedAggregateScanBaseProto) */
-  aggregateList?: Array<NodeAs<'AggregateList', ResolvedComputedColumn>>;
+  aggregateList?: Array<Unkinded<ResolvedComputedColumn>>;
   /** (from ResolvedAggregateScanBaseProto) */
   groupingSetList?: ResolvedGroupingSetBase[];
   /** (from ResolvedAggregateScanBaseProto) */
   rollupColumnList?: Array<NodeAs<'RollupColumnList', ResolvedColumnRef>>;
   /** (from ResolvedAggregateScanBaseProto) */
-  groupingCallList?: Array<NodeAs<'GroupingCallList', ResolvedGroupingCall>>;
+  groupingCallList?: Array<Unkinded<ResolvedGroupingCall>>;
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -502,7 +509,7 @@ export type ResolvedAlterAllRowAccessPoliciesStmt = {
   /** (from ResolvedAlterObjectStmtProto) */
   isIfExists?: boolean;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -520,7 +527,7 @@ export type ResolvedAlterApproxViewStmt = {
   /** (from ResolvedAlterObjectStmtProto) */
   isIfExists?: boolean;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -566,7 +573,7 @@ export type ResolvedAlterColumnDropNotNullAction = {
  */
 export type ResolvedAlterColumnOptionsAction = {
   kind: 'AlterColumnOptionsAction';
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedAlterColumnActionProto) */
   isIfExists?: boolean;
   /** (from ResolvedAlterColumnActionProto) */
@@ -597,7 +604,7 @@ export type ResolvedAlterColumnSetDataTypeAction = {
    * specifications. Changing options using SET DATA TYPE action is not
    * allowed.
    */
-  updatedAnnotations?: NodeAs<'UpdatedAnnotations', ResolvedColumnAnnotations>;
+  updatedAnnotations?: Unkinded<ResolvedColumnAnnotations>;
   /** (from ResolvedAlterColumnActionProto) */
   isIfExists?: boolean;
   /** (from ResolvedAlterColumnActionProto) */
@@ -620,7 +627,7 @@ export type ResolvedAlterColumnSetDataTypeAction = {
  */
 export type ResolvedAlterColumnSetDefaultAction = {
   kind: 'AlterColumnSetDefaultAction';
-  defaultValue?: NodeAs<'DefaultValue', ResolvedColumnDefaultValue>;
+  defaultValue?: Unkinded<ResolvedColumnDefaultValue>;
   /** (from ResolvedAlterColumnActionProto) */
   isIfExists?: boolean;
   /** (from ResolvedAlterColumnActionProto) */
@@ -644,7 +651,7 @@ export type ResolvedAlterDatabaseStmt = {
   /** (from ResolvedAlterObjectStmtProto) */
   isIfExists?: boolean;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -667,7 +674,7 @@ export type ResolvedAlterEntityStmt = {
   /** (from ResolvedAlterObjectStmtProto) */
   isIfExists?: boolean;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -685,7 +692,7 @@ export type ResolvedAlterMaterializedViewStmt = {
   /** (from ResolvedAlterObjectStmtProto) */
   isIfExists?: boolean;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -703,7 +710,7 @@ export type ResolvedAlterModelStmt = {
   /** (from ResolvedAlterObjectStmtProto) */
   isIfExists?: boolean;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -721,7 +728,7 @@ export type ResolvedAlterModelStmt = {
  */
 export type ResolvedAlterPrivilegeRestrictionStmt = {
   kind: 'AlterPrivilegeRestrictionStmt';
-  columnPrivilegeList?: Array<NodeAs<'ColumnPrivilegeList', ResolvedPrivilege>>;
+  columnPrivilegeList?: Array<Unkinded<ResolvedPrivilege>>;
   objectType?: string;
   /** (from ResolvedAlterObjectStmtProto) */
   namePath?: string[];
@@ -730,7 +737,7 @@ export type ResolvedAlterPrivilegeRestrictionStmt = {
   /** (from ResolvedAlterObjectStmtProto) */
   isIfExists?: boolean;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -758,7 +765,7 @@ export type ResolvedAlterRowAccessPolicyStmt = {
   /** (from ResolvedAlterObjectStmtProto) */
   isIfExists?: boolean;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -776,7 +783,7 @@ export type ResolvedAlterSchemaStmt = {
   /** (from ResolvedAlterObjectStmtProto) */
   isIfExists?: boolean;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -818,10 +825,10 @@ export type ResolvedAlterSubEntityAction = {
 export type ResolvedAlterTableSetOptionsStmt = {
   kind: 'AlterTableSetOptionsStmt';
   namePath?: string[];
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   isIfExists?: boolean;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -839,7 +846,7 @@ export type ResolvedAlterTableStmt = {
   /** (from ResolvedAlterObjectStmtProto) */
   isIfExists?: boolean;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -857,7 +864,7 @@ export type ResolvedAlterViewStmt = {
   /** (from ResolvedAlterObjectStmtProto) */
   isIfExists?: boolean;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -872,7 +879,7 @@ export type ResolvedAlterViewStmt = {
  */
 export type ResolvedAnalyticFunctionCall = {
   kind: 'AnalyticFunctionCall';
-  windowFrame?: NodeAs<'WindowFrame', ResolvedWindowFrame>;
+  windowFrame?: Unkinded<ResolvedWindowFrame>;
   /**
    * (from ResolvedNonScalarFunctionCallBaseProto) Apply DISTINCT to the stream of input values before calling
    * function.
@@ -926,7 +933,7 @@ export type ResolvedAnalyticFunctionCall = {
   /** (from ResolvedFunctionCallBaseProto) */
   argumentList?: ResolvedExpr[];
   /** (from ResolvedFunctionCallBaseProto) */
-  genericArgumentList?: Array<NodeAs<'GenericArgumentList', ResolvedFunctionArgument>>;
+  genericArgumentList?: Array<Unkinded<ResolvedFunctionArgument>>;
   /**
    * (from ResolvedFunctionCallBaseProto) If error_mode=SAFE_ERROR_MODE, and if this function call returns a
    * semantic error (based on input data, not transient server
@@ -935,7 +942,7 @@ export type ResolvedAnalyticFunctionCall = {
    */
   errorMode?: ResolvedFunctionCallBaseEnums_ErrorMode;
   /** (from ResolvedFunctionCallBaseProto) Function call hints. */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedFunctionCallBaseProto) */
   collationList?: ResolvedCollationProto[];
   /** (from ResolvedExprProto) */
@@ -960,9 +967,9 @@ export type ResolvedAnalyticFunctionCall = {
  */
 export type ResolvedAnalyticFunctionGroup = {
   kind: 'AnalyticFunctionGroup';
-  partitionBy?: NodeAs<'PartitionBy', ResolvedWindowPartitioning>;
-  orderBy?: NodeAs<'OrderBy', ResolvedWindowOrdering>;
-  analyticFunctionList?: Array<NodeAs<'AnalyticFunctionList', ResolvedComputedColumn>>;
+  partitionBy?: Unkinded<ResolvedWindowPartitioning>;
+  orderBy?: Unkinded<ResolvedWindowOrdering>;
+  analyticFunctionList?: Array<Unkinded<ResolvedComputedColumn>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -981,11 +988,11 @@ export type ResolvedAnalyticFunctionGroup = {
 export type ResolvedAnalyticScan = {
   kind: 'AnalyticScan';
   inputScan?: ResolvedScan;
-  functionGroupList?: Array<NodeAs<'FunctionGroupList', ResolvedAnalyticFunctionGroup>>;
+  functionGroupList?: Array<Unkinded<ResolvedAnalyticFunctionGroup>>;
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -1005,10 +1012,10 @@ export type ResolvedAnalyticScan = {
  */
 export type ResolvedAnalyzeStmt = {
   kind: 'AnalyzeStmt';
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
-  tableAndColumnIndexList?: Array<NodeAs<'TableAndColumnIndexList', ResolvedTableAndColumnInfo>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
+  tableAndColumnIndexList?: Array<Unkinded<ResolvedTableAndColumnInfo>>;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -1032,25 +1039,25 @@ export type ResolvedAnalyzeStmt = {
 export type ResolvedAnonymizedAggregateScan = {
   kind: 'AnonymizedAggregateScan';
   kThresholdExpr?: ResolvedExpr;
-  anonymizationOptionList?: Array<NodeAs<'AnonymizationOptionList', ResolvedOption>>;
+  anonymizationOptionList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedAggregateScanBaseProto) */
   inputScan?: ResolvedScan;
   /** (from ResolvedAggregateScanBaseProto) */
-  groupByList?: Array<NodeAs<'GroupByList', ResolvedComputedColumn>>;
+  groupByList?: Array<Unkinded<ResolvedComputedColumn>>;
   /** (from ResolvedAggregateScanBaseProto) */
   collationList?: ResolvedCollationProto[];
   /** (from ResolvedAggregateScanBaseProto) */
-  aggregateList?: Array<NodeAs<'AggregateList', ResolvedComputedColumn>>;
+  aggregateList?: Array<Unkinded<ResolvedComputedColumn>>;
   /** (from ResolvedAggregateScanBaseProto) */
   groupingSetList?: ResolvedGroupingSetBase[];
   /** (from ResolvedAggregateScanBaseProto) */
   rollupColumnList?: Array<NodeAs<'RollupColumnList', ResolvedColumnRef>>;
   /** (from ResolvedAggregateScanBaseProto) */
-  groupingCallList?: Array<NodeAs<'GroupingCallList', ResolvedGroupingCall>>;
+  groupingCallList?: Array<Unkinded<ResolvedGroupingCall>>;
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -1099,7 +1106,7 @@ export type ResolvedArgumentDef = {
  */
 export type ResolvedArgumentList = {
   kind: 'ArgumentList';
-  argList?: Array<NodeAs<'ArgList', ResolvedArgumentDef>>;
+  argList?: Array<Unkinded<ResolvedArgumentDef>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -1161,13 +1168,13 @@ export type ResolvedArrayScan = {
   inputScan?: ResolvedScan;
   arrayExpr?: ResolvedExpr;
   elementColumn?: ResolvedColumnProto;
-  arrayOffsetColumn?: NodeAs<'ArrayOffsetColumn', ResolvedColumnHolder>;
+  arrayOffsetColumn?: Unkinded<ResolvedColumnHolder>;
   joinExpr?: ResolvedExpr;
   isOuter?: boolean;
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -1203,7 +1210,7 @@ export type ResolvedAssertStmt = {
   expression?: ResolvedExpr;
   description?: string;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -1223,7 +1230,7 @@ export type ResolvedAssignmentStmt = {
    */
   expr?: ResolvedExpr;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -1322,21 +1329,21 @@ export type ResolvedAuxLoadDataStmt = {
   insertionMode?: ResolvedAuxLoadDataStmtEnums_InsertionMode;
   isTempTable?: boolean;
   namePath?: string[];
-  partitionFilter?: NodeAs<'PartitionFilter', ResolvedAuxLoadDataPartitionFilter>;
-  outputColumnList?: Array<NodeAs<'OutputColumnList', ResolvedOutputColumn>>;
-  columnDefinitionList?: Array<NodeAs<'ColumnDefinitionList', ResolvedColumnDefinition>>;
+  partitionFilter?: Unkinded<ResolvedAuxLoadDataPartitionFilter>;
+  outputColumnList?: Array<Unkinded<ResolvedOutputColumn>>;
+  columnDefinitionList?: Array<Unkinded<ResolvedColumnDefinition>>;
   pseudoColumnList?: ResolvedColumnProto[];
-  primaryKey?: NodeAs<'PrimaryKey', ResolvedPrimaryKey>;
-  foreignKeyList?: Array<NodeAs<'ForeignKeyList', ResolvedForeignKey>>;
-  checkConstraintList?: Array<NodeAs<'CheckConstraintList', ResolvedCheckConstraint>>;
+  primaryKey?: Unkinded<ResolvedPrimaryKey>;
+  foreignKeyList?: Array<Unkinded<ResolvedForeignKey>>;
+  checkConstraintList?: Array<Unkinded<ResolvedCheckConstraint>>;
   partitionByList?: ResolvedExpr[];
   clusterByList?: ResolvedExpr[];
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
-  withPartitionColumns?: NodeAs<'WithPartitionColumns', ResolvedWithPartitionColumns>;
-  connection?: NodeAs<'Connection', ResolvedConnection>;
-  fromFilesOptionList?: Array<NodeAs<'FromFilesOptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
+  withPartitionColumns?: Unkinded<ResolvedWithPartitionColumns>;
+  connection?: Unkinded<ResolvedConnection>;
+  fromFilesOptionList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -1366,7 +1373,7 @@ export type ResolvedBeginStmt = {
   readWriteMode?: ResolvedBeginStmtEnums_ReadWriteMode;
   isolationLevelList?: string[];
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -1384,7 +1391,7 @@ export type ResolvedCallStmt = {
   signature?: FunctionSignatureProto;
   argumentList?: ResolvedExpr[];
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -1410,7 +1417,7 @@ export type ResolvedCast = {
    * extended (TYPE_EXTENDED) type, this field contains information
    * necessary to execute this cast.
    */
-  extendedCast?: NodeAs<'ExtendedCast', ResolvedExtendedCast>;
+  extendedCast?: Unkinded<ResolvedExtendedCast>;
   /**
    * The format string specified by the optional FORMAT clause. It is
    * nullptr when the clause does not exist.
@@ -1501,7 +1508,7 @@ export type ResolvedCheckConstraint = {
   constraintName?: string;
   expression?: ResolvedExpr;
   enforced?: boolean;
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -1531,7 +1538,7 @@ export type ResolvedCloneDataStmt = {
   targetTable?: NodeAs<'TargetTable', ResolvedTableScan>;
   cloneFrom?: ResolvedScan;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -1564,8 +1571,8 @@ export type ResolvedColumnAnnotations = {
    */
   collationName?: ResolvedExpr;
   notNull?: boolean;
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
-  childList?: Array<NodeAs<'ChildList', ResolvedColumnAnnotations>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
+  childList?: Array<Unkinded<ResolvedColumnAnnotations>>;
   /**
    * child_list in <type_parameters> is not used in here.
    * Instead we use child_list of this node (ResolvedColumnAnnotations)
@@ -1621,11 +1628,11 @@ export type ResolvedColumnDefinition = {
   kind: 'ColumnDefinition';
   name?: string;
   type?: TypeProto;
-  annotations?: NodeAs<'Annotations', ResolvedColumnAnnotations>;
+  annotations?: Unkinded<ResolvedColumnAnnotations>;
   isHidden?: boolean;
   column?: ResolvedColumnProto;
-  generatedColumnInfo?: NodeAs<'GeneratedColumnInfo', ResolvedGeneratedColumnInfo>;
-  defaultValue?: NodeAs<'DefaultValue', ResolvedColumnDefaultValue>;
+  generatedColumnInfo?: Unkinded<ResolvedGeneratedColumnInfo>;
+  defaultValue?: Unkinded<ResolvedColumnDefaultValue>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -1667,7 +1674,7 @@ export type ResolvedColumnRef = {
 export type ResolvedCommitStmt = {
   kind: 'CommitStmt';
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -1726,9 +1733,9 @@ export type ResolvedConstant = {
 export type ResolvedCreateApproxViewStmt = {
   kind: 'CreateApproxViewStmt';
   /** (from ResolvedCreateViewBaseProto) */
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedCreateViewBaseProto) */
-  outputColumnList?: Array<NodeAs<'OutputColumnList', ResolvedOutputColumn>>;
+  outputColumnList?: Array<Unkinded<ResolvedOutputColumn>>;
   /** (from ResolvedCreateViewBaseProto) */
   hasExplicitColumns?: boolean;
   /** (from ResolvedCreateViewBaseProto) */
@@ -1750,7 +1757,7 @@ export type ResolvedCreateApproxViewStmt = {
    */
   recursive?: boolean;
   /** (from ResolvedCreateViewBaseProto) */
-  columnDefinitionList?: Array<NodeAs<'ColumnDefinitionList', ResolvedColumnDefinition>>;
+  columnDefinitionList?: Array<Unkinded<ResolvedColumnDefinition>>;
   /** (from ResolvedCreateStatementProto) */
   namePath?: string[];
   /** (from ResolvedCreateStatementProto) */
@@ -1758,7 +1765,7 @@ export type ResolvedCreateApproxViewStmt = {
   /** (from ResolvedCreateStatementProto) */
   createMode?: ResolvedCreateStatementEnums_CreateMode;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -1785,7 +1792,7 @@ export type ResolvedCreateConstantStmt = {
   /** (from ResolvedCreateStatementProto) */
   createMode?: ResolvedCreateStatementEnums_CreateMode;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -1799,9 +1806,9 @@ export type ResolvedCreateConstantStmt = {
 export type ResolvedCreateDatabaseStmt = {
   kind: 'CreateDatabaseStmt';
   namePath?: string[];
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -1826,7 +1833,7 @@ export type ResolvedCreateEntityStmt = {
   entityType?: string;
   entityBodyJson?: string;
   entityBodyText?: string;
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedCreateStatementProto) */
   namePath?: string[];
   /** (from ResolvedCreateStatementProto) */
@@ -1834,7 +1841,7 @@ export type ResolvedCreateEntityStmt = {
   /** (from ResolvedCreateStatementProto) */
   createMode?: ResolvedCreateStatementEnums_CreateMode;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -1849,19 +1856,19 @@ export type ResolvedCreateEntityStmt = {
  */
 export type ResolvedCreateExternalTableStmt = {
   kind: 'CreateExternalTableStmt';
-  withPartitionColumns?: NodeAs<'WithPartitionColumns', ResolvedWithPartitionColumns>;
+  withPartitionColumns?: Unkinded<ResolvedWithPartitionColumns>;
   /** (from ResolvedCreateTableStmtBaseProto) */
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedCreateTableStmtBaseProto) */
-  columnDefinitionList?: Array<NodeAs<'ColumnDefinitionList', ResolvedColumnDefinition>>;
+  columnDefinitionList?: Array<Unkinded<ResolvedColumnDefinition>>;
   /** (from ResolvedCreateTableStmtBaseProto) */
   pseudoColumnList?: ResolvedColumnProto[];
   /** (from ResolvedCreateTableStmtBaseProto) */
-  primaryKey?: NodeAs<'PrimaryKey', ResolvedPrimaryKey>;
+  primaryKey?: Unkinded<ResolvedPrimaryKey>;
   /** (from ResolvedCreateTableStmtBaseProto) */
-  foreignKeyList?: Array<NodeAs<'ForeignKeyList', ResolvedForeignKey>>;
+  foreignKeyList?: Array<Unkinded<ResolvedForeignKey>>;
   /** (from ResolvedCreateTableStmtBaseProto) */
-  checkConstraintList?: Array<NodeAs<'CheckConstraintList', ResolvedCheckConstraint>>;
+  checkConstraintList?: Array<Unkinded<ResolvedCheckConstraint>>;
   /** (from ResolvedCreateTableStmtBaseProto) */
   isValueTable?: boolean;
   /** (from ResolvedCreateTableStmtBaseProto) */
@@ -1869,7 +1876,7 @@ export type ResolvedCreateExternalTableStmt = {
   /** (from ResolvedCreateTableStmtBaseProto) */
   collationName?: ResolvedExpr;
   /** (from ResolvedCreateTableStmtBaseProto) */
-  connection?: NodeAs<'Connection', ResolvedConnection>;
+  connection?: Unkinded<ResolvedConnection>;
   /** (from ResolvedCreateStatementProto) */
   namePath?: string[];
   /** (from ResolvedCreateStatementProto) */
@@ -1877,7 +1884,7 @@ export type ResolvedCreateExternalTableStmt = {
   /** (from ResolvedCreateStatementProto) */
   createMode?: ResolvedCreateStatementEnums_CreateMode;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -1992,13 +1999,13 @@ export type ResolvedCreateFunctionStmt = {
   isAggregate?: boolean;
   language?: string;
   code?: string;
-  aggregateExpressionList?: Array<NodeAs<'AggregateExpressionList', ResolvedComputedColumn>>;
+  aggregateExpressionList?: Array<Unkinded<ResolvedComputedColumn>>;
   functionExpression?: ResolvedExpr;
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   sqlSecurity?: ResolvedCreateStatementEnums_SqlSecurity;
   determinismLevel?: ResolvedCreateStatementEnums_DeterminismLevel;
   isRemote?: boolean;
-  connection?: NodeAs<'Connection', ResolvedConnection>;
+  connection?: Unkinded<ResolvedConnection>;
   /** (from ResolvedCreateStatementProto) */
   namePath?: string[];
   /** (from ResolvedCreateStatementProto) */
@@ -2006,7 +2013,7 @@ export type ResolvedCreateFunctionStmt = {
   /** (from ResolvedCreateStatementProto) */
   createMode?: ResolvedCreateStatementEnums_CreateMode;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -2050,11 +2057,11 @@ export type ResolvedCreateIndexStmt = {
   isSearch?: boolean;
   isVector?: boolean;
   indexAllColumns?: boolean;
-  indexItemList?: Array<NodeAs<'IndexItemList', ResolvedIndexItem>>;
+  indexItemList?: Array<Unkinded<ResolvedIndexItem>>;
   storingExpressionList?: ResolvedExpr[];
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
-  computedColumnsList?: Array<NodeAs<'ComputedColumnsList', ResolvedComputedColumn>>;
-  unnestExpressionsList?: Array<NodeAs<'UnnestExpressionsList', ResolvedUnnestItem>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
+  computedColumnsList?: Array<Unkinded<ResolvedComputedColumn>>;
+  unnestExpressionsList?: Array<Unkinded<ResolvedUnnestItem>>;
   /** (from ResolvedCreateStatementProto) */
   namePath?: string[];
   /** (from ResolvedCreateStatementProto) */
@@ -2062,7 +2069,7 @@ export type ResolvedCreateIndexStmt = {
   /** (from ResolvedCreateStatementProto) */
   createMode?: ResolvedCreateStatementEnums_CreateMode;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -2084,9 +2091,9 @@ export type ResolvedCreateMaterializedViewStmt = {
   clusterByList?: ResolvedExpr[];
   replicaSource?: ResolvedScan;
   /** (from ResolvedCreateViewBaseProto) */
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedCreateViewBaseProto) */
-  outputColumnList?: Array<NodeAs<'OutputColumnList', ResolvedOutputColumn>>;
+  outputColumnList?: Array<Unkinded<ResolvedOutputColumn>>;
   /** (from ResolvedCreateViewBaseProto) */
   hasExplicitColumns?: boolean;
   /** (from ResolvedCreateViewBaseProto) */
@@ -2108,7 +2115,7 @@ export type ResolvedCreateMaterializedViewStmt = {
    */
   recursive?: boolean;
   /** (from ResolvedCreateViewBaseProto) */
-  columnDefinitionList?: Array<NodeAs<'ColumnDefinitionList', ResolvedColumnDefinition>>;
+  columnDefinitionList?: Array<Unkinded<ResolvedColumnDefinition>>;
   /** (from ResolvedCreateStatementProto) */
   namePath?: string[];
   /** (from ResolvedCreateStatementProto) */
@@ -2116,7 +2123,7 @@ export type ResolvedCreateMaterializedViewStmt = {
   /** (from ResolvedCreateStatementProto) */
   createMode?: ResolvedCreateStatementEnums_CreateMode;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -2134,7 +2141,7 @@ export type ResolvedCreateModelAliasedQuery = {
   kind: 'CreateModelAliasedQuery';
   alias?: string;
   query?: ResolvedScan;
-  outputColumnList?: Array<NodeAs<'OutputColumnList', ResolvedOutputColumn>>;
+  outputColumnList?: Array<Unkinded<ResolvedOutputColumn>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -2219,18 +2226,18 @@ export type ResolvedCreateModelAliasedQuery = {
  */
 export type ResolvedCreateModelStmt = {
   kind: 'CreateModelStmt';
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
-  outputColumnList?: Array<NodeAs<'OutputColumnList', ResolvedOutputColumn>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
+  outputColumnList?: Array<Unkinded<ResolvedOutputColumn>>;
   query?: ResolvedScan;
-  aliasedQueryList?: Array<NodeAs<'AliasedQueryList', ResolvedCreateModelAliasedQuery>>;
-  transformInputColumnList?: Array<NodeAs<'TransformInputColumnList', ResolvedColumnDefinition>>;
-  transformList?: Array<NodeAs<'TransformList', ResolvedComputedColumn>>;
-  transformOutputColumnList?: Array<NodeAs<'TransformOutputColumnList', ResolvedOutputColumn>>;
-  transformAnalyticFunctionGroupList?: Array<NodeAs<'TransformAnalyticFunctionGroupList', ResolvedAnalyticFunctionGroup>>;
-  inputColumnDefinitionList?: Array<NodeAs<'InputColumnDefinitionList', ResolvedColumnDefinition>>;
-  outputColumnDefinitionList?: Array<NodeAs<'OutputColumnDefinitionList', ResolvedColumnDefinition>>;
+  aliasedQueryList?: Array<Unkinded<ResolvedCreateModelAliasedQuery>>;
+  transformInputColumnList?: Array<Unkinded<ResolvedColumnDefinition>>;
+  transformList?: Array<Unkinded<ResolvedComputedColumn>>;
+  transformOutputColumnList?: Array<Unkinded<ResolvedOutputColumn>>;
+  transformAnalyticFunctionGroupList?: Array<Unkinded<ResolvedAnalyticFunctionGroup>>;
+  inputColumnDefinitionList?: Array<Unkinded<ResolvedColumnDefinition>>;
+  outputColumnDefinitionList?: Array<Unkinded<ResolvedColumnDefinition>>;
   isRemote?: boolean;
-  connection?: NodeAs<'Connection', ResolvedConnection>;
+  connection?: Unkinded<ResolvedConnection>;
   /** (from ResolvedCreateStatementProto) */
   namePath?: string[];
   /** (from ResolvedCreateStatementProto) */
@@ -2238,7 +2245,7 @@ export type ResolvedCreateModelStmt = {
   /** (from ResolvedCreateStatementProto) */
   createMode?: ResolvedCreateStatementEnums_CreateMode;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -2259,7 +2266,7 @@ export type ResolvedCreateModelStmt = {
  */
 export type ResolvedCreatePrivilegeRestrictionStmt = {
   kind: 'CreatePrivilegeRestrictionStmt';
-  columnPrivilegeList?: Array<NodeAs<'ColumnPrivilegeList', ResolvedPrivilege>>;
+  columnPrivilegeList?: Array<Unkinded<ResolvedPrivilege>>;
   objectType?: string;
   restricteeList?: ResolvedExpr[];
   /** (from ResolvedCreateStatementProto) */
@@ -2269,7 +2276,7 @@ export type ResolvedCreatePrivilegeRestrictionStmt = {
   /** (from ResolvedCreateStatementProto) */
   createMode?: ResolvedCreateStatementEnums_CreateMode;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -2314,9 +2321,9 @@ export type ResolvedCreateProcedureStmt = {
   kind: 'CreateProcedureStmt';
   argumentNameList?: string[];
   signature?: FunctionSignatureProto;
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   procedureBody?: string;
-  connection?: NodeAs<'Connection', ResolvedConnection>;
+  connection?: Unkinded<ResolvedConnection>;
   language?: string;
   code?: string;
   externalSecurity?: ResolvedCreateStatementEnums_SqlSecurity;
@@ -2327,7 +2334,7 @@ export type ResolvedCreateProcedureStmt = {
   /** (from ResolvedCreateStatementProto) */
   createMode?: ResolvedCreateStatementEnums_CreateMode;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -2373,7 +2380,7 @@ export type ResolvedCreateRowAccessPolicyStmt = {
   predicate?: ResolvedExpr;
   predicateStr?: string;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -2399,7 +2406,7 @@ export type ResolvedCreateRowAccessPolicyStmt = {
 export type ResolvedCreateSchemaStmt = {
   kind: 'CreateSchemaStmt';
   collationName?: ResolvedExpr;
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedCreateStatementProto) */
   namePath?: string[];
   /** (from ResolvedCreateStatementProto) */
@@ -2407,7 +2414,7 @@ export type ResolvedCreateSchemaStmt = {
   /** (from ResolvedCreateStatementProto) */
   createMode?: ResolvedCreateStatementEnums_CreateMode;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -2434,7 +2441,7 @@ export type ResolvedCreateSchemaStmt = {
 export type ResolvedCreateSnapshotTableStmt = {
   kind: 'CreateSnapshotTableStmt';
   cloneFrom?: ResolvedScan;
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedCreateStatementProto) */
   namePath?: string[];
   /** (from ResolvedCreateStatementProto) */
@@ -2442,7 +2449,7 @@ export type ResolvedCreateSnapshotTableStmt = {
   /** (from ResolvedCreateStatementProto) */
   createMode?: ResolvedCreateStatementEnums_CreateMode;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -2475,20 +2482,20 @@ export type ResolvedCreateTableAsSelectStmt = {
   kind: 'CreateTableAsSelectStmt';
   partitionByList?: ResolvedExpr[];
   clusterByList?: ResolvedExpr[];
-  outputColumnList?: Array<NodeAs<'OutputColumnList', ResolvedOutputColumn>>;
+  outputColumnList?: Array<Unkinded<ResolvedOutputColumn>>;
   query?: ResolvedScan;
   /** (from ResolvedCreateTableStmtBaseProto) */
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedCreateTableStmtBaseProto) */
-  columnDefinitionList?: Array<NodeAs<'ColumnDefinitionList', ResolvedColumnDefinition>>;
+  columnDefinitionList?: Array<Unkinded<ResolvedColumnDefinition>>;
   /** (from ResolvedCreateTableStmtBaseProto) */
   pseudoColumnList?: ResolvedColumnProto[];
   /** (from ResolvedCreateTableStmtBaseProto) */
-  primaryKey?: NodeAs<'PrimaryKey', ResolvedPrimaryKey>;
+  primaryKey?: Unkinded<ResolvedPrimaryKey>;
   /** (from ResolvedCreateTableStmtBaseProto) */
-  foreignKeyList?: Array<NodeAs<'ForeignKeyList', ResolvedForeignKey>>;
+  foreignKeyList?: Array<Unkinded<ResolvedForeignKey>>;
   /** (from ResolvedCreateTableStmtBaseProto) */
-  checkConstraintList?: Array<NodeAs<'CheckConstraintList', ResolvedCheckConstraint>>;
+  checkConstraintList?: Array<Unkinded<ResolvedCheckConstraint>>;
   /** (from ResolvedCreateTableStmtBaseProto) */
   isValueTable?: boolean;
   /** (from ResolvedCreateTableStmtBaseProto) */
@@ -2496,7 +2503,7 @@ export type ResolvedCreateTableAsSelectStmt = {
   /** (from ResolvedCreateTableStmtBaseProto) */
   collationName?: ResolvedExpr;
   /** (from ResolvedCreateTableStmtBaseProto) */
-  connection?: NodeAs<'Connection', ResolvedConnection>;
+  connection?: Unkinded<ResolvedConnection>;
   /** (from ResolvedCreateStatementProto) */
   namePath?: string[];
   /** (from ResolvedCreateStatementProto) */
@@ -2504,7 +2511,7 @@ export type ResolvedCreateTableAsSelectStmt = {
   /** (from ResolvedCreateStatementProto) */
   createMode?: ResolvedCreateStatementEnums_CreateMode;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -2607,11 +2614,11 @@ export type ResolvedCreateTableFunctionStmt = {
   argumentNameList?: string[];
   signature?: FunctionSignatureProto;
   hasExplicitReturnSchema?: boolean;
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   language?: string;
   code?: string;
   query?: ResolvedScan;
-  outputColumnList?: Array<NodeAs<'OutputColumnList', ResolvedOutputColumn>>;
+  outputColumnList?: Array<Unkinded<ResolvedOutputColumn>>;
   isValueTable?: boolean;
   sqlSecurity?: ResolvedCreateStatementEnums_SqlSecurity;
   /** (from ResolvedCreateStatementProto) */
@@ -2621,7 +2628,7 @@ export type ResolvedCreateTableFunctionStmt = {
   /** (from ResolvedCreateStatementProto) */
   createMode?: ResolvedCreateStatementEnums_CreateMode;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -2664,17 +2671,17 @@ export type ResolvedCreateTableStmt = {
   partitionByList?: ResolvedExpr[];
   clusterByList?: ResolvedExpr[];
   /** (from ResolvedCreateTableStmtBaseProto) */
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedCreateTableStmtBaseProto) */
-  columnDefinitionList?: Array<NodeAs<'ColumnDefinitionList', ResolvedColumnDefinition>>;
+  columnDefinitionList?: Array<Unkinded<ResolvedColumnDefinition>>;
   /** (from ResolvedCreateTableStmtBaseProto) */
   pseudoColumnList?: ResolvedColumnProto[];
   /** (from ResolvedCreateTableStmtBaseProto) */
-  primaryKey?: NodeAs<'PrimaryKey', ResolvedPrimaryKey>;
+  primaryKey?: Unkinded<ResolvedPrimaryKey>;
   /** (from ResolvedCreateTableStmtBaseProto) */
-  foreignKeyList?: Array<NodeAs<'ForeignKeyList', ResolvedForeignKey>>;
+  foreignKeyList?: Array<Unkinded<ResolvedForeignKey>>;
   /** (from ResolvedCreateTableStmtBaseProto) */
-  checkConstraintList?: Array<NodeAs<'CheckConstraintList', ResolvedCheckConstraint>>;
+  checkConstraintList?: Array<Unkinded<ResolvedCheckConstraint>>;
   /** (from ResolvedCreateTableStmtBaseProto) */
   isValueTable?: boolean;
   /** (from ResolvedCreateTableStmtBaseProto) */
@@ -2682,7 +2689,7 @@ export type ResolvedCreateTableStmt = {
   /** (from ResolvedCreateTableStmtBaseProto) */
   collationName?: ResolvedExpr;
   /** (from ResolvedCreateTableStmtBaseProto) */
-  connection?: NodeAs<'Connection', ResolvedConnection>;
+  connection?: Unkinded<ResolvedConnection>;
   /** (from ResolvedCreateStatementProto) */
   namePath?: string[];
   /** (from ResolvedCreateStatementProto) */
@@ -2690,7 +2697,7 @@ export type ResolvedCreateTableStmt = {
   /** (from ResolvedCreateStatementProto) */
   createMode?: ResolvedCreateStatementEnums_CreateMode;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -2702,9 +2709,9 @@ export type ResolvedCreateTableStmt = {
 export type ResolvedCreateViewStmt = {
   kind: 'CreateViewStmt';
   /** (from ResolvedCreateViewBaseProto) */
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedCreateViewBaseProto) */
-  outputColumnList?: Array<NodeAs<'OutputColumnList', ResolvedOutputColumn>>;
+  outputColumnList?: Array<Unkinded<ResolvedOutputColumn>>;
   /** (from ResolvedCreateViewBaseProto) */
   hasExplicitColumns?: boolean;
   /** (from ResolvedCreateViewBaseProto) */
@@ -2726,7 +2733,7 @@ export type ResolvedCreateViewStmt = {
    */
   recursive?: boolean;
   /** (from ResolvedCreateViewBaseProto) */
-  columnDefinitionList?: Array<NodeAs<'ColumnDefinitionList', ResolvedColumnDefinition>>;
+  columnDefinitionList?: Array<Unkinded<ResolvedColumnDefinition>>;
   /** (from ResolvedCreateStatementProto) */
   namePath?: string[];
   /** (from ResolvedCreateStatementProto) */
@@ -2734,7 +2741,7 @@ export type ResolvedCreateViewStmt = {
   /** (from ResolvedCreateStatementProto) */
   createMode?: ResolvedCreateStatementEnums_CreateMode;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -2747,7 +2754,7 @@ export type ResolvedCreateViewStmt = {
  */
 export type ResolvedCube = {
   kind: 'Cube';
-  cubeColumnList?: Array<NodeAs<'CubeColumnList', ResolvedGroupingSetMultiColumn>>;
+  cubeColumnList?: Array<Unkinded<ResolvedGroupingSetMultiColumn>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -2763,9 +2770,9 @@ export type ResolvedCube = {
 export type ResolvedDefineTableStmt = {
   kind: 'DefineTableStmt';
   namePath?: string[];
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -2802,13 +2809,13 @@ export type ResolvedDefineTableStmt = {
 export type ResolvedDeleteStmt = {
   kind: 'DeleteStmt';
   tableScan?: NodeAs<'TableScan', ResolvedTableScan>;
-  assertRowsModified?: NodeAs<'AssertRowsModified', ResolvedAssertRowsModified>;
-  returning?: NodeAs<'Returning', ResolvedReturningClause>;
+  assertRowsModified?: Unkinded<ResolvedAssertRowsModified>;
+  returning?: Unkinded<ResolvedReturningClause>;
   columnAccessList?: ResolvedStatementEnums_ObjectAccess[];
-  arrayOffsetColumn?: NodeAs<'ArrayOffsetColumn', ResolvedColumnHolder>;
+  arrayOffsetColumn?: Unkinded<ResolvedColumnHolder>;
   whereExpr?: ResolvedExpr;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -2829,7 +2836,7 @@ export type ResolvedDescribeStmt = {
   namePath?: string[];
   fromNamePath?: string[];
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -2874,25 +2881,25 @@ export type ResolvedDescriptor = {
 export type ResolvedDifferentialPrivacyAggregateScan = {
   kind: 'DifferentialPrivacyAggregateScan';
   groupSelectionThresholdExpr?: ResolvedExpr;
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedAggregateScanBaseProto) */
   inputScan?: ResolvedScan;
   /** (from ResolvedAggregateScanBaseProto) */
-  groupByList?: Array<NodeAs<'GroupByList', ResolvedComputedColumn>>;
+  groupByList?: Array<Unkinded<ResolvedComputedColumn>>;
   /** (from ResolvedAggregateScanBaseProto) */
   collationList?: ResolvedCollationProto[];
   /** (from ResolvedAggregateScanBaseProto) */
-  aggregateList?: Array<NodeAs<'AggregateList', ResolvedComputedColumn>>;
+  aggregateList?: Array<Unkinded<ResolvedComputedColumn>>;
   /** (from ResolvedAggregateScanBaseProto) */
   groupingSetList?: ResolvedGroupingSetBase[];
   /** (from ResolvedAggregateScanBaseProto) */
   rollupColumnList?: Array<NodeAs<'RollupColumnList', ResolvedColumnRef>>;
   /** (from ResolvedAggregateScanBaseProto) */
-  groupingCallList?: Array<NodeAs<'GroupingCallList', ResolvedGroupingCall>>;
+  groupingCallList?: Array<Unkinded<ResolvedGroupingCall>>;
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -2982,16 +2989,16 @@ export type ResolvedDropFunctionStmt = {
    * to the empty string irrespective of whether or not argument names
    * were given in the DROP FUNCTION statement.
    */
-  arguments?: NodeAs<'Arguments', ResolvedArgumentList>;
+  arguments?: Unkinded<ResolvedArgumentList>;
   /**
    * NOTE: arguments for DROP FUNCTION statements are matched only on
    * type; names are irrelevant, so no argument names are saved to use
    * with this signature.  Additionally, the return type will always be
    * <void>, since return types are ignored for DROP FUNCTION.
    */
-  signature?: NodeAs<'Signature', ResolvedFunctionSignatureHolder>;
+  signature?: Unkinded<ResolvedFunctionSignatureHolder>;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -3013,7 +3020,7 @@ export type ResolvedDropIndexStmt = {
   tableNamePath?: string[];
   indexType?: ResolvedDropIndexStmtEnums_IndexType;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -3030,7 +3037,7 @@ export type ResolvedDropMaterializedViewStmt = {
   isIfExists?: boolean;
   namePath?: string[];
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -3059,9 +3066,9 @@ export type ResolvedDropPrivilegeRestrictionStmt = {
   objectType?: string;
   isIfExists?: boolean;
   namePath?: string[];
-  columnPrivilegeList?: Array<NodeAs<'ColumnPrivilegeList', ResolvedPrivilege>>;
+  columnPrivilegeList?: Array<Unkinded<ResolvedPrivilege>>;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -3085,7 +3092,7 @@ export type ResolvedDropRowAccessPolicyStmt = {
   name?: string;
   targetNamePath?: string[];
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -3102,7 +3109,7 @@ export type ResolvedDropSnapshotTableStmt = {
   isIfExists?: boolean;
   namePath?: string[];
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -3124,7 +3131,7 @@ export type ResolvedDropStmt = {
   namePath?: string[];
   dropMode?: ResolvedDropStmtEnums_DropMode;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -3160,7 +3167,7 @@ export type ResolvedDropTableFunctionStmt = {
   isIfExists?: boolean;
   namePath?: string[];
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -3204,7 +3211,7 @@ export type ResolvedExecuteAsRoleScan = {
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -3243,9 +3250,9 @@ export type ResolvedExecuteImmediateStmt = {
   kind: 'ExecuteImmediateStmt';
   sql?: ResolvedExpr;
   intoIdentifierList?: string[];
-  usingArgumentList?: Array<NodeAs<'UsingArgumentList', ResolvedExecuteImmediateArgument>>;
+  usingArgumentList?: Array<Unkinded<ResolvedExecuteImmediateArgument>>;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -3261,7 +3268,7 @@ export type ResolvedExplainStmt = {
   kind: 'ExplainStmt';
   statement?: ResolvedStatement;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -3284,9 +3291,9 @@ export type ResolvedExplainStmt = {
  */
 export type ResolvedExportDataStmt = {
   kind: 'ExportDataStmt';
-  connection?: NodeAs<'Connection', ResolvedConnection>;
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
-  outputColumnList?: Array<NodeAs<'OutputColumnList', ResolvedOutputColumn>>;
+  connection?: Unkinded<ResolvedConnection>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
+  outputColumnList?: Array<Unkinded<ResolvedOutputColumn>>;
   /**
    * If true, the result of this query is a value table. Rather than
    * producing rows with named columns, it produces rows with a single
@@ -3296,7 +3303,7 @@ export type ResolvedExportDataStmt = {
   isValueTable?: boolean;
   query?: ResolvedScan;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -3318,10 +3325,10 @@ export type ResolvedExportMetadataStmt = {
   kind: 'ExportMetadataStmt';
   schemaObjectKind?: string;
   namePath?: string[];
-  connection?: NodeAs<'Connection', ResolvedConnection>;
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  connection?: Unkinded<ResolvedConnection>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -3338,10 +3345,10 @@ export type ResolvedExportMetadataStmt = {
 export type ResolvedExportModelStmt = {
   kind: 'ExportModelStmt';
   modelNamePath?: string[];
-  connection?: NodeAs<'Connection', ResolvedConnection>;
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  connection?: Unkinded<ResolvedConnection>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -3391,7 +3398,7 @@ export type ResolvedExtendedCast = {
    * can be multiple cast elements (one for each distinct pair of field
    * types). For non-struct types, there will be just a single element.
    */
-  elementList?: Array<NodeAs<'ElementList', ResolvedExtendedCastElement>>;
+  elementList?: Array<Unkinded<ResolvedExtendedCastElement>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -3458,7 +3465,7 @@ export type ResolvedFilterField = {
    * The list of field paths to include or exclude. The path starts
    * from the proto type of <expr>.
    */
-  filterFieldArgList?: Array<NodeAs<'FilterFieldArgList', ResolvedFilterFieldArg>>;
+  filterFieldArgList?: Array<Unkinded<ResolvedFilterFieldArg>>;
   /**
    * If true, will reset cleared required fields into a
    * default value.
@@ -3484,7 +3491,7 @@ export type ResolvedFilterScan = {
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -3604,7 +3611,7 @@ export type ResolvedForeignKey = {
   updateAction?: ResolvedForeignKeyEnums_ActionOperation;
   deleteAction?: ResolvedForeignKeyEnums_ActionOperation;
   enforced?: boolean;
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   referencingColumnList?: string[];
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
@@ -3638,12 +3645,12 @@ export type ResolvedFunctionArgument = {
   kind: 'FunctionArgument';
   expr?: ResolvedExpr;
   scan?: ResolvedScan;
-  model?: NodeAs<'Model', ResolvedModel>;
-  connection?: NodeAs<'Connection', ResolvedConnection>;
-  descriptorArg?: NodeAs<'DescriptorArg', ResolvedDescriptor>;
+  model?: Unkinded<ResolvedModel>;
+  connection?: Unkinded<ResolvedConnection>;
+  descriptorArg?: Unkinded<ResolvedDescriptor>;
   argumentColumnList?: ResolvedColumnProto[];
-  inlineLambda?: NodeAs<'InlineLambda', ResolvedInlineLambda>;
-  sequence?: NodeAs<'Sequence', ResolvedSequence>;
+  inlineLambda?: Unkinded<ResolvedInlineLambda>;
+  sequence?: Unkinded<ResolvedSequence>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -3682,7 +3689,7 @@ export type ResolvedFunctionCall = {
   /** (from ResolvedFunctionCallBaseProto) */
   argumentList?: ResolvedExpr[];
   /** (from ResolvedFunctionCallBaseProto) */
-  genericArgumentList?: Array<NodeAs<'GenericArgumentList', ResolvedFunctionArgument>>;
+  genericArgumentList?: Array<Unkinded<ResolvedFunctionArgument>>;
   /**
    * (from ResolvedFunctionCallBaseProto) If error_mode=SAFE_ERROR_MODE, and if this function call returns a
    * semantic error (based on input data, not transient server
@@ -3691,7 +3698,7 @@ export type ResolvedFunctionCall = {
    */
   errorMode?: ResolvedFunctionCallBaseEnums_ErrorMode;
   /** (from ResolvedFunctionCallBaseProto) Function call hints. */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedFunctionCallBaseProto) */
   collationList?: ResolvedCollationProto[];
   /** (from ResolvedExprProto) */
@@ -3853,7 +3860,7 @@ export type ResolvedGetStructField = {
 export type ResolvedGrantStmt = {
   kind: 'GrantStmt';
   /** (from ResolvedGrantOrRevokeStmtProto) */
-  privilegeList?: Array<NodeAs<'PrivilegeList', ResolvedPrivilege>>;
+  privilegeList?: Array<Unkinded<ResolvedPrivilege>>;
   /** (from ResolvedGrantOrRevokeStmtProto) */
   objectTypeList?: string[];
   /** (from ResolvedGrantOrRevokeStmtProto) */
@@ -3863,7 +3870,7 @@ export type ResolvedGrantStmt = {
   /** (from ResolvedGrantOrRevokeStmtProto) */
   granteeExprList?: ResolvedExpr[];
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -3943,12 +3950,12 @@ export type ResolvedGroupingSet = {
  */
 export type ResolvedGroupRowsScan = {
   kind: 'GroupRowsScan';
-  inputColumnList?: Array<NodeAs<'InputColumnList', ResolvedComputedColumn>>;
+  inputColumnList?: Array<Unkinded<ResolvedComputedColumn>>;
   alias?: string;
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -3992,9 +3999,9 @@ export type ResolvedImportStmt = {
   filePath?: string;
   aliasPath?: string[];
   intoAliasPath?: string[];
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -4048,7 +4055,7 @@ export type ResolvedInlineLambda = {
 /** This represents one row in the VALUES clause of an INSERT. */
 export type ResolvedInsertRow = {
   kind: 'InsertRow';
-  valueList?: Array<NodeAs<'ValueList', ResolvedDMLValue>>;
+  valueList?: Array<Unkinded<ResolvedDMLValue>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -4104,16 +4111,16 @@ export type ResolvedInsertStmt = {
    * primary keys).
    */
   insertMode?: ResolvedInsertStmtEnums_InsertMode;
-  assertRowsModified?: NodeAs<'AssertRowsModified', ResolvedAssertRowsModified>;
-  returning?: NodeAs<'Returning', ResolvedReturningClause>;
+  assertRowsModified?: Unkinded<ResolvedAssertRowsModified>;
+  returning?: Unkinded<ResolvedReturningClause>;
   insertColumnList?: ResolvedColumnProto[];
   queryParameterList?: Array<NodeAs<'QueryParameterList', ResolvedColumnRef>>;
   query?: ResolvedScan;
   queryOutputColumnList?: ResolvedColumnProto[];
-  rowList?: Array<NodeAs<'RowList', ResolvedInsertRow>>;
+  rowList?: Array<Unkinded<ResolvedInsertRow>>;
   columnAccessList?: ResolvedStatementEnums_ObjectAccess[];
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -4134,7 +4141,7 @@ export type ResolvedJoinScan = {
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -4165,7 +4172,7 @@ export type ResolvedLimitOffsetScan = {
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -4243,7 +4250,7 @@ export type ResolvedMakeProtoField = {
  */
 export type ResolvedMakeProto = {
   kind: 'MakeProto';
-  fieldList?: Array<NodeAs<'FieldList', ResolvedMakeProtoField>>;
+  fieldList?: Array<Unkinded<ResolvedMakeProtoField>>;
   /** (from ResolvedExprProto) */
   type?: TypeProto;
   /** (from ResolvedExprProto) */
@@ -4298,9 +4305,9 @@ export type ResolvedMergeStmt = {
   columnAccessList?: ResolvedStatementEnums_ObjectAccess[];
   fromScan?: ResolvedScan;
   mergeExpr?: ResolvedExpr;
-  whenClauseList?: Array<NodeAs<'WhenClauseList', ResolvedMergeWhen>>;
+  whenClauseList?: Array<Unkinded<ResolvedMergeWhen>>;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -4356,8 +4363,8 @@ export type ResolvedMergeWhen = {
   matchExpr?: ResolvedExpr;
   actionType?: ResolvedMergeWhenEnums_ActionType;
   insertColumnList?: ResolvedColumnProto[];
-  insertRow?: NodeAs<'InsertRow', ResolvedInsertRow>;
-  updateItemList?: Array<NodeAs<'UpdateItemList', ResolvedUpdateItem>>;
+  insertRow?: Unkinded<ResolvedInsertRow>;
+  updateItemList?: Array<Unkinded<ResolvedUpdateItem>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -4385,9 +4392,9 @@ export type ResolvedModel = {
 export type ResolvedModuleStmt = {
   kind: 'ModuleStmt';
   namePath?: string[];
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -4505,11 +4512,11 @@ export type ResolvedOrderByItem = {
 export type ResolvedOrderByScan = {
   kind: 'OrderByScan';
   inputScan?: ResolvedScan;
-  orderByItemList?: Array<NodeAs<'OrderByItemList', ResolvedOrderByItem>>;
+  orderByItemList?: Array<Unkinded<ResolvedOrderByItem>>;
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -4619,7 +4626,7 @@ export type ResolvedPivotScan = {
    * Each element is a ResolvedComputedColumn. The expression is always
    * a ResolvedColumnRef that references a column from <input_scan>.
    */
-  groupByList?: Array<NodeAs<'GroupByList', ResolvedComputedColumn>>;
+  groupByList?: Array<Unkinded<ResolvedComputedColumn>>;
   /**
    * Pivot expressions which aggregate over the subset of <input_scan>
    * where <for_expr> matches each value in <pivot_value_list>, plus
@@ -4650,11 +4657,11 @@ export type ResolvedPivotScan = {
    * Each is computed using one of pivot_expr_list and one of
    * pivot_value_list.
    */
-  pivotColumnList?: Array<NodeAs<'PivotColumnList', ResolvedPivotColumn>>;
+  pivotColumnList?: Array<Unkinded<ResolvedPivotColumn>>;
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -4677,7 +4684,7 @@ export type ResolvedPivotScan = {
 export type ResolvedPrimaryKey = {
   kind: 'PrimaryKey';
   columnOffsetList?: string[];
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   unenforced?: boolean;
   constraintName?: string;
   columnNameList?: string[];
@@ -4697,7 +4704,7 @@ export type ResolvedPrimaryKey = {
 export type ResolvedPrivilege = {
   kind: 'Privilege';
   actionType?: string;
-  unitList?: Array<NodeAs<'UnitList', ResolvedObjectUnit>>;
+  unitList?: Array<Unkinded<ResolvedObjectUnit>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -4716,12 +4723,12 @@ export type ResolvedPrivilege = {
  */
 export type ResolvedProjectScan = {
   kind: 'ProjectScan';
-  exprList?: Array<NodeAs<'ExprList', ResolvedComputedColumn>>;
+  exprList?: Array<Unkinded<ResolvedComputedColumn>>;
   inputScan?: ResolvedScan;
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -4742,7 +4749,7 @@ export type ResolvedProjectScan = {
  */
 export type ResolvedQueryStmt = {
   kind: 'QueryStmt';
-  outputColumnList?: Array<NodeAs<'OutputColumnList', ResolvedOutputColumn>>;
+  outputColumnList?: Array<Unkinded<ResolvedOutputColumn>>;
   /**
    * If true, the result of this query is a value table. Rather than
    * producing rows with named columns, it produces rows with a single
@@ -4752,7 +4759,7 @@ export type ResolvedQueryStmt = {
   isValueTable?: boolean;
   query?: ResolvedScan;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -4770,7 +4777,7 @@ export type ResolvedRecursiveRefScan = {
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -4820,12 +4827,12 @@ export type ResolvedRecursiveRefScan = {
 export type ResolvedRecursiveScan = {
   kind: 'RecursiveScan';
   opType?: ResolvedRecursiveScanEnums_RecursiveSetOperationType;
-  nonRecursiveTerm?: NodeAs<'NonRecursiveTerm', ResolvedSetOperationItem>;
-  recursiveTerm?: NodeAs<'RecursiveTerm', ResolvedSetOperationItem>;
+  nonRecursiveTerm?: Unkinded<ResolvedSetOperationItem>;
+  recursiveTerm?: Unkinded<ResolvedSetOperationItem>;
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -4857,7 +4864,7 @@ export type ResolvedRelationArgumentScan = {
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -4919,7 +4926,7 @@ export type ResolvedRenameStmt = {
   oldNamePath?: string[];
   newNamePath?: string[];
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -5012,7 +5019,7 @@ export type ResolvedReplaceField = {
    * error.
    * - Clearing a required field or subfield is an error.
    */
-  replaceFieldItemList?: Array<NodeAs<'ReplaceFieldItemList', ResolvedReplaceFieldItem>>;
+  replaceFieldItemList?: Array<Unkinded<ResolvedReplaceFieldItem>>;
   /** (from ResolvedExprProto) */
   type?: TypeProto;
   /** (from ResolvedExprProto) */
@@ -5046,19 +5053,19 @@ export type ResolvedReturningClause = {
    * can have columns computed in the <expr_list> or an <action_column>
    * as the last column.
    */
-  outputColumnList?: Array<NodeAs<'OutputColumnList', ResolvedOutputColumn>>;
+  outputColumnList?: Array<Unkinded<ResolvedOutputColumn>>;
   /**
    * Represents the WITH ACTION column in <output_column_list> as a
    * string type column. There are four valid values for this action
    * column: "INSERT", "REPLACE", "UPDATE", and "DELETE".
    */
-  actionColumn?: NodeAs<'ActionColumn', ResolvedColumnHolder>;
+  actionColumn?: Unkinded<ResolvedColumnHolder>;
   /**
    * Represents the computed expressions so they can be referenced in
    * <output_column_list>. Worth noting, it can't see <action_column>
    * and can only access columns from the DML statement target table.
    */
-  exprList?: Array<NodeAs<'ExprList', ResolvedComputedColumn>>;
+  exprList?: Array<Unkinded<ResolvedComputedColumn>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -5085,7 +5092,7 @@ export type ResolvedRevokeFromAction = {
 export type ResolvedRevokeStmt = {
   kind: 'RevokeStmt';
   /** (from ResolvedGrantOrRevokeStmtProto) */
-  privilegeList?: Array<NodeAs<'PrivilegeList', ResolvedPrivilege>>;
+  privilegeList?: Array<Unkinded<ResolvedPrivilege>>;
   /** (from ResolvedGrantOrRevokeStmtProto) */
   objectTypeList?: string[];
   /** (from ResolvedGrantOrRevokeStmtProto) */
@@ -5095,7 +5102,7 @@ export type ResolvedRevokeStmt = {
   /** (from ResolvedGrantOrRevokeStmtProto) */
   granteeExprList?: ResolvedExpr[];
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -5104,7 +5111,7 @@ export type ResolvedRevokeStmt = {
 export type ResolvedRollbackStmt = {
   kind: 'RollbackStmt';
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -5124,7 +5131,7 @@ export type ResolvedRollbackStmt = {
  */
 export type ResolvedRollup = {
   kind: 'Rollup';
-  rollupColumnList?: Array<NodeAs<'RollupColumnList', ResolvedGroupingSetMultiColumn>>;
+  rollupColumnList?: Array<Unkinded<ResolvedGroupingSetMultiColumn>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -5133,7 +5140,7 @@ export type ResolvedRollup = {
 export type ResolvedRunBatchStmt = {
   kind: 'RunBatchStmt';
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -5171,12 +5178,12 @@ export type ResolvedSampleScan = {
   size?: ResolvedExpr;
   unit?: ResolvedSampleScanEnums_SampleUnit;
   repeatableArgument?: ResolvedExpr;
-  weightColumn?: NodeAs<'WeightColumn', ResolvedColumnHolder>;
+  weightColumn?: Unkinded<ResolvedColumnHolder>;
   partitionByList?: ResolvedExpr[];
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -5276,13 +5283,13 @@ export type ResolvedSetOperationItem = {
 export type ResolvedSetOperationScan = {
   kind: 'SetOperationScan';
   opType?: ResolvedSetOperationScanEnums_SetOperationType;
-  inputItemList?: Array<NodeAs<'InputItemList', ResolvedSetOperationItem>>;
+  inputItemList?: Array<Unkinded<ResolvedSetOperationItem>>;
   columnMatchMode?: ResolvedSetOperationScanEnums_SetOperationColumnMatchMode;
   columnPropagationMode?: ResolvedSetOperationScanEnums_SetOperationColumnPropagationMode;
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -5299,7 +5306,7 @@ export type ResolvedSetOperationScan = {
  */
 export type ResolvedSetOptionsAction = {
   kind: 'SetOptionsAction';
-  optionList?: Array<NodeAs<'OptionList', ResolvedOption>>;
+  optionList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -5329,7 +5336,7 @@ export type ResolvedSetTransactionStmt = {
   readWriteMode?: ResolvedBeginStmtEnums_ReadWriteMode;
   isolationLevelList?: string[];
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -5352,7 +5359,7 @@ export type ResolvedShowStmt = {
   namePath?: string[];
   likeExpr?: NodeAs<'LikeExpr', ResolvedLiteral>;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -5366,7 +5373,7 @@ export type ResolvedSingleRowScan = {
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -5385,7 +5392,7 @@ export type ResolvedStartBatchStmt = {
   kind: 'StartBatchStmt';
   batchType?: string;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -5481,7 +5488,7 @@ export type ResolvedSubqueryExpr = {
    * Note: Hints currently happen only for EXISTS, IN, or a LIKE
    * expression subquery but not for ARRAY or SCALAR subquery.
    */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedExprProto) */
   type?: TypeProto;
   /** (from ResolvedExprProto) */
@@ -5557,7 +5564,7 @@ export type ResolvedTableScan = {
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -5585,7 +5592,7 @@ export type ResolvedTruncateStmt = {
   tableScan?: NodeAs<'TableScan', ResolvedTableScan>;
   whereExpr?: ResolvedExpr;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -5660,14 +5667,14 @@ export type ResolvedTVFScan = {
   kind: 'Tvfscan';
   tvf?: TableValuedFunctionRefProto;
   signature?: TVFSignatureProto;
-  argumentList?: Array<NodeAs<'ArgumentList', ResolvedFunctionArgument>>;
+  argumentList?: Array<Unkinded<ResolvedFunctionArgument>>;
   columnIndexList?: string[];
   alias?: string;
   functionCallSignature?: FunctionSignatureProto;
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -5700,7 +5707,7 @@ export type ResolvedUndropStmt = {
   namePath?: string[];
   forSystemTimeExpr?: ResolvedExpr;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -5722,7 +5729,7 @@ export type ResolvedUnnestItem = {
   kind: 'UnnestItem';
   arrayExpr?: ResolvedExpr;
   elementColumn?: ResolvedColumnProto;
-  arrayOffsetColumn?: NodeAs<'ArrayOffsetColumn', ResolvedColumnHolder>;
+  arrayOffsetColumn?: Unkinded<ResolvedColumnHolder>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -5818,7 +5825,7 @@ export type ResolvedUnpivotScan = {
    * new <value_column_list> and the column group labels/names
    * in the <label_column>.
    */
-  unpivotArgList?: Array<NodeAs<'UnpivotArgList', ResolvedUnpivotArg>>;
+  unpivotArgList?: Array<Unkinded<ResolvedUnpivotArg>>;
   /**
    * The columns from <input_scan> that are not unpivoted in UNPIVOT
    * IN clause. Columns in <projected_input_column_list> and
@@ -5828,7 +5835,7 @@ export type ResolvedUnpivotScan = {
    * The expression of each ResolvedComputedColumn is a
    * ResolvedColumnRef that references a column from <input_scan>.
    */
-  projectedInputColumnList?: Array<NodeAs<'ProjectedInputColumnList', ResolvedComputedColumn>>;
+  projectedInputColumnList?: Array<Unkinded<ResolvedComputedColumn>>;
   /**
    * Whether we need to include the rows from output where ALL columns
    * from <value_column_list> are null.
@@ -5837,7 +5844,7 @@ export type ResolvedUnpivotScan = {
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -5857,7 +5864,7 @@ export type ResolvedUpdateArrayItem = {
   /** The array offset to be modified. */
   offset?: ResolvedExpr;
   /** The modification to perform to the array element. */
-  updateItem?: NodeAs<'UpdateItem', ResolvedUpdateItem>;
+  updateItem?: Unkinded<ResolvedUpdateItem>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -5975,7 +5982,7 @@ export type ResolvedUpdateItem = {
    * This is mutually exclusive with all fields below, which are used
    * for nested updates only.
    */
-  setValue?: NodeAs<'SetValue', ResolvedDMLValue>;
+  setValue?: Unkinded<ResolvedDMLValue>;
   /**
    * The ResolvedColumn introduced to represent the elements of the
    * array being updated.  This works similarly to
@@ -5986,7 +5993,7 @@ export type ResolvedUpdateItem = {
    *
    * This column can be referenced inside the nested statements below.
    */
-  elementColumn?: NodeAs<'ElementColumn', ResolvedColumnHolder>;
+  elementColumn?: Unkinded<ResolvedColumnHolder>;
   /**
    * Array element modifications to apply. Each item runs on the value
    * of <element_column> specified by ResolvedUpdateArrayItem.offset.
@@ -5998,7 +6005,7 @@ export type ResolvedUpdateItem = {
    * TODO: Consider generalizing this to allow
    * SET a[<expr1>].b = ..., a[<expr2>].c = ...
    */
-  arrayUpdateList?: Array<NodeAs<'ArrayUpdateList', ResolvedUpdateArrayItem>>;
+  arrayUpdateList?: Array<Unkinded<ResolvedUpdateArrayItem>>;
   /**
    * Nested DELETE statements to apply.  Each delete runs on one value
    * of <element_column> and may choose to delete that array element.
@@ -6007,7 +6014,7 @@ export type ResolvedUpdateItem = {
    *
    * It is legal for the same input element to match multiple DELETEs.
    */
-  deleteList?: Array<NodeAs<'DeleteList', ResolvedDeleteStmt>>;
+  deleteList?: Array<Unkinded<ResolvedDeleteStmt>>;
   /**
    * Nested UPDATE statements to apply.  Each update runs on one value
    * of <element_column> and may choose to update that array element.
@@ -6016,7 +6023,7 @@ export type ResolvedUpdateItem = {
    *
    * It is an error if any element is matched by multiple UPDATEs.
    */
-  updateList?: Array<NodeAs<'UpdateList', ResolvedUpdateStmt>>;
+  updateList?: Array<Unkinded<ResolvedUpdateStmt>>;
   /**
    * Nested INSERT statements to apply.  Each insert will produce zero
    * or more values for <element_column>.
@@ -6026,7 +6033,7 @@ export type ResolvedUpdateItem = {
    * For nested UPDATEs, insert_mode will always be the default, and
    * has no effect.
    */
-  insertList?: Array<NodeAs<'InsertList', ResolvedInsertStmt>>;
+  insertList?: Array<Unkinded<ResolvedInsertStmt>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -6080,14 +6087,14 @@ export type ResolvedUpdateStmt = {
   kind: 'UpdateStmt';
   tableScan?: NodeAs<'TableScan', ResolvedTableScan>;
   columnAccessList?: ResolvedStatementEnums_ObjectAccess[];
-  assertRowsModified?: NodeAs<'AssertRowsModified', ResolvedAssertRowsModified>;
-  returning?: NodeAs<'Returning', ResolvedReturningClause>;
-  arrayOffsetColumn?: NodeAs<'ArrayOffsetColumn', ResolvedColumnHolder>;
+  assertRowsModified?: Unkinded<ResolvedAssertRowsModified>;
+  returning?: Unkinded<ResolvedReturningClause>;
+  arrayOffsetColumn?: Unkinded<ResolvedColumnHolder>;
   whereExpr?: ResolvedExpr;
-  updateItemList?: Array<NodeAs<'UpdateItemList', ResolvedUpdateItem>>;
+  updateItemList?: Array<Unkinded<ResolvedUpdateItem>>;
   fromScan?: ResolvedScan;
   /** (from ResolvedStatementProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -6127,8 +6134,8 @@ export type ResolvedWindowFrameExpr = {
 export type ResolvedWindowFrame = {
   kind: 'WindowFrame';
   frameUnit?: ResolvedWindowFrameEnums_FrameUnit;
-  startExpr?: NodeAs<'StartExpr', ResolvedWindowFrameExpr>;
-  endExpr?: NodeAs<'EndExpr', ResolvedWindowFrameExpr>;
+  startExpr?: Unkinded<ResolvedWindowFrameExpr>;
+  endExpr?: Unkinded<ResolvedWindowFrameExpr>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -6141,8 +6148,8 @@ export type ResolvedWindowFrame = {
  */
 export type ResolvedWindowOrdering = {
   kind: 'WindowOrdering';
-  orderByItemList?: Array<NodeAs<'OrderByItemList', ResolvedOrderByItem>>;
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  orderByItemList?: Array<Unkinded<ResolvedOrderByItem>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -6164,7 +6171,7 @@ export type ResolvedWindowOrdering = {
 export type ResolvedWindowPartitioning = {
   kind: 'WindowPartitioning';
   partitionByList?: Array<NodeAs<'PartitionByList', ResolvedColumnRef>>;
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   collationList?: ResolvedCollationProto[];
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
@@ -6202,7 +6209,7 @@ export type ResolvedWithEntry = {
  */
 export type ResolvedWithExpr = {
   kind: 'WithExpr';
-  assignmentList?: Array<NodeAs<'AssignmentList', ResolvedComputedColumn>>;
+  assignmentList?: Array<Unkinded<ResolvedComputedColumn>>;
   expr?: ResolvedExpr;
   /** (from ResolvedExprProto) */
   type?: TypeProto;
@@ -6218,7 +6225,7 @@ export type ResolvedWithExpr = {
  */
 export type ResolvedWithPartitionColumns = {
   kind: 'WithPartitionColumns';
-  columnDefinitionList?: Array<NodeAs<'ColumnDefinitionList', ResolvedColumnDefinition>>;
+  columnDefinitionList?: Array<Unkinded<ResolvedColumnDefinition>>;
   /** (from ResolvedNodeProto) Parse location range if present in the ResolvedNode. */
   parseLocationRange?: ParseLocationRangeProto;
 };
@@ -6236,7 +6243,7 @@ export type ResolvedWithRefScan = {
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */
@@ -6300,14 +6307,14 @@ export type ResolvedWithRefScan = {
  */
 export type ResolvedWithScan = {
   kind: 'WithScan';
-  withEntryList?: Array<NodeAs<'WithEntryList', ResolvedWithEntry>>;
+  withEntryList?: Array<Unkinded<ResolvedWithEntry>>;
   query?: ResolvedScan;
   /** True if the WITH clause uses the recursive keyword. */
   recursive?: boolean;
   /** (from ResolvedScanProto) */
   columnList?: ResolvedColumnProto[];
   /** (from ResolvedScanProto) */
-  hintList?: Array<NodeAs<'HintList', ResolvedOption>>;
+  hintList?: Array<Unkinded<ResolvedOption>>;
   /** (from ResolvedScanProto) */
   isOrdered?: boolean;
   /** (from ResolvedScanProto) */

@@ -7,6 +7,8 @@ import type {
   Node,
   ResolvedExprKind,
   ResolvedNodeOf,
+  ResolvedOrderByItem,
+  Unkinded,
   ResolvedCast,
   ResolvedGetJsonField,
   ResolvedGetStructField,
@@ -31,17 +33,19 @@ import { collatedCall, icuLocale, sortKey } from '../../functions/collation.js';
 type ExprLowerings = { [K in ResolvedExprKind]: ((n: ResolvedNodeOf<K>, ctx: LowerContext) => string) | null };
 
 /** Lowers an ORDER BY item list (`OrderByItem` nodes) with BigQuery's default NULL order. */
-export function lowerOrderBy(items: Node[], ctx: LowerContext): string {
+export function lowerOrderBy(items: readonly Unkinded<ResolvedOrderByItem>[], ctx: LowerContext): string {
   return items
     .map((it) => {
-      const raw = it.columnRef ? colName(it.columnRef.column) : lowerExpr(it.expression ?? it, ctx);
+      // `expression` is not a field of ResolvedOrderByItem (resolved_ast.proto); read loosely as before.
+      const expression: Node | undefined = (it as Node).expression;
+      const raw = it.columnRef ? colName(it.columnRef.column!) : lowerExpr((expression ?? it) as Node, ctx);
       // ORDER BY under a collation orders by ICU sort keys (src/functions/collation.ts).
       const locale = it.collation?.collationName ? icuLocale(String(it.collation.collationName)) : undefined;
       const e = locale ? sortKey(raw, locale) : raw;
       const desc = !!it.isDescending;
       const nullsFirst = it.nullOrder === 'NULLS_FIRST' || (it.nullOrder !== 'NULLS_LAST' && !desc);
       const key = `${e} ${desc ? 'DESC' : 'ASC'} ${nullsFirst ? 'NULLS FIRST' : 'NULLS LAST'}`;
-      const t = it.columnRef ? it.columnRef.column?.type : it.expression?.type;
+      const t = it.columnRef ? it.columnRef.column?.type : expression?.type;
       if (t?.typeKind !== 'TYPE_DOUBLE') return key;
       // BigQuery orders NaN right after NULL (before -inf); DuckDB puts NaN above +inf.
       const nanRank = `CASE WHEN ${e} IS NULL THEN ${nullsFirst ? 0 : 3} WHEN isnan(${e}) THEN ${desc ? 2 : 1} ELSE ${desc ? 1 : 2} END`;
@@ -238,7 +242,7 @@ const EXPRS: ExprLowerings = {
   FunctionCall: (n, ctx) => callFunction(n, ctx),
   AggregateFunctionCall: (n, ctx) => {
     const filter = n.havingModifier ? ctx.havingFilters?.get(n) : undefined;
-    if (n.havingModifier && !filter) throw BigQueryError.notSupported(`HAVING ${n.havingModifier.kind_ ?? n.havingModifier.kind} modifier of an aggregate in this position`);
+    if (n.havingModifier && !filter) throw BigQueryError.notSupported(`HAVING ${(n.havingModifier as Node).kind_ ?? n.havingModifier.kind} modifier of an aggregate in this position`);
     const sql = callFunction(n, ctx, {
       distinct: !!n.distinct,
       nullHandling: n.nullHandlingModifier === 'IGNORE_NULLS' ? 'IGNORE' : n.nullHandlingModifier === 'RESPECT_NULLS' ? 'RESPECT' : undefined,

@@ -10,6 +10,9 @@ import {
   type ResolvedNodeOf,
   type ResolvedScanKind,
   type ResolvedAggregateScan,
+  type ResolvedComputedColumn,
+  type ResolvedSetOperationItem,
+  type Unkinded,
   type ResolvedAggregationThresholdAggregateScan,
   type ResolvedAnalyticScan,
   type ResolvedArrayScan,
@@ -35,8 +38,8 @@ type ScanLowerings = { [K in ResolvedScanKind]: ((n: ResolvedNodeOf<K>, ctx: Low
 
 const cols = (n: Node): { columnId: string }[] => n.columnList ?? [];
 
-function computed(list: Node[] | undefined, ctx: LowerContext): string[] {
-  return (list ?? []).map((cc) => `${lowerExpr(cc.expr, ctx)} AS ${colName(cc.column)}`);
+function computed(list: readonly Unkinded<ResolvedComputedColumn>[] | undefined, ctx: LowerContext): string[] {
+  return (list ?? []).map((cc) => `${lowerExpr(cc.expr!, ctx)} AS ${colName(cc.column!)}`);
 }
 
 function from(n: Node, ctx: LowerContext, a = ctx.alias()): string {
@@ -121,8 +124,8 @@ function arrayScan(n: ResolvedArrayScan, ctx: LowerContext): string {
 }
 
 function aggregateScan(n: ResolvedAggregateScan | ResolvedAggregationThresholdAggregateScan, ctx: LowerContext): string {
-  const keys: Node[] = n.groupByList ?? [];
-  const aggs: Node[] = n.aggregateList ?? [];
+  const keys = n.groupByList ?? [];
+  const aggs = n.aggregateList ?? [];
   const a = ctx.alias();
   // Group keys are computed first in an inner projection; the aggregate groups by their names.
   let inner = keys.length
@@ -138,8 +141,8 @@ function aggregateScan(n: ResolvedAggregateScan | ResolvedAggregationThresholdAg
   });
   const collated = locales.some((l) => l !== undefined);
   if (collated && (n.groupingSetList?.length || n.rollupColumnList?.length)) throw BigQueryError.notSupported('GROUPING SETS, ROLLUP or CUBE over collated strings');
-  const keyItem = (k: Node, i: number) => (locales[i] ? `min(${colName(k.column)}) AS ${colName(k.column)}` : colName(k.column));
-  const groupKey = (k: Node, i: number) => (locales[i] ? sortKey(colName(k.column), locales[i]!) : colName(k.column));
+  const keyItem = (k: Unkinded<ResolvedComputedColumn>, i: number) => (locales[i] ? `min(${colName(k.column!)}) AS ${colName(k.column!)}` : colName(k.column!));
+  const groupKey = (k: Unkinded<ResolvedComputedColumn>, i: number) => (locales[i] ? sortKey(colName(k.column!), locales[i]!) : colName(k.column!));
   const items = [...keys.map(keyItem), ...computed(aggs, ctx)];
   for (const g of n.groupingCallList ?? []) items.push(`GROUPING(${colName(g.groupByColumn!.column!)}) AS ${colName(g.outputColumn!)}`);
   let group = '';
@@ -291,11 +294,11 @@ function recursiveScan(n: ResolvedRecursiveScan, ctx: LowerContext): string {
   const counted = countsIterations(n);
   const prev = `(SELECT max(${ITERATION}) FROM ${ident((ctx as LowerContext & { recursiveName?: string }).recursiveName ?? '')})`;
   const tooMany = `error('${BigQueryError.recursionLimit(MAX_RECURSIVE_CTE_ITERATIONS).message.replace(/'/g, "''")}')`;
-  const branch = (item: Node, iteration: string) => {
-    const oc: Node[] = item.outputColumnList ?? [];
+  const branch = (item: Unkinded<ResolvedSetOperationItem>, iteration: string) => {
+    const oc = item.outputColumnList ?? [];
     const items = oc.map((c, i) => `${colName(c)} AS ${colName(out[i])}`);
     if (counted) items.push(`${iteration} AS ${ITERATION}`);
-    return `SELECT ${items.join(', ')} FROM ${from(item.scan, ctx)}`;
+    return `SELECT ${items.join(', ')} FROM ${from(item.scan!, ctx)}`;
   };
   const op = n.opType === 'UNION_DISTINCT' ? 'UNION' : 'UNION ALL';
   const next = `CASE WHEN ${prev} >= ${MAX_RECURSIVE_CTE_ITERATIONS} THEN ${tooMany} ELSE ${prev} + 1 END`;
