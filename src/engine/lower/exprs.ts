@@ -5,17 +5,17 @@
  */
 import type {
   Node,
-  ResolvedExprKind,
-  ResolvedNodeOf,
-  ResolvedOrderByItem,
-  Unkinded,
   ResolvedCast,
+  ResolvedExprKind,
   ResolvedGetJsonField,
   ResolvedGetStructField,
   ResolvedLiteral,
   ResolvedMakeStruct,
+  ResolvedNodeOf,
+  ResolvedOrderByItem,
   ResolvedParameter,
   ResolvedSubqueryExpr,
+  Unkinded,
 } from '../../analyzer/ast.js';
 import { valueFromProto } from '../../analyzer/values.js';
 import { BigQueryError } from '../../errors/errors.js';

@@ -7,26 +7,26 @@ import { icuLocale, sortKey } from '../../functions/collation.js';
 import {
   walk,
   type Node,
-  type ResolvedNodeOf,
-  type ResolvedScanKind,
   type ResolvedAggregateScan,
-  type ResolvedComputedColumn,
-  type ResolvedSetOperationItem,
-  type Unkinded,
   type ResolvedAggregationThresholdAggregateScan,
   type ResolvedAnalyticScan,
   type ResolvedArrayScan,
+  type ResolvedComputedColumn,
   type ResolvedFilterScan,
   type ResolvedJoinScan,
   type ResolvedLimitOffsetScan,
+  type ResolvedNodeOf,
   type ResolvedOrderByScan,
   type ResolvedProjectScan,
   type ResolvedRecursiveRefScan,
   type ResolvedRecursiveScan,
+  type ResolvedScanKind,
+  type ResolvedSetOperationItem,
   type ResolvedSetOperationScan,
   type ResolvedTableScan,
   type ResolvedWithRefScan,
   type ResolvedWithScan,
+  type Unkinded,
 } from '../../analyzer/ast.js';
 import { BigQueryError } from '../../errors/errors.js';
 import { MAX_RECURSIVE_CTE_ITERATIONS } from '../../config/limits.js';
@@ -61,9 +61,9 @@ function projectScan(n: ResolvedProjectScan, ctx: LowerContext): string {
   const items = cols(n).map((c) => exprs.get(String(c.columnId)) ?? colName(c));
   const input = n.inputScan;
   // Keep an ORDER BY of the input in the same SELECT so the order survives the projection.
-  // (An OrderByScan has no `limit` field in resolved_ast.proto: the check never fires.)
+  // (`limit` is not a field of ResolvedOrderByScan in resolved_ast.proto: `!limit` always holds.)
   if (input?.kind === 'OrderByScan' && !(input as Node).limit) {
-    return `SELECT ${items.length ? items.join(', ') : 'NULL AS "__none"'} FROM ${from(input.inputScan!, ctx)} ORDER BY ${lowerOrderBy(input.orderByItemList ?? [], ctx)}`;
+    return `SELECT ${items.length ? items.join(', ') : 'NULL AS "__none"'} FROM ${from(input.inputScan!, ctx)} ORDER BY ${lowerOrderBy(input.orderByItemList!, ctx)}`;
   }
   return `SELECT ${items.length ? items.join(', ') : 'NULL AS "__none"'} FROM ${from(input!, ctx)}`;
 }
@@ -73,7 +73,7 @@ function filterScan(n: ResolvedFilterScan, ctx: LowerContext): string {
 }
 
 function orderByScan(n: ResolvedOrderByScan, ctx: LowerContext): string {
-  return `SELECT ${selectList(cols(n))} FROM ${from(n.inputScan!, ctx)} ORDER BY ${lowerOrderBy(n.orderByItemList ?? [], ctx)}`;
+  return `SELECT ${selectList(cols(n))} FROM ${from(n.inputScan!, ctx)} ORDER BY ${lowerOrderBy(n.orderByItemList!, ctx)}`;
 }
 
 function limitOffsetScan(n: ResolvedLimitOffsetScan, ctx: LowerContext): string {
@@ -81,7 +81,7 @@ function limitOffsetScan(n: ResolvedLimitOffsetScan, ctx: LowerContext): string 
   const off = n.offset ? ` OFFSET ${lowerExpr(n.offset, ctx)}` : '';
   const input = n.inputScan!;
   if (input.kind === 'OrderByScan')
-    return `SELECT ${selectList(cols(n))} FROM ${from(input.inputScan!, ctx)} ORDER BY ${lowerOrderBy(input.orderByItemList ?? [], ctx)}${lim}${off}`;
+    return `SELECT ${selectList(cols(n))} FROM ${from(input.inputScan!, ctx)} ORDER BY ${lowerOrderBy(input.orderByItemList!, ctx)}${lim}${off}`;
   if (input.kind === 'ProjectScan' && input.inputScan?.kind === 'OrderByScan')
     return `SELECT ${selectList(cols(n))} FROM (${projectScan(input, ctx)})${lim}${off}`;
   return `SELECT ${selectList(cols(n))} FROM ${from(input, ctx)}${lim}${off}`;
