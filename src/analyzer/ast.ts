@@ -8,6 +8,8 @@
  * - everything else (types, values, enums as strings, int64 as decimal strings) is kept as is.
  *
  * Node fields keep the proto's camelCase names (`inputScan`, `columnList`, `argumentList`…).
+ * The shape is typed in ./generated/resolved-ast.ts, generated from resolved_ast.proto by
+ * scripts/gen-resolved-ast.mjs (`npm run gen:types`).
  */
 
 export type * from './generated/resolved-ast.js';
@@ -41,6 +43,9 @@ export function normalize(x: unknown, field?: string): any {
   }
   // A concrete-typed node field (no oneof tag): flatten its parent chain; the kind is named
   // after the field (`tableScan` → `TableScan`), which is what the statement handlers rely on.
+  // Only nodes whose base classes carry a singular field arrive with a `parent`; the others (e.g.
+  // `ResolvedComputedColumn`, `ResolvedOption`) stay plain objects without a kind (the generated
+  // types `NodeAs` / `Unkinded`; test/resolved-ast-shape.test.ts).
   if (o.parent && typeof o.parent === 'object' && field) return normalizeNode(field[0].toUpperCase() + field.slice(1), o);
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(o)) out[k] = normalize(o[k], k);
