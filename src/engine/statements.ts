@@ -3,7 +3,7 @@
  * here; DDL in ddl.ts. Every statement kind without a handler is rejected clearly.
  */
 import { SCHEMA_DDL } from './ddl-schema.js';
-import { walk, yieldIfLarge, type Node, type ResolvedStatementKind } from '../analyzer/ast.js';
+import { walk, yieldIfLarge, type Node, type ResolvedNodeOf, type ResolvedStatementKind } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Value } from '../types/types.js';
@@ -29,8 +29,11 @@ import { columnHasParams, enforceSql } from './type-params.js';
 
 export type StatementHandler = (e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions) => Promise<StatementResult>;
 
-/** Statement handlers by resolved statement kind (the kinds of src/analyzer/generated/resolved-ast.ts). */
-export type StatementHandlers = Partial<Record<ResolvedStatementKind, StatementHandler>>;
+/** A handler of the statements of kind K (its node typed by src/analyzer/generated/resolved-ast.ts). */
+type HandlerOf<K extends ResolvedStatementKind> = (e: Engine, stmt: ResolvedNodeOf<K>, ctx: LowerContext, opts: QueryOptions) => Promise<StatementResult>;
+
+/** Statement handlers by resolved statement kind. */
+export type StatementHandlers = { [K in ResolvedStatementKind]?: HandlerOf<K> };
 
 /** Builds the lowering context for a statement's bound tables. */
 export async function makeContext(e: Engine, tables: Map<string, TableMeta>, opts: NameDefaults & Partial<QueryOptions> & { noRowAccess?: boolean }): Promise<LowerContext> {
@@ -225,7 +228,7 @@ const NOT_EXECUTED = {
  * Every statement kind of the analyzer's resolved_ast.proto, so that a kind added there fails
  * typechecking here until it has a handler or is listed as not executed (`null`).
  */
-const HANDLERS: Record<ResolvedStatementKind, StatementHandler | null> = {
+const HANDLERS: { [K in ResolvedStatementKind]: HandlerOf<K> | null } = {
   QueryStmt: queryStmt,
   InsertStmt: insertStmt,
   ...DDL,
