@@ -229,6 +229,7 @@ const NOT_EXECUTED = {
  * typechecking here until it has a handler or is listed as not executed (`null`).
  */
 const HANDLERS: { [K in ResolvedStatementKind]: HandlerOf<K> | null } = {
+  ...NOT_EXECUTED, // first: a handler added later for one of these kinds wins
   QueryStmt: queryStmt,
   InsertStmt: insertStmt,
   ...DDL,
@@ -239,7 +240,6 @@ const HANDLERS: { [K in ResolvedStatementKind]: HandlerOf<K> | null } = {
   ...ROW_ACCESS,
   ...EXPORT,
   ...SCHEMA_DDL,
-  ...NOT_EXECUTED,
 };
 
 const STATEMENT_NAMES: Record<string, string> = { UpdateStmt: 'UPDATE', DeleteStmt: 'DELETE', MergeStmt: 'MERGE' };
