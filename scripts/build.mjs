@@ -6,8 +6,20 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { generateResolvedAst, RESOLVED_AST_OUT } from './gen-resolved-ast.mjs';
+import { generateRestTypes, REST_TYPES_OUT } from './gen-rest-types.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// The generated types (checked in, so tsx runs without a build) are regenerated from their sources:
+// the analyzer's resolved_ast.proto and the REST discovery document (test/generated-types.test.ts
+// fails when the checked-in files are stale).
+for (const [out, generate] of [
+  [RESOLVED_AST_OUT, generateResolvedAst],
+  [REST_TYPES_OUT, generateRestTypes],
+]) {
+  fs.mkdirSync(path.dirname(path.join(root, out)), { recursive: true });
+  fs.writeFileSync(path.join(root, out), generate());
+}
 fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 try {
   execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });

@@ -3,12 +3,12 @@
  * SET OPTIONS, ALTER COLUMN SET DATA TYPE / DROP NOT NULL / SET OPTIONS.
  * Source: BigQuery DDL reference (data-definition-language#alter_table_statement).
  */
-import type { Node } from '../analyzer/ast.js';
+import type { Node, ResolvedAlterActionKind } from '../analyzer/ast.js';
 import { fromTypeProto } from '../analyzer/types.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Column } from '../types/schema.js';
-import type { Engine, QueryOptions, StatementHandler, StatementResult } from './engine-types.js';
+import type { Engine, QueryOptions, StatementHandler, StatementHandlers, StatementResult } from './engine-types.js';
 import { duckType } from './duckdb/types.js';
 import { ident, type LowerContext } from './lower/context.js';
 import { resolveTablePath, refText } from './names.js';
@@ -42,7 +42,12 @@ function withoutParams(c: Column): Column {
   return rest;
 }
 
-const ACTIONS: Record<string, Action> = {
+/**
+ * Every ALTER action kind of the analyzer's resolved_ast.proto: a handler, or `null` for an action
+ * ALTER TABLE refuses ("ALTER TABLE action <name>" not supported). `RenameToAction` is handled by
+ * alterTable itself.
+ */
+const ACTIONS: Record<ResolvedAlterActionKind, Action | null> = {
   AddColumnAction: (t, a, ddl) => {
     const d: Node = a.columnDefinition;
     if (find(t, d.name) >= 0) {
@@ -101,6 +106,23 @@ const ACTIONS: Record<string, Action> = {
     const desc = literalOptions(a.optionList).description;
     if (i >= 0 && typeof desc === 'string') t.columns = t.columns.map((c, j) => (j === i ? { ...c, description: desc } : c));
   },
+  AddConstraintAction: null,
+  AddSubEntityAction: null,
+  AddToRestricteeListAction: null,
+  AlterColumnDropDefaultAction: null,
+  AlterColumnSetDefaultAction: null,
+  AlterSubEntityAction: null,
+  DropConstraintAction: null,
+  DropPrimaryKeyAction: null,
+  DropSubEntityAction: null,
+  FilterUsingAction: null,
+  GrantToAction: null,
+  RemoveFromRestricteeListAction: null,
+  RestrictToAction: null,
+  RevokeFromAction: null,
+  SetAsAction: null,
+  SetCollateClause: null,
+  RenameToAction: null,
 };
 
 async function alterTable(e: Engine, stmt: Node, _ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
@@ -120,7 +142,7 @@ async function alterTable(e: Engine, stmt: Node, _ctx: LowerContext, opts: Query
       renameTo = a.newPath as string[];
       continue;
     }
-    const f = ACTIONS[a.kind];
+    const f = ACTIONS[a.kind as ResolvedAlterActionKind] as Action | null | undefined;
     if (!f) throw BigQueryError.notSupported(`ALTER TABLE action ${a.kind.replace(/Action$/, '')}`);
     await f(t, a, ddl);
   }
@@ -139,4 +161,4 @@ async function alterTable(e: Engine, stmt: Node, _ctx: LowerContext, opts: Query
 const alterTableSetOptions: StatementHandler = (e, stmt, ctx, opts) =>
   alterTable(e, { ...stmt, alterActionList: [{ kind: 'SetOptionsAction', optionList: stmt.optionList }] }, ctx, opts);
 
-export const ALTER: Record<string, StatementHandler> = { AlterTableStmt: alterTable, AlterTableSetOptionsStmt: alterTableSetOptions };
+export const ALTER = { AlterTableStmt: alterTable, AlterTableSetOptionsStmt: alterTableSetOptions } satisfies StatementHandlers;

@@ -11,7 +11,7 @@
 import type { Node } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
-import type { Engine, QueryOptions, StatementHandler, StatementResult } from './engine-types.js';
+import type { Engine, QueryOptions, StatementHandler, StatementHandlers, StatementResult } from './engine-types.js';
 import { DDL, createStoredTable } from './ddl.js';
 import type { LowerContext } from './lower/context.js';
 import { lowerExpr } from './lower/exprs.js';
@@ -104,10 +104,10 @@ const dropAs = (objectType: string, statementType: string): StatementHandler => 
   return { ...res, statementType };
 };
 
-export const CLONE: Record<string, StatementHandler> = {
+export const CLONE = {
   DropMaterializedViewStmt: dropAs('MATERIALIZED VIEW', 'DROP_MATERIALIZED_VIEW'),
   DropSnapshotTableStmt: dropAs('TABLE', 'DROP_SNAPSHOT_TABLE'),
   CreateTableStmt: createTable,
   CreateSnapshotTableStmt: cloneStmt,
   CreateMaterializedViewStmt: createMaterializedView,
-};
+} satisfies StatementHandlers;

@@ -8,7 +8,7 @@
 import type { Node } from '../analyzer/ast.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Value } from '../types/types.js';
-import type { Engine, QueryOptions, StatementHandler, StatementResult } from './engine-types.js';
+import type { Engine, QueryOptions, StatementHandler, StatementHandlers, StatementResult } from './engine-types.js';
 import type { LowerContext } from './lower/context.js';
 import { literalOptions } from './options.js';
 import { datasetOptionFields } from './expiration.js';
@@ -57,4 +57,4 @@ async function alterSchema(e: Engine, stmt: Node, _ctx: LowerContext, opts: Quer
   return { ...base, ddlOperationPerformed: 'ALTER' };
 }
 
-export const SCHEMA_DDL: Record<string, StatementHandler> = { AlterSchemaStmt: alterSchema };
+export const SCHEMA_DDL = { AlterSchemaStmt: alterSchema } satisfies StatementHandlers;

@@ -13,7 +13,7 @@ import { literalOptions } from './options.js';
 import { lowerExpr } from './lower/exprs.js';
 import { makeAliaser } from './lower/context.js';
 import { toDuckLiteral } from './duckdb/values.js';
-import type { Engine, QueryOptions, StatementHandler, StatementResult } from './engine-types.js';
+import type { Engine, QueryOptions, StatementHandler, StatementHandlers, StatementResult } from './engine-types.js';
 import { colName, ident, type LowerContext } from './lower/context.js';
 import { lowerScan } from './lower/scans.js';
 import { duckType } from './duckdb/types.js';
@@ -277,11 +277,11 @@ async function truncateStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: Quer
   return { statementType: 'TRUNCATE_TABLE', numDmlAffectedRows: n };
 }
 
-export const DDL: Record<string, StatementHandler> = {
+export const DDL = {
   CreateTableStmt: createTable,
   CreateTableAsSelectStmt: createTable,
   CreateViewStmt: createView,
   DropStmt: dropStmt,
   CreateSchemaStmt: createSchema,
   TruncateStmt: truncateStmt,
-};
+} satisfies StatementHandlers;

@@ -8,7 +8,7 @@
 import { logIgnored } from '../config/logger.js';
 import type { Node } from '../analyzer/ast.js';
 import { BigQueryError } from '../errors/errors.js';
-import type { Engine, QueryOptions, StatementHandler, StatementResult } from './engine-types.js';
+import type { Engine, QueryOptions, StatementHandler, StatementHandlers, StatementResult } from './engine-types.js';
 import { colName, ident, type BoundTable, type LowerContext } from './lower/context.js';
 import { lowerExpr } from './lower/exprs.js';
 import { lowerScan } from './lower/scans.js';
@@ -183,8 +183,8 @@ async function mergeStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOp
   );
 }
 
-export const DML: Record<string, StatementHandler> = {
+export const DML = {
   DeleteStmt: deleteStmt,
   UpdateStmt: updateStmt,
   MergeStmt: mergeStmt,
-};
+} satisfies StatementHandlers;

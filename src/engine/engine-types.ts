@@ -6,7 +6,7 @@
  */
 import type { Logger } from '../config/logger.js';
 import type { AnalyzerClient } from '../analyzer/client.js';
-import type { Node } from '../analyzer/ast.js';
+import type { Node, ResolvedNodeOf, ResolvedStatementKind } from '../analyzer/ast.js';
 import type { CatalogStore, TableMeta } from '../catalog/store.js';
 import type { BqType, Value } from '../types/types.js';
 import type { StatementAnalyzer } from './analyze.js';
@@ -93,3 +93,9 @@ export interface Engine {
 
 /** Executes one analyzed statement of a given kind (src/engine/statements.ts dispatches on the kind). */
 export type StatementHandler = (e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions) => Promise<StatementResult>;
+
+/** A handler of the statements of kind K (its node typed by src/analyzer/generated/resolved-ast.ts). */
+export type HandlerOf<K extends ResolvedStatementKind> = (e: Engine, stmt: ResolvedNodeOf<K>, ctx: LowerContext, opts: QueryOptions) => Promise<StatementResult>;
+
+/** Statement handlers by resolved statement kind. */
+export type StatementHandlers = { [K in ResolvedStatementKind]?: HandlerOf<K> };

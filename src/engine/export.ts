@@ -13,7 +13,7 @@ import zlib from 'node:zlib';
 import type { Node } from '../analyzer/ast.js';
 import { BigQueryError } from '../errors/errors.js';
 import { destinationFile } from './cloud-storage.js';
-import type { Engine, QueryOptions, StatementHandler, StatementResult } from './engine-types.js';
+import type { Engine, QueryOptions, StatementHandler, StatementHandlers, StatementResult } from './engine-types.js';
 import { colName, type LowerContext } from './lower/context.js';
 import { lowerScan } from './lower/scans.js';
 import { literalOptions } from './options.js';
@@ -60,4 +60,4 @@ async function exportData(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
   return result;
 }
 
-export const EXPORT: Record<string, StatementHandler> = { ExportDataStmt: exportData };
+export const EXPORT = { ExportDataStmt: exportData } satisfies StatementHandlers;

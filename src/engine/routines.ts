@@ -13,7 +13,7 @@ import type { Node } from '../analyzer/ast.js';
 import { fromTypeProto } from '../analyzer/types.js';
 import type { RoutineMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
-import type { Engine, QueryOptions, StatementHandler, StatementResult } from './engine-types.js';
+import type { Engine, QueryOptions, StatementHandler, StatementHandlers, StatementResult } from './engine-types.js';
 import type { LowerContext } from './lower/context.js';
 import { argumentsOf, functionRoutine, routineRef, routineRefText, type RoutineRef } from './routine-definitions.js';
 
@@ -94,10 +94,10 @@ async function dropRoutine(e: Engine, stmt: Node, opts: QueryOptions, statementT
 /** DROP PROCEDURE comes as a generic DropStmt (objectType PROCEDURE); ddl.ts delegates here. */
 export const dropProcedure = (e: Engine, stmt: Node, opts: QueryOptions) => dropRoutine(e, stmt, opts, 'DROP_PROCEDURE', 'PROCEDURE');
 
-export const ROUTINES: Record<string, StatementHandler> = {
+export const ROUTINES = {
   CreateFunctionStmt: createFunction,
   CreateProcedureStmt: createProcedure,
   CreateTableFunctionStmt: createTableFunction,
   DropFunctionStmt: (e, stmt, _ctx, opts) => dropRoutine(e, stmt, opts, 'DROP_FUNCTION', 'SCALAR_FUNCTION'),
   DropTableFunctionStmt: (e, stmt, _ctx, opts) => dropRoutine(e, stmt, opts, 'DROP_TABLE_FUNCTION', 'TABLE_VALUED_FUNCTION'),
-};
+} satisfies StatementHandlers;

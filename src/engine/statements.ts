@@ -5,10 +5,10 @@
  * fields, reading rows, views) is statement-context.ts.
  */
 import { SCHEMA_DDL } from './ddl-schema.js';
-import { walk, yieldIfLarge, type Node } from '../analyzer/ast.js';
+import { walk, yieldIfLarge, type Node, type ResolvedNodeOf, type ResolvedStatementKind } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
-import type { Engine, QueryOptions, ScannedTable, StatementHandler, StatementResult } from './engine-types.js';
+import type { Engine, HandlerOf, QueryOptions, ScannedTable, StatementHandler, StatementResult } from './engine-types.js';
 import { colName, type BoundTable, type LowerContext } from './lower/context.js';
 import { lowerExpr } from './lower/exprs.js';
 import { lowerScan } from './lower/scans.js';
@@ -68,7 +68,65 @@ async function insertStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
   return { statementType: 'INSERT', numDmlAffectedRows: n };
 }
 
-const HANDLERS: Record<string, StatementHandler> = {
+/**
+ * Statement kinds not executed here: executeStatement refuses them with "Statement <name>" not
+ * supported. (Script statements such as BEGIN, CALL, ASSERT, SET and EXECUTE IMMEDIATE are run by
+ * src/scripting from the parse tree.)
+ */
+const NOT_EXECUTED = {
+  AbortBatchStmt: null,
+  AlterAllRowAccessPoliciesStmt: null,
+  AlterApproxViewStmt: null,
+  AlterDatabaseStmt: null,
+  AlterEntityStmt: null,
+  AlterMaterializedViewStmt: null,
+  AlterModelStmt: null,
+  AlterPrivilegeRestrictionStmt: null,
+  AlterRowAccessPolicyStmt: null,
+  AlterViewStmt: null,
+  AnalyzeStmt: null,
+  AssertStmt: null,
+  AssignmentStmt: null,
+  AuxLoadDataStmt: null,
+  BeginStmt: null,
+  CallStmt: null,
+  CloneDataStmt: null,
+  CommitStmt: null,
+  CreateApproxViewStmt: null,
+  CreateConstantStmt: null,
+  CreateDatabaseStmt: null,
+  CreateEntityStmt: null,
+  CreateExternalTableStmt: null,
+  CreateIndexStmt: null,
+  CreateModelStmt: null,
+  CreatePrivilegeRestrictionStmt: null,
+  DefineTableStmt: null,
+  DescribeStmt: null,
+  DropIndexStmt: null,
+  DropPrivilegeRestrictionStmt: null,
+  ExecuteImmediateStmt: null,
+  ExplainStmt: null,
+  ExportMetadataStmt: null,
+  ExportModelStmt: null,
+  GrantStmt: null,
+  ImportStmt: null,
+  ModuleStmt: null,
+  RenameStmt: null,
+  RevokeStmt: null,
+  RollbackStmt: null,
+  RunBatchStmt: null,
+  SetTransactionStmt: null,
+  ShowStmt: null,
+  StartBatchStmt: null,
+  UndropStmt: null,
+} as const;
+
+/**
+ * Every statement kind of the analyzer's resolved_ast.proto, so that a kind added there fails
+ * typechecking here until it has a handler or is listed as not executed (`null`).
+ */
+const HANDLERS: { [K in ResolvedStatementKind]: HandlerOf<K> | null } = {
+  ...NOT_EXECUTED, // first: a handler added later for one of these kinds wins
   QueryStmt: queryStmt,
   InsertStmt: insertStmt,
   ...DDL,
@@ -85,7 +143,7 @@ const STATEMENT_NAMES: Record<string, string> = { UpdateStmt: 'UPDATE', DeleteSt
 
 /** Executes one analyzed statement. */
 export async function executeStatement(e: Engine, stmt: Node, tables: Map<string, TableMeta>, opts: QueryOptions): Promise<StatementResult> {
-  const h = HANDLERS[stmt.kind];
+  const h = HANDLERS[stmt.kind as ResolvedStatementKind] as StatementHandler | null | undefined;
   if (!h) throw BigQueryError.notSupported(`Statement ${STATEMENT_NAMES[stmt.kind] ?? stmt.kind.replace(/Stmt$/, '')}`);
   // Read-only table snapshots and required partition filters (table-guards.ts).
   // Each pass over a large statement is a step of its own (other clients run in between).

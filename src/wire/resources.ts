@@ -8,6 +8,7 @@ import type { DatasetMeta, TableMeta } from '../catalog/store.js';
 import { fieldFromColumn, fieldFromType, type TableFieldSchema } from '../types/schema.js';
 import type { BqType, Value } from '../types/types.js';
 import { cellJsonEncoder, type CellEncodeOptions } from './rest-values.js';
+import type { Dataset, Table } from '../types/generated/bigquery-v2.js';
 
 /** A result column as the engine describes it. */
 export interface WireField {
@@ -46,8 +47,8 @@ export function defaultDatasetAccess(creatorEmail = EMULATOR_USER_EMAIL): Record
  * ("The default value is 168 hours if this is not set", discovery) are always answered, as in the
  * recorded datasets.get (corpus http/jobs/datasets_get_basic).
  */
-export function datasetResource(base: string, d: DatasetMeta): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+export function datasetResource(base: string, d: DatasetMeta): Dataset {
+  const body: Dataset = {
     kind: 'bigquery#dataset',
     id: `${d.projectId}:${d.datasetId}`,
     selfLink: `${base}${API}/projects/${d.projectId}/datasets/${d.datasetId}`,
@@ -89,8 +90,8 @@ export function tableSchema(t: TableMeta): { fields: TableFieldSchema[] } {
 }
 
 /** A table resource; `numRows` is counted by the caller. */
-export function tableResource(base: string, t: TableMeta, numRows: number, view?: 'BASIC' | 'FULL' | string): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+export function tableResource(base: string, t: TableMeta, numRows: number, view?: 'BASIC' | 'FULL' | string): Table {
+  const body: Table = {
     kind: 'bigquery#table',
     id: `${t.projectId}:${t.datasetId}.${t.tableId}`,
     selfLink: `${base}${API}/projects/${t.projectId}/datasets/${t.datasetId}/tables/${t.tableId}`,

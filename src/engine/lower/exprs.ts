@@ -3,7 +3,20 @@
  * declarative function table (src/functions); a function without an entry is rejected with a clear
  * "not supported" error, never lowered to something silently wrong.
  */
-import type { Node } from '../../analyzer/ast.js';
+import type {
+  Node,
+  ResolvedCast,
+  ResolvedExprKind,
+  ResolvedGetJsonField,
+  ResolvedGetStructField,
+  ResolvedLiteral,
+  ResolvedMakeStruct,
+  ResolvedNodeOf,
+  ResolvedOrderByItem,
+  ResolvedParameter,
+  ResolvedSubqueryExpr,
+  Unkinded,
+} from '../../analyzer/ast.js';
 import { valueFromProto } from '../../analyzer/values.js';
 import { BigQueryError } from '../../errors/errors.js';
 import { lookupFunction } from '../../functions/index.js';
@@ -16,20 +29,23 @@ import { jsUdfIdOf, lowerJsUdfCall } from '../../functions/js-udf.js';
 import { castParams, enforceSql } from '../type-params.js';
 import { collatedCall, icuLocale, sortKey } from '../../functions/collation.js';
 
-type ExprLowering = (n: Node, ctx: LowerContext) => string;
+/** How each expression kind lowers; `null` marks a kind that is not lowered (lowerExpr refuses it). */
+type ExprLowerings = { [K in ResolvedExprKind]: ((n: ResolvedNodeOf<K>, ctx: LowerContext) => string) | null };
 
 /** Lowers an ORDER BY item list (`OrderByItem` nodes) with BigQuery's default NULL order. */
-export function lowerOrderBy(items: Node[], ctx: LowerContext): string {
+export function lowerOrderBy(items: readonly Unkinded<ResolvedOrderByItem>[], ctx: LowerContext): string {
   return items
     .map((it) => {
-      const raw = it.columnRef ? colName(it.columnRef.column) : lowerExpr(it.expression ?? it, ctx);
+      // `expression` is not a field of ResolvedOrderByItem (resolved_ast.proto); read loosely as before.
+      const expression: Node | undefined = (it as Node).expression;
+      const raw = it.columnRef ? colName(it.columnRef.column!) : lowerExpr((expression ?? it) as Node, ctx);
       // ORDER BY under a collation orders by ICU sort keys (src/functions/collation.ts).
       const locale = it.collation?.collationName ? icuLocale(String(it.collation.collationName)) : undefined;
       const e = locale ? sortKey(raw, locale) : raw;
       const desc = !!it.isDescending;
       const nullsFirst = it.nullOrder === 'NULLS_FIRST' || (it.nullOrder !== 'NULLS_LAST' && !desc);
       const key = `${e} ${desc ? 'DESC' : 'ASC'} ${nullsFirst ? 'NULLS FIRST' : 'NULLS LAST'}`;
-      const t = it.columnRef ? it.columnRef.column?.type : it.expression?.type;
+      const t = it.columnRef ? it.columnRef.column?.type : expression?.type;
       if (t?.typeKind !== 'TYPE_DOUBLE') return key;
       // BigQuery orders NaN right after NULL (before -inf); DuckDB puts NaN above +inf.
       const nanRank = `CASE WHEN ${e} IS NULL THEN ${nullsFirst ? 0 : 3} WHEN isnan(${e}) THEN ${desc ? 2 : 1} ELSE ${desc ? 1 : 2} END`;
@@ -109,12 +125,12 @@ function displayName(name: string): string {
   return name.startsWith('$') ? `operator ${name.slice(1)}` : name.toUpperCase();
 }
 
-function lowerLiteral(n: Node, ctx: LowerContext): string {
+function lowerLiteral(n: ResolvedLiteral, ctx: LowerContext): string {
   const t = exprType(n);
   return ctx.literal(valueFromProto(n.value?.value, t), t);
 }
 
-function lowerParameter(n: Node, ctx: LowerContext): string {
+function lowerParameter(n: ResolvedParameter, ctx: LowerContext): string {
   const t = exprType(n);
   const p = n.name ? ctx.namedParams.get(String(n.name).toLowerCase()) : ctx.positionalParams[Number(n.position) - 1];
   if (!p) throw BigQueryError.invalidQuery(`Query parameter '${n.name ?? n.position}' not found`);
@@ -139,17 +155,17 @@ function lowerNamedValue(n: Node, ctx: LowerContext, key: string, what: string):
  * CAST(x AS STRING(10)) / NUMERIC(5, 2) …: the type parameters apply to the cast value (ZetaSQL
  * reference: type_parameter_constraints.cc; src/engine/type-params.ts); SAFE_CAST gives NULL.
  */
-function lowerCast(n: Node, ctx: LowerContext): string {
+function lowerCast(n: ResolvedCast, ctx: LowerContext): string {
   const sql = lowerPlainCast(n, ctx);
-  const params = castParams(exprType(n), n.typeModifiers?.typeParameters);
+  const params = castParams(exprType(n), n.typeModifiers?.typeParameters as Node | undefined);
   if (!params) return sql;
   return enforceSql(sql, exprType(n), params, '', 0, !!n.returnNullOnError);
 }
 
-function lowerPlainCast(n: Node, ctx: LowerContext): string {
-  const from = exprType(n.expr);
+function lowerPlainCast(n: ResolvedCast, ctx: LowerContext): string {
+  const from = exprType(n.expr!);
   const to = exprType(n);
-  const arg = lowerExpr(n.expr, ctx);
+  const arg = lowerExpr(n.expr!, ctx);
   if (n.format) {
     // CAST(x AS t FORMAT fmt [AT TIME ZONE tz]): src/functions/cast-format.ts.
     const ff = lookupFunction('$cast_format');
@@ -163,7 +179,7 @@ function lowerPlainCast(n: Node, ctx: LowerContext): string {
   return `${n.returnNullOnError ? 'TRY_CAST' : 'CAST'}(${arg} AS ${ctx.duckType(to)})`;
 }
 
-function lowerMakeStruct(n: Node, ctx: LowerContext): string {
+function lowerMakeStruct(n: ResolvedMakeStruct, ctx: LowerContext): string {
   const t = exprType(n) as Extract<BqType, { kind: 'STRUCT' }>;
   const fields = (n.fieldList ?? []) as Node[];
   if (!fields.length) return `NULL`;
@@ -171,26 +187,26 @@ function lowerMakeStruct(n: Node, ctx: LowerContext): string {
   return `struct_pack(${parts.join(', ')})`;
 }
 
-function lowerGetStructField(n: Node, ctx: LowerContext): string {
-  const t = exprType(n.expr) as Extract<BqType, { kind: 'STRUCT' }>;
+function lowerGetStructField(n: ResolvedGetStructField, ctx: LowerContext): string {
+  const t = exprType(n.expr!) as Extract<BqType, { kind: 'STRUCT' }>;
   const idx = Number(n.fieldIdx ?? 0);
-  return `struct_extract(${lowerExpr(n.expr, ctx)}, '${duckFieldName(t, idx).replace(/'/g, "''")}')`;
+  return `struct_extract(${lowerExpr(n.expr!, ctx)}, '${duckFieldName(t, idx).replace(/'/g, "''")}')`;
 }
 
 /** `(SELECT expr)` with no FROM: the expression itself (one row, one value), or undefined. */
-function singleValueSubquery(n: Node): Node | undefined {
-  const scan: Node = n.subquery;
+function singleValueSubquery(n: ResolvedSubqueryExpr): Node | undefined {
+  const scan: Node = n.subquery!;
   if (n.subqueryType !== 'SCALAR' || scan?.kind !== 'ProjectScan' || scan.inputScan?.kind !== 'SingleRowScan') return undefined;
   const cc = (scan.exprList ?? []) as Node[];
   return cc.length === 1 && String(cc[0].column?.columnId) === String(scan.columnList?.[0]?.columnId) ? cc[0].expr : undefined;
 }
 
-function lowerSubquery(n: Node, ctx: LowerContext): string {
+function lowerSubquery(n: ResolvedSubqueryExpr, ctx: LowerContext): string {
   // Inlined so that IFERROR/ISERROR/NULLIFERROR can catch its errors (DuckDB's try() refuses
   // subqueries; src/functions/debugging.ts).
   const single = singleValueSubquery(n);
   if (single) return `(${lowerExpr(single, ctx)})`;
-  const scan: Node = n.subquery;
+  const scan: Node = n.subquery!;
   const inner = lowerScan(scan, ctx);
   const out = scan.columnList?.[0];
   switch (n.subqueryType) {
@@ -202,27 +218,31 @@ function lowerSubquery(n: Node, ctx: LowerContext): string {
     case 'EXISTS':
       return `(EXISTS (${inner}))`;
     case 'IN':
-      return `(${lowerExpr(n.inExpr, ctx)} IN (SELECT ${colName(out)} FROM (${inner})))`;
+      return `(${lowerExpr(n.inExpr!, ctx)} IN (SELECT ${colName(out)} FROM (${inner})))`;
     default:
       throw BigQueryError.notSupported(`Subquery kind ${n.subqueryType}`);
   }
 }
 
-function lowerGetJsonField(n: Node, ctx: LowerContext): string {
+function lowerGetJsonField(n: ResolvedGetJsonField, ctx: LowerContext): string {
   const name = String(n.fieldName).replace(/"/g, '\\"');
-  return `json_extract(${lowerExpr(n.expr, ctx)}, '$."${name.replace(/'/g, "''")}"')`;
+  return `json_extract(${lowerExpr(n.expr!, ctx)}, '$."${name.replace(/'/g, "''")}"')`;
 }
 
-const EXPRS: Record<string, ExprLowering> = {
+/**
+ * Every expression kind of the analyzer's resolved_ast.proto (src/analyzer/generated/resolved-ast.ts),
+ * so that a kind added there fails typechecking here until it is lowered or listed as not lowered.
+ */
+const EXPRS: ExprLowerings = {
   Literal: lowerLiteral,
   Parameter: lowerParameter,
   Constant: (n, ctx) => lowerNamedValue(n, ctx, scriptVariableKey(String(n.constant?.name ?? '')), String(n.constant?.name)),
   SystemVariable: (n, ctx) => lowerNamedValue(n, ctx, systemVariableKey(n.namePath ?? []), `@@${(n.namePath ?? []).join('.')}`),
-  ColumnRef: (n) => colName(n.column),
+  ColumnRef: (n) => colName(n.column!),
   FunctionCall: (n, ctx) => callFunction(n, ctx),
   AggregateFunctionCall: (n, ctx) => {
     const filter = n.havingModifier ? ctx.havingFilters?.get(n) : undefined;
-    if (n.havingModifier && !filter) throw BigQueryError.notSupported(`HAVING ${n.havingModifier.kind_ ?? n.havingModifier.kind} modifier of an aggregate in this position`);
+    if (n.havingModifier && !filter) throw BigQueryError.notSupported(`HAVING ${(n.havingModifier as Node).kind_ ?? n.havingModifier.kind} modifier of an aggregate in this position`);
     const sql = callFunction(n, ctx, {
       distinct: !!n.distinct,
       nullHandling: n.nullHandlingModifier === 'IGNORE_NULLS' ? 'IGNORE' : n.nullHandlingModifier === 'RESPECT_NULLS' ? 'RESPECT' : undefined,
@@ -238,11 +258,25 @@ const EXPRS: Record<string, ExprLowering> = {
   GetStructField: lowerGetStructField,
   SubqueryExpr: lowerSubquery,
   GetJsonField: lowerGetJsonField,
+  // Not lowered: refused with "Expression <kind>" (BigQueryError.notSupported). `Dmldefault` is
+  // handled by the DML lowering (src/engine/dml.ts, statements.ts) before it reaches here.
+  AnalyticFunctionCall: null,
+  ArgumentRef: null,
+  CatalogColumnRef: null,
+  Dmldefault: null,
+  ExpressionColumn: null,
+  FilterField: null,
+  Flatten: null,
+  FlattenedArg: null,
+  GetProtoField: null,
+  MakeProto: null,
+  ReplaceField: null,
+  WithExpr: null,
 };
 
 /** Lowers one expression node to DuckDB SQL. */
 export function lowerExpr(n: Node, ctx: LowerContext): string {
-  const f = EXPRS[n.kind];
+  const f = EXPRS[n.kind as ResolvedExprKind] as ((n: Node, ctx: LowerContext) => string) | null | undefined;
   if (!f) throw BigQueryError.notSupported(`Expression ${n.kind}`);
   return f(n, ctx);
 }

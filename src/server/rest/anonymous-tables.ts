@@ -11,6 +11,7 @@ import { ANONYMOUS_TABLE_TTL_MS } from '../../jobs/anonymous.js';
 import type { JobRecord, ResultPage } from '../../jobs/jobs.js';
 import { encodeRowsJson, offsetOfToken, pageToken, rowsJson, tableResource, type RawJson } from '../../wire/resources.js';
 import { intParam, type RestContext } from './context.js';
+import type { Table } from '../../types/generated/bigquery-v2.js';
 
 const DEFAULT_PAGE = 100_000;
 
@@ -28,7 +29,7 @@ function jobOf(ctx: RestContext, p: TablePath): JobRecord {
 }
 
 /** The Table resource of an anonymous result table (expires 24 hours after the job ended). */
-export function anonymousTableResource(ctx: RestContext, p: TablePath, view?: string): Record<string, unknown> {
+export function anonymousTableResource(ctx: RestContext, p: TablePath, view?: string): Table {
   const j = jobOf(ctx, p);
   const page = ctx.jobs.page(j, 0, 0);
   const ended = j.endTime ?? j.creationTime;

@@ -49,10 +49,14 @@ export function intParam(v: unknown, name: string): number | undefined {
   return n;
 }
 
-/** Requires a JSON object body. */
-export function objectBody(body: unknown): Record<string, any> {
+/**
+ * Requires a JSON object body. `T` names what the request validator (request-validation.ts) has
+ * already checked it against, e.g. `RequestBodies['bigquery.tables.insert']`
+ * (src/types/generated/bigquery-v2.ts).
+ */
+export function objectBody<T extends object = Record<string, unknown>>(body: unknown): T {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw BigQueryError.invalid('The request body must be a JSON object.');
-  return body as Record<string, any>;
+  return body as T;
 }
 
 /** Looks a dataset up or answers BigQuery's 404. */

@@ -8,11 +8,12 @@ import { BigQueryError } from '../../errors/errors.js';
 import { dropDataset } from '../../engine/ddl.js';
 import { datasetListItem, datasetResource, jsonArrayYielding, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { intParam, objectBody, requireDataset, type PathParams, type RestContext } from './context.js';
+import type { Dataset, RequestBodies, RequestJson } from '../../types/generated/bigquery-v2.js';
 
 const READ_ONLY = ['kind', 'etag', 'id', 'selfLink', 'datasetReference', 'creationTime', 'lastModifiedTime', 'location', 'type'];
 
 /** The client-settable fields of a Dataset body. */
-function settable(body: Record<string, any>): Record<string, unknown> {
+function settable(body: Dataset<RequestJson>): Record<string, unknown> {
   const f: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) if (!READ_ONLY.includes(k) && v !== undefined) f[k] = v;
   return f;
@@ -47,7 +48,7 @@ export function datasetsRoutes(app: FastifyInstance, ctx: RestContext): void {
   type Req = FastifyRequest<{ Params: PathParams; Querystring: Record<string, string>; Body: unknown }>;
 
   app.post('/projects/:projectId/datasets', async (req: Req) => {
-    const body = objectBody(req.body);
+    const body = objectBody<RequestBodies['bigquery.datasets.insert']>(req.body);
     const ref = body.datasetReference ?? {};
     const projectId = ref.projectId ?? req.params.projectId;
     const datasetId = checkDatasetId(ref.datasetId);
@@ -81,7 +82,7 @@ export function datasetsRoutes(app: FastifyInstance, ctx: RestContext): void {
     const d = requireDataset(ctx, req.params.projectId, req.params.datasetId);
     const ifMatch = req.headers['if-match'];
     if (ifMatch && ifMatch !== '*' && ifMatch !== datasetResource(ctx.baseUrl(), d).etag) throw BigQueryError.preconditionFailed();
-    const body = objectBody(req.body);
+    const body = objectBody<RequestBodies['bigquery.datasets.patch']>(req.body);
     const fields = replace ? settable(body) : { ...d.fields, ...settable(body) };
     for (const [k, v] of Object.entries(fields)) if (v === null) delete fields[k];
     if (!replace && body.labels && typeof d.fields.labels === 'object') {

@@ -8,6 +8,7 @@ import { anonymousDestination } from '../../jobs/anonymous.js';
 import { destinationUris } from '../../jobs/extract.js';
 import { fieldFromType } from '../../types/schema.js';
 import { etagOf } from '../../wire/resources.js';
+import type { Job, JobConfiguration, RequestJson } from '../../types/generated/bigquery-v2.js';
 
 const API = '/bigquery/v2';
 
@@ -184,13 +185,13 @@ function copyExtractStatistics(j: JobRecord, stats: Record<string, unknown>): Re
 }
 
 /** JobConfiguration.jobType ("QUERY, LOAD, EXTRACT, COPY or UNKNOWN") of a job's configuration. */
-function jobTypeOf(c: Record<string, any>): string {
+function jobTypeOf(c: JobConfiguration<RequestJson>): string {
   if (c.query) return 'QUERY';
   return c.load ? 'LOAD' : c.copy ? 'COPY' : c.extract ? 'EXTRACT' : 'UNKNOWN';
 }
 
 /** The Job resource. */
-export function jobResource(base: string, j: JobRecord): Record<string, unknown> {
+export function jobResource(base: string, j: JobRecord): Job {
   const status: Record<string, unknown> = { state: j.state };
   if (j.error) status.errorResult = j.error.toErrorProto();
   // status.errors: every error; a load job's bad records even when it succeeded (load.ts).
@@ -210,7 +211,7 @@ export function jobResource(base: string, j: JobRecord): Record<string, unknown>
   const extract = j.configuration.extract && !j.configuration.query ? { ...j.configuration.extract, destinationUri: destinationUris(j.configuration.extract)[0] } : undefined;
   const configuration = { jobType: jobTypeOf(j.configuration), ...j.configuration, ...(query ? { query } : {}), ...(extract ? { extract } : {}) };
   const dry = !!j.configuration.dryRun;
-  const body: Record<string, unknown> = {
+  const body: Job = {
     kind: 'bigquery#job',
     id: `${j.projectId}:${j.location}.${j.jobId}`,
     selfLink: `${base}${API}/projects/${j.projectId}/jobs/${j.jobId}?location=${j.location}`,

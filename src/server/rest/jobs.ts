@@ -11,6 +11,7 @@ import type { JobRecord, JobState } from '../../jobs/jobs.js';
 import { schemaOf, encodeRowsJson, jsonArrayYielding, offsetOfToken, pageToken, rowsJson } from '../../wire/resources.js';
 import { jobResource, jobStatistics } from './job-resources.js';
 import { callerFromHeaders, intParam, objectBody, type PathParams, type RestContext } from './context.js';
+import type { RequestBodies } from '../../types/generated/bigquery-v2.js';
 import { BigQueryError } from '../../errors/errors.js';
 import { JOB_INSERT_WAIT_MS, QUERY_DEFAULT_TIMEOUT_MS, QUERY_MAX_TIMEOUT_MS } from '../../config/timeouts.js';
 
@@ -81,7 +82,7 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
 
   app.post('/projects/:projectId/jobs', async (req: Req) => {
     // The job starts inside this scope, so its statements run as the request's caller (row access).
-    const j = await ctx.jobs.insert(req.params.projectId, objectBody(req.body), undefined, { caller: callerFromHeaders(req.headers) });
+    const j = await ctx.jobs.insert(req.params.projectId, objectBody<RequestBodies['bigquery.jobs.insert']>(req.body), undefined, { caller: callerFromHeaders(req.headers) });
     // A dry run that fails answers the error itself (there is no job to poll).
     if (j.configuration.dryRun && j.error) throw j.error;
     await ctx.jobs.waitFor(j, INSERT_WAIT_MS);
@@ -143,10 +144,10 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
   });
 
   app.post('/projects/:projectId/queries', async (req: Req) => {
-    const body = objectBody(req.body);
+    const body = objectBody<RequestBodies['bigquery.jobs.query']>(req.body);
     if (typeof body.query !== 'string') throw BigQueryError.invalid('Required parameter is missing: query', 'query');
     const query: Record<string, unknown> = {};
-    for (const k of QUERY_FIELDS) if (body[k] !== undefined) query[k] = body[k];
+    for (const k of QUERY_FIELDS) if ((body as Record<string, unknown>)[k] !== undefined) query[k] = (body as Record<string, unknown>)[k];
     if (query.useLegacySql === undefined) query.useLegacySql = false;
     const configuration: Record<string, unknown> = { query };
     if (body.dryRun) configuration.dryRun = true;

@@ -10,6 +10,7 @@ import { BigQueryError } from '../../errors/errors.js';
 import type { BqType } from '../../types/types.js';
 import { etagOf, jsonArrayYielding, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { intParam, objectBody, requireDataset, type RestContext } from './context.js';
+import type { Argument, RequestBodies, RequestJson, Routine, StandardSqlDataType, StandardSqlField } from '../../types/generated/bigquery-v2.js';
 
 type Params = { projectId: string; datasetId: string; routineId: string };
 type Req = FastifyRequest<{ Params: Params; Querystring: Record<string, string>; Body: unknown }>;
@@ -18,7 +19,7 @@ const ROUTINE_TYPES = ['SCALAR_FUNCTION', 'AGGREGATE_FUNCTION', 'PROCEDURE', 'TA
 const EXTRA_FIELDS = ['description', 'determinismLevel', 'importedLibraries', 'strictMode', 'securityMode', 'dataGovernanceType'];
 
 /** BqType → REST StandardSqlDataType. */
-export function sqlDataType(t: BqType): Record<string, unknown> {
+export function sqlDataType(t: BqType): StandardSqlDataType {
   if (t.kind === 'ARRAY') return { typeKind: 'ARRAY', arrayElementType: sqlDataType(t.element) };
   if (t.kind === 'RANGE') return { typeKind: 'RANGE', rangeElementType: sqlDataType(t.element) };
   if (t.kind === 'STRUCT') return { typeKind: 'STRUCT', structType: { fields: t.fields.map((f) => ({ ...(f.name ? { name: f.name } : {}), type: sqlDataType(f.type) })) } };
@@ -27,19 +28,19 @@ export function sqlDataType(t: BqType): Record<string, unknown> {
 
 /** REST StandardSqlDataType → BqType. */
 export function bqTypeOf(d: unknown, where: string): BqType {
-  const x = (d ?? {}) as Record<string, any>;
+  const x = (d ?? {}) as StandardSqlDataType<RequestJson>;
   const kind = String(x.typeKind ?? '');
   if (kind === 'ARRAY') return { kind: 'ARRAY', element: bqTypeOf(x.arrayElementType, where) };
   if (kind === 'RANGE') return { kind: 'RANGE', element: bqTypeOf(x.rangeElementType, where) } as BqType;
   if (kind === 'STRUCT')
-    return { kind: 'STRUCT', fields: ((x.structType?.fields ?? []) as (Record<string, any> | null)[]).map((f) => ({ name: f?.name ?? '', type: bqTypeOf(f?.type, where) })) } as BqType;
+    return { kind: 'STRUCT', fields: ((x.structType?.fields ?? []) as (StandardSqlField<RequestJson> | null)[]).map((f) => ({ name: f?.name ?? '', type: bqTypeOf(f?.type, where) })) } as BqType;
   const scalar = ['INT64', 'BOOL', 'FLOAT64', 'STRING', 'BYTES', 'TIMESTAMP', 'DATE', 'TIME', 'DATETIME', 'INTERVAL', 'GEOGRAPHY', 'NUMERIC', 'BIGNUMERIC', 'JSON'];
   if (!scalar.includes(kind)) throw BigQueryError.invalid(`Invalid value for ${where}.typeKind: ${kind || '(missing)'}`, where);
   return { kind } as BqType;
 }
 
-function routineResource(r: RoutineMeta, full = true): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+function routineResource(r: RoutineMeta, full = true): Routine {
+  const out: Routine = {
     routineReference: { projectId: r.projectId, datasetId: r.datasetId, routineId: r.routineId },
     routineType: r.routineType,
     creationTime: String(r.creationTime),
@@ -58,13 +59,13 @@ function routineResource(r: RoutineMeta, full = true): Record<string, unknown> {
     if (r.returnType) out.returnType = sqlDataType(r.returnType);
     if (r.returnTableType) out.returnTableType = { columns: r.returnTableType.map((c) => ({ name: c.name, type: sqlDataType(c.type) })) };
     out.definitionBody = r.definitionBody;
-    for (const k of EXTRA_FIELDS) if (r.fields[k] !== undefined) out[k] = r.fields[k];
+    for (const k of EXTRA_FIELDS) if (r.fields[k] !== undefined) (out as Record<string, unknown>)[k] = r.fields[k];
   }
   return { etag: etagOf(out), ...out };
 }
 
 /** A stored routine from a REST body (insert/update), validated like BigQuery's required fields. */
-function routineFromBody(body: Record<string, any>, ref: Params, existing?: RoutineMeta): RoutineMeta {
+function routineFromBody(body: Routine<RequestJson>, ref: Params, existing?: RoutineMeta): RoutineMeta {
   const routineType = String(body.routineType ?? existing?.routineType ?? '');
   if (!ROUTINE_TYPES.includes(routineType)) throw BigQueryError.invalid(routineType ? `Invalid value for routineType: ${routineType}` : 'Routine type is required.', 'routineType');
   if (typeof body.definitionBody !== 'string' || !body.definitionBody) throw BigQueryError.invalid('Routine definition body is required.', 'definitionBody');
@@ -77,8 +78,8 @@ function routineFromBody(body: Record<string, any>, ref: Params, existing?: Rout
     if (!body.returnType) throw BigQueryError.invalid('Return type is required for JavaScript functions.', 'returnType');
   }
   // A null element (`"arguments": [null]`) is an argument without a name, not a crash.
-  const args: RoutineArgument[] = ((body.arguments ?? []) as (Record<string, any> | null)[]).map((a0, i) => {
-    const a = a0 ?? {};
+  const args: RoutineArgument[] = ((body.arguments ?? []) as (Argument<RequestJson> | null)[]).map((a0, i) => {
+    const a: Argument<RequestJson> = a0 ?? {};
     if (typeof a.name !== 'string' || !a.name) throw BigQueryError.invalid(`Argument name is required (argument ${i + 1}).`, 'arguments');
     const arg: RoutineArgument = { name: a.name };
     if (a.argumentKind !== 'ANY_TYPE') arg.dataType = bqTypeOf(a.dataType, `arguments[${i}].dataType`);
@@ -87,7 +88,8 @@ function routineFromBody(body: Record<string, any>, ref: Params, existing?: Rout
     return arg;
   });
   const fields: Record<string, unknown> = {};
-  for (const k of EXTRA_FIELDS) if (body[k] !== undefined && body[k] !== null) fields[k] = body[k];
+  const raw = body as Record<string, unknown>;
+  for (const k of EXTRA_FIELDS) if (raw[k] !== undefined && raw[k] !== null) fields[k] = raw[k];
   const now = Date.now();
   return {
     projectId: ref.projectId,
@@ -98,7 +100,7 @@ function routineFromBody(body: Record<string, any>, ref: Params, existing?: Rout
     arguments: args,
     returnType: body.returnType ? bqTypeOf(body.returnType, 'returnType') : undefined,
     returnTableType: body.returnTableType?.columns
-      ? (body.returnTableType.columns as (Record<string, any> | null)[]).map((c, i) => ({ name: String(c?.name), type: bqTypeOf(c?.type, `returnTableType.columns[${i}].type`) }))
+      ? (body.returnTableType.columns as (StandardSqlField<RequestJson> | null)[]).map((c, i) => ({ name: String(c?.name), type: bqTypeOf(c?.type, `returnTableType.columns[${i}].type`) }))
       : undefined,
     definitionBody: body.definitionBody,
     creationTime: existing?.creationTime ?? now,
@@ -126,7 +128,7 @@ export function routinesRoutes(app: FastifyInstance, ctx: RestContext): void {
   };
 
   app.post(base, async (req: Req) => {
-    const body = objectBody(req.body);
+    const body = objectBody<RequestBodies['bigquery.routines.insert']>(req.body);
     const ref: Params = {
       projectId: body.routineReference?.projectId ?? req.params.projectId,
       datasetId: body.routineReference?.datasetId ?? req.params.datasetId,
@@ -162,7 +164,7 @@ export function routinesRoutes(app: FastifyInstance, ctx: RestContext): void {
     const existing = find(req.params);
     const ifMatch = req.headers['if-match'];
     if (ifMatch && ifMatch !== '*' && ifMatch !== routineResource(existing).etag) throw BigQueryError.preconditionFailed();
-    const body = objectBody(req.body);
+    const body = objectBody<RequestBodies['bigquery.routines.update']>(req.body);
     const merged = replace ? body : { ...routineResource(existing), ...body };
     const r = routineFromBody(merged, req.params, existing);
     await cat.putRoutine(r);

@@ -10,9 +10,10 @@ import { BigQueryError } from '../../errors/errors.js';
 import { checkGrantees, checkPolicyId, checkPredicate } from '../../engine/row-access.js';
 import { etagOf, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { intParam, objectBody, requireTable, type PathParams, type RestContext } from './context.js';
+import type { RequestBodies, RowAccessPolicy } from '../../types/generated/bigquery-v2.js';
 
 /** The REST form of a policy. */
-export function rowAccessPolicyResource(p: RowAccessPolicyMeta): Record<string, unknown> {
+export function rowAccessPolicyResource(p: RowAccessPolicyMeta): RowAccessPolicy {
   return {
     etag: etagOf([p.filterPredicate, p.grantees, p.lastModifiedTime]),
     rowAccessPolicyReference: { projectId: p.projectId, datasetId: p.datasetId, tableId: p.tableId, policyId: p.policyId },
@@ -44,7 +45,7 @@ export function rowAccessPoliciesRoutes(app: FastifyInstance, ctx: RestContext):
 
   app.post(base, async (req: Req) => {
     const t = tableOf(req);
-    const body = objectBody(req.body);
+    const body = objectBody<RequestBodies['bigquery.rowAccessPolicies.insert']>(req.body);
     const ref = body.rowAccessPolicyReference ?? {};
     const policyId = checkPolicyId(ref.policyId);
     if (cat.getRowAccessPolicy(t.projectId, t.datasetId, t.tableId, policyId))
@@ -74,7 +75,7 @@ export function rowAccessPoliciesRoutes(app: FastifyInstance, ctx: RestContext):
   app.put(`${base}/:policyId`, async (req: Req) => {
     const old = policyOf(req);
     const t = tableOf(req);
-    const body = objectBody(req.body);
+    const body = objectBody<RequestBodies['bigquery.rowAccessPolicies.update']>(req.body);
     const ref = body.rowAccessPolicyReference ?? {};
     // A reference naming another policy id renames the policy.
     const policyId = ref.policyId === undefined ? old.policyId : checkPolicyId(ref.policyId);
@@ -97,7 +98,7 @@ export function rowAccessPoliciesRoutes(app: FastifyInstance, ctx: RestContext):
   // `rowAccessPolicies:batchDelete` (a literal colon is written `::` in a fastify path).
   app.post(`${base}::batchDelete`, async (req: Req, reply) => {
     const t = tableOf(req);
-    const body = objectBody(req.body);
+    const body = objectBody<RequestBodies['bigquery.rowAccessPolicies.batchDelete']>(req.body);
     const ids = body.policyIds;
     if (!Array.isArray(ids) || !ids.length) throw BigQueryError.invalid('Required parameter is missing: policyIds', 'policyIds');
     for (const id of ids)

@@ -12,10 +12,11 @@ import { pageEnd } from '../../jobs/result-bytes.js';
 import { insertValues } from '../../engine/dml-values.js';
 import { enforceRows } from '../../engine/type-params.js';
 import { checkSnapshotWrite } from '../../engine/table-guards.js';
-import type { Value } from '../../types/types.js';
+import type { BqType, Value } from '../../types/types.js';
 import { decodeJsonValue } from '../../wire/rest-values.js';
 import { encodeRowsJson, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { callerFromHeaders, intParam, objectBody, requireTable, type PathParams, type RestContext } from './context.js';
+import type { RequestBodies } from '../../types/generated/bigquery-v2.js';
 import { countRows } from './tables.js';
 import { checkFullAccess } from '../../engine/row-access.js';
 import { isAnonymousDataset } from '../../jobs/anonymous.js';
@@ -58,7 +59,7 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
   });
 
   app.post('/projects/:projectId/datasets/:datasetId/tables/:tableId/insertAll', async (req: Req) => {
-    const body = objectBody(req.body);
+    const body = objectBody<RequestBodies['bigquery.tabledata.insertAll']>(req.body);
     const t = requireTable(ctx, req.params.projectId, req.params.datasetId, req.params.tableId);
     if (t.type !== 'TABLE') throw BigQueryError.invalid(`Cannot insert into a table of type ${t.type}.`);
     // Table snapshots are read-only: the DML guard's text, with reason invalid (not a query).
@@ -70,7 +71,7 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
     // BigQuery: 400 "No rows present in the request." (google/clusterfuzz#721, google-api-ruby-client#220).
     if (body.rows !== undefined && !Array.isArray(body.rows)) throw BigQueryError.invalid(`Invalid value at 'rows': expected a list of rows.`, 'rows');
     if (!body.rows?.length) throw BigQueryError.invalid('No rows present in the request.');
-    const rows: { json?: Record<string, unknown>; insertId?: string }[] = body.rows;
+    const rows = body.rows;
     const good: Value[][] = [];
     const errors: { index: number; errors: object[] }[] = [];
     rows.forEach((r, index) => {
@@ -107,7 +108,7 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
  * Decodes one insertAll row into the table's column order.
  * @throws BigQueryError invalid naming the field (unknown field, REQUIRED missing, bad value).
  */
-function decodeRow(columns: { name: string; type: any; required: boolean }[], json: Record<string, unknown>, ignoreUnknown: boolean): Value[] {
+function decodeRow(columns: { name: string; type: BqType; required: boolean }[], json: Record<string, unknown>, ignoreUnknown: boolean): Value[] {
   const byName = new Map(Object.entries(json).map(([k, v]) => [k.toLowerCase(), { k, v }]));
   const known = new Set(columns.map((c) => c.name.toLowerCase()));
   if (!ignoreUnknown) for (const { k } of byName.values()) if (!known.has(k.toLowerCase())) throw BigQueryError.invalid(`no such field: ${k}.`, k);

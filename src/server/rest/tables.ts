@@ -14,6 +14,7 @@ import { paramsKey } from '../../types/type-params.js';
 import { checkSetDataType } from '../../engine/type-params.js';
 import { jsonArrayYielding, offsetOfToken, pageToken, tableListItem, tableResource } from '../../wire/resources.js';
 import { intParam, objectBody, requireDataset, requireTable, type PathParams, type RestContext } from './context.js';
+import type { RequestBodies, RequestJson, Table } from '../../types/generated/bigquery-v2.js';
 import { duckType } from '../../engine/duckdb/types.js';
 import { isAnonymousDataset } from '../../jobs/anonymous.js';
 import { anonymousTableResource } from './anonymous-tables.js';
@@ -21,7 +22,7 @@ import { expirePartitions, withDatasetDefaults } from '../../engine/expiration.j
 
 const READ_ONLY = ['kind', 'etag', 'id', 'selfLink', 'tableReference', 'schema', 'view', 'creationTime', 'lastModifiedTime', 'type', 'location', 'numRows', 'numBytes', 'numLongTermBytes', 'numTotalLogicalBytes'];
 
-function settable(body: Record<string, any>): Record<string, unknown> {
+function settable(body: Table<RequestJson>): Record<string, unknown> {
   const f: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) if (!READ_ONLY.includes(k) && v !== undefined && v !== null) f[k] = v;
   return f;
@@ -59,7 +60,7 @@ export function tablesRoutes(app: FastifyInstance, ctx: RestContext): void {
   type Req = FastifyRequest<{ Params: PathParams; Querystring: Record<string, string>; Body: unknown }>;
 
   app.post('/projects/:projectId/datasets/:datasetId/tables', async (req: Req) => {
-    const body = objectBody(req.body);
+    const body = objectBody<RequestBodies['bigquery.tables.insert']>(req.body);
     const projectId = body.tableReference?.projectId ?? req.params.projectId;
     const datasetId = body.tableReference?.datasetId ?? req.params.datasetId;
     const tableId = checkTableId(body.tableReference?.tableId);
@@ -111,11 +112,11 @@ export function tablesRoutes(app: FastifyInstance, ctx: RestContext): void {
     const t = requireTable(ctx, req.params.projectId, req.params.datasetId, req.params.tableId);
     const ifMatch = req.headers['if-match'];
     if (ifMatch && ifMatch !== '*' && ifMatch !== tableResource(ctx.baseUrl(), t, 0).etag) throw BigQueryError.preconditionFailed();
-    const body = objectBody(req.body);
+    const body = objectBody<RequestBodies['bigquery.tables.patch']>(req.body);
     let columns = t.columns;
     if (body.schema?.fields && t.type === 'TABLE') columns = await evolveSchema(ctx, t, schemaColumns(body.schema));
     const fields = replace ? settable(body) : { ...t.fields, ...settable(body) };
-    for (const k of Object.keys(body)) if (body[k] === null) delete fields[k];
+    for (const k of Object.keys(body)) if ((body as Record<string, unknown>)[k] === null) delete fields[k];
     const nt: TableMeta = { ...t, columns, fields, lastModifiedTime: Math.max(Date.now(), t.lastModifiedTime + 1) };
     if (body.view?.query && t.type === 'VIEW') nt.viewQuery = String(body.view.query);
     await cat.putTable(nt);

@@ -23,13 +23,14 @@ import { parseJsonBody } from './json-body.js';
 import { validateRequestBody } from './request-validation.js';
 import { MAX_UPLOAD_REQUEST_BYTES } from '../../config/request-limits.js';
 import { UPLOAD_WAIT_MS } from '../../config/timeouts.js';
+import type { Job, RequestJson } from '../../types/generated/bigquery-v2.js';
 
 /** How long the upload POST waits for its load job before answering it (src/config/timeouts.ts). */
 const WAIT_MS = UPLOAD_WAIT_MS;
 
 interface Session {
   projectId: string;
-  body: Record<string, any>;
+  body: Job<RequestJson>;
   file: string;
   received: number;
 }
@@ -41,14 +42,14 @@ function tempFile(): string {
 }
 
 /** The Job resource of an upload, depth-checked and validated like a jobs.insert body. */
-function parseJob(text: string): Record<string, any> {
+function parseJob(text: string): Job<RequestJson> {
   const v = parseJsonBody(text);
   validateRequestBody('Job', v);
-  return v as Record<string, any>;
+  return v as Job<RequestJson>;
 }
 
 /** The two parts of a multipart/related body. @throws BigQueryError invalid for another shape. */
-function multipart(contentType: string, body: Buffer): { meta: Record<string, any>; data: Buffer } {
+function multipart(contentType: string, body: Buffer): { meta: Job<RequestJson>; data: Buffer } {
   const m = /^multipart\/related\s*;.*?boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
   if (!m) throw BigQueryError.invalid(`Invalid multipart request: Content-Type ${contentType || '(none)'} is not multipart/related with a boundary.`);
   const delim = Buffer.from(`--${m[1] ?? m[2]}`);
@@ -84,7 +85,7 @@ export function uploadsRoutes(app: FastifyInstance, ctx: RestContext): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
-  const start = async (projectId: string, body: Record<string, any>, file: string) => {
+  const start = async (projectId: string, body: Job<RequestJson>, file: string) => {
     let j;
     try {
       j = await ctx.jobs.insert(projectId, body, file);
