@@ -46,9 +46,9 @@ export interface RecordedProvenance {
 }
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-/** The reference corpus root beside the repository. */
+/** The reference corpus root beside the repository (`--corpus`); its SQL recordings are `bigquery-recorded/sql`. */
 export const DEFAULT_CORPUS = resolve(REPO_ROOT, '../shared/corpus');
-export const DEFAULT_SOURCE = resolve(DEFAULT_CORPUS, 'bigquery-recorded/sql');
+/** Where the SQL fixtures are imported to (`--dest`). */
 export const DEFAULT_DEST = resolve(REPO_ROOT, 'conformance/fixtures');
 
 /** Every `<phase>/<name>` directory of the source that holds a `query.sql`, sorted. */
