@@ -3,7 +3,7 @@
  * `conformance/fixtures/docs_functions/<name>/` — `query.sql`, `expected.json`, `provenance.json` —
  * from the worked examples of the GoogleSQL reference (google/zetasql `docs/*.md`, rev 2d8f7b7; the
  * same examples appear in BigQuery's reference), as collected in
- * `shared/corpus/docs-examples/visible.jsonl`.
+ * `conformance/docs-examples/visible.jsonl` (a verbatim copy; conformance/README.md).
  *
  *   npx tsx conformance/author-docs.ts [--cases FILE] [--dest DIR] [--check]
  *
@@ -29,7 +29,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const DEFAULT_CASES = resolve(HERE, '../../shared/corpus/docs-examples/visible.jsonl');
+const DEFAULT_CASES = resolve(HERE, 'docs-examples/visible.jsonl');
 const DEFAULT_DEST = resolve(HERE, 'fixtures/docs_functions');
 const REV = '2d8f7b7';
 

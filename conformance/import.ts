@@ -3,17 +3,23 @@
  * (issue 3; contract §2.1, corpus README). Every file is copied byte for byte — an `expected.json`
  * is never edited — and a `provenance.json` naming the source is written beside it.
  *
- *   npx tsx conformance/import.ts [--source DIR] [--dest DIR] [--check]
+ *   npm run corpus:import -- [--corpus DIR] [--source DIR] [--dest DIR]
+ *   npm run corpus:verify -- [--corpus DIR]          (same as corpus:import with --check)
  *
- * `--source` defaults to `../shared/corpus/bigquery-recorded/sql` (relative to the repository),
- * `--dest` to `conformance/fixtures`. Re-running is idempotent; a destination file whose bytes differ
+ * `--corpus` is the reference corpus root, default `../shared/corpus` (relative to the repository);
+ * `--source` the SQL recordings, default `<corpus>/bigquery-recorded/sql`; `--dest` the fixture
+ * root, default `conformance/fixtures`. The same run also copies the wire recordings and the
+ * documentation examples the tests read (`conformance/copies.ts`: `conformance/wire/`,
+ * `conformance/docs-examples/`). Re-running is idempotent; a destination file whose bytes differ
  * from the source is an error (the import never overwrites). `--check` writes nothing and exits 1
  * when any imported file or provenance entry is missing or differs.
  */
-import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { COPIES, copyTree, sha256 } from './copies.js';
+
+export { sha256 };
 
 /** Where the recordings come from (corpus README). */
 export const RECORDED_SOURCE = {
@@ -40,12 +46,10 @@ export interface RecordedProvenance {
 }
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const DEFAULT_SOURCE = resolve(REPO_ROOT, '../shared/corpus/bigquery-recorded/sql');
+/** The reference corpus root beside the repository (`--corpus`); its SQL recordings are `bigquery-recorded/sql`. */
+export const DEFAULT_CORPUS = resolve(REPO_ROOT, '../shared/corpus');
+/** Where the SQL fixtures are imported to (`--dest`). */
 export const DEFAULT_DEST = resolve(REPO_ROOT, 'conformance/fixtures');
-
-export function sha256(buf: Buffer): string {
-  return createHash('sha256').update(buf).digest('hex');
-}
 
 /** Every `<phase>/<name>` directory of the source that holds a `query.sql`, sorted. */
 export function listSourceFixtures(source: string): { phase: string; name: string; dir: string }[] {
@@ -129,17 +133,28 @@ function main(argv: string[]): number {
     const i = argv.indexOf(flag);
     return i >= 0 ? argv[i + 1] : undefined;
   };
-  const source = resolve(arg('--source') ?? DEFAULT_SOURCE);
+  const corpus = resolve(arg('--corpus') ?? DEFAULT_CORPUS);
+  const source = resolve(arg('--source') ?? join(corpus, 'bigquery-recorded/sql'));
   const dest = resolve(arg('--dest') ?? DEFAULT_DEST);
   const check = argv.includes('--check');
-  if (!existsSync(source)) {
-    console.error(`import: source not found: ${source}`);
-    return 2;
+  const verb = check ? 'checked' : 'imported';
+  for (const dir of [source, ...COPIES.map((c) => join(corpus, c.from))]) {
+    if (!existsSync(dir)) {
+      console.error(`import: source not found: ${dir}`);
+      return 2;
+    }
   }
   const r = importFixtures(source, dest, check);
   for (const p of r.problems) console.error(`import: ${p}`);
-  console.log(`${check ? 'checked' : 'imported'} ${r.fixtures} fixtures from ${source} into ${dest}: ${r.filesCopied} files copied, ${r.unchanged} unchanged, ${r.problems.length} problems`);
-  return r.problems.length ? 1 : 0;
+  console.log(`${verb} ${r.fixtures} fixtures from ${source} into ${dest}: ${r.filesCopied} files copied, ${r.unchanged} unchanged, ${r.problems.length} problems`);
+  let problems = r.problems.length;
+  for (const c of COPIES) {
+    const cr = copyTree(c, corpus, check);
+    for (const p of cr.problems) console.error(`import: ${p}`);
+    console.log(`${verb} ${c.name}: ${cr.files} files from ${join(corpus, c.from)} into ${c.data}: ${cr.filesCopied} files copied, ${cr.unchanged} unchanged, ${cr.problems.length} problems`);
+    problems += cr.problems.length;
+  }
+  return problems ? 1 : 0;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exit(main(process.argv.slice(2)));

@@ -1,7 +1,7 @@
 /**
  * Errors: exact reason, HTTP status and message, through @google-cloud/bigquery and raw HTTP.
  *
- * Texts come from BigQuery answers recorded in /work/shared/corpus/bigquery-recorded/sql
+ * Texts come from BigQuery answers recorded in conformance/fixtures (the recorded fixtures)
  * (fixture named at each assertion) or quoted in public reports (cited). Envelope shape: DESIGN §4
  * and Google's JSON error format (`{error:{code, message, errors:[{message, domain, reason}], status}}`).
  * A client mistake is never a 5xx: the clients retry 5xx for minutes.

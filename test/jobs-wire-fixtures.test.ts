@@ -1,5 +1,5 @@
 /**
- * Wire-level fixtures of real BigQuery (shared corpus `bigquery-recorded/http/jobs/<name>/`:
+ * Wire-level fixtures of real BigQuery (`conformance/wire/jobs/<name>/`, copied into the repository:
  * setup.sql, setup_requests.json, request.json, expected_response.json): each request is replayed
  * against the emulator and the answer must have the recorded HTTP status and the recorded body's
  * shape — the same keys at every level (no missing, no extra), literal values equal where the
@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
-import { WIRE_ROOT, replayWireFixture, wireFixtureNames } from './helpers/wire-fixtures.js';
+import { replayWireFixture, wireFixtureNames } from './helpers/wire-fixtures.js';
 
 /** Fixtures the emulator answers in the recorded shape. */
 const FIXTURES = [
@@ -85,7 +85,7 @@ afterAll(async () => {
   fs.rmSync(gcs, { recursive: true, force: true });
 });
 
-describe.skipIf(!fs.existsSync(WIRE_ROOT))('recorded jobs wire fixtures', () => {
+describe('recorded jobs wire fixtures', () => {
   for (const name of FIXTURES) {
     it(name, async () => {
       const o = await replayWireFixture(t.emu.url, t.projectId, name);

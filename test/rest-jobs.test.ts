@@ -2,10 +2,10 @@
  * jobs.query, jobs.insert, jobs.get, jobs.getQueryResults, jobs.list, jobs.cancel and jobs.delete
  * through @google-cloud/bigquery (and raw HTTP where the exact wire body matters).
  *
- * Expected bodies come from recorded BigQuery answers (/work/shared/corpus/bigquery-recorded/http/
- * jobs/{page_*, job_*, dryrun_*}; the recordings use GENERATE_ARRAY, written here as an array
- * literal with the same rows) and the Job / QueryResponse / GetQueryResultsResponse / JobList
- * schemas of api/bigquery-v2-discovery.json.
+ * Expected bodies come from recorded BigQuery answers (conformance/wire/jobs/{page_*, job_*,
+ * dryrun_*}; the recordings use GENERATE_ARRAY, written here as an array literal with the same rows)
+ * and the Job / QueryResponse / GetQueryResultsResponse / JobList schemas of
+ * api/bigquery-v2-discovery.json.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '@google-cloud/bigquery';

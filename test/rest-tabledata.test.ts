@@ -2,9 +2,9 @@
  * tabledata.insertAll and tabledata.list through @google-cloud/bigquery (and raw HTTP where the
  * exact wire body matters).
  *
- * Expected bodies come from recorded BigQuery answers (/work/shared/corpus/bigquery-recorded/http/
- * jobs/{insertall_basic, insertall_skip_invalid_rows, tabledata_list_*}), the TableDataList /
- * TableDataInsertAllResponse schemas of api/bigquery-v2-discovery.json, and BigQuery's documented
+ * Expected bodies come from recorded BigQuery answers (conformance/wire/jobs/{insertall_basic,
+ * insertall_skip_invalid_rows, tabledata_list_*}), the TableDataList / TableDataInsertAllResponse
+ * schemas of api/bigquery-v2-discovery.json, and BigQuery's documented
  * streaming behaviour (cloud.google.com/bigquery/docs/error-messages#streaming-success).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

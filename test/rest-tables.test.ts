@@ -3,7 +3,7 @@
  *
  * Expected shapes come from the Table / TableList schemas and tables.* method descriptions of
  * api/bigquery-v2-discovery.json and from the recorded BigQuery answer in
- * /work/shared/corpus/bigquery-recorded/http/jobs/tables_get_basic; error texts from BigQuery
+ * conformance/wire/jobs/tables_get_basic; error texts from BigQuery
  * answers quoted in public reports (cited at each assertion).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -105,7 +105,7 @@ corpus
 corpus
   .command('coverage')
   .description('Coverage of the corpus: surface items by depth tier, variation tags, broad-but-shallow items')
-  .option('--corpus <dir>', 'fixture root (default conformance/fixtures, else ../shared/corpus/bigquery-recorded/sql)')
+  .option('--corpus <dir>', 'fixture root (default conformance/fixtures)')
   .option('--html <file>', 'also write a static HTML report')
   .option('--no-analyzer', 'take builtin function names from the function table only')
   .action(async (o) => {
@@ -116,7 +116,7 @@ corpus
 corpus
   .command('docs')
   .description('Run the GoogleSQL documentation examples and compare in the docs display style')
-  .option('--cases <file>', 'JSONL of documentation examples', '../shared/corpus/docs-examples/visible.jsonl')
+  .option('--cases <file>', 'JSONL of documentation examples', 'conformance/docs-examples/visible.jsonl')
   .option('--json <file>', 'write per-case results as JSON')
   .option('--filter <s>', 'only case ids or doc pages containing this text (comma-separated, globs allowed)')
   .option('--endpoint <url>', 'a running emulator (or BigQuery) to test; in-process otherwise')

@@ -1,10 +1,15 @@
 // The committed corpus under conformance/ (issue 3): imported recordings are byte-identical to the
 // shared source and carry their provenance; authored fixtures say so and carry no job id; every
 // fixture qualifies (contract §1.5); registry and pending ids name real fixtures or are explained.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+// The wire recordings and documentation examples (conformance/wire/, conformance/docs-examples/)
+// match their provenance.json. Comparing with the corpus itself is `npm run corpus:verify`
+// (conformance/README.md): the tests read only the repository.
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SOURCE, importFixtures, sha256 } from '../../conformance/import.js';
+import { COPIES, copyTree, verifyCopy } from '../../conformance/copies.js';
+import { importFixtures, sha256 } from '../../conformance/import.js';
 import { discoverFixtures, loadFixture } from './fixtures.js';
 import { parseJsonSafe } from './jsonsafe.js';
 import { checkQualification } from './qualify.js';
@@ -28,8 +33,20 @@ describe('conformance/fixtures', () => {
     }
   });
 
-  it.skipIf(!existsSync(DEFAULT_SOURCE))('matches the shared source byte for byte', () => {
-    expect(importFixtures(DEFAULT_SOURCE, ROOT, true).problems).toEqual([]);
+  it('the import check (npm run corpus:verify) passes on identical bytes and names a changed file', () => {
+    const source = mkdtempSync(join(tmpdir(), 'bqemu-import-'));
+    for (const id of ['standard_functions/bound_int64_max', 'rest_crud/error_table_not_found']) {
+      const dir = join(source, id);
+      mkdirSync(dir, { recursive: true });
+      for (const f of Object.keys(provenance(join(ROOT, id)).sha256)) cpSync(join(ROOT, id, f), join(dir, f));
+    }
+    expect(importFixtures(source, ROOT, true)).toMatchObject({ fixtures: 2, problems: [] });
+    writeFileSync(join(source, 'rest_crud/error_table_not_found/query.sql'), 'SELECT 1');
+    expect(importFixtures(source, ROOT, true).problems).toEqual([
+      'rest_crud/error_table_not_found/query.sql: differs from the source (the import never overwrites)',
+      'rest_crud/error_table_not_found/provenance.json: missing or stale',
+    ]);
+    rmSync(source, { recursive: true, force: true });
   });
 
   it('has authored fixtures that cite their source and carry no job id', () => {
@@ -56,5 +73,42 @@ describe('conformance/fixtures', () => {
     expect(Object.keys(lists.pending).filter((id) => !ids.has(id))).toEqual([]);
     // Registry entries may name kept-back fixtures the contract lists (§6.4), nothing else.
     expect(Object.keys(lists.divergences).filter((id) => !ids.has(id)).sort()).toEqual(['specialized_types/st_area_continental', 'specialized_types/st_length_continental']);
+  });
+});
+
+describe('conformance/wire and conformance/docs-examples', () => {
+  it('hold the files their provenance.json lists, unmodified, and nothing else', () => {
+    expect(COPIES.map((c) => c.name)).toEqual(['wire', 'docs-examples']);
+    for (const c of COPIES) {
+      const p = JSON.parse(readFileSync(join(c.root, 'provenance.json'), 'utf8'));
+      expect(p.imported_from, c.name).toBe(`shared/corpus/${c.from}`);
+      expect(Object.keys(p.sha256).length, c.name).toBeGreaterThan(0);
+      expect(verifyCopy(c), c.name).toEqual([]);
+    }
+  });
+
+  it('the copy check (npm run corpus:verify) passes on identical bytes and names changed, missing and extra files', () => {
+    const corpus = mkdtempSync(join(tmpdir(), 'bqemu-copies-'));
+    for (const c of COPIES) {
+      const files = Object.keys(JSON.parse(readFileSync(join(c.root, 'provenance.json'), 'utf8')).sha256);
+      for (const f of files) {
+        mkdirSync(join(corpus, c.from, f, '..'), { recursive: true });
+        cpSync(join(c.data, f), join(corpus, c.from, f));
+      }
+      expect(copyTree(c, corpus, true), c.name).toMatchObject({ files: files.length, unchanged: files.length, problems: [] });
+    }
+    const wire = COPIES[0]!;
+    writeFileSync(join(corpus, wire.from, 'job_cancel/request.json'), '{}');
+    cpSync(join(corpus, wire.from, 'job_cancel'), join(corpus, wire.from, 'job_cancel_new'), { recursive: true });
+    rmSync(join(corpus, wire.from, 'job_cancel/setup_requests.json'));
+    expect(copyTree(wire, corpus, true).problems.sort()).toEqual([
+      'wire/job_cancel/request.json: differs from the source (the import never overwrites)',
+      'wire/job_cancel/setup_requests.json: not in the source',
+      'wire/job_cancel_new/expected_response.json: missing',
+      'wire/job_cancel_new/request.json: missing',
+      'wire/job_cancel_new/setup_requests.json: missing',
+      'wire/provenance.json: missing or stale',
+    ]);
+    rmSync(corpus, { recursive: true, force: true });
   });
 });

@@ -243,9 +243,9 @@ export interface CorpusCoverageOptions {
   log?: (line: string) => void;
 }
 
-/** The default corpus: `conformance/fixtures` when it exists, else the recorded SQL corpus. */
+/** The default corpus: the repository's `conformance/fixtures` (relative to the working directory, as `corpus run`). */
 export function defaultCoverageCorpus(): string {
-  return existsSync('conformance/fixtures') ? 'conformance/fixtures' : '../shared/corpus/bigquery-recorded/sql';
+  return 'conformance/fixtures';
 }
 
 /** Known builtin function names: the analyzer's GetBuiltinFunctions, else the function table. */

@@ -1,11 +1,11 @@
 /**
  * Display renderer tests. Every documented display string below is copied from
- * ../shared/corpus/docs-examples/visible.jsonl (case id given); the last test checks each one
- * against the file when it is present. Values go through the client's own decoder (REST → decoded),
+ * conformance/docs-examples/visible.jsonl (case id given); the last test checks each one
+ * against the file. Values go through the client's own decoder (REST → decoded),
  * as in `bqemu corpus docs`.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderValue, toDisplayFields, type DisplayField } from './docs-render.js';
 import { cellMatches, parseDocBytes, parseDocNumber, splitTopLevel } from './docs-match.js';
@@ -275,8 +275,8 @@ describe('compareDocCase', () => {
 });
 
 describe('examples come from visible.jsonl', () => {
-  const file = new URL('../../../shared/corpus/docs-examples/visible.jsonl', import.meta.url);
-  it.skipIf(!existsSync(file))('every documented string used above is a cell of the named case', () => {
+  const file = new URL('../../conformance/docs-examples/visible.jsonl', import.meta.url);
+  it('every documented string used above is a cell of the named case', () => {
     const cases = new Map<string, string[][]>();
     for (const line of readFileSync(file, 'utf8').split('\n')) {
       if (!line.trim()) continue;

@@ -1,12 +1,12 @@
 /**
- * Test helper: replays a wire-level fixture of real BigQuery (shared corpus
- * `bigquery-recorded/http/jobs/<name>/`: optional setup.sql, setup_requests.json, request.json
+ * Test helper: replays a wire-level fixture of real BigQuery (`conformance/wire/jobs/<name>/`, a
+ * verbatim copy described in conformance/README.md: optional setup.sql, setup_requests.json, request.json
  * with `body` or `body_bin`, expected_response.json) against the emulator, and compares the answer
  * with the recording's shape: the same keys at every level (no missing, no extra), literal values
  * equal where the recording keeps them (`"<*>"` stands for ids, times and other run-dependent
  * values, whose presence alone is checked).
  *
- * Per the corpus README (note 9): a per-fixture dataset is created only when setup.sql exists, and
+ * Per the recordings' rules (conformance/README.md): a per-fixture dataset is created only when setup.sql exists, and
  * setup.sql runs statement by statement (a statement ends on a line whose text before `--` ends
  * in `;`).
  */
@@ -15,7 +15,8 @@ import path from 'node:path';
 import { splitSetupSql } from '../../src/conformance/fixtures.js';
 import { http, type RawResponse } from './http.js';
 
-export const WIRE_ROOT = path.resolve(__dirname, '../../../shared/corpus/bigquery-recorded/http/jobs');
+/** The in-repository copy of the recorded wire fixtures (provenance: conformance/wire/provenance.json). */
+export const WIRE_ROOT = path.resolve(__dirname, '../../conformance/wire/jobs');
 
 export interface WireRequest {
   method: string;
@@ -131,5 +132,5 @@ export async function replayWireFixture(baseUrl: string, projectId: string, name
 
 /** Every fixture directory of the wire corpus. */
 export function wireFixtureNames(): string[] {
-  return fs.existsSync(WIRE_ROOT) ? fs.readdirSync(WIRE_ROOT).filter((n) => fs.existsSync(path.join(WIRE_ROOT, n, 'request.json'))).sort() : [];
+  return fs.readdirSync(WIRE_ROOT).filter((n) => fs.existsSync(path.join(WIRE_ROOT, n, 'request.json'))).sort();
 }
