@@ -1,0 +1,55 @@
+/**
+ * The error catalogue: every error the emulator answers is built by a factory here, one per
+ * BigQuery message family, each with its reason, HTTP status and text in one place and a
+ * docstring naming its source (a recorded fixture under conformance/fixtures/ or a public
+ * BigQuery page). Files by family:
+ * - bigquery-error.ts — the class, the reason → HTTP status table, the wire forms
+ * - reasons.ts — one factory per reason, for texts that come from elsewhere (analyzer, DuckDB)
+ * - not-found.ts, already-exists.ts — `Not found: …` (404) and `Already Exists: …` (409)
+ * - not-supported.ts — the emulator's `… is not supported by bqemu`
+ * - rest-errors.ts — the API front end's request errors (`Required parameter is missing`, …)
+ * - access-denied.ts, resources-exceeded.ts, limits.ts, job-errors.ts, rewrite.ts
+ *
+ * `BigQueryError` is exported with every factory attached as a static (`BigQueryError.tableNotFound(…)`),
+ * and each factory is also exported by name. test/error-catalogue.test.ts fails on any error
+ * built outside this folder.
+ */
+import { BigQueryError as BigQueryErrorClass } from './bigquery-error.js';
+import * as reasons from './reasons.js';
+import * as notFound from './not-found.js';
+import * as alreadyExists from './already-exists.js';
+import * as notSupported from './not-supported.js';
+import * as rest from './rest-errors.js';
+import * as accessDenied from './access-denied.js';
+import * as resources from './resources-exceeded.js';
+import * as limits from './limits.js';
+import * as jobs from './job-errors.js';
+import * as rewrite from './rewrite.js';
+
+export { REASON_STATUS, asBigQueryError } from './bigquery-error.js';
+export type { Reason } from './bigquery-error.js';
+export type { NotSupportedOptions } from './not-supported.js';
+export type { StoredError } from './rewrite.js';
+export * from './reasons.js';
+export * from './not-found.js';
+export * from './already-exists.js';
+export * from './not-supported.js';
+export * from './rest-errors.js';
+export * from './access-denied.js';
+export * from './resources-exceeded.js';
+export * from './limits.js';
+export * from './job-errors.js';
+export * from './rewrite.js';
+
+/** Every factory of the catalogue, by name. */
+const FACTORIES = {
+  ...reasons, ...notFound, ...alreadyExists, ...notSupported, ...rest, ...accessDenied, ...resources, ...limits, ...jobs, ...rewrite,
+};
+
+/**
+ * The BigQueryError class (src/errors/bigquery-error.ts) with the catalogue's factories as
+ * statics, so `BigQueryError.invalidQuery(msg)`, `e instanceof BigQueryError` and the type
+ * `BigQueryError` all name the one class.
+ */
+export const BigQueryError: typeof BigQueryErrorClass & typeof FACTORIES = Object.assign(BigQueryErrorClass, FACTORIES);
+export type BigQueryError = BigQueryErrorClass;
