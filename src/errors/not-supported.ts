@@ -27,3 +27,12 @@ export function notSupported(what: string, options: NotSupportedOptions = {}): B
     ? new BigQueryError('invalid', message, options.location)
     : new BigQueryError('invalidQuery', message, 'query');
 }
+
+/**
+ * 400 invalidQuery at location `query`: `Legacy SQL is not supported by bqemu; set useLegacySql
+ * to false` — a query job with `useLegacySql: true` (the emulator runs GoogleSQL only,
+ * https://cloud.google.com/bigquery/docs/introduction-sql).
+ */
+export function legacySqlNotSupported(): BigQueryError {
+  return new BigQueryError('invalidQuery', 'Legacy SQL is not supported by bqemu; set useLegacySql to false', 'query');
+}
