@@ -146,7 +146,7 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
 
   app.post('/projects/:projectId/queries', async (req: Req) => {
     const body = objectBody(req.body);
-    if (typeof body.query !== 'string') throw BigQueryError.invalid('Required parameter is missing: query', 'query');
+    if (typeof body.query !== 'string') throw BigQueryError.requiredParameterMissing('query');
     const query: Record<string, unknown> = {};
     for (const k of QUERY_FIELDS) if (body[k] !== undefined) query[k] = body[k];
     if (query.useLegacySql === undefined) query.useLegacySql = false;

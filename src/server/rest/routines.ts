@@ -69,11 +69,11 @@ function routineFromBody(body: Record<string, any>, ref: Params, existing?: Rout
   if (!ROUTINE_TYPES.includes(routineType)) throw BigQueryError.invalid(routineType ? `Invalid value for routineType: ${routineType}` : 'Routine type is required.', 'routineType');
   if (typeof body.definitionBody !== 'string' || !body.definitionBody) throw BigQueryError.invalid('Routine definition body is required.', 'definitionBody');
   const language = String(body.language ?? (routineType === 'SCALAR_FUNCTION' ? 'SQL' : 'SQL')).toUpperCase();
-  if (language !== 'SQL' && language !== 'JAVASCRIPT') throw BigQueryError.invalid(`Language ${language} is not supported by bqemu`, 'language');
+  if (language !== 'SQL' && language !== 'JAVASCRIPT') throw BigQueryError.notSupported(`Language ${language}`, { in: 'request', location: 'language' });
   if (language === 'JAVASCRIPT') {
     if (routineType !== 'SCALAR_FUNCTION') throw BigQueryError.invalid('Only scalar functions may be written in JavaScript', 'language');
     if ((body.importedLibraries ?? []).length)
-      throw BigQueryError.invalid('importedLibraries (JavaScript libraries in Cloud Storage) is not supported by bqemu', 'importedLibraries');
+      throw BigQueryError.notSupported('importedLibraries (JavaScript libraries in Cloud Storage)', { in: 'request', location: 'importedLibraries' });
     if (!body.returnType) throw BigQueryError.invalid('Return type is required for JavaScript functions.', 'returnType');
   }
   // A null element (`"arguments": [null]`) is an argument without a name, not a crash.
@@ -108,7 +108,7 @@ function routineFromBody(body: Record<string, any>, ref: Params, existing?: Rout
 }
 
 function checkRoutineId(id: unknown): string {
-  if (typeof id !== 'string' || !id) throw BigQueryError.invalid('Required parameter is missing: routineReference.routineId', 'routineReference.routineId');
+  if (typeof id !== 'string' || !id) throw BigQueryError.requiredParameterMissing('routineReference.routineId');
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,255}$/.test(id))
     throw BigQueryError.invalid(`Invalid routine ID "${id}". Routine IDs must contain only letters, numbers, or underscores, start with a letter or underscore, and be at most 256 characters long.`, 'routineReference.routineId');
   return id;
@@ -117,7 +117,7 @@ function checkRoutineId(id: unknown): string {
 export function routinesRoutes(app: FastifyInstance, ctx: RestContext): void {
   const cat = ctx.engine.catalog;
   const base = '/projects/:projectId/datasets/:datasetId/routines';
-  const notFound = (p: Params) => BigQueryError.notFound(`Not found: Routine ${p.projectId}:${p.datasetId}.${p.routineId}`);
+  const notFound = (p: Params) => BigQueryError.resourceNotFound('Routine', `${p.projectId}:${p.datasetId}.${p.routineId}`);
   const find = (p: Params) => {
     requireDataset(ctx, p.projectId, p.datasetId);
     const r = cat.getRoutine(p.projectId, p.datasetId, p.routineId);
@@ -133,7 +133,7 @@ export function routinesRoutes(app: FastifyInstance, ctx: RestContext): void {
       routineId: checkRoutineId(body.routineReference?.routineId),
     };
     requireDataset(ctx, ref.projectId, ref.datasetId);
-    if (cat.getRoutine(ref.projectId, ref.datasetId, ref.routineId)) throw BigQueryError.duplicate(`Already Exists: Routine ${ref.projectId}:${ref.datasetId}.${ref.routineId}`);
+    if (cat.getRoutine(ref.projectId, ref.datasetId, ref.routineId)) throw BigQueryError.alreadyExists('Routine', `${ref.projectId}:${ref.datasetId}.${ref.routineId}`);
     const r = routineFromBody(body, ref);
     await cat.putRoutine(r);
     return routineResource(r);

@@ -27,7 +27,7 @@ function settable(body: Record<string, any>): Record<string, unknown> {
 }
 
 function checkTableId(id: unknown): string {
-  if (typeof id !== 'string' || !id) throw BigQueryError.invalid('Required parameter is missing: tableReference.tableId', 'tableReference.tableId');
+  if (typeof id !== 'string' || !id) throw BigQueryError.requiredParameterMissing('tableReference.tableId');
   if (!/^[\p{L}\p{M}\p{N}\p{Pc}\p{Pd}\p{Zs}$-]{1,1024}$/u.test(id))
     throw BigQueryError.invalid(`Invalid table ID "${id}". Table IDs must be alphanumeric (plus underscores) and must be at most 1024 characters long. Also, Table decorators cannot be used.`);
   return id;
@@ -63,11 +63,11 @@ export function tablesRoutes(app: FastifyInstance, ctx: RestContext): void {
     const datasetId = body.tableReference?.datasetId ?? req.params.datasetId;
     const tableId = checkTableId(body.tableReference?.tableId);
     requireDataset(ctx, projectId, datasetId);
-    if (cat.getTable(projectId, datasetId, tableId)) throw BigQueryError.duplicate(`Already Exists: Table ${projectId}:${datasetId}.${tableId}`);
+    if (cat.getTable(projectId, datasetId, tableId)) throw BigQueryError.alreadyExists('Table', `${projectId}:${datasetId}.${tableId}`);
     const ref = { projectId, datasetId, tableId };
     let t: TableMeta;
     if (body.view?.query) {
-      if (body.view.useLegacySql === true) throw BigQueryError.invalid('Legacy SQL views are not supported by bqemu');
+      if (body.view.useLegacySql === true) throw BigQueryError.notSupported('Legacy SQL views', { in: 'request', verb: 'are' });
       const a = await ctx.engine.statements.analyze(String(body.view.query), 0, { projectId }, {});
       if (a.stmt.kind !== 'QueryStmt') throw BigQueryError.invalid('A view query must be a SELECT statement');
       const now = Date.now();

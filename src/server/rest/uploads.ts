@@ -106,7 +106,7 @@ export function uploadsRoutes(app: FastifyInstance, ctx: RestContext): void {
     }
     if (type === 'resumable') {
       const body = parseJob(raw.toString('utf8') || '{}');
-      if (!body.configuration?.load) throw BigQueryError.invalid('Required parameter is missing: configuration.load', 'configuration.load');
+      if (!body.configuration?.load) throw BigQueryError.requiredParameterMissing('configuration.load');
       const id = randomUUID().replace(/-/g, '');
       const file = tempFile();
       fs.writeFileSync(file, '');
@@ -121,7 +121,7 @@ export function uploadsRoutes(app: FastifyInstance, ctx: RestContext): void {
   app.put('/projects/:projectId/jobs', { bodyLimit: MAX_UPLOAD_REQUEST_BYTES }, async (req: Req, reply) => {
     const id = String(req.query.upload_id ?? '');
     const s = sessions.get(id);
-    if (!s) throw BigQueryError.notFound(`Not found: upload ${id}`);
+    if (!s) throw BigQueryError.uploadNotFound(id);
     const data = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const range = String(req.headers['content-range'] ?? '');
     let total: number | undefined;
