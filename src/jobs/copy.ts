@@ -53,10 +53,10 @@ function sourcesOf(c: Record<string, any>): any[] {
 export function validateCopyConfig(configuration: Record<string, any>): void {
   const c = configuration.copy;
   if (!c || typeof c !== 'object') throw BigQueryError.invalid('Invalid value for configuration.copy', 'configuration.copy');
-  if (configuration.dryRun === true || configuration.dryRun === 'true') throw new BigQueryError('invalid', 'A dry run of a copy job is not supported by bqemu');
-  if (!isRef(c.destinationTable)) throw BigQueryError.invalid('Required parameter is missing: destinationTable', 'destinationTable');
+  if (configuration.dryRun === true || configuration.dryRun === 'true') throw BigQueryError.notSupported('A dry run of a copy job', { in: 'request' });
+  if (!isRef(c.destinationTable)) throw BigQueryError.requiredParameterMissing('destinationTable');
   const sources = sourcesOf(c);
-  if (!sources.length || !sources.every(isRef)) throw BigQueryError.invalid('Required parameter is missing: sourceTable', 'sourceTable');
+  if (!sources.length || !sources.every(isRef)) throw BigQueryError.requiredParameterMissing('sourceTable');
   for (const [k, allowed] of [['writeDisposition', WRITES], ['createDisposition', CREATES], ['operationType', OPERATIONS]] as const)
     if (c[k] !== undefined && !allowed.includes(String(c[k]).toUpperCase())) throw BigQueryError.invalid(`Invalid value for ${k}: ${String(c[k])}`, k);
   const op = String(c.operationType ?? 'COPY').toUpperCase();
@@ -132,8 +132,8 @@ export async function executeCopyJob(e: Engine, job: JobRecord): Promise<void> {
     if (op === 'RESTORE' && !snap) throw BigQueryError.invalid(`${name(src)} is not a table snapshot; RESTORE copies a snapshot into a table.`);
     if (op !== 'RESTORE' && snap) throw BigQueryError.invalid(`${name(src)} is not allowed for this operation because it is currently a SNAPSHOT.`);
     if (existing) {
-      if (write === 'WRITE_EMPTY' || write === 'WRITE_APPEND') throw BigQueryError.duplicate(`Already Exists: Table ${name(ref)}`);
-    } else if (create === 'CREATE_NEVER') throw BigQueryError.notFound(`Not found: Table ${name(ref)}`);
+      if (write === 'WRITE_EMPTY' || write === 'WRITE_APPEND') throw BigQueryError.alreadyExists('Table', name(ref));
+    } else if (create === 'CREATE_NEVER') throw BigQueryError.tableNotFound(ref.projectId, ref.datasetId, ref.tableId, false);
     await cloneCopy(e, op, src, ref, existing, expiration);
   } else {
     const first = sources[0];

@@ -118,14 +118,14 @@ export async function applyDestination(
     throw BigQueryError.invalid(SCHEMA_UPDATE_DISPOSITION);
   const resultColumns = () => schema.map((f) => ({ name: f.name, type: f.type, required: opts.keepModes === true && f.required === true }));
   if (!existing) {
-    if (create === 'CREATE_NEVER') throw BigQueryError.notFound(`Not found: Table ${ref.projectId}:${ref.datasetId}.${ref.tableId}`);
+    if (create === 'CREATE_NEVER') throw BigQueryError.tableNotFound(ref.projectId, ref.datasetId, ref.tableId, false);
     const t = await createStoredTable(e, ref, resultColumns(), layoutFields(q, schema.map((f) => f.name)));
     await insertValues(e, t, rows);
   } else {
     if (write === 'WRITE_EMPTY') {
       const r = await e.db.readAll(`SELECT count(*) FROM "${existing.duckName}"`);
       if (Number(r.getRowsJS()[0][0]) > 0)
-        throw BigQueryError.duplicate(`Already Exists: Table ${ref.projectId}:${ref.datasetId}.${ref.tableId}`);
+        throw BigQueryError.alreadyExists('Table', `${ref.projectId}:${ref.datasetId}.${ref.tableId}`);
     }
     if (write === 'WRITE_TRUNCATE') {
       const layout = layoutFields(q, schema.map((f) => f.name));

@@ -64,7 +64,7 @@ export async function executeQueryJob(env: ExecuteEnv, job: JobRecord, ex: Execu
   const { engine } = env;
   const q = job.configuration.query;
   const dryRun = !!job.configuration.dryRun;
-  if (q.useLegacySql === true || q.useLegacySql === 'true') throw BigQueryError.invalidQuery('Legacy SQL is not supported by bqemu; set useLegacySql to false');
+  if (q.useLegacySql === true || q.useLegacySql === 'true') throw BigQueryError.legacySqlNotSupported();
   const session = await sessionOf(env.sessions, job);
   if (session) job.sessionId = session.id;
   const { named, positional } = decodeParams(q.queryParameters, q.parameterMode);

@@ -37,7 +37,7 @@ const COMPRESSIONS: Record<string, string[]> = {
   PARQUET: ['NONE', 'GZIP', 'SNAPPY', 'ZSTD'],
 };
 
-const notSupported = (what: string) => new BigQueryError('invalid', `${what} is not supported by bqemu`);
+const notSupported = (what: string) => BigQueryError.notSupported(what, { in: 'request' });
 
 /** The destination URIs of an extract configuration (destinationUris, else the deprecated destinationUri). */
 export function destinationUris(x: Record<string, any>): string[] {
@@ -57,9 +57,9 @@ export function validateExtractConfig(configuration: Record<string, any>): void 
   if (configuration.dryRun === true || configuration.dryRun === 'true') throw notSupported('A dry run of an extract job');
   if (x.sourceModel) throw notSupported('Extracting a model (sourceModel)');
   const s = x.sourceTable;
-  if (!s || typeof s !== 'object' || !s.datasetId || !s.tableId) throw BigQueryError.invalid('Required parameter is missing: sourceTable', 'sourceTable');
+  if (!s || typeof s !== 'object' || !s.datasetId || !s.tableId) throw BigQueryError.requiredParameterMissing('sourceTable');
   const uris = destinationUris(x);
-  if (!uris.length) throw BigQueryError.invalid('Required parameter is missing: destinationUris', 'destinationUris');
+  if (!uris.length) throw BigQueryError.requiredParameterMissing('destinationUris');
   for (const u of uris) {
     if (!/^gs:\/\/[^/]+\/.+/.test(u)) throw BigQueryError.invalid(`Invalid extract destination URI '${u}'. Must be a valid Google Storage path.`, 'destinationUris');
     if (u.indexOf('*') !== u.lastIndexOf('*')) throw BigQueryError.invalid(`Invalid extract destination URI '${u}'. Only one wildcard is allowed.`, 'destinationUris');

@@ -51,7 +51,7 @@ const REQUEST_ID_TTL_MS = 15 * 60 * 1000;
 
 /** BigQuery's error of a cancelled job (reason `stopped`; HTTP 499 CANCELLED when a call answers it). */
 export function stoppedError(): BigQueryError {
-  return new BigQueryError('stopped', 'Job execution was cancelled: User requested cancellation', undefined, 499);
+  return BigQueryError.cancelled();
 }
 
 interface Running {
@@ -198,15 +198,15 @@ export class JobManager {
     const existing = this.jobs.get(this.key(projectId, jobId));
     if (existing) {
       if (configKey(existing.configuration) === configKey(withoutAnonymousEcho(configuration, existing))) return existing;
-      throw BigQueryError.duplicate(`Already Exists: Job ${projectId}:${existing.location}.${jobId}`);
+      throw BigQueryError.alreadyExists('Job', `${projectId}:${existing.location}.${jobId}`);
     }
     if (configuration.load && !configuration.query) validateLoadConfig(configuration, uploadFile !== undefined); // load.ts
     else if (configuration.copy && !configuration.query) validateCopyConfig(configuration); // copy.ts
     else if (configuration.extract && !configuration.query) validateExtractConfig(configuration); // extract.ts
     else {
-      if (!configuration.query) throw BigQueryError.invalid('Required parameter is missing: configuration.query', 'configuration');
+      if (!configuration.query) throw BigQueryError.requiredParameterMissing('configuration.query', 'configuration');
       if (typeof configuration.query.query !== 'string' || !configuration.query.query.trim())
-        throw BigQueryError.invalid('Required parameter is missing: query', 'query');
+        throw BigQueryError.requiredParameterMissing('query');
       validateQueryConfig(configuration);
     }
     const job: JobRecord = { projectId, jobId, location: ref.location ?? 'US', configuration, state: 'PENDING', creationTime: Date.now(), uploadFile };
@@ -318,7 +318,7 @@ export class JobManager {
     } catch (e) {
       error = r.cancelled ? stoppedError() : r.timedOut !== undefined ? statementTimeoutError(r.timedOut) : asBigQueryError(e);
       // An erroring dry run names the query as location `q` (recorded api_configuration/dry_run_invalid_function).
-      if (job.configuration.dryRun && error.location === 'query') error = new BigQueryError(error.reason, error.message, 'q', error.httpStatus);
+      if (job.configuration.dryRun && error.location === 'query') error = BigQueryError.withLocation(error, 'q');
       job.result = undefined;
       results = [];
     }
@@ -399,7 +399,7 @@ export class JobManager {
     const r = job.result;
     if (job.resultsExpired) {
       const t = anonymousTable(job.projectId, job.jobId);
-      throw BigQueryError.notFound(`Not found: Table ${t.projectId}:${t.datasetId}.${t.tableId} was not found in location ${job.location}`);
+      throw BigQueryError.tableNotFound(t.projectId, t.datasetId, t.tableId, job.location);
     }
     const key = this.key(job.projectId, job.jobId);
     const cells = this.retained.get(key);

@@ -27,7 +27,7 @@ interface Mapped {
   conv: Conv;
 }
 
-const notSupported = (what: string) => new BigQueryError('invalid', `Avro ${what} is not supported by bqemu`);
+const notSupported = (what: string) => BigQueryError.notSupported(`Avro ${what}`, { in: 'request' });
 
 /** A two's-complement big-endian byte string as a decimal text with `scale` fraction digits. */
 function decimalText(b: Uint8Array, scale: number): string {

@@ -48,7 +48,7 @@ const UNSUPPORTED = ['ORC', 'DATASTORE_BACKUP', 'GOOGLE_SHEETS', 'BIGTABLE', 'IC
 const WRITES = ['WRITE_APPEND', 'WRITE_TRUNCATE', 'WRITE_EMPTY'];
 const CREATES = ['CREATE_IF_NEEDED', 'CREATE_NEVER'];
 
-const notSupported = (what: string) => new BigQueryError('invalid', `${what} is not supported by bqemu`);
+const notSupported = (what: string) => BigQueryError.notSupported(what, { in: 'request' });
 const READING = 'Error while reading data, error message: ';
 
 /**
@@ -62,7 +62,7 @@ export function validateLoadConfig(configuration: Record<string, any>, upload: b
   if (!load || typeof load !== 'object') throw BigQueryError.invalid('Invalid value for configuration.load', 'configuration.load');
   if (configuration.dryRun === true || configuration.dryRun === 'true') throw notSupported('A dry run of a load job');
   const d = load.destinationTable;
-  if (!d || typeof d !== 'object' || !d.datasetId || !d.tableId) throw BigQueryError.invalid('Required parameter is missing: destinationTable', 'destinationTable');
+  if (!d || typeof d !== 'object' || !d.datasetId || !d.tableId) throw BigQueryError.requiredParameterMissing('destinationTable');
   const format = String(load.sourceFormat ?? 'CSV').toUpperCase();
   if (UNSUPPORTED.includes(format)) throw notSupported(`Load jobs of format ${format}`);
   if (!FORMATS.includes(format)) throw BigQueryError.invalid(`Invalid value for sourceFormat: ${String(load.sourceFormat)}`, 'sourceFormat');
@@ -71,7 +71,7 @@ export function validateLoadConfig(configuration: Record<string, any>, upload: b
   if (load.createDisposition !== undefined && !CREATES.includes(String(load.createDisposition).toUpperCase()))
     throw BigQueryError.invalid(`Invalid value for createDisposition: ${String(load.createDisposition)}`, 'createDisposition');
   if (!upload && !(Array.isArray(load.sourceUris) ? load.sourceUris.length : load.sourceUris))
-    throw BigQueryError.invalid('Required parameter is missing: sourceUris', 'sourceUris');
+    throw BigQueryError.requiredParameterMissing('sourceUris');
 }
 
 /** Rows read from the source files: raw cells per row (text cells, JSON objects), or typed rows. */

@@ -29,7 +29,7 @@ function int64Field(v: unknown, name: string): number | undefined {
 export function validateQueryConfig(configuration: Record<string, any>): void {
   const q = configuration.query ?? {};
   if (q.continuous === true || q.continuous === 'true')
-    throw BigQueryError.invalid('Continuous queries (configuration.query.continuous) are not supported by bqemu', 'continuous');
+    throw BigQueryError.notSupported('Continuous queries (configuration.query.continuous)', { in: 'request', verb: 'are', location: 'continuous' });
   const so = q.scriptOptions;
   if (so !== undefined && (typeof so !== 'object' || so === null || Array.isArray(so)))
     throw BigQueryError.invalid('Invalid value for scriptOptions: expected an object', 'scriptOptions');
@@ -50,7 +50,7 @@ export function statementTimeoutOf(q: Record<string, any>): number | undefined {
 
 /** The error of a job whose statement ran past `scriptOptions.statementTimeoutMs` (reason `timeout`, HTTP 400). */
 export function statementTimeoutError(ms: number): BigQueryError {
-  return new BigQueryError('timeout', `Query statement exceeded the statement timeout of ${ms} ms (scriptOptions.statementTimeoutMs)`);
+  return BigQueryError.statementTimeout(ms);
 }
 
 /**

@@ -120,11 +120,11 @@ async function filesOf(engine: object, uri: string): Promise<string[]> {
  */
 export async function sourceFiles(engine: object, uris: unknown): Promise<string[]> {
   const list = Array.isArray(uris) ? uris.map(String) : typeof uris === 'string' ? [uris] : [];
-  if (!list.length) throw BigQueryError.invalid('Required parameter is missing: sourceUris', 'sourceUris');
+  if (!list.length) throw BigQueryError.requiredParameterMissing('sourceUris');
   const out: string[] = [];
   for (const uri of list) {
     const files = await filesOf(engine, uri);
-    if (!files.length) throw BigQueryError.notFound(`Not found: URI ${uri}`);
+    if (!files.length) throw BigQueryError.resourceNotFound('URI', uri);
     out.push(...files);
   }
   return out;
