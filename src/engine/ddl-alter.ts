@@ -130,7 +130,7 @@ async function alterTable(e: Engine, stmt: Node, _ctx: LowerContext, opts: Query
   // The DuckDB changes and the new metadata (a rename: both names) in one transaction.
   if (renameTo) {
     const nr = resolveTablePath(renameTo.length === 1 ? [r.datasetId, renameTo[0]] : renameTo, { projectId: r.projectId });
-    if (e.catalog.getTable(nr.projectId, nr.datasetId, nr.tableId)) throw BigQueryError.duplicate(`Already Exists: Table ${refText(nr)}`);
+    if (e.catalog.getTable(nr.projectId, nr.datasetId, nr.tableId)) throw BigQueryError.alreadyExists('Table', refText(nr));
     await e.catalog.putTableWith({ ...t, ...nr }, ddl, r);
   } else await e.catalog.putTableWith(t, ddl);
   return base;

@@ -63,7 +63,7 @@ async function cloneStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOp
   if (existing) {
     if (stmt.createMode === 'CREATE_OR_REPLACE') op = 'REPLACE';
     else if (stmt.createMode === 'CREATE_IF_NOT_EXISTS') op = 'SKIP';
-    else throw BigQueryError.duplicate(`Already Exists: Table ${refText(r)}`);
+    else throw BigQueryError.alreadyExists('Table', refText(r));
   }
   const statementType = snapshot ? 'CREATE_SNAPSHOT_TABLE' : 'CREATE_TABLE';
   const schema = src.columns.map((c) => ({ name: c.name, type: c.type, required: c.required }));

@@ -109,7 +109,7 @@ function createDecision(existing: TableMeta | undefined, mode: string, r: TableR
   if (!existing) return 'CREATE';
   if (mode === 'CREATE_OR_REPLACE') return 'REPLACE';
   if (mode === 'CREATE_IF_NOT_EXISTS') return 'SKIP';
-  throw BigQueryError.duplicate(`Already Exists: ${what} ${refText(r)}`);
+  throw BigQueryError.alreadyExists(what, refText(r));
 }
 
 /** Creates (or replaces) a stored table from columns and an optional SELECT filling it. */
@@ -210,7 +210,7 @@ async function dropStmt(e: Engine, stmt: Node, _ctx: LowerContext, opts: QueryOp
   if (!t) {
     if (stmt.isIfExists) return { statementType, ddlOperationPerformed: 'SKIP', ddlTargetTable: r };
     requireDataset(e, r);
-    throw BigQueryError.notFound(`Not found: ${kind === 'TABLE' ? 'Table' : 'View'} ${refText(r)}`);
+    throw BigQueryError.resourceNotFound(kind === 'TABLE' ? 'Table' : 'View', refText(r));
   }
   if (!opts.dryRun) await dropTableObject(e, t);
   return { statementType, ddlOperationPerformed: 'DROP', ddlTargetTable: r };
@@ -229,7 +229,7 @@ async function createSchema(e: Engine, stmt: Node, _ctx: LowerContext, opts: Que
   const base = { statementType: 'CREATE_SCHEMA', ddlTargetDataset: r };
   if (existing) {
     if (stmt.createMode === 'CREATE_IF_NOT_EXISTS') return { ...base, ddlOperationPerformed: 'SKIP' };
-    if (stmt.createMode !== 'CREATE_OR_REPLACE') throw BigQueryError.duplicate(`Already Exists: Dataset ${r.projectId}:${r.datasetId}`);
+    if (stmt.createMode !== 'CREATE_OR_REPLACE') throw BigQueryError.alreadyExists('Dataset', `${r.projectId}:${r.datasetId}`);
   }
   if (!opts.dryRun) {
     const o = options(stmt.optionList);
@@ -261,7 +261,7 @@ async function dropSchema(e: Engine, stmt: Node, opts: QueryOptions): Promise<St
  */
 export function checkDatasetEmpty(e: Engine, projectId: string, datasetId: string): void {
   if (e.catalog.listTables(projectId, datasetId).length || e.catalog.listRoutines(projectId, datasetId).length)
-    throw new BigQueryError('resourceInUse', `Dataset ${projectId}:${datasetId} is still in use`);
+    throw BigQueryError.datasetInUse(projectId, datasetId);
 }
 
 /**

@@ -287,7 +287,7 @@ export async function relationAsOf(e: Engine, t: TableMeta, micros: number): Pro
   const name = `${t.projectId}:${t.datasetId}.${t.tableId}`;
   if (t.type !== 'TABLE' || t.wildcard || t.infoSchema) throw BigQueryError.invalidQuery(`FOR SYSTEM_TIME AS OF is not supported on ${name}: it is not a stored table`);
   if (e.catalog.listRowAccessPolicies(t.projectId, t.datasetId, t.tableId).length)
-    throw new BigQueryError('accessDenied', `Access Denied: BigQuery: Time travel on table ${name} is forbidden as it has (or has had) row access policies.`);
+    throw BigQueryError.timeTravelForbiddenByRowAccess(name);
   const ms = Math.floor(micros / 1000);
   if (ms > Date.now() + 1000) throw BigQueryError.invalidQuery('Cannot read from a timestamp in the future.');
   const h = keepsHistory(t) ? await historyOf(e, t, false) : undefined;

@@ -157,7 +157,7 @@ async function createRoutine(e: Engine, stmt: Node, opts: QueryOptions, statemen
   if (existing) {
     if (stmt.createMode === 'CREATE_OR_REPLACE') op = 'REPLACE';
     else if (stmt.createMode === 'CREATE_IF_NOT_EXISTS') op = 'SKIP';
-    else throw BigQueryError.duplicate(`Already Exists: Routine ${refText(ref)}`);
+    else throw BigQueryError.alreadyExists('Routine', refText(ref));
   }
   const base: StatementResult = { statementType, ddlOperationPerformed: op, schema: [], rows: [] };
   (base as { ddlTargetRoutine?: RoutineRef }).ddlTargetRoutine = ref;
@@ -212,7 +212,7 @@ async function dropRoutine(e: Engine, stmt: Node, opts: QueryOptions, statementT
   if (!existing || !matches) {
     if (stmt.isIfExists) return base('SKIP');
     requireDataset(e, ref);
-    throw BigQueryError.notFound(`Not found: ${kind === 'PROCEDURE' ? 'Procedure' : kind === 'TABLE_VALUED_FUNCTION' ? 'Table function' : 'Function'} ${refText(ref)}`);
+    throw BigQueryError.resourceNotFound(kind === 'PROCEDURE' ? 'Procedure' : kind === 'TABLE_VALUED_FUNCTION' ? 'Table function' : 'Function', refText(ref));
   }
   if (!opts.dryRun) await e.catalog.deleteRoutine(existing.projectId, existing.datasetId, existing.routineId);
   return base('DROP');
