@@ -67,6 +67,6 @@ export class TempFunctions {
   errorText(e: unknown): unknown {
     const prefix = new RegExp(`${TEMPLATED_GROUP}:`, 'gi');
     if (!(e instanceof BigQueryError) || !prefix.test(e.message)) return e;
-    return new BigQueryError(e.reason, e.message.replace(prefix, ''), e.location, e.httpStatus);
+    return BigQueryError.withMessage(e, e.message.replace(prefix, ''));
   }
 }
