@@ -77,7 +77,7 @@ export function mapLocations(e: unknown, map: (line: number, column: number) => 
     const p = map(Number(l), Number(c));
     return ` at [${p.line}:${p.column}]`;
   });
-  return message === e.message ? e : new BigQueryError(e.reason, message, e.location, e.httpStatus);
+  return message === e.message ? e : BigQueryError.withMessage(e, message);
 }
 
 /** Backquoted identifier for a column named by a string literal. */
