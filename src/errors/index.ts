@@ -8,7 +8,7 @@
  * - not-found.ts, already-exists.ts — `Not found: …` (404) and `Already Exists: …` (409)
  * - not-supported.ts — the emulator's `… is not supported by bqemu`
  * - rest-errors.ts — the API front end's request errors (`Required parameter is missing`, …)
- * - access-denied.ts, resources-exceeded.ts, limits.ts, job-errors.ts, rewrite.ts
+ * - access-denied.ts, resources-exceeded.ts, limits.ts, job-errors.ts, load-errors.ts, rewrite.ts
  *
  * `BigQueryError` is exported with every factory attached as a static (`BigQueryError.tableNotFound(…)`),
  * and each factory is also exported by name. test/error-catalogue.test.ts fails on any error
@@ -25,6 +25,7 @@ import * as resources from './resources-exceeded.js';
 import * as limits from './limits.js';
 import * as jobs from './job-errors.js';
 import * as rewrite from './rewrite.js';
+import * as load from './load-errors.js';
 
 export { REASON_STATUS, asBigQueryError } from './bigquery-error.js';
 export type { Reason } from './bigquery-error.js';
@@ -40,10 +41,11 @@ export * from './resources-exceeded.js';
 export * from './limits.js';
 export * from './job-errors.js';
 export * from './rewrite.js';
+export * from './load-errors.js';
 
 /** Every factory of the catalogue, by name. */
 const FACTORIES = {
-  ...reasons, ...notFound, ...alreadyExists, ...notSupported, ...rest, ...accessDenied, ...resources, ...limits, ...jobs, ...rewrite,
+  ...reasons, ...notFound, ...alreadyExists, ...notSupported, ...rest, ...accessDenied, ...resources, ...limits, ...jobs, ...rewrite, ...load,
 };
 
 /**

@@ -53,3 +53,12 @@ export function unknownRestPath(method: string, url: string): BigQueryError {
 export function uploadNotFound(id: string): BigQueryError {
   return notFound(`Not found: upload ${id}`);
 }
+
+/**
+ * The InsertErrors entry of a row that was valid but not inserted because another row of the
+ * same tabledata.insertAll request failed (`skipInvalidRows` false): reason `stopped` with empty
+ * fields (as the nodejs-bigquery system test "should return partial errors" receives it).
+ */
+export function insertAllRowStopped(): { reason: string; location: string; debugInfo: string; message: string } {
+  return { reason: 'stopped', location: '', debugInfo: '', message: '' };
+}
