@@ -38,7 +38,7 @@ import { sizeExpr } from './bytes.js';
 import { applyDestination } from './destination.js';
 import { describe, fileList, readCsv } from './external.js';
 import { columnsOfDuckTypes } from './external-types.js';
-import { AVRO_INVALID, isAvroFile, readAvro } from './load-avro.js';
+import { isAvroFile, readAvro } from './load-avro.js';
 import type { JobRecord } from './jobs-model.js';
 import { sourceFiles } from './source-uris.js';
 
@@ -49,7 +49,6 @@ const WRITES = ['WRITE_APPEND', 'WRITE_TRUNCATE', 'WRITE_EMPTY'];
 const CREATES = ['CREATE_IF_NEEDED', 'CREATE_NEVER'];
 
 const notSupported = (what: string) => BigQueryError.notSupported(what, { in: 'request' });
-const READING = 'Error while reading data, error message: ';
 
 /**
  * Checks a load configuration when the job is inserted.
@@ -130,7 +129,7 @@ async function readSource(e: Engine, format: string, files: string[], load: Reco
     return { columns: cols, rows: await readRows(e, `SELECT ${items} FROM ${relation}`, cols), kind: 'CSV' };
   }
   if (format === 'AVRO') {
-    for (const f of files) if (!isAvroFile(f)) throw BigQueryError.invalid(AVRO_INVALID);
+    for (const f of files) if (!isAvroFile(f)) throw BigQueryError.avroInvalid();
     const r = await readAvro(files, load.useAvroLogicalTypes === true);
     return { columns: r.columns, cells: r.rows, kind: 'Avro' };
   }
@@ -147,18 +146,18 @@ async function readSource(e: Engine, format: string, files: string[], load: Reco
 function decodeRow(r: Read, i: number, ignoreUnknown: boolean): Value[] {
   const row = r.cells![i];
   const where = r.kind === 'JSON' ? `JSON parsing error in row starting at position ${r.offsets![i]}: ` : '';
-  if (typeof row === 'string') throw BigQueryError.invalid(`${READING}${where}Parser terminated before end of string`);
+  if (typeof row === 'string') throw BigQueryError.readError(`${where}Parser terminated before end of string`);
   if (Array.isArray(row))
     return r.columns.map((c, k) => {
       const cell = row[k];
       if (cell === null || cell === undefined) {
-        if (c.required) throw BigQueryError.invalid(`${READING}Required field ${c.name} cannot be null`);
+        if (c.required) throw BigQueryError.readError(`Required field ${c.name} cannot be null`);
         return null;
       }
       try {
         return decodeJsonValue(cell, c.type, c.name);
       } catch {
-        throw BigQueryError.invalid(`${READING}Could not parse '${String(cell)}' as ${c.type.kind} for field ${c.name} (position ${k}) in row ${i + 1}`);
+        throw BigQueryError.readError(`Could not parse '${String(cell)}' as ${c.type.kind} for field ${c.name} (position ${k}) in row ${i + 1}`);
       }
     });
   try {
@@ -170,7 +169,7 @@ function decodeRow(r: Read, i: number, ignoreUnknown: boolean): Value[] {
       return decodeJsonValue(v, c.type, c.name, { ignoreUnknownValues: ignoreUnknown });
     });
   } catch (e) {
-    throw BigQueryError.invalid(`${READING}${where}${e instanceof Error ? e.message : String(e)}`);
+    throw BigQueryError.readError(`${where}${e instanceof Error ? e.message : String(e)}`);
   }
 }
 
@@ -211,7 +210,7 @@ async function runLoad(e: Engine, job: JobRecord): Promise<void> {
     read = await readSource(e, format, files, load, existing?.type === 'TABLE' ? existing.columns : undefined);
   } catch (err) {
     if (err instanceof BigQueryError) throw err;
-    throw BigQueryError.invalid(`${READING}${err instanceof Error ? err.message : String(err)}`);
+    throw BigQueryError.readError(`${err instanceof Error ? err.message : String(err)}`);
   }
   const max = Number(load.maxBadRecords ?? 0) || 0;
   const bad: { reason: string; message: string }[] = [];
@@ -223,11 +222,11 @@ async function runLoad(e: Engine, job: JobRecord): Promise<void> {
       try {
         rows.push(decodeRow(read, i, ignoreUnknown));
       } catch (err) {
-        bad.push({ reason: 'invalid', message: err instanceof Error ? err.message : String(err) });
+        bad.push(BigQueryError.invalid(err instanceof Error ? err.message : String(err)).toErrorProto());
         if (bad.length > max) {
-          const summary = `${READING}${read.kind} table encountered too many errors, giving up. Rows: ${i + 1}; errors: ${bad.length}. Please look into the errors[] collection for more details.`;
-          job.errors = [{ reason: 'invalid', message: summary }, ...bad];
-          throw BigQueryError.invalid(summary);
+          const tooMany = BigQueryError.tooManyBadRecords(read.kind, i + 1, bad.length);
+          job.errors = [tooMany.toErrorProto(), ...bad];
+          throw tooMany;
         }
       }
     }

@@ -91,7 +91,7 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
     if (errors.length && !body.skipInvalidRows) {
       const bad = new Set(errors.map((e) => e.index));
       rows.forEach((_, index) => {
-        if (!bad.has(index)) errors.push({ index, errors: [{ reason: 'stopped', location: '', debugInfo: '', message: '' }] });
+        if (!bad.has(index)) errors.push({ index, errors: [BigQueryError.insertAllRowStopped()] });
       });
       // Invalid rows first, then the stopped ones (nodejs-bigquery system test "should return partial errors").
       return { kind: 'bigquery#tableDataInsertAllResponse', insertErrors: errors };
