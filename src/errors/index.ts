@@ -8,7 +8,10 @@
  * - not-found.ts, already-exists.ts — `Not found: …` (404) and `Already Exists: …` (409)
  * - not-supported.ts — the emulator's `… is not supported by bqemu`
  * - rest-errors.ts — the API front end's request errors (`Required parameter is missing`, …)
- * - access-denied.ts, resources-exceeded.ts, limits.ts, job-errors.ts, load-errors.ts, rewrite.ts
+ * - http-errors.ts (HTTP-level refusals), resource-ids.ts, invalid-value.ts (`Invalid value for …`)
+ * - table-errors.ts, schema-errors.ts, routine-errors.ts, job-errors.ts, load-errors.ts
+ * - query-errors.ts (analysis errors the emulator raises), script-errors.ts, runtime-errors.ts
+ * - access-denied.ts, resources-exceeded.ts, limits.ts, internal-errors.ts (500s), rewrite.ts
  *
  * `BigQueryError` is exported with every factory attached as a static (`BigQueryError.tableNotFound(…)`),
  * and each factory is also exported by name. test/error-catalogue.test.ts fails on any error
@@ -26,6 +29,16 @@ import * as limits from './limits.js';
 import * as jobs from './job-errors.js';
 import * as rewrite from './rewrite.js';
 import * as load from './load-errors.js';
+import * as resourceIds from './resource-ids.js';
+import * as invalidValue from './invalid-value.js';
+import * as http from './http-errors.js';
+import * as tables from './table-errors.js';
+import * as routines from './routine-errors.js';
+import * as scripts from './script-errors.js';
+import * as queries from './query-errors.js';
+import * as internals from './internal-errors.js';
+import * as runtimes from './runtime-errors.js';
+import * as schemas from './schema-errors.js';
 
 export { REASON_STATUS, asBigQueryError } from './bigquery-error.js';
 export type { Reason } from './bigquery-error.js';
@@ -42,10 +55,21 @@ export * from './limits.js';
 export * from './job-errors.js';
 export * from './rewrite.js';
 export * from './load-errors.js';
+export * from './resource-ids.js';
+export * from './invalid-value.js';
+export * from './http-errors.js';
+export * from './table-errors.js';
+export * from './routine-errors.js';
+export * from './script-errors.js';
+export * from './query-errors.js';
+export * from './internal-errors.js';
+export * from './runtime-errors.js';
+export * from './schema-errors.js';
 
 /** Every factory of the catalogue, by name. */
 const FACTORIES = {
   ...reasons, ...notFound, ...alreadyExists, ...notSupported, ...rest, ...accessDenied, ...resources, ...limits, ...jobs, ...rewrite, ...load,
+  ...resourceIds, ...invalidValue, ...http, ...tables, ...routines, ...scripts, ...queries, ...internals, ...runtimes, ...schemas,
 };
 
 /**

@@ -58,3 +58,41 @@ export function exportDestinationExists(uri: string): BigQueryError {
 export function uriNotFound(uri: string): BigQueryError {
   return new BigQueryError('notFound', `Not found: URI ${uri}`);
 }
+
+/** 400 invalid at `sourceTables`: a SNAPSHOT, CLONE or RESTORE copy job with more than one source (https://cloud.google.com/bigquery/docs/table-snapshots-create). */
+export function copySingleSource(operation: string): BigQueryError {
+  return new BigQueryError('invalid', `A ${operation} copy job takes a single source table`, 'sourceTables');
+}
+
+/** 400 invalid: a RESTORE copy job whose source is not a table snapshot (https://cloud.google.com/bigquery/docs/table-snapshots-restore); `name` p:d.t. */
+export function notATableSnapshot(name: string): BigQueryError {
+  return new BigQueryError('invalid', `${name} is not a table snapshot; RESTORE copies a snapshot into a table.`);
+}
+
+/**
+ * 400 invalid at `destinationUris`: `Invalid extract destination URI '<uri>'. <why>` — not a
+ * Cloud Storage path, or more than one wildcard (https://cloud.google.com/bigquery/docs/exporting-data#exporting_data_into_one_or_more_files).
+ */
+export function invalidExtractUri(uri: string, why: string): BigQueryError {
+  return new BigQueryError('invalid', `Invalid extract destination URI '${uri}'. ${why}`, 'destinationUris');
+}
+
+/** 400 invalid `Only one wildcard is allowed in a source URI: <uri>` (https://cloud.google.com/bigquery/docs/batch-loading-data#load-wildcards). */
+export function sourceUriWildcards(uri: string): BigQueryError {
+  return new BigQueryError('invalid', `Only one wildcard is allowed in a source URI: ${uri}`);
+}
+
+/** 400 invalid: jobs.delete of a script's child job (https://cloud.google.com/bigquery/docs/reference/rest/v2/jobs/delete: "If the job is a script, its child jobs are deleted"); `job` p:LOC.id. */
+export function childJobDelete(job: string, parent: string): BigQueryError {
+  return new BigQueryError('invalid', `Job ${job} is a child job of ${parent}; delete the parent job instead.`);
+}
+
+/** 400 invalid: a query with both a `session_id` connection property and `createSession` (https://cloud.google.com/bigquery/docs/sessions-create). */
+export function sessionIdWithCreate(): BigQueryError {
+  return new BigQueryError('invalid', 'Cannot set both session_id and create_session.');
+}
+
+/** 400 invalid `Invalid input session id.` — a `session_id` the emulator holds no session for (https://cloud.google.com/bigquery/docs/sessions-intro). */
+export function invalidSessionId(): BigQueryError {
+  return new BigQueryError('invalid', 'Invalid input session id.');
+}

@@ -69,19 +69,3 @@ export function invalidFieldName(name: string, location?: string): BigQueryError
     location,
   );
 }
-
-/**
- * 400 invalid: a table id longer than 1,024 characters (https://cloud.google.com/bigquery/docs/tables#table_naming),
- * in the text tables.insert answers (src/server/rest/tables.ts).
- */
-export function invalidTableId(id: string): BigQueryError {
-  return invalid(`Invalid table ID "${id}". Table IDs must be alphanumeric (plus underscores) and must be at most 1024 characters long. Also, Table decorators cannot be used.`);
-}
-
-/**
- * 400 invalid: a dataset id longer than 1,024 characters (https://cloud.google.com/bigquery/docs/datasets#dataset-naming),
- * in the text datasets.insert answers (src/server/rest/datasets.ts).
- */
-export function invalidDatasetId(id: string): BigQueryError {
-  return invalid(`Invalid dataset ID "${id}". Dataset IDs must be alphanumeric (plus underscores and dashes) and must be at most 1024 characters long.`);
-}

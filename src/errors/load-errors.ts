@@ -34,3 +34,28 @@ export function avroInvalid(file?: string, detail?: string): BigQueryError {
   const text = 'The Apache Avro library failed to parse the header with the following error: Invalid data file. Magic does not match.';
   return readError(file === undefined ? text : `${text} File: ${file}; ${detail}`);
 }
+
+/** 400 invalid `Error while reading table: <name>, error message: <detail>` — an external table (tableDefinitions) whose files cannot be read. */
+export function externalReadError(name: string, detail: string): BigQueryError {
+  return invalid(`Error while reading table: ${name}, error message: ${detail}`);
+}
+
+/** 400 invalid: a CSV external table whose schema has RECORD or REPEATED fields (CSV holds flat rows, https://cloud.google.com/bigquery/docs/loading-data-cloud-storage-csv#limitations). */
+export function csvCannotHoldNested(): BigQueryError {
+  return invalid('CSV files cannot hold nested or repeated data');
+}
+
+/** 400 invalid: CSV data for a schema with RECORD or REPEATED fields, naming the formats that hold them. */
+export function csvNestedNotSupported(): BigQueryError {
+  return invalid('CSV files do not support nested or repeated data (RECORD or REPEATED fields); use NEWLINE_DELIMITED_JSON or PARQUET');
+}
+
+/** 400 invalid at `tableDefinitions`: an external table name that is not a table name. */
+export function invalidExternalTableName(name: string): BigQueryError {
+  return invalid(`Invalid table name in tableDefinitions: ${name}`, 'tableDefinitions');
+}
+
+/** 400 invalid at `tableDefinitions`: an external table name already used by a temporary table of the session. */
+export function externalTableNameTaken(name: string): BigQueryError {
+  return invalid(`tableDefinitions name ${name} is already a temporary table of the session`, 'tableDefinitions');
+}

@@ -62,3 +62,37 @@ export function uploadNotFound(id: string): BigQueryError {
 export function insertAllRowStopped(): { reason: string; location: string; debugInfo: string; message: string } {
   return { reason: 'stopped', location: '', debugInfo: '', message: '' };
 }
+
+/** 400 invalid: a request body that is not a JSON object (the emulator's text; BigQuery's request messages are JSON objects). */
+export function bodyNotObject(): BigQueryError {
+  return new BigQueryError('invalid', 'The request body must be a JSON object.');
+}
+
+/**
+ * 400 invalid: an `uploadType=multipart` request whose Content-Type is not `multipart/related`
+ * with a boundary (https://cloud.google.com/bigquery/docs/reference/api-uploads); `contentType`
+ * as sent, empty when none.
+ */
+export function multipartNotRelated(contentType: string): BigQueryError {
+  return new BigQueryError('invalid', `Invalid multipart request: Content-Type ${contentType || '(none)'} is not multipart/related with a boundary.`);
+}
+
+/** 400 invalid: a multipart upload without exactly two parts, the job resource and the data (https://cloud.google.com/bigquery/docs/reference/api-uploads). */
+export function multipartPartCount(parts: number): BigQueryError {
+  return new BigQueryError('invalid', `Invalid multipart request with ${parts} parts: expected the job resource and the data.`);
+}
+
+/** 400 invalid at `uploadType`: an upload type other than multipart or resumable (https://cloud.google.com/bigquery/docs/reference/api-uploads). */
+export function invalidUploadType(type: string): BigQueryError {
+  return new BigQueryError('invalid', `Invalid upload type: ${type || '(none)'}. Use uploadType=multipart or uploadType=resumable.`, 'uploadType');
+}
+
+/** 400 invalid: a resumable-upload chunk whose Content-Range does not start where the received bytes end. */
+export function contentRangeMismatch(range: string, received: number): BigQueryError {
+  return new BigQueryError('invalid', `Invalid Content-Range ${range}: ${received} bytes were received so far.`);
+}
+
+/** 400 invalid: a resumable-upload Content-Range header that cannot be read. */
+export function invalidContentRange(range: string): BigQueryError {
+  return new BigQueryError('invalid', `Invalid Content-Range: ${range}`);
+}
