@@ -25,13 +25,13 @@ export interface PathParams {
 export function intParam(v: unknown, name: string): number | undefined {
   if (v === undefined || v === '') return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw BigQueryError.invalid(`Invalid value for ${name}: ${String(v)}`, name);
+  if (!Number.isInteger(n) || n < 0) throw BigQueryError.invalidValue(name, String(v), name);
   return n;
 }
 
 /** Requires a JSON object body. */
 export function objectBody(body: unknown): Record<string, any> {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw BigQueryError.invalid('The request body must be a JSON object.');
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw BigQueryError.bodyNotObject();
   return body as Record<string, any>;
 }
 

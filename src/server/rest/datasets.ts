@@ -22,9 +22,7 @@ function settable(body: Record<string, any>): Record<string, unknown> {
 export function checkDatasetId(id: unknown): string {
   if (typeof id !== 'string' || !id) throw BigQueryError.requiredParameterMissing('datasetReference.datasetId');
   if (!/^[A-Za-z0-9_]{1,1024}$/.test(id))
-    throw BigQueryError.invalid(
-      `Invalid dataset ID "${id}". Dataset IDs must be alphanumeric (plus underscores and dashes) and must be at most 1024 characters long.`,
-    );
+    throw BigQueryError.invalidDatasetId(id);
   return id;
 }
 

@@ -36,7 +36,7 @@ function timeoutOf(v: unknown): number {
 /** A uint64 query parameter in milliseconds (jobs.list min/maxCreationTime). */
 function msParam(v: unknown, name: string): number | undefined {
   if (v === undefined || v === '') return undefined;
-  if (!/^\d+$/.test(String(v))) throw BigQueryError.invalid(`Invalid value for ${name}: ${String(v)}`, name);
+  if (!/^\d+$/.test(String(v))) throw BigQueryError.invalidValue(name, String(v), name);
   return Number(v);
 }
 
@@ -95,9 +95,9 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
   app.get('/projects/:projectId/jobs', async (req: Req) => {
     const q = req.query as Record<string, unknown>;
     const states = repeated(q.stateFilter).map((s) => s.toUpperCase());
-    for (const s of states) if (!(STATES as readonly string[]).includes(s)) throw BigQueryError.invalid(`Invalid value for stateFilter: ${s.toLowerCase()}`, 'stateFilter');
+    for (const s of states) if (!(STATES as readonly string[]).includes(s)) throw BigQueryError.invalidValue('stateFilter', s.toLowerCase(), 'stateFilter');
     const projection = String(q.projection ?? 'full').toLowerCase();
-    if (projection !== 'full' && projection !== 'minimal') throw BigQueryError.invalid(`Invalid value for projection: ${String(q.projection)}`, 'projection');
+    if (projection !== 'full' && projection !== 'minimal') throw BigQueryError.invalidValue('projection', String(q.projection), 'projection');
     // allUsers: every job of the emulator belongs to its one user, so all jobs are listed either way.
     const all = ctx.jobs.list(req.params.projectId, {
       states: states as JobState[],

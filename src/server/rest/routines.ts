@@ -34,7 +34,7 @@ export function bqTypeOf(d: unknown, where: string): BqType {
   if (kind === 'STRUCT')
     return { kind: 'STRUCT', fields: ((x.structType?.fields ?? []) as (Record<string, any> | null)[]).map((f) => ({ name: f?.name ?? '', type: bqTypeOf(f?.type, where) })) } as BqType;
   const scalar = ['INT64', 'BOOL', 'FLOAT64', 'STRING', 'BYTES', 'TIMESTAMP', 'DATE', 'TIME', 'DATETIME', 'INTERVAL', 'GEOGRAPHY', 'NUMERIC', 'BIGNUMERIC', 'JSON'];
-  if (!scalar.includes(kind)) throw BigQueryError.invalid(`Invalid value for ${where}.typeKind: ${kind || '(missing)'}`, where);
+  if (!scalar.includes(kind)) throw BigQueryError.invalidTypeKind(where, kind);
   return { kind } as BqType;
 }
 
@@ -67,19 +67,19 @@ function routineResource(r: RoutineMeta, full = true): Record<string, unknown> {
 function routineFromBody(body: Record<string, any>, ref: Params, existing?: RoutineMeta): RoutineMeta {
   const routineType = String(body.routineType ?? existing?.routineType ?? '');
   if (!ROUTINE_TYPES.includes(routineType)) throw BigQueryError.invalid(routineType ? `Invalid value for routineType: ${routineType}` : 'Routine type is required.', 'routineType');
-  if (typeof body.definitionBody !== 'string' || !body.definitionBody) throw BigQueryError.invalid('Routine definition body is required.', 'definitionBody');
+  if (typeof body.definitionBody !== 'string' || !body.definitionBody) throw BigQueryError.routineBodyRequired();
   const language = String(body.language ?? (routineType === 'SCALAR_FUNCTION' ? 'SQL' : 'SQL')).toUpperCase();
   if (language !== 'SQL' && language !== 'JAVASCRIPT') throw BigQueryError.notSupported(`Language ${language}`, { in: 'request', location: 'language' });
   if (language === 'JAVASCRIPT') {
-    if (routineType !== 'SCALAR_FUNCTION') throw BigQueryError.invalid('Only scalar functions may be written in JavaScript', 'language');
+    if (routineType !== 'SCALAR_FUNCTION') throw BigQueryError.javascriptOnlyScalar();
     if ((body.importedLibraries ?? []).length)
       throw BigQueryError.notSupported('importedLibraries (JavaScript libraries in Cloud Storage)', { in: 'request', location: 'importedLibraries' });
-    if (!body.returnType) throw BigQueryError.invalid('Return type is required for JavaScript functions.', 'returnType');
+    if (!body.returnType) throw BigQueryError.javascriptReturnTypeRequired();
   }
   // A null element (`"arguments": [null]`) is an argument without a name, not a crash.
   const args: RoutineArgument[] = ((body.arguments ?? []) as (Record<string, any> | null)[]).map((a0, i) => {
     const a = a0 ?? {};
-    if (typeof a.name !== 'string' || !a.name) throw BigQueryError.invalid(`Argument name is required (argument ${i + 1}).`, 'arguments');
+    if (typeof a.name !== 'string' || !a.name) throw BigQueryError.argumentNameRequired(i + 1);
     const arg: RoutineArgument = { name: a.name };
     if (a.argumentKind !== 'ANY_TYPE') arg.dataType = bqTypeOf(a.dataType, `arguments[${i}].dataType`);
     if (a.mode === 'IN' || a.mode === 'OUT' || a.mode === 'INOUT') arg.mode = a.mode;
@@ -110,7 +110,7 @@ function routineFromBody(body: Record<string, any>, ref: Params, existing?: Rout
 function checkRoutineId(id: unknown): string {
   if (typeof id !== 'string' || !id) throw BigQueryError.requiredParameterMissing('routineReference.routineId');
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,255}$/.test(id))
-    throw BigQueryError.invalid(`Invalid routine ID "${id}". Routine IDs must contain only letters, numbers, or underscores, start with a letter or underscore, and be at most 256 characters long.`, 'routineReference.routineId');
+    throw BigQueryError.invalidRoutineId(id);
   return id;
 }
 
@@ -147,7 +147,7 @@ export function routinesRoutes(app: FastifyInstance, ctx: RestContext): void {
     const filter = req.query.filter;
     if (filter) {
       const m = /^\s*routineType\s*:\s*"?(\w+)"?\s*$/.exec(filter);
-      if (!m) throw BigQueryError.invalid(`Invalid filter: ${filter}`, 'filter');
+      if (!m) throw BigQueryError.invalidRoutineFilter(filter);
       all = all.filter((r) => r.routineType === m[1]);
     }
     const start = offsetOfToken(req.query.pageToken) ?? 0;

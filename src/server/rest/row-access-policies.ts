@@ -32,7 +32,7 @@ export function rowAccessPoliciesRoutes(app: FastifyInstance, ctx: RestContext):
 
   const tableOf = (req: Req): TableMeta => {
     const t = requireTable(ctx, req.params.projectId, req.params.datasetId, req.params.tableId);
-    if (t.type !== 'TABLE') throw BigQueryError.invalid(`Row access policies are only supported on tables; ${fullName(t)} is a ${t.type.toLowerCase()}.`);
+    if (t.type !== 'TABLE') throw BigQueryError.rowAccessPoliciesOnlyOnTables(fullName(t), t.type.toLowerCase());
     return t;
   };
   const policyOf = (req: Req): RowAccessPolicyMeta => {
