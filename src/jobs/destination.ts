@@ -31,17 +31,17 @@ function layoutFields(q: Record<string, any>, names: string[]): Record<string, u
   const f: Record<string, unknown> = {};
   if (q.timePartitioning && typeof q.timePartitioning === 'object') {
     const field = q.timePartitioning.field;
-    if (field !== undefined && !has(field)) throw BigQueryError.invalid('The field specified for partitioning cannot be found in the schema.');
+    if (field !== undefined && !has(field)) throw BigQueryError.partitioningFieldNotFound();
     f.timePartitioning = { type: 'DAY', ...q.timePartitioning };
   }
   if (q.rangePartitioning && typeof q.rangePartitioning === 'object') {
-    if (!has(q.rangePartitioning.field)) throw BigQueryError.invalid('The field specified for partitioning cannot be found in the schema.');
+    if (!has(q.rangePartitioning.field)) throw BigQueryError.partitioningFieldNotFound();
     f.rangePartitioning = q.rangePartitioning;
   }
   const clustering = Array.isArray(q.clusteringFields) ? q.clusteringFields : q.clustering?.fields;
   if (Array.isArray(clustering) && clustering.length) {
     for (const c of clustering)
-      if (!has(c)) throw BigQueryError.invalid(`The field specified for clustering cannot be found in the schema. Invalid field: ${String(c)}`);
+      if (!has(c)) throw BigQueryError.clusteringFieldNotFound(String(c));
     f.clustering = { fields: clustering.map(String) };
   }
   return f;
@@ -54,7 +54,7 @@ function layoutFields(q: Record<string, any>, names: string[]): Record<string, u
  */
 async function evolveForAppend(e: Engine, t: TableMeta, schema: { name: string; type: any; required?: boolean }[], options: string[]): Promise<TableMeta> {
   const name = `${t.projectId}:${t.datasetId}.${t.tableId}`;
-  const mismatch = (why: string) => BigQueryError.invalid(`Provided Schema does not match Table ${name}. ${why}`);
+  const mismatch = (why: string) => BigQueryError.schemaMismatch(name, why);
   const ddl: string[] = [];
   const columns = t.columns.map((c) => ({ ...c }));
   for (const f of schema) {

@@ -49,7 +49,7 @@ async function sessionOf(sessions: SessionManager, job: JobRecord): Promise<Sess
   const id = sessionIdOf(q);
   const create = q.createSession === true || q.createSession === 'true';
   if (id !== undefined) {
-    if (create) throw BigQueryError.invalid('Cannot set both session_id and create_session.');
+    if (create) throw BigQueryError.sessionIdWithCreate();
     return sessions.use(id, job.projectId);
   }
   if (create && !job.configuration.dryRun) return sessions.create(job.projectId, job.location);
@@ -88,7 +88,7 @@ export async function executeQueryJob(env: ExecuteEnv, job: JobRecord, ex: Execu
       // CALL BQ.ABORT_SESSION([id]) (src/scripting/procedures.ts).
       endSession: async (id) => {
         const sid = id ?? session?.id;
-        if (!sid) throw BigQueryError.invalidQuery('BQ.ABORT_SESSION() without an argument can only be called inside a session');
+        if (!sid) throw BigQueryError.abortSessionOutsideSession();
         await env.sessions.end(sid);
       },
       onScan: async (scans: ScannedTable[]) => {

@@ -174,7 +174,7 @@ export class JobManager {
   async delete(projectId: string, jobId: string): Promise<void> {
     const j = this.get(projectId, jobId);
     if (j.parentJobId)
-      throw BigQueryError.invalid(`Job ${projectId}:${j.location}.${jobId} is a child job of ${j.parentJobId}; delete the parent job instead.`);
+      throw BigQueryError.childJobDelete(`${projectId}:${j.location}.${jobId}`, j.parentJobId);
     if (j.state !== 'DONE') await this.cancel(projectId, jobId);
     for (const id of [...(j.childJobIds ?? []), jobId]) {
       const k = this.key(projectId, id);

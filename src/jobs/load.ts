@@ -58,17 +58,17 @@ const notSupported = (what: string) => BigQueryError.notSupported(what, { in: 'r
  */
 export function validateLoadConfig(configuration: Record<string, any>, upload: boolean): void {
   const load = configuration.load;
-  if (!load || typeof load !== 'object') throw BigQueryError.invalid('Invalid value for configuration.load', 'configuration.load');
+  if (!load || typeof load !== 'object') throw BigQueryError.invalidValue('configuration.load', undefined, 'configuration.load');
   if (configuration.dryRun === true || configuration.dryRun === 'true') throw notSupported('A dry run of a load job');
   const d = load.destinationTable;
   if (!d || typeof d !== 'object' || !d.datasetId || !d.tableId) throw BigQueryError.requiredParameterMissing('destinationTable');
   const format = String(load.sourceFormat ?? 'CSV').toUpperCase();
   if (UNSUPPORTED.includes(format)) throw notSupported(`Load jobs of format ${format}`);
-  if (!FORMATS.includes(format)) throw BigQueryError.invalid(`Invalid value for sourceFormat: ${String(load.sourceFormat)}`, 'sourceFormat');
+  if (!FORMATS.includes(format)) throw BigQueryError.invalidValue('sourceFormat', String(load.sourceFormat), 'sourceFormat');
   if (load.writeDisposition !== undefined && !WRITES.includes(String(load.writeDisposition).toUpperCase()))
-    throw BigQueryError.invalid(`Invalid value for writeDisposition: ${String(load.writeDisposition)}`, 'writeDisposition');
+    throw BigQueryError.invalidValue('writeDisposition', String(load.writeDisposition), 'writeDisposition');
   if (load.createDisposition !== undefined && !CREATES.includes(String(load.createDisposition).toUpperCase()))
-    throw BigQueryError.invalid(`Invalid value for createDisposition: ${String(load.createDisposition)}`, 'createDisposition');
+    throw BigQueryError.invalidValue('createDisposition', String(load.createDisposition), 'createDisposition');
   if (!upload && !(Array.isArray(load.sourceUris) ? load.sourceUris.length : load.sourceUris))
     throw BigQueryError.requiredParameterMissing('sourceUris');
 }
@@ -133,7 +133,7 @@ async function readSource(e: Engine, format: string, files: string[], load: Reco
     const r = await readAvro(files, load.useAvroLogicalTypes === true);
     return { columns: r.columns, cells: r.rows, kind: 'Avro' };
   }
-  if (!columns && !autodetect) throw BigQueryError.invalid('No schema specified on job or table.');
+  if (!columns && !autodetect) throw BigQueryError.noSchemaSpecified();
   if (format === 'CSV') {
     const r = await readCsv(e, files, csvDef(load), columns, false);
     return { columns: r.columns, cells: r.rows, kind: 'CSV' };
@@ -162,10 +162,10 @@ function decodeRow(r: Read, i: number, ignoreUnknown: boolean): Value[] {
     });
   try {
     const byName = new Map(Object.entries(row).map(([k, v]) => [k.toLowerCase(), v]));
-    if (!ignoreUnknown) for (const k of Object.keys(row)) if (!r.columns.some((c) => c.name.toLowerCase() === k.toLowerCase())) throw BigQueryError.invalid(`No such field: ${k}.`);
+    if (!ignoreUnknown) for (const k of Object.keys(row)) if (!r.columns.some((c) => c.name.toLowerCase() === k.toLowerCase())) throw BigQueryError.noSuchField(k);
     return r.columns.map((c) => {
       const v = byName.get(c.name.toLowerCase()) ?? null;
-      if (v === null && c.required) throw BigQueryError.invalid(`Missing required field: ${c.name}.`);
+      if (v === null && c.required) throw BigQueryError.missingRequiredField(c.name);
       return decodeJsonValue(v, c.type, c.name, { ignoreUnknownValues: ignoreUnknown });
     });
   } catch (e) {

@@ -100,7 +100,7 @@ async function filesOf(engine: object, uri: string): Promise<string[]> {
     if (!allowedReal(scope, pattern)) throw BigQueryError.accessDeniedFile(uri);
     return fs.statSync(pattern).isFile() ? [pattern] : [];
   }
-  if (pattern.indexOf('*', star + 1) >= 0) throw BigQueryError.invalid(`Only one wildcard is allowed in a source URI: ${uri}`);
+  if (pattern.indexOf('*', star + 1) >= 0) throw BigQueryError.sourceUriWildcards(uri);
   const [prefix, suffix] = [pattern.slice(0, star), pattern.slice(star + 1)];
   const dir = prefix.endsWith(path.sep) ? prefix.slice(0, -1) || path.sep : path.dirname(prefix);
   if (!scope.roots.some((r) => isInside(dir, r.dir))) throw BigQueryError.accessDeniedGlob();
