@@ -34,7 +34,7 @@ function alteredColumn(t: TableMeta, a: Node): number | undefined {
   const i = find(t, actionColumn(a));
   if (i >= 0) return i;
   if (a.isIfExists) return undefined;
-  throw BigQueryError.invalidQuery(`Column not found: ${actionColumn(a)}`);
+  throw BigQueryError.columnNotFound(actionColumn(a));
 }
 
 /** A column without its length / precision / scale (ALTER COLUMN SET DATA TYPE replaces them). */
@@ -48,7 +48,7 @@ const ACTIONS: Record<string, Action> = {
     const d: Node = a.columnDefinition;
     if (find(t, d.name) >= 0) {
       if (a.isIfNotExists) return;
-      throw BigQueryError.invalidQuery(`Column already exists: ${d.name}`);
+      throw BigQueryError.columnAlreadyExists(d.name);
     }
     // Type parameters and OPTIONS(description) as in CREATE TABLE; added columns are NULLABLE.
     const { defaultSql: _ds, defaultValueExpression: _dv, ...c } = { ...columnsFromDefinitions([d])[0], required: false };
@@ -59,7 +59,7 @@ const ACTIONS: Record<string, Action> = {
     const i = find(t, a.name);
     if (i < 0) {
       if (a.isIfExists) return;
-      throw BigQueryError.invalidQuery(`Column not found: ${a.name}`);
+      throw BigQueryError.columnNotFound(a.name);
     }
     ddl.push(`ALTER TABLE ${ident(t.duckName)} DROP COLUMN ${ident(t.columns[i].name)}`);
     t.columns = t.columns.filter((_, j) => j !== i);
@@ -68,7 +68,7 @@ const ACTIONS: Record<string, Action> = {
     const i = find(t, a.name);
     if (i < 0) {
       if (a.isIfExists) return;
-      throw BigQueryError.invalidQuery(`Column not found: ${a.name}`);
+      throw BigQueryError.columnNotFound(a.name);
     }
     ddl.push(`ALTER TABLE ${ident(t.duckName)} RENAME COLUMN ${ident(t.columns[i].name)} TO ${ident(a.newName)}`);
     t.columns = t.columns.map((c, j) => (j === i ? { ...c, name: String(a.newName) } : c));

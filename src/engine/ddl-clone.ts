@@ -39,7 +39,7 @@ function sourceOf(e: Engine, scan: Node, opts: QueryOptions): TableMeta {
   const ref = resolveTablePath([full], opts);
   const t = e.catalog.getTable(ref.projectId, ref.datasetId, ref.tableId);
   if (!t) throw BigQueryError.tableNotFound(ref.projectId, ref.datasetId, ref.tableId);
-  if (t.type === 'VIEW') throw BigQueryError.invalidQuery(`${refText(ref)} is not allowed for this operation because it is currently a VIEW.`);
+  if (t.type === 'VIEW') throw BigQueryError.operationNotAllowed(refText(ref), 'VIEW', 'invalidQuery');
   return t;
 }
 
@@ -48,7 +48,7 @@ async function asOf(e: Engine, scan: Node, ctx: LowerContext): Promise<number> {
   if (!scan.forSystemTimeExpr) return Date.now();
   const r = (await e.db.readAll(`SELECT epoch_ms(${lowerExpr(scan.forSystemTimeExpr, ctx)})`)).getRows();
   const ms = Number(r[0]?.[0]);
-  if (ms > Date.now() + 1000) throw BigQueryError.invalidQuery('Cannot read from a timestamp in the future.');
+  if (ms > Date.now() + 1000) throw BigQueryError.timestampInFuture();
   return Number.isFinite(ms) ? ms : Date.now();
 }
 

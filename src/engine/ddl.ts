@@ -47,8 +47,8 @@ function createTargetRef(stmt: Node, opts: QueryOptions): TableRef {
  */
 async function tempTargetRef(e: Engine, stmt: Node, opts: QueryOptions): Promise<TableRef> {
   const parts = (stmt.namePath as string[]).flatMap((s) => s.split('.'));
-  if (!opts.temp) throw BigQueryError.invalidQuery('Use of CREATE TEMPORARY TABLE requires a script or session');
-  if (parts.length !== 1) throw BigQueryError.invalidQuery(`Temporary tables may not be qualified: ${parts.join('.')}`);
+  if (!opts.temp) throw BigQueryError.tempTableOutsideScript();
+  if (parts.length !== 1) throw BigQueryError.tempTableQualified(parts.join('.'));
   const { projectId, datasetId } = opts.temp;
   if (!opts.dryRun && !e.catalog.getDataset(projectId, datasetId))
     await e.catalog.putDataset({ projectId, datasetId, creationTime: now(), lastModifiedTime: now(), fields: {} });
@@ -278,7 +278,7 @@ export async function dropDataset(e: Engine, projectId: string, datasetId: strin
 
 async function truncateStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
   const t = ctx.tables.get(String(stmt.tableScan?.table?.serializationId));
-  if (!t) throw BigQueryError.internal('TRUNCATE target not bound');
+  if (!t) throw BigQueryError.targetNotBound('TRUNCATE target');
   let n = 0;
   if (!opts.dryRun) [n] = await e.db.transaction([`DELETE FROM ${t.relation}`]);
   return { statementType: 'TRUNCATE_TABLE', numDmlAffectedRows: n };

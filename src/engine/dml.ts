@@ -20,7 +20,7 @@ const MULTI_MATCH = 'UPDATE/MERGE must match at most one source row for each tar
 
 function bound(ctx: LowerContext, scan: Node): BoundTable {
   const t = ctx.tables.get(String(scan.table?.serializationId));
-  if (!t) throw BigQueryError.internal('DML target not bound');
+  if (!t) throw BigQueryError.targetNotBound('DML target');
   return t;
 }
 

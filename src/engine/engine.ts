@@ -165,7 +165,7 @@ export class Engine {
       results.push(r);
       pos = a.next;
     }
-    if (!results.length) throw BigQueryError.invalidQuery('Syntax error: Unexpected end of script at [1:1]');
+    if (!results.length) throw BigQueryError.emptyScript();
     return results;
   }
 

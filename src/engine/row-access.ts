@@ -79,9 +79,9 @@ const GRANTEE = /^(allUsers|allAuthenticatedUsers|(user|group|serviceAccount|dom
 
 /** Checks grantee strings. @throws BigQueryError invalid */
 export function checkGrantees(grantees: unknown): string[] {
-  if (!Array.isArray(grantees)) throw BigQueryError.invalid('grantees must be a list of IAM members', 'grantees');
+  if (!Array.isArray(grantees)) throw BigQueryError.granteesNotList();
   for (const g of grantees)
-    if (typeof g !== 'string' || !GRANTEE.test(g.trim())) throw BigQueryError.invalid(`Invalid grantee: ${String(g)}`, 'grantees');
+    if (typeof g !== 'string' || !GRANTEE.test(g.trim())) throw BigQueryError.invalidGrantee(String(g));
   return grantees.map((g: string) => g.trim());
 }
 
@@ -91,7 +91,7 @@ const POLICY_ID = /^[A-Za-z0-9_]{1,256}$/;
 export function checkPolicyId(id: unknown): string {
   if (typeof id !== 'string' || !id) throw BigQueryError.requiredParameterMissing('rowAccessPolicyReference.policyId');
   if (!POLICY_ID.test(id))
-    throw BigQueryError.invalid(`Invalid row access policy ID "${id}". Policy IDs must contain only letters, numbers or underscores and be at most 256 characters long.`);
+    throw BigQueryError.invalidRowAccessPolicyId(id);
   return id;
 }
 
@@ -184,7 +184,7 @@ const tableName = (t: TableMeta) => `${t.projectId}.${t.datasetId}.${t.tableId}`
 
 async function createPolicy(e: Engine, stmt: Node, _ctx: unknown, opts: QueryOptions): Promise<StatementResult> {
   const t = policyTable(e, stmt.targetNamePath as string[], opts);
-  if (t.type !== 'TABLE') throw BigQueryError.invalidQuery(`Row access policies can only be created on tables; ${tableName(t)} is a view`);
+  if (t.type !== 'TABLE') throw BigQueryError.rowAccessPolicyOnView(tableName(t));
   const policyId = checkPolicyId(String(stmt.name));
   const grantees = checkGrantees(((stmt.granteeExprList ?? []) as Node[]).map((g) => String(g.value?.value?.stringValue ?? '')));
   const ref = { projectId: t.projectId, datasetId: t.datasetId, tableId: t.tableId };

@@ -118,7 +118,7 @@ function checkNoNullArrayElements(rows: Value[][], fields: ResultField[]): void 
     for (const i of arrayCols) {
       const v = r[i];
       if (Array.isArray(v) && v.some((x) => x === null))
-        throw BigQueryError.runtime('Array cannot have a null element; error in writing field ' + fields[i].name);
+        throw BigQueryError.arrayNullElement(fields[i].name);
     }
 }
 
@@ -131,7 +131,7 @@ async function queryStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOp
 
 function targetOf(ctx: LowerContext, scan: Node): BoundTable {
   const t = ctx.tables.get(String(scan.table?.serializationId));
-  if (!t) throw BigQueryError.internal('DML target not bound');
+  if (!t) throw BigQueryError.targetNotBound('DML target');
   return t;
 }
 
