@@ -61,3 +61,8 @@ export function collatedLikeUnderscore(): BigQueryError {
 export function approxQuantilesNumber(): BigQueryError {
   return invalidQuery('APPROX_QUANTILES requires a positive constant number of quantiles');
 }
+
+/** 400 invalidQuery: REGEXP_EXTRACT / REGEXP_EXTRACT_ALL with more than one capturing group (ZetaSQL's text; https://cloud.google.com/bigquery/docs/reference/standard-sql/string_functions#regexp_extract). */
+export function regexpTooManyGroups(): BigQueryError {
+  return invalidQuery('Regular expressions passed into extraction functions must not have more than 1 capturing group');
+}
