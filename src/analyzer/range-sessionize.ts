@@ -101,7 +101,7 @@ export function rewriteRangeSessionize(stmt: string, parsed: unknown): Sessioniz
   const text = (n: Node) => buf.subarray(Number(n.parseLocationRange.start), Number(n.parseLocationRange.end)).toString('utf8');
   const fail = (msg: string, n: Node): never => {
     const { line, column } = lineCol(stmt, ch(Number(n.parseLocationRange.start)));
-    throw BigQueryError.invalidQuery(`${msg} at [${line}:${column}]`);
+    throw BigQueryError.invalidQueryAt(msg, line, column);
   };
   const calls: Node[] = [];
   walk(tree, (n) => {
