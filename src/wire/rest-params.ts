@@ -99,7 +99,7 @@ function decodeValue(pv: RestParameterValue | undefined, t: BqType, path: string
       }
       if (typeof pv.value !== 'string') return null;
       const parts = splitRangeText(pv.value);
-      if (!parts) throw BigQueryError.invalid(`Invalid RANGE value: ${pv.value}`, path || undefined);
+      if (!parts) throw BigQueryError.invalidRangeValue(String(pv.value), path || undefined);
       const bound = (s: string | null): Value => (s === null ? null : decodeScalarJson(s, t.element.kind as ScalarKind, path, 'param'));
       return { start: bound(parts[0]), end: bound(parts[1]) };
     }
