@@ -9,6 +9,7 @@
  * - not-supported.ts — the emulator's `… is not supported by bqemu`
  * - rest-errors.ts — the API front end's request errors (`Required parameter is missing`, …)
  * - http-errors.ts (HTTP-level refusals), resource-ids.ts, invalid-value.ts (`Invalid value for …`)
+ * - value-errors.ts (JSON values of insertAll rows and query parameters)
  * - table-errors.ts, schema-errors.ts, routine-errors.ts, job-errors.ts, load-errors.ts
  * - query-errors.ts (analysis errors the emulator raises), script-errors.ts, runtime-errors.ts
  * - access-denied.ts, resources-exceeded.ts, limits.ts, internal-errors.ts (500s), rewrite.ts
@@ -39,6 +40,7 @@ import * as queries from './query-errors.js';
 import * as internals from './internal-errors.js';
 import * as runtimes from './runtime-errors.js';
 import * as schemas from './schema-errors.js';
+import * as values from './value-errors.js';
 
 export { REASON_STATUS, asBigQueryError } from './bigquery-error.js';
 export type { Reason } from './bigquery-error.js';
@@ -65,11 +67,12 @@ export * from './query-errors.js';
 export * from './internal-errors.js';
 export * from './runtime-errors.js';
 export * from './schema-errors.js';
+export * from './value-errors.js';
 
 /** Every factory of the catalogue, by name. */
 const FACTORIES = {
   ...reasons, ...notFound, ...alreadyExists, ...notSupported, ...rest, ...accessDenied, ...resources, ...limits, ...jobs, ...rewrite, ...load,
-  ...resourceIds, ...invalidValue, ...http, ...tables, ...routines, ...scripts, ...queries, ...internals, ...runtimes, ...schemas,
+  ...resourceIds, ...invalidValue, ...http, ...tables, ...routines, ...scripts, ...queries, ...internals, ...runtimes, ...schemas, ...values,
 };
 
 /**
