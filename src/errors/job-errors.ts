@@ -96,3 +96,15 @@ export function sessionIdWithCreate(): BigQueryError {
 export function invalidSessionId(): BigQueryError {
   return new BigQueryError('invalid', 'Invalid input session id.');
 }
+
+/**
+ * 400 invalid: schemaUpdateOptions with a write disposition other than WRITE_APPEND (or
+ * WRITE_TRUNCATE on a partition) — BigQuery's text (JobConfigurationQuery.schemaUpdateOptions,
+ * api/bigquery-v2-discovery.json).
+ */
+export function schemaUpdateDisposition(): BigQueryError {
+  return new BigQueryError(
+    'invalid',
+    'Schema update options should only be specified with WRITE_APPEND disposition, or with WRITE_TRUNCATE disposition on a table partition.',
+  );
+}

@@ -50,3 +50,8 @@ export function tempFunctionOutsideScript(): BigQueryError {
 export function tempFunctionExists(name: string): BigQueryError {
   return invalidQuery(`Function ${name} already exists`);
 }
+
+/** 400 invalid at `routineType`: `Invalid value for routineType: <type>`, or `Routine type is required.` when empty (Routine.routineType, api/bigquery-v2-discovery.json). */
+export function invalidRoutineType(routineType: string): BigQueryError {
+  return invalid(routineType ? `Invalid value for routineType: ${routineType}` : 'Routine type is required.', 'routineType');
+}

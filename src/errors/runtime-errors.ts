@@ -66,3 +66,12 @@ export function approxQuantilesNumber(): BigQueryError {
 export function regexpTooManyGroups(): BigQueryError {
   return invalidQuery('Regular expressions passed into extraction functions must not have more than 1 capturing group');
 }
+
+/**
+ * 400 invalidQuery `UPDATE/MERGE must match at most one source row for each target row` — BigQuery's
+ * text for an UPDATE … FROM or MERGE joining a target row to several source rows
+ * (https://cloud.google.com/bigquery/docs/reference/standard-sql/dml-syntax#update_statement).
+ */
+export function multipleSourceRowsMatched(): BigQueryError {
+  return runtime('UPDATE/MERGE must match at most one source row for each target row');
+}

@@ -103,3 +103,19 @@ export const transaction = {
   /** ROLLBACK with no open transaction. */
   noneToRollBack: (): BigQueryError => invalidQuery('There is no active transaction to roll back'),
 };
+
+/**
+ * 400 invalidQuery with the message of `RAISE USING MESSAGE = <text>` (`NULL` for a NULL message),
+ * https://cloud.google.com/bigquery/docs/reference/standard-sql/procedural-language#raise.
+ */
+export function raised(message: string | null): BigQueryError {
+  return invalidQuery(message === null ? 'NULL' : message);
+}
+
+/**
+ * 400 invalidQuery `Assertion failed[: <description>]` — an ASSERT whose condition is not TRUE
+ * (https://cloud.google.com/bigquery/docs/reference/standard-sql/debugging-statements#assert).
+ */
+export function assertionFailed(description?: string): BigQueryError {
+  return invalidQuery(description !== undefined ? `Assertion failed: ${description}` : 'Assertion failed');
+}
