@@ -185,7 +185,7 @@ async function raise(it: Interpreter, n: Node): Promise<Flow> {
     throw current;
   }
   const m = await it.evaluate(n.message, { type: { kind: 'STRING' } });
-  throw BigQueryError.invalidQuery(m.value === null ? 'NULL' : String(m.value));
+  throw BigQueryError.raised(m.value === null ? null : String(m.value));
 }
 
 /** ASSERT expr [AS 'description'] (debugging statements). */
@@ -193,7 +193,7 @@ async function assertStmt(it: Interpreter, n: Node): Promise<Flow> {
   const v = await it.evaluate(n.expr, { type: { kind: 'BOOL' } });
   if (v.value === true) return undefined;
   const description = n.description?.stringValue;
-  throw BigQueryError.invalidQuery(description !== undefined ? `Assertion failed: ${description}` : 'Assertion failed');
+  throw BigQueryError.assertionFailed(description);
 }
 
 /** CREATE TEMP FUNCTION (SQL); other CREATE FUNCTION forms go to the engine. */
