@@ -66,7 +66,7 @@ function routineResource(r: RoutineMeta, full = true): Record<string, unknown> {
 /** A stored routine from a REST body (insert/update), validated like BigQuery's required fields. */
 function routineFromBody(body: Record<string, any>, ref: Params, existing?: RoutineMeta): RoutineMeta {
   const routineType = String(body.routineType ?? existing?.routineType ?? '');
-  if (!ROUTINE_TYPES.includes(routineType)) throw BigQueryError.invalid(routineType ? `Invalid value for routineType: ${routineType}` : 'Routine type is required.', 'routineType');
+  if (!ROUTINE_TYPES.includes(routineType)) throw BigQueryError.invalidRoutineType(routineType);
   if (typeof body.definitionBody !== 'string' || !body.definitionBody) throw BigQueryError.routineBodyRequired();
   const language = String(body.language ?? (routineType === 'SCALAR_FUNCTION' ? 'SQL' : 'SQL')).toUpperCase();
   if (language !== 'SQL' && language !== 'JAVASCRIPT') throw BigQueryError.notSupported(`Language ${language}`, { in: 'request', location: 'language' });
