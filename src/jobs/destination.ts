@@ -22,9 +22,6 @@ import { ident } from '../engine/lower/context.js';
 import { duckType } from '../engine/duckdb/types.js';
 import type { Value } from '../types/types.js';
 
-const SCHEMA_UPDATE_DISPOSITION =
-  'Schema update options should only be specified with WRITE_APPEND disposition, or with WRITE_TRUNCATE disposition on a table partition.';
-
 /** The destination's partitioning and clustering from the job configuration, validated against the result columns. */
 function layoutFields(q: Record<string, any>, names: string[]): Record<string, unknown> {
   const has = (f: unknown) => typeof f === 'string' && names.some((n) => n.toLowerCase() === f.toLowerCase());
@@ -115,7 +112,7 @@ export async function applyDestination(
   const rows = result.rows ?? [];
   const updates: string[] = (Array.isArray(q.schemaUpdateOptions) ? q.schemaUpdateOptions : []).map((o: unknown) => String(o).toUpperCase());
   if (updates.length && write !== 'WRITE_APPEND' && !(write === 'WRITE_TRUNCATE' && ref.tableId.includes('$')))
-    throw BigQueryError.invalid(SCHEMA_UPDATE_DISPOSITION);
+    throw BigQueryError.schemaUpdateDisposition();
   const resultColumns = () => schema.map((f) => ({ name: f.name, type: f.type, required: opts.keepModes === true && f.required === true }));
   if (!existing) {
     if (create === 'CREATE_NEVER') throw BigQueryError.tableNotFound(ref.projectId, ref.datasetId, ref.tableId, false);
