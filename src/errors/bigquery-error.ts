@@ -32,6 +32,7 @@ export const REASON_STATUS = {
   responseTooLarge: 403,
 } as const;
 
+/** A BigQuery error reason (a key of REASON_STATUS). */
 export type Reason = keyof typeof REASON_STATUS;
 
 /** The `status` string of the REST envelope for each HTTP status (google.rpc.Code names). */

@@ -81,4 +81,5 @@ const FACTORIES = {
  * `BigQueryError` all name the one class.
  */
 export const BigQueryError: typeof BigQueryErrorClass & typeof FACTORIES = Object.assign(BigQueryErrorClass, FACTORIES);
+/** The type of a BigQueryError instance. */
 export type BigQueryError = BigQueryErrorClass;

@@ -7,7 +7,7 @@ import type { BigQueryError } from './bigquery-error.js';
 import { invalid } from './reasons.js';
 
 /** The prefix BigQuery puts before every error of reading a load job's data. */
-export const READING_DATA = 'Error while reading data, error message: ';
+const READING_DATA = 'Error while reading data, error message: ';
 
 /** 400 invalid `Error while reading data, error message: <detail>`. */
 export function readError(detail: string): BigQueryError {

@@ -22,7 +22,7 @@ export type JsonValueDialect = 'row' | 'param';
  * (googleapis/nodejs-bigquery system-test/bigquery.ts "should return partial errors"; older
  * answers, google-cloud-node#2052, read `bool to string`), `Could not decode base64 string to bytes.` and `Repeated field must be
  * imported as a JSON array.` (JSON load-job texts), param INT64 `Bad int64 value:` (mozilla/bigquery-etl#1490),
- * INTERVAL/DATE/TIMESTAMP param texts from ZetaSQL. Others are the closest analogue (see report).
+ * INTERVAL/DATE/TIMESTAMP param texts from ZetaSQL. Others are the closest analogue.
  */
 const MESSAGES: Record<ScalarKind, Record<JsonValueDialect, (bad: string) => string>> = {
   INT64: { row: (b) => `Cannot convert value to integer (bad value): ${b}`, param: (b) => `Bad int64 value: ${b}` },
