@@ -50,7 +50,7 @@ export class AnalyzerClient {
     try {
       this.languageOptions = bigQueryLanguageOptions((await this.pool.start()) as never);
     } catch (e) {
-      throw BigQueryError.analyzer.didNotStart((e as Error).message);
+      throw BigQueryError.analyzer.failedToStart((e as Error).message);
     }
   }
 

@@ -259,7 +259,7 @@ export class AnalyzerPool {
       (e: Error) => {
         if (p.done || p.worker !== w) return;
         this.detach(p);
-        this.finish(p, BigQueryError.analyzer.didNotStart(e.message));
+        this.finish(p, BigQueryError.analyzer.failedToStart(e.message));
       },
     );
   }

@@ -10,8 +10,10 @@ import { internal } from './reasons.js';
 export const analyzer = {
   /** The analyzer pool was stopped (the emulator is closing). */
   stopped: (): BigQueryError => internal('The SQL analyzer was stopped'),
-  /** The analyzer did not start; `detail` the cause when known. */
-  didNotStart: (detail?: string): BigQueryError => internal(detail === undefined ? 'The SQL analyzer did not start' : `The SQL analyzer did not start: ${detail}`),
+  /** The analyzer did not start (cause unknown). */
+  didNotStart: (): BigQueryError => internal('The SQL analyzer did not start'),
+  /** The analyzer did not start; `cause` the error message it failed with. */
+  failedToStart: (cause: unknown): BigQueryError => internal(`The SQL analyzer did not start: ${cause}`),
   /** The analyzer's gRPC service answered UNAVAILABLE; `detail` its text. */
   unavailable: (detail: string): BigQueryError => internal(`The SQL analyzer is unavailable: ${detail}`),
   /** A call to the analyzer failed; `method` the gRPC method. */
