@@ -1,8 +1,9 @@
 /**
  * The error catalogue: every error the emulator answers is built by a factory here, one per
  * BigQuery message family, each with its reason, HTTP status and text in one place and a
- * docstring naming its source (a recorded fixture under conformance/fixtures/ or a public
- * BigQuery page). Files by family:
+ * docstring naming its source (a recorded fixture under conformance/fixtures/, a public BigQuery
+ * page, or a public report quoting BigQuery's text; the emulator's own refusals say so).
+ * The catalogue imports nothing outside this folder (it sits at the bottom of the layers). Files by family:
  * - bigquery-error.ts — the class, the reason → HTTP status table, the wire forms
  * - reasons.ts — one factory per reason, for texts that come from elsewhere (analyzer, DuckDB)
  * - not-found.ts, already-exists.ts — `Not found: …` (404) and `Already Exists: …` (409)

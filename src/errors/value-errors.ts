@@ -4,7 +4,6 @@
  * located at the value's path (`a`, `rec.b`, `arr[2].c`; no location for an empty path). Used by
  * src/wire/rest-json.ts and src/wire/rest-params.ts.
  */
-import type { ScalarKind } from '../types/types.js';
 import type { BigQueryError } from './bigquery-error.js';
 import { invalid } from './reasons.js';
 
@@ -24,7 +23,7 @@ export type JsonValueDialect = 'row' | 'param';
  * imported as a JSON array.` (JSON load-job texts), param INT64 `Bad int64 value:` (mozilla/bigquery-etl#1490),
  * INTERVAL/DATE/TIMESTAMP param texts from ZetaSQL. Others are the closest analogue.
  */
-const MESSAGES: Record<ScalarKind, Record<JsonValueDialect, (bad: string) => string>> = {
+const MESSAGES: Record<string, Record<JsonValueDialect, (bad: string) => string>> = {
   INT64: { row: (b) => `Cannot convert value to integer (bad value): ${b}`, param: (b) => `Bad int64 value: ${b}` },
   FLOAT64: { row: (b) => `Cannot convert value to floating point (bad value): ${b}`, param: (b) => `Bad double value: ${b}` },
   NUMERIC: { row: (b) => `Invalid NUMERIC value: ${b}`, param: (b) => `Invalid NUMERIC value: ${b}` },
@@ -56,10 +55,10 @@ function leafName(path: string): string {
 }
 
 /**
- * A JSON value that is not a value of scalar type `kind`, in the dialect's text (table above);
+ * A JSON value that is not a value of scalar type `kind` (a ScalarKind of src/types/types.ts), in the dialect's text (table above);
  * `shown` is the value as sent. A row's BYTES names the field and value.
  */
-export function invalidJsonValue(kind: ScalarKind, dialect: JsonValueDialect, shown: string, path: string): BigQueryError {
+export function invalidJsonValue(kind: string, dialect: JsonValueDialect, shown: string, path: string): BigQueryError {
   const text = kind === 'BYTES' && dialect === 'row' ? `Could not decode base64 string to bytes. Field: ${leafName(path)}; Value: ${shown}` : MESSAGES[kind][dialect](shown);
   return at(text, path);
 }
