@@ -23,8 +23,8 @@ export function statementTimeout(ms: number): BigQueryError {
 
 /**
  * 400 resourceInUse `Dataset p:d is still in use`: a dataset that still holds tables, views or
- * routines dropped without CASCADE / `deleteContents`
- * (https://cloud.google.com/bigquery/docs/managing-datasets#delete-datasets).
+ * routines dropped without CASCADE / `deleteContents` (recorded:
+ * conformance/fixtures/rest_crud/ddl_drop_schema_non_empty_restrict).
  */
 export function datasetInUse(project: string, dataset: string): BigQueryError {
   return new BigQueryError('resourceInUse', `Dataset ${project}:${dataset} is still in use`);
@@ -92,15 +92,15 @@ export function sessionIdWithCreate(): BigQueryError {
   return new BigQueryError('invalid', 'Cannot set both session_id and create_session.');
 }
 
-/** 400 invalid `Invalid input session id.` — a `session_id` the emulator holds no session for (https://cloud.google.com/bigquery/docs/sessions-intro). */
+/** 400 invalid `Invalid input session id.` — a `session_id` the emulator holds no session for (recorded: conformance/fixtures/api_configuration/session_invalid_session_id). */
 export function invalidSessionId(): BigQueryError {
   return new BigQueryError('invalid', 'Invalid input session id.');
 }
 
 /**
  * 400 invalid: schemaUpdateOptions with a write disposition other than WRITE_APPEND (or
- * WRITE_TRUNCATE on a partition) — BigQuery's text (JobConfigurationQuery.schemaUpdateOptions,
- * api/bigquery-v2-discovery.json).
+ * WRITE_TRUNCATE on a partition) — recorded: conformance/fixtures/api_configuration/schema_update_addition_with_truncate
+ * (JobConfigurationQuery.schemaUpdateOptions, api/bigquery-v2-discovery.json).
  */
 export function schemaUpdateDisposition(): BigQueryError {
   return new BigQueryError(

@@ -8,7 +8,8 @@ import type { BigQueryError } from './bigquery-error.js';
 import { notFound } from './reasons.js';
 
 /**
- * 404 `Not found: <kind> <name>` — `kind` as BigQuery capitalises it (`Table`, `View`, `Routine`,
+ * 404 `Not found: <kind> <name>` (recorded without the location clause:
+ * conformance/fixtures/api_configuration/create_never_missing_destination) — `kind` as BigQuery capitalises it (`Table`, `View`, `Routine`,
  * `Function`, `Procedure`, `Table function`, `URI`, …), `name` the resource as BigQuery spells it
  * (`p:d.t` for tables and routines). Recorded: conformance/fixtures/rest_crud/error_table_not_found.
  */

@@ -88,7 +88,7 @@ export function invalidTableName(shown: string): BigQueryError {
   return invalidQuery(`Invalid table name: ${shown}`);
 }
 
-/** 400 invalidQuery `Syntax error: Unexpected end of script at [1:1]` — an empty script (ZetaSQL's text). */
+/** 400 invalidQuery `Syntax error: Unexpected end of script at [1:1]` — an empty script (the analyzer's syntax-error form, as recorded in conformance/fixtures for `Syntax error: Unexpected identifier …`). */
 export function emptyScript(): BigQueryError {
   return invalidQuery('Syntax error: Unexpected end of script at [1:1]');
 }

@@ -19,8 +19,8 @@ export function invalidTableId(id: string): BigQueryError {
 
 /**
  * 400 invalid: a dataset id that is not a dataset name or longer than 1,024 characters
- * (https://cloud.google.com/bigquery/docs/datasets#dataset-naming), in the text datasets.insert
- * answers (src/server/rest/datasets.ts); `location` names the reference at fault in a query.
+ * (https://cloud.google.com/bigquery/docs/datasets#dataset-naming; recorded:
+ * conformance/fixtures/standard_functions/error_invalid_dataset_id); `location` names the reference at fault in a query.
  */
 export function invalidDatasetId(id: string, location?: string): BigQueryError {
   return invalid(`Invalid dataset ID "${id}". Dataset IDs must be alphanumeric (plus underscores and dashes) and must be at most 1024 characters long.`, location);

@@ -68,8 +68,8 @@ export function regexpTooManyGroups(): BigQueryError {
 }
 
 /**
- * 400 invalidQuery `UPDATE/MERGE must match at most one source row for each target row` — BigQuery's
- * text for an UPDATE … FROM or MERGE joining a target row to several source rows
+ * 400 invalidQuery `UPDATE/MERGE must match at most one source row for each target row` — an
+ * UPDATE … FROM or MERGE joining a target row to several source rows, which BigQuery refuses
  * (https://cloud.google.com/bigquery/docs/reference/standard-sql/dml-syntax#update_statement).
  */
 export function multipleSourceRowsMatched(): BigQueryError {

@@ -36,7 +36,7 @@ export function insertAllRowsNotList(): BigQueryError {
   return invalid(`Invalid value at 'rows': expected a list of rows.`, 'rows');
 }
 
-/** 400 invalid `No rows present in the request.` — tabledata.insertAll without rows (BigQuery's text). */
+/** 400 invalid `No rows present in the request.` — tabledata.insertAll without rows (BigQuery's text, quoted in google/clusterfuzz#721 and googleapis/google-api-ruby-client#220). */
 export function noRowsPresent(): BigQueryError {
   return invalid('No rows present in the request.');
 }
@@ -46,12 +46,12 @@ export function missingRowData(): BigQueryError {
   return invalid('Missing row data (json).');
 }
 
-/** 400 invalid `no such field: <name>.` at `name` — an insertAll row field the table does not have (BigQuery's per-row text). */
+/** 400 invalid `no such field: <name>.` at `name` — an insertAll row field the table does not have (BigQuery's per-row text, quoted in googleapis/google-cloud-dotnet#8206). */
 export function insertAllNoSuchField(name: string): BigQueryError {
   return invalid(`no such field: ${name}.`, name);
 }
 
-/** 400 invalid `No such field: <name>.` — a load or external-table row field the schema does not have (BigQuery's text). */
+/** 400 invalid `No such field: <name>.` — a load or external-table row field the schema does not have (the insertAll text, capitalised as the emulator's load errors are; BigQuery's load wording is not recorded). */
 export function noSuchField(name: string): BigQueryError {
   return invalid(`No such field: ${name}.`);
 }
@@ -61,7 +61,7 @@ export function missingRequiredField(name: string, location?: string): BigQueryE
   return invalid(`Missing required field: ${name}.`, location);
 }
 
-/** 400 invalid `No schema specified on job or table.` — a load or external table with no schema and no autodetect (BigQuery's text). */
+/** 400 invalid `No schema specified on job or table.` — a load or external table with no schema and no autodetect (JobConfigurationLoad.schema, api/bigquery-v2-discovery.json; the text as src/jobs/load.ts documents it). */
 export function noSchemaSpecified(): BigQueryError {
   return invalid('No schema specified on job or table.');
 }
@@ -82,12 +82,12 @@ export function operationNotAllowed(table: string, kind: string, reason: 'invali
   return reason === 'invalid' ? invalid(message) : invalidQuery(message);
 }
 
-/** 400 invalid: a destination's time or range partitioning field that is not in the schema (BigQuery's text). */
+/** 400 invalid: a destination's time or range partitioning field that is not in the schema (recorded: conformance/fixtures/api_configuration/dest_time_partitioning_invalid_field). */
 export function partitioningFieldNotFound(): BigQueryError {
   return invalid('The field specified for partitioning cannot be found in the schema.');
 }
 
-/** 400 invalid: a destination's clustering field that is not in the schema (BigQuery's text). */
+/** 400 invalid: a destination's clustering field that is not in the schema (recorded: conformance/fixtures/api_configuration/dest_clustering_fields_invalid_column). */
 export function clusteringFieldNotFound(field: string): BigQueryError {
   return invalid(`The field specified for clustering cannot be found in the schema. Invalid field: ${field}`);
 }
@@ -112,7 +112,7 @@ export function invalidGrantee(grantee: string): BigQueryError {
   return invalid(`Invalid grantee: ${grantee}`, 'grantees');
 }
 
-/** 400 invalid `Operation cannot be performed on a nested schema. Field: <name>` — CSV extract of a table with RECORD or REPEATED fields (BigQuery's text). */
+/** 400 invalid `Operation cannot be performed on a nested schema. Field: <name>` — CSV extract of a table with RECORD or REPEATED fields (CSV cannot hold them: https://cloud.google.com/bigquery/docs/exporting-data#export_limitations). */
 export function nestedSchemaNotExportable(field: string): BigQueryError {
   return invalid(`Operation cannot be performed on a nested schema. Field: ${field}`);
 }
