@@ -56,7 +56,7 @@ export class AnalyzerClient {
     try {
       this.languageOptions = bigQueryLanguageOptions((await this.pool.start()) as never);
     } catch (e) {
-      throw BigQueryError.internal(`The SQL analyzer did not start: ${(e as Error).message}`);
+      throw BigQueryError.analyzer.failedToStart((e as Error).message);
     }
   }
 
@@ -147,7 +147,7 @@ function undecodable(message: string): BigQueryError {
 function toBigQueryError(err: grpc.ServiceError): BigQueryError {
   if (err instanceof BigQueryError) return err;
   if (err.code === grpc.status.UNAVAILABLE || err.code === grpc.status.DEADLINE_EXCEEDED)
-    return BigQueryError.internal(`The SQL analyzer is unavailable: ${err.details}`);
+    return BigQueryError.analyzer.unavailable(err.details);
   // An answer too deeply nested to decode (PROTO_RECURSION_LIMIT, or the JS stack): the text too deep.
   if (/^Response message parsing error: (maximum nesting depth exceeded|Maximum call stack size exceeded)/.test(err.details ?? ''))
     return BigQueryError.outOfStackSpace();

@@ -60,7 +60,7 @@ export class AnalyzerPool {
    */
   call(method: string, req: object, signal?: AbortSignal, abortError: () => unknown = () => new Error('aborted')): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      if (this.stopped) return reject(BigQueryError.internal('The SQL analyzer was stopped'));
+      if (this.stopped) return reject(BigQueryError.analyzer.stopped());
       const p: Pending = { method, req, resolve, reject, deadlineAt: Date.now() + this.deadlineMs, losses: 0, textChars: textCharsOf(req), done: false };
       if (signal) {
         if (signal.aborted) return reject(abortError());
@@ -77,7 +77,7 @@ export class AnalyzerPool {
     this.stopped = true;
     clearInterval(this.timer);
     for (const w of this.workers) {
-      for (const p of w.inflight) this.finish(p, BigQueryError.internal('The SQL analyzer was stopped'));
+      for (const p of w.inflight) this.finish(p, BigQueryError.analyzer.stopped());
       w.close();
     }
     this.workers = [];
@@ -112,7 +112,7 @@ export class AnalyzerPool {
 
   private send(p: Pending): void {
     if (p.done) return;
-    if (this.stopped) return this.finish(p, BigQueryError.internal('The SQL analyzer was stopped'));
+    if (this.stopped) return this.finish(p, BigQueryError.analyzer.stopped());
     const w = this.pick();
     const conn = w.connectionFor(p);
     p.worker = w;
@@ -130,13 +130,13 @@ export class AnalyzerPool {
         } catch (e) {
           // Not a method of the service (a programming error): fails this call, never hangs it.
           this.detach(p);
-          this.finish(p, BigQueryError.internal(`The SQL analyzer call ${p.method} failed: ${(e as Error).message}`));
+          this.finish(p, BigQueryError.analyzer.callFailed(p.method, (e as Error).message));
         }
       },
       (e: Error) => {
         if (p.done || p.worker !== w) return;
         this.detach(p);
-        this.finish(p, BigQueryError.internal(`The SQL analyzer did not start: ${e.message}`));
+        this.finish(p, BigQueryError.analyzer.failedToStart(e.message));
       },
     );
   }
@@ -222,7 +222,7 @@ export class AnalyzerPool {
     if (!this.stopped && !this.workers.length) this.spawn();
     for (const { p, own } of orphans) {
       if (w.isReady) this.lost(p, !own || chargeOwn);
-      else this.finish(p, BigQueryError.internal('The SQL analyzer did not start'));
+      else this.finish(p, BigQueryError.analyzer.didNotStart());
     }
   }
 

@@ -77,7 +77,7 @@ export function mapLocations(e: unknown, map: (line: number, column: number) => 
     const p = map(Number(l), Number(c));
     return ` at [${p.line}:${p.column}]`;
   });
-  return message === e.message ? e : new BigQueryError(e.reason, message, e.location, e.httpStatus);
+  return message === e.message ? e : BigQueryError.withMessage(e, message);
 }
 
 /** Backquoted identifier for a column named by a string literal. */
@@ -101,7 +101,7 @@ export function rewriteRangeSessionize(stmt: string, parsed: unknown): Sessioniz
   const text = (n: Node) => buf.subarray(Number(n.parseLocationRange.start), Number(n.parseLocationRange.end)).toString('utf8');
   const fail = (msg: string, n: Node): never => {
     const { line, column } = lineCol(stmt, ch(Number(n.parseLocationRange.start)));
-    throw BigQueryError.invalidQuery(`${msg} at [${line}:${column}]`);
+    throw BigQueryError.invalidQueryAt(msg, line, column);
   };
   const calls: Node[] = [];
   walk(tree, (n) => {

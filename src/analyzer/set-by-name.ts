@@ -83,15 +83,15 @@ function rewriteOne(op: Node, buf: Buffer): string | undefined {
   const names = inputs.map(outputNames);
   if (names.some((n) => !n) || inputs.some((i) => !i.parseLocationRange)) return undefined;
   const sets = (names as string[][]).map((n) => new Set(n.map(lower)));
-  if (sets.some((s, i) => s.size !== names[i]!.length)) throw BigQueryError.invalidQuery('Duplicate column names are not allowed in the inputs of a set operation with CORRESPONDING');
+  if (sets.some((s, i) => s.size !== names[i]!.length)) throw BigQueryError.corresponding.duplicateColumns();
   let out: string[];
   if (match === 'CORRESPONDING_BY') out = ((m0.correspondingByColumnList?.identifiers ?? []) as Node[]).map((i) => String(i.idString));
   else if (mode === 'FULL') out = [...new Map((names as string[][]).flat().map((n) => [lower(n), n])).values()];
   else if (mode === 'LEFT') out = names[0]!;
   else out = names[0]!.filter((n) => sets.every((s) => s.has(lower(n))));
   if (mode === 'STRICT' && sets.some((s) => s.size !== sets[0].size || [...s].some((n) => !sets[0].has(n))))
-    throw BigQueryError.invalidQuery('Set operation with STRICT CORRESPONDING requires the same column names in every input');
-  if (!out.length) throw BigQueryError.invalidQuery('Set operation with CORRESPONDING has no columns in common');
+    throw BigQueryError.corresponding.strictMismatch();
+  if (!out.length) throw BigQueryError.corresponding.noCommonColumns();
   const outer = mode === 'FULL' || (mode === 'LEFT' && match === 'CORRESPONDING');
   const words = `${m0.opType?.value} ${m0.allOrDistinct?.value}`;
   const branches = inputs.map((input, i) => {
@@ -99,7 +99,7 @@ function rewriteOne(op: Node, buf: Buffer): string | undefined {
     const items = out.map((n) => {
       if (sets[i].has(lower(n))) return quote(n);
       if (outer || mode === 'LEFT') return `NULL AS ${quote(n)}`;
-      throw BigQueryError.invalidQuery(`Column ${n} is missing from an input of a set operation with CORRESPONDING`);
+      throw BigQueryError.corresponding.missingColumn(n);
     });
     return `SELECT ${items.join(', ')} FROM (${text})`;
   });

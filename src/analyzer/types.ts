@@ -36,7 +36,7 @@ export function fromTypeProto(t: TypeProto): BqType {
     };
   if (k === 'TYPE_RANGE') return { kind: 'RANGE', element: fromTypeProto(t.rangeType!.elementType!) };
   const s = FROM_KIND[k];
-  if (!s) throw BigQueryError.invalidQuery(`Type ${k.replace(/^TYPE_/, '')} is not supported`);
+  if (!s) throw BigQueryError.typeNotSupported(k.replace(/^TYPE_/, ''));
   return { kind: s };
 }
 

@@ -33,7 +33,7 @@ function alteredColumn(t: TableMeta, a: Node): number | undefined {
   const i = find(t, actionColumn(a));
   if (i >= 0) return i;
   if (a.isIfExists) return undefined;
-  throw BigQueryError.invalidQuery(`Column not found: ${actionColumn(a)}`);
+  throw BigQueryError.columnNotFound(actionColumn(a));
 }
 
 /** A column without its length / precision / scale (ALTER COLUMN SET DATA TYPE replaces them). */
@@ -52,7 +52,7 @@ const ACTIONS: Record<ResolvedAlterActionKind, Action | null> = {
     const d: Node = a.columnDefinition;
     if (find(t, d.name) >= 0) {
       if (a.isIfNotExists) return;
-      throw BigQueryError.invalidQuery(`Column already exists: ${d.name}`);
+      throw BigQueryError.columnAlreadyExists(d.name);
     }
     // Type parameters and OPTIONS(description) as in CREATE TABLE; added columns are NULLABLE.
     const { defaultSql: _ds, defaultValueExpression: _dv, ...c } = { ...columnsFromDefinitions([d])[0], required: false };
@@ -63,7 +63,7 @@ const ACTIONS: Record<ResolvedAlterActionKind, Action | null> = {
     const i = find(t, a.name);
     if (i < 0) {
       if (a.isIfExists) return;
-      throw BigQueryError.invalidQuery(`Column not found: ${a.name}`);
+      throw BigQueryError.columnNotFound(a.name);
     }
     ddl.push(`ALTER TABLE ${ident(t.duckName)} DROP COLUMN ${ident(t.columns[i].name)}`);
     t.columns = t.columns.filter((_, j) => j !== i);
@@ -72,7 +72,7 @@ const ACTIONS: Record<ResolvedAlterActionKind, Action | null> = {
     const i = find(t, a.name);
     if (i < 0) {
       if (a.isIfExists) return;
-      throw BigQueryError.invalidQuery(`Column not found: ${a.name}`);
+      throw BigQueryError.columnNotFound(a.name);
     }
     ddl.push(`ALTER TABLE ${ident(t.duckName)} RENAME COLUMN ${ident(t.columns[i].name)} TO ${ident(a.newName)}`);
     t.columns = t.columns.map((c, j) => (j === i ? { ...c, name: String(a.newName) } : c));
@@ -151,7 +151,7 @@ async function alterTable(e: Engine, stmt: Node, _ctx: LowerContext, opts: Query
   // The DuckDB changes and the new metadata (a rename: both names) in one transaction.
   if (renameTo) {
     const nr = resolveTablePath(renameTo.length === 1 ? [r.datasetId, renameTo[0]] : renameTo, { projectId: r.projectId });
-    if (e.catalog.getTable(nr.projectId, nr.datasetId, nr.tableId)) throw BigQueryError.duplicate(`Already Exists: Table ${refText(nr)}`);
+    if (e.catalog.getTable(nr.projectId, nr.datasetId, nr.tableId)) throw BigQueryError.alreadyExists('Table', refText(nr));
     await e.catalog.putTableWith({ ...t, ...nr }, ddl, r);
   } else await e.catalog.putTableWith(t, ddl);
   return base;

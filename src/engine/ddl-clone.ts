@@ -38,7 +38,7 @@ function sourceOf(e: Engine, scan: Node, opts: QueryOptions): TableMeta {
   const ref = resolveTablePath([full], opts);
   const t = e.catalog.getTable(ref.projectId, ref.datasetId, ref.tableId);
   if (!t) throw BigQueryError.tableNotFound(ref.projectId, ref.datasetId, ref.tableId);
-  if (t.type === 'VIEW') throw BigQueryError.invalidQuery(`${refText(ref)} is not allowed for this operation because it is currently a VIEW.`);
+  if (t.type === 'VIEW') throw BigQueryError.operationNotAllowed(refText(ref), 'VIEW', 'invalidQuery');
   return t;
 }
 
@@ -47,7 +47,7 @@ async function asOf(e: Engine, scan: Node, ctx: LowerContext): Promise<number> {
   if (!scan.forSystemTimeExpr) return Date.now();
   const r = (await e.db.readAll(`SELECT epoch_ms(${lowerExpr(scan.forSystemTimeExpr, ctx)})`)).getRows();
   const ms = Number(r[0]?.[0]);
-  if (ms > Date.now() + 1000) throw BigQueryError.invalidQuery('Cannot read from a timestamp in the future.');
+  if (ms > Date.now() + 1000) throw BigQueryError.timestampInFuture();
   return Number.isFinite(ms) ? ms : Date.now();
 }
 
@@ -62,7 +62,7 @@ async function cloneStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOp
   if (existing) {
     if (stmt.createMode === 'CREATE_OR_REPLACE') op = 'REPLACE';
     else if (stmt.createMode === 'CREATE_IF_NOT_EXISTS') op = 'SKIP';
-    else throw BigQueryError.duplicate(`Already Exists: Table ${refText(r)}`);
+    else throw BigQueryError.alreadyExists('Table', refText(r));
   }
   const statementType = snapshot ? 'CREATE_SNAPSHOT_TABLE' : 'CREATE_TABLE';
   const schema = src.columns.map((c) => ({ name: c.name, type: c.type, required: c.required }));

@@ -48,8 +48,8 @@ function createTargetRef(stmt: Node, opts: QueryOptions): TableRef {
  */
 async function tempTargetRef(e: Engine, stmt: Node, opts: QueryOptions): Promise<TableRef> {
   const parts = (stmt.namePath as string[]).flatMap((s) => s.split('.'));
-  if (!opts.temp) throw BigQueryError.invalidQuery('Use of CREATE TEMPORARY TABLE requires a script or session');
-  if (parts.length !== 1) throw BigQueryError.invalidQuery(`Temporary tables may not be qualified: ${parts.join('.')}`);
+  if (!opts.temp) throw BigQueryError.tempTableOutsideScript();
+  if (parts.length !== 1) throw BigQueryError.tempTableQualified(parts.join('.'));
   const { projectId, datasetId } = opts.temp;
   if (!opts.dryRun && !e.catalog.getDataset(projectId, datasetId))
     await e.catalog.putDataset({ projectId, datasetId, creationTime: now(), lastModifiedTime: now(), fields: {} });
@@ -110,7 +110,7 @@ function createDecision(existing: TableMeta | undefined, mode: string, r: TableR
   if (!existing) return 'CREATE';
   if (mode === 'CREATE_OR_REPLACE') return 'REPLACE';
   if (mode === 'CREATE_IF_NOT_EXISTS') return 'SKIP';
-  throw BigQueryError.duplicate(`Already Exists: ${what} ${refText(r)}`);
+  throw BigQueryError.alreadyExists(what, refText(r));
 }
 
 /** Creates (or replaces) a stored table from columns and an optional SELECT filling it. */
@@ -203,7 +203,7 @@ async function dropStmt(e: Engine, stmt: Node, _ctx: LowerContext, opts: QueryOp
   if (!t) {
     if (stmt.isIfExists) return { statementType, ddlOperationPerformed: 'SKIP', ddlTargetTable: r };
     requireDataset(e, r);
-    throw BigQueryError.notFound(`Not found: ${kind === 'TABLE' ? 'Table' : 'View'} ${refText(r)}`);
+    throw BigQueryError.resourceNotFound(kind === 'TABLE' ? 'Table' : 'View', refText(r));
   }
   if (!opts.dryRun) await dropTableObject(e, t);
   return { statementType, ddlOperationPerformed: 'DROP', ddlTargetTable: r };
@@ -222,7 +222,7 @@ async function createSchema(e: Engine, stmt: Node, _ctx: LowerContext, opts: Que
   const base = { statementType: 'CREATE_SCHEMA', ddlTargetDataset: r };
   if (existing) {
     if (stmt.createMode === 'CREATE_IF_NOT_EXISTS') return { ...base, ddlOperationPerformed: 'SKIP' };
-    if (stmt.createMode !== 'CREATE_OR_REPLACE') throw BigQueryError.duplicate(`Already Exists: Dataset ${r.projectId}:${r.datasetId}`);
+    if (stmt.createMode !== 'CREATE_OR_REPLACE') throw BigQueryError.alreadyExists('Dataset', `${r.projectId}:${r.datasetId}`);
   }
   if (!opts.dryRun) {
     const o = options(stmt.optionList);
@@ -254,7 +254,7 @@ async function dropSchema(e: Engine, stmt: Node, opts: QueryOptions): Promise<St
  */
 export function checkDatasetEmpty(e: Engine, projectId: string, datasetId: string): void {
   if (e.catalog.listTables(projectId, datasetId).length || e.catalog.listRoutines(projectId, datasetId).length)
-    throw new BigQueryError('resourceInUse', `Dataset ${projectId}:${datasetId} is still in use`);
+    throw BigQueryError.datasetInUse(projectId, datasetId);
 }
 
 /**
@@ -271,7 +271,7 @@ export async function dropDataset(e: Engine, projectId: string, datasetId: strin
 
 async function truncateStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
   const t = ctx.tables.get(String(stmt.tableScan?.table?.serializationId));
-  if (!t) throw BigQueryError.internal('TRUNCATE target not bound');
+  if (!t) throw BigQueryError.targetNotBound('TRUNCATE target');
   let n = 0;
   if (!opts.dryRun) [n] = await e.db.transaction([`DELETE FROM ${t.relation}`]);
   return { statementType: 'TRUNCATE_TABLE', numDmlAffectedRows: n };

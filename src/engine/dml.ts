@@ -16,11 +16,9 @@ import { columnHasParams, enforceSql } from './type-params.js';
 import { duckType } from './duckdb/types.js';
 import { mapDuckDBError, runWithJsUdfs } from './duckdb/db.js';
 
-const MULTI_MATCH = 'UPDATE/MERGE must match at most one source row for each target row';
-
 function bound(ctx: LowerContext, scan: Node): BoundTable {
   const t = ctx.tables.get(String(scan.table?.serializationId));
-  if (!t) throw BigQueryError.internal('DML target not bound');
+  if (!t) throw BigQueryError.targetNotBound('DML target');
   return t;
 }
 
@@ -83,7 +81,7 @@ async function updateStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
         await runWithJsUdfs(() => c.run(`CREATE TEMP TABLE ${tmp} AS ${changes}`));
         if (stmt.fromScan) {
           const dup = await c.runAndReadAll(`SELECT count(*) - count(DISTINCT __r) FROM ${tmp}`);
-          if (Number(dup.getRowsJS()[0][0]) > 0) throw BigQueryError.runtime(MULTI_MATCH);
+          if (Number(dup.getRowsJS()[0][0]) > 0) throw BigQueryError.multipleSourceRowsMatched();
         }
         const set = cols.map((col, i) => `${ident(col)} = ${written(t, col, `s.__v${i}`)}`).join(', ');
         const r = await c.run(`UPDATE ${t.relation} SET ${set} FROM ${tmp} AS s WHERE ${t.relation}.rowid = s.__r`);
@@ -153,7 +151,7 @@ async function mergeStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOp
         const dup = await c.runAndReadAll(
           `SELECT count(*) FROM (SELECT __r FROM ${tmp} WHERE __tm AND __sm GROUP BY __r HAVING count(*) > 1)`,
         );
-        if (Number(dup.getRowsJS()[0][0]) > 0) throw BigQueryError.runtime(MULTI_MATCH);
+        if (Number(dup.getRowsJS()[0][0]) > 0) throw BigQueryError.multipleSourceRowsMatched();
         await c.run('BEGIN TRANSACTION');
         let n = 0;
         for (let i = 0; i < plan.length; i++) {

@@ -154,7 +154,7 @@ function avroType(t: BqType, logical: boolean, name: string, nullable: boolean):
         };
       }
       default:
-        throw new BigQueryError('invalid', `Extracting ${t.kind} columns to AVRO is not supported by bqemu`);
+        throw BigQueryError.notSupported(`Extracting ${t.kind} columns to AVRO`, { in: 'request' });
     }
   })();
   if (!nullable) return inner;

@@ -26,7 +26,7 @@ async function exportData(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
   const o = literalOptions(stmt.optionList);
   const uri = typeof o.uri === 'string' ? o.uri : '';
   // Recorded export_data/export_missing_uri: invalidQuery without a location.
-  if (!uri) throw new BigQueryError('invalidQuery', "Option 'uri' is missing or empty.");
+  if (!uri) throw BigQueryError.exportUriMissing();
   const format = String(o.format ?? 'CSV').toUpperCase();
   if (!FORMATS.has(format)) throw BigQueryError.notSupported(`EXPORT DATA format ${format}`);
   const compression = String(o.compression ?? '').toUpperCase();
@@ -35,7 +35,7 @@ async function exportData(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
   const result: StatementResult = { statementType: 'EXPORT_DATA', schema: [], rows: [] };
   if (opts.dryRun) return result;
   const file = destinationFile(uri);
-  if (fs.existsSync(file) && o.overwrite !== true) throw new BigQueryError('invalidQuery', `Destination ${uri} already exists; set overwrite = true`);
+  if (fs.existsSync(file) && o.overwrite !== true) throw BigQueryError.exportDestinationExists(uri);
   const outs: Node[] = stmt.outputColumnList ?? [];
   const source = lowerScan(stmt.query, ctx);
   let rowCount: number;

@@ -228,7 +228,7 @@ export async function versionedWrite<T>(e: Engine, t: TableMeta | undefined, f: 
     // Replaced or dropped since the statement was analyzed: its rows now belong to the history.
     if (!live) throw BigQueryError.tableNotFound(t.projectId, t.datasetId, t.tableId);
     if (live.duckName !== t.duckName)
-      throw BigQueryError.invalidQuery(`Could not serialize access to table ${t.projectId}:${t.datasetId}.${t.tableId} due to concurrent update`);
+      throw BigQueryError.concurrentUpdate(`${t.projectId}:${t.datasetId}.${t.tableId}`);
     const undo = keepsHistory(live) ? await keepVersion(e, live, kind === 'append') : undefined;
     try {
       return await f();
@@ -287,14 +287,14 @@ function earliest(e: Engine, t: TableMeta, h: TableHistory | undefined): number 
  */
 export async function relationAsOf(e: Engine, t: TableMeta, micros: number): Promise<string> {
   const name = `${t.projectId}:${t.datasetId}.${t.tableId}`;
-  if (t.type !== 'TABLE' || t.wildcard || t.infoSchema) throw BigQueryError.invalidQuery(`FOR SYSTEM_TIME AS OF is not supported on ${name}: it is not a stored table`);
+  if (t.type !== 'TABLE' || t.wildcard || t.infoSchema) throw BigQueryError.timeTravelNotStored(name);
   if (e.catalog.listRowAccessPolicies(t.projectId, t.datasetId, t.tableId).length)
-    throw new BigQueryError('accessDenied', `Access Denied: BigQuery: Time travel on table ${name} is forbidden as it has (or has had) row access policies.`);
+    throw BigQueryError.timeTravelForbiddenByRowAccess(name);
   const ms = Math.floor(micros / 1000);
-  if (ms > Date.now() + 1000) throw BigQueryError.invalidQuery('Cannot read from a timestamp in the future.');
+  if (ms > Date.now() + 1000) throw BigQueryError.timestampInFuture();
   const h = keepsHistory(t) ? await historyOf(e, t, false) : undefined;
   const first = earliest(e, t, h);
-  if (micros < first) throw BigQueryError.invalidQuery(`Invalid snapshot time ${ms} for table ${name}@${ms}. Cannot read before ${Math.floor(first / 1000)}.`);
+  if (micros < first) throw BigQueryError.snapshotTooOld(name, ms, Math.floor(first / 1000));
   if (!h || micros >= h.liveSince) return ident(t.duckName);
   const v = h.versions.find((x) => micros >= x.from && micros < x.to) ?? h.versions[0];
   const have = new Set(v.columns.map((c) => c.toLowerCase()));
@@ -311,7 +311,7 @@ export async function relationAsOf(e: Engine, t: TableMeta, micros: number): Pro
 export async function timestampMicros(e: Engine, expr: Node, ctx: LowerContext): Promise<number> {
   const r = await e.db.readAll(`SELECT epoch_us(CAST((${lowerExpr(expr, ctx)}) AS TIMESTAMPTZ))`);
   const v = r.getRowsJS()[0]?.[0];
-  if (v === null || v === undefined) throw BigQueryError.invalidQuery('FOR SYSTEM_TIME AS OF expression must not be NULL');
+  if (v === null || v === undefined) throw BigQueryError.timeTravelNull();
   return Number(v);
 }
 

@@ -93,9 +93,7 @@ const ref = (t: Partial<TableRefLike> | undefined): Value => (t?.tableId ? [t.pr
  */
 export function checkJobViewScope(scope: InfoSchemaScope): void {
   if (scope.datasetId !== undefined)
-    throw BigQueryError.invalidQuery(
-      `INFORMATION_SCHEMA.${scope.view} requires a region qualifier, e.g. \`region-us\`.INFORMATION_SCHEMA.${scope.view}; it cannot be qualified with dataset ${scope.datasetId}`,
-    );
+    throw BigQueryError.jobViewNeedsRegion(scope.view, scope.datasetId);
 }
 
 function jobType(c: Record<string, any>): string | null {

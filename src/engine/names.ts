@@ -43,7 +43,7 @@ export function resolveTablePath(segments: string[], d: NameDefaults): TableRef 
   if (parts.length === 1) {
     if (d.temp?.tables.has(parts[0].toLowerCase())) return { projectId: d.temp.projectId, datasetId: d.temp.datasetId, tableId: parts[0] };
     if (!d.defaultDataset)
-      throw BigQueryError.invalidQuery(`Table "${shown}" must be qualified with a dataset (e.g. dataset.table).`);
+      throw BigQueryError.tableNeedsDataset(shown);
     return { projectId: d.defaultDataset.projectId, datasetId: d.defaultDataset.datasetId, tableId: parts[0] };
   }
   if (parts.length === 2) return { projectId: d.defaultDataset?.projectId ?? d.projectId, datasetId: parts[0], tableId: parts[1] };
@@ -51,7 +51,7 @@ export function resolveTablePath(segments: string[], d: NameDefaults): TableRef 
   // Domain-scoped project ids (`example.com:p`) contain a dot: join the leading parts.
   if (parts.length > 3 && parts[parts.length - 3].includes(':'))
     return { projectId: parts.slice(0, -2).join('.'), datasetId: parts[parts.length - 2], tableId: parts[parts.length - 1] };
-  throw BigQueryError.invalidQuery(`Invalid table name: ${shown}`);
+  throw BigQueryError.invalidTableName(shown);
 }
 
 /** `p:d.t`, the form of BigQuery's messages. */

@@ -76,7 +76,7 @@ export function functionProto(r: Pick<RoutineMeta, 'routineId' | 'language' | 'a
   const args = r.arguments.map((a) => (a.dataType ? fixedArg(a.dataType, undefined, aggregate && a.isAggregate === false) : anyArg(undefined, aggregate && a.isAggregate === false)));
   const returnType = r.returnType ? fixedArg(r.returnType) : anyArg();
   if (r.language === 'JAVASCRIPT') {
-    if (!r.returnType || r.arguments.some((a) => !a.dataType)) throw BigQueryError.invalidQuery('A JavaScript function must declare its argument types and RETURNS type');
+    if (!r.returnType || r.arguments.some((a) => !a.dataType)) throw BigQueryError.javascriptTypesRequired();
     const id = registerJsUdf({
       name: r.routineId,
       argNames: r.arguments.map((a) => a.name),

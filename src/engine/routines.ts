@@ -30,7 +30,7 @@ async function createRoutine(e: Engine, stmt: Node, opts: QueryOptions, statemen
   if (existing) {
     if (stmt.createMode === 'CREATE_OR_REPLACE') op = 'REPLACE';
     else if (stmt.createMode === 'CREATE_IF_NOT_EXISTS') op = 'SKIP';
-    else throw BigQueryError.duplicate(`Already Exists: Routine ${routineRefText(ref)}`);
+    else throw BigQueryError.alreadyExists('Routine', routineRefText(ref));
   }
   const base: StatementResult = { statementType, ddlOperationPerformed: op, schema: [], rows: [] };
   (base as { ddlTargetRoutine?: RoutineRef }).ddlTargetRoutine = ref;
@@ -41,7 +41,7 @@ async function createRoutine(e: Engine, stmt: Node, opts: QueryOptions, statemen
 }
 
 async function createFunction(e: Engine, stmt: Node, _ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
-  if (stmt.createScope === 'CREATE_TEMP') throw BigQueryError.invalidQuery('CREATE TEMP FUNCTION is only valid in a script or before a query');
+  if (stmt.createScope === 'CREATE_TEMP') throw BigQueryError.tempFunctionOutsideScript();
   return createRoutine(e, stmt, opts, 'CREATE_FUNCTION', (ref) => functionRoutine(stmt, ref));
 }
 
@@ -85,7 +85,7 @@ async function dropRoutine(e: Engine, stmt: Node, opts: QueryOptions, statementT
   if (!existing || !matches) {
     if (stmt.isIfExists) return base('SKIP');
     requireDataset(e, ref);
-    throw BigQueryError.notFound(`Not found: ${kind === 'PROCEDURE' ? 'Procedure' : kind === 'TABLE_VALUED_FUNCTION' ? 'Table function' : 'Function'} ${routineRefText(ref)}`);
+    throw BigQueryError.resourceNotFound(kind === 'PROCEDURE' ? 'Procedure' : kind === 'TABLE_VALUED_FUNCTION' ? 'Table function' : 'Function', routineRefText(ref));
   }
   if (!opts.dryRun) await e.catalog.deleteRoutine(existing.projectId, existing.datasetId, existing.routineId);
   return base('DROP');

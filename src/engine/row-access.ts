@@ -51,9 +51,9 @@ const GRANTEE = /^(allUsers|allAuthenticatedUsers|(user|group|serviceAccount|dom
 
 /** Checks grantee strings. @throws BigQueryError invalid */
 export function checkGrantees(grantees: unknown): string[] {
-  if (!Array.isArray(grantees)) throw BigQueryError.invalid('grantees must be a list of IAM members', 'grantees');
+  if (!Array.isArray(grantees)) throw BigQueryError.granteesNotList();
   for (const g of grantees)
-    if (typeof g !== 'string' || !GRANTEE.test(g.trim())) throw BigQueryError.invalid(`Invalid grantee: ${String(g)}`, 'grantees');
+    if (typeof g !== 'string' || !GRANTEE.test(g.trim())) throw BigQueryError.invalidGrantee(String(g));
   return grantees.map((g: string) => g.trim());
 }
 
@@ -61,9 +61,9 @@ const POLICY_ID = /^[A-Za-z0-9_]{1,256}$/;
 
 /** Checks a policy id. @throws BigQueryError invalid */
 export function checkPolicyId(id: unknown): string {
-  if (typeof id !== 'string' || !id) throw BigQueryError.invalid('Required parameter is missing: rowAccessPolicyReference.policyId', 'rowAccessPolicyReference.policyId');
+  if (typeof id !== 'string' || !id) throw BigQueryError.requiredParameterMissing('rowAccessPolicyReference.policyId');
   if (!POLICY_ID.test(id))
-    throw BigQueryError.invalid(`Invalid row access policy ID "${id}". Policy IDs must contain only letters, numbers or underscores and be at most 256 characters long.`);
+    throw BigQueryError.invalidRowAccessPolicyId(id);
   return id;
 }
 
@@ -81,7 +81,7 @@ export function filterQuery(t: TableMeta, predicates: string[]): string {
  * @throws BigQueryError invalidQuery when the predicate does not analyze or is not BOOL.
  */
 export async function checkPredicate(e: Engine, t: TableMeta, predicate: unknown): Promise<string> {
-  if (typeof predicate !== 'string' || !predicate.trim()) throw BigQueryError.invalid('Required parameter is missing: filterPredicate', 'filterPredicate');
+  if (typeof predicate !== 'string' || !predicate.trim()) throw BigQueryError.requiredParameterMissing('filterPredicate');
   await e.statements.analyze(filterQuery(t, [predicate]), 0, { projectId: t.projectId, defaultDataset: { projectId: t.projectId, datasetId: t.datasetId } }, {});
   return predicate;
 }
@@ -119,10 +119,7 @@ export function checkDmlAccess(e: Engine, stmt: Node, tables: Map<string, TableM
 export function checkFullAccess(e: Engine, t: TableMeta, caller: Caller | undefined, what: string): void {
   const policies = e.catalog.listRowAccessPolicies(t.projectId, t.datasetId, t.tableId);
   if (!policies.length || hasTrueFilter(policies, effectiveCaller(caller))) return;
-  throw new BigQueryError(
-    'accessDenied',
-    `Access Denied: Table ${t.projectId}:${t.datasetId}.${t.tableId}: ${what} on a table with row access policies requires a row access policy with the TRUE filter granted to the caller`,
-  );
+  throw BigQueryError.rowAccessFullAccessRequired(`${t.projectId}:${t.datasetId}.${t.tableId}`, what);
 }
 
 function policyTable(e: Engine, segs: string[], opts: NameDefaults): TableMeta {
@@ -137,14 +134,14 @@ const tableName = (t: TableMeta) => `${t.projectId}.${t.datasetId}.${t.tableId}`
 
 async function createPolicy(e: Engine, stmt: Node, _ctx: unknown, opts: QueryOptions): Promise<StatementResult> {
   const t = policyTable(e, stmt.targetNamePath as string[], opts);
-  if (t.type !== 'TABLE') throw BigQueryError.invalidQuery(`Row access policies can only be created on tables; ${tableName(t)} is a view`);
+  if (t.type !== 'TABLE') throw BigQueryError.rowAccessPolicyOnView(tableName(t));
   const policyId = checkPolicyId(String(stmt.name));
   const grantees = checkGrantees(((stmt.granteeExprList ?? []) as Node[]).map((g) => String(g.value?.value?.stringValue ?? '')));
   const ref = { projectId: t.projectId, datasetId: t.datasetId, tableId: t.tableId };
   const base: StatementResult = { statementType: 'CREATE_ROW_ACCESS_POLICY', ddlTargetTable: ref };
   const old = e.catalog.getRowAccessPolicy(t.projectId, t.datasetId, t.tableId, policyId);
   if (old && stmt.createMode === 'CREATE_IF_NOT_EXISTS') return { ...base, ddlOperationPerformed: 'SKIP' };
-  if (old && stmt.createMode !== 'CREATE_OR_REPLACE') throw BigQueryError.duplicate(`Already Exists: Row access policy ${policyId} on table ${tableName(t)}`);
+  if (old && stmt.createMode !== 'CREATE_OR_REPLACE') throw BigQueryError.rowAccessPolicyAlreadyExists(policyId, tableName(t));
   if (opts.dryRun) return base;
   const now = Date.now();
   await e.catalog.putRowAccessPolicy({
@@ -170,7 +167,7 @@ async function dropPolicy(e: Engine, stmt: Node, _ctx: unknown, opts: QueryOptio
   const base: StatementResult = { statementType: 'DROP_ROW_ACCESS_POLICY', ddlTargetTable: ref };
   if (!e.catalog.getRowAccessPolicy(t.projectId, t.datasetId, t.tableId, policyId)) {
     if (stmt.isIfExists) return { ...base, ddlOperationPerformed: 'SKIP' };
-    throw BigQueryError.notFound(`Not found: Row access policy ${policyId} on table ${tableName(t)}`);
+    throw BigQueryError.rowAccessPolicyNotFound(policyId, tableName(t));
   }
   if (!opts.dryRun) await e.catalog.deleteRowAccessPolicy(t.projectId, t.datasetId, t.tableId, policyId);
   return { ...base, ddlOperationPerformed: 'DROP' };

@@ -42,10 +42,7 @@ export function checkDatasetIdInPath(segs: string[], defaults: NameDefaults): vo
     return;
   }
   if (!/^[A-Za-z0-9_]+$/.test(ref.datasetId) && ref.datasetId.toUpperCase() !== 'INFORMATION_SCHEMA' && !ref.datasetId.startsWith('region-'))
-    throw BigQueryError.invalid(
-      `Invalid dataset ID "${ref.datasetId}". Dataset IDs must be alphanumeric (plus underscores and dashes) and must be at most 1024 characters long.`,
-      segs.join('.'),
-    );
+    throw BigQueryError.invalidDatasetId(ref.datasetId, segs.join('.'));
 }
 
 /** The path of ZetaSQL's `Table not found: x` error, if that is what `e` is. */

@@ -128,7 +128,7 @@ function checkNoNullArrayElements(rows: Value[][], fields: ResultField[]): void 
     for (const i of arrayCols) {
       const v = r[i];
       if (Array.isArray(v) && v.some((x) => x === null))
-        throw BigQueryError.runtime('Array cannot have a null element; error in writing field ' + fields[i].name);
+        throw BigQueryError.arrayNullElement(fields[i].name);
     }
 }
 

@@ -34,7 +34,7 @@ async function queryStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOp
 
 function targetOf(ctx: LowerContext, scan: Node): BoundTable {
   const t = ctx.tables.get(String(scan.table?.serializationId));
-  if (!t) throw BigQueryError.internal('DML target not bound');
+  if (!t) throw BigQueryError.targetNotBound('DML target');
   return t;
 }
 

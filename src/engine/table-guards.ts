@@ -27,7 +27,7 @@ const isSnapshot = (t: TableMeta | undefined): boolean => !!t?.fields.snapshotDe
 
 /** The refusal of a write to a table snapshot (`p:d.t is not allowed for this operation because it is currently a SNAPSHOT.`). */
 function snapshotWrite(t: TableMeta): BigQueryError {
-  return BigQueryError.invalidQuery(`${t.projectId}:${t.datasetId}.${t.tableId} is not allowed for this operation because it is currently a SNAPSHOT.`);
+  return BigQueryError.operationNotAllowed(`${t.projectId}:${t.datasetId}.${t.tableId}`, 'SNAPSHOT', 'invalidQuery');
 }
 
 /**
@@ -157,8 +157,6 @@ export function checkTableGuards(stmt: Node, tables: Map<string, TableMeta>): vo
     filters ??= filterConjuncts(stmt);
     const all = ids.size ? withAliases(stmt, ids) : ids;
     if (!filters.some((f) => prunes(f, all)))
-      throw BigQueryError.invalidQuery(
-        `Cannot query over table '${t.projectId}.${t.datasetId}.${t.tableId}' without a filter over column(s) ${cols.message} that can be used for partition elimination`,
-      );
+      throw BigQueryError.partitionFilterRequired(`${t.projectId}.${t.datasetId}.${t.tableId}`, cols.message);
   });
 }

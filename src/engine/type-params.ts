@@ -183,7 +183,5 @@ export function checkSetDataType(old: Column, type: BqType, d: FieldDetails): vo
     return;
   }
   if (!relaxes(to.kind, effectiveParams(from, old), d))
-    throw BigQueryError.invalidQuery(
-      `ALTER TABLE ALTER COLUMN SET DATA TYPE requires that the existing column type (${columnTypeSql(old.type, old)}) is assignable to the new type (${columnTypeSql(type, d)})`,
-    );
+    throw BigQueryError.columnTypeNotAssignable(columnTypeSql(old.type, old), columnTypeSql(type, d));
 }

@@ -78,7 +78,7 @@ function stringAgg(c: FnCall): string {
 /** APPROX_QUANTILES(x, n): the exact 0/n, 1/n, …, n/n quantiles (discrete, BigQuery's ranks). */
 function approxQuantiles(c: FnCall): string {
   const n = checkApproxNumber(c, c.args[1]);
-  if (n === undefined || n <= 0n) throw BigQueryError.invalidQuery('APPROX_QUANTILES requires a positive constant number of quantiles');
+  if (n === undefined || n <= 0n) throw BigQueryError.approxQuantilesNumber();
   // The positions 0/n … n/n built by DuckDB (a constant list), not spelled out in the SQL text.
   const qs = `list_transform(range(0, ${n + 1n}), i -> i / ${n})`;
   const x = c.args[0];
@@ -89,7 +89,7 @@ function approxQuantiles(c: FnCall): string {
 /** Names of the fields of the STRUCT elements of an ARRAY<STRUCT<…>> return type. */
 function elementFields(c: FnCall): string[] {
   const t = c.returnType;
-  if (t.kind !== 'ARRAY' || t.element.kind !== 'STRUCT') throw BigQueryError.internal(`${c.name} must return ARRAY<STRUCT>`);
+  if (t.kind !== 'ARRAY' || t.element.kind !== 'STRUCT') throw BigQueryError.unexpectedReturnType(c.name, 'ARRAY<STRUCT>');
   const el = t.element;
   return el.fields.map((_f, i) => `"${duckFieldName(el, i).replace(/"/g, '""')}"`);
 }

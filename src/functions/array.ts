@@ -121,7 +121,7 @@ function generateDateArray(c: FnCall): string {
   } else if (days[part]) {
     step = `to_days(i * ${n} * ${days[part]})`;
     count = `abs(${b} - ${a}) // abs(${n} * ${days[part]}) + 2`;
-  } else throw BigQueryError.invalidQuery(`GENERATE_DATE_ARRAY does not support the ${part} date part`);
+  } else throw BigQueryError.datePartNotSupported('GENERATE_DATE_ARRAY', part);
   const seq = `list_filter(list_transform(range(0, ${count}), i -> CAST(${a} + ${step} AS DATE)), d -> CASE WHEN ${n} > 0 THEN d <= ${b} ELSE d >= ${b} END)`;
   return `CASE WHEN ${a} IS NULL OR ${b} IS NULL OR ${n} IS NULL THEN NULL WHEN ${n} = 0 THEN ${fail(c, `'Sequence step cannot be 0.'`)} WHEN (${n} > 0 AND ${a} > ${b}) OR (${n} < 0 AND ${a} < ${b}) THEN []::DATE[] ${tooMany(c, `(${count}) - 2`)} ELSE ${seq} END`;
 }
@@ -130,7 +130,7 @@ function generateTimestampArray(c: FnCall): string {
   const [a, b, n] = c.args;
   const part = datePart(c, 3);
   const u = MICROS[part];
-  if (!u) throw BigQueryError.invalidQuery(`GENERATE_TIMESTAMP_ARRAY does not support the ${part} date part`);
+  if (!u) throw BigQueryError.datePartNotSupported('GENERATE_TIMESTAMP_ARRAY', part);
   return `CASE WHEN ${a} IS NULL OR ${b} IS NULL OR ${n} IS NULL THEN NULL WHEN ${n} = 0 THEN ${fail(c, `'Sequence step cannot be 0.'`)} WHEN (${n} > 0 AND ${a} > ${b}) OR (${n} < 0 AND ${a} < ${b}) THEN []::TIMESTAMPTZ[] ${tooMany(c, `(CAST(epoch_us(${b}) AS HUGEINT) - epoch_us(${a})) // (CAST(${n} AS HUGEINT) * ${u})`)} ELSE generate_series(${a}, ${b}, to_microseconds(${n} * ${u})) END`;
 }
 

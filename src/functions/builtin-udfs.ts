@@ -50,6 +50,6 @@ export function defineUdf<P extends UdfType[], R extends UdfType>(
   fn: (...args: { [K in keyof P]: JsOf<P[K]> }) => JsOf<R> | null,
   opts: UdfOptions = {},
 ): void {
-  if (udfs.has(name)) throw BigQueryError.internal(`UDF ${name} is declared twice`);
+  if (udfs.has(name)) throw BigQueryError.functionTable.udfDeclaredTwice(name);
   udfs.set(name, { name, params, returns, fn: fn as (...args: unknown[]) => unknown, opts });
 }

@@ -22,7 +22,7 @@ export function icuLocale(spec: string): string | undefined {
   const s = spec.trim();
   if (s === '' || s.toLowerCase() === 'binary') return undefined;
   const m = /^([^:]+)(?::(ci|cs))?$/i.exec(s);
-  if (!m) throw BigQueryError.invalidQuery(`Collation specification ${spec} is not supported`);
+  if (!m) throw BigQueryError.collationNotSupported(spec);
   const tag = m[1]!;
   if (tag.toLowerCase() === 'binary') return undefined;
   if (m[2]?.toLowerCase() !== 'ci') return tag;
@@ -48,7 +48,7 @@ export function collatedCall(c: FnCall, collation: string): FnCall {
   if (KEYED.has(c.name)) return { ...c, args: c.args.map((a, i) => (str(i) ? sortKey(a, locale) : a)) };
   if (c.name === '$like' && /(^|-)ks-level2$/.test(locale) && /^und\b/i.test(locale)) {
     const p = stringLiteral(c.args[1]);
-    if (p !== undefined && /(^|[^\\])_/.test(p)) throw BigQueryError.invalidQuery("LIKE pattern has '_' which is not allowed when its operands have collation");
+    if (p !== undefined && /(^|[^\\])_/.test(p)) throw BigQueryError.collatedLikeUnderscore();
     return { ...c, args: c.args.map((a) => `lower(${a})`) };
   }
   throw BigQueryError.notSupported(`Function ${c.name.replace(/^\$/, 'operator ').toUpperCase()} with collation ${collation}`);

@@ -62,7 +62,7 @@ export const MICROS: Record<string, number> = {
 };
 
 const badPart = (c: FnCall, part: string): never => {
-  throw BigQueryError.invalidQuery(`${c.name.toUpperCase()} does not support the ${part} date part`);
+  throw BigQueryError.datePartNotSupported(c.name.toUpperCase(), part);
 };
 
 /** EXTRACT(part FROM civil value x) where x is a DATE, civil TIMESTAMP or TIME. */

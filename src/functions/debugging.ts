@@ -57,7 +57,7 @@ function closeParen(sql: string, open: number): number {
     else if (ch === '(') depth++;
     else if (ch === ')' && --depth === 0) return i + 1;
   }
-  throw BigQueryError.internal('unbalanced SQL in a try expression');
+  throw BigQueryError.unbalancedTrySql();
 }
 
 /** Index just past the quoted text ('…' or "…", doubled quotes escaped) starting at `i`. */

@@ -22,7 +22,7 @@ function interval(c: FnCall): string {
   if (part === 'WEEK') return mkInterval('0', `${n} * 7`, '0');
   if (part === 'DAY') return mkInterval('0', n, '0');
   if (MICROS[part]) return mkInterval('0', '0', `${n} * ${MICROS[part]}`);
-  throw BigQueryError.invalidQuery(`INTERVAL does not support the ${part} date part`);
+  throw BigQueryError.datePartNotSupported('INTERVAL', part);
 }
 
 function makeInterval(c: FnCall): string {

@@ -45,7 +45,7 @@ export function duckPath(pathSql: string): string {
   const p = stringLiteral(pathSql);
   if (p === undefined) return pathSql;
   const steps = lib.parsePath(p);
-  if (!steps) throw BigQueryError.invalidQuery(`Invalid JSONPath: ${p}`);
+  if (!steps) throw BigQueryError.invalidJsonPath(p);
   return q('$' + steps.map((s) => ('key' in s ? `."${s.key.replace(/(["\\])/g, '\\$1')}"` : `[${s.index}]`)).join(''));
 }
 

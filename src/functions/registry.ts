@@ -80,7 +80,7 @@ export interface FnSource {
  */
 export function page(file: string, exported: Record<string, FnTable>): FnPage {
   const names = Object.keys(exported);
-  if (names.length !== 1) throw BigQueryError.internal(`page(${file}): expected one exported table, got ${names.length}`);
+  if (names.length !== 1) throw BigQueryError.functionTable.pageTableCount(file, names.length);
   return { file: `src/functions/${file}`, exportName: names[0], table: exported[names[0]] };
 }
 
@@ -95,9 +95,7 @@ export function buildFunctionTable(pages: readonly FnPage[]): Map<string, FnSour
     for (const [name, entry] of Object.entries(p.table)) {
       const seen = byName.get(name);
       if (seen) {
-        throw BigQueryError.internal(
-          `function ${name} is registered twice: ${seen.page.file} (${seen.page.exportName}) and ${p.file} (${p.exportName})`,
-        );
+        throw BigQueryError.functionTable.registeredTwice(name, `${seen.page.file} (${seen.page.exportName})`, `${p.file} (${p.exportName})`);
       }
       byName.set(name, { entry, page: p });
     }

@@ -70,7 +70,7 @@ function format(c: FnCall): string {
     const arg = c.args[argi];
     const t = c.argTypes[argi];
     argi++;
-    if (arg === undefined || !t) throw BigQueryError.invalidQuery('Too few arguments to FORMAT');
+    if (arg === undefined || !t) throw BigQueryError.formatTooFewArguments();
     parts.push(`coalesce(${piece(flags, width, prec, spec, arg, t)}, 'NULL')`);
   }
   if (last < fmt.length) parts.push(q(fmt.slice(last)));

@@ -46,7 +46,7 @@ function groupOf(c: FnCall, i = 1): number {
   const re = stringLiteral(c.args[i]);
   if (re === undefined) return 0;
   const n = countGroups(re);
-  if (n > 1) throw BigQueryError.invalidQuery('Regular expressions passed into extraction functions must not have more than 1 capturing group');
+  if (n > 1) throw BigQueryError.regexpTooManyGroups();
   return n;
 }
 

@@ -52,22 +52,22 @@ function sourcesOf(c: Record<string, any>): any[] {
  */
 export function validateCopyConfig(configuration: Record<string, any>): void {
   const c = configuration.copy;
-  if (!c || typeof c !== 'object') throw BigQueryError.invalid('Invalid value for configuration.copy', 'configuration.copy');
-  if (configuration.dryRun === true || configuration.dryRun === 'true') throw new BigQueryError('invalid', 'A dry run of a copy job is not supported by bqemu');
-  if (!isRef(c.destinationTable)) throw BigQueryError.invalid('Required parameter is missing: destinationTable', 'destinationTable');
+  if (!c || typeof c !== 'object') throw BigQueryError.invalidValue('configuration.copy', undefined, 'configuration.copy');
+  if (configuration.dryRun === true || configuration.dryRun === 'true') throw BigQueryError.notSupported('A dry run of a copy job', { in: 'request' });
+  if (!isRef(c.destinationTable)) throw BigQueryError.requiredParameterMissing('destinationTable');
   const sources = sourcesOf(c);
-  if (!sources.length || !sources.every(isRef)) throw BigQueryError.invalid('Required parameter is missing: sourceTable', 'sourceTable');
+  if (!sources.length || !sources.every(isRef)) throw BigQueryError.requiredParameterMissing('sourceTable');
   for (const [k, allowed] of [['writeDisposition', WRITES], ['createDisposition', CREATES], ['operationType', OPERATIONS]] as const)
-    if (c[k] !== undefined && !allowed.includes(String(c[k]).toUpperCase())) throw BigQueryError.invalid(`Invalid value for ${k}: ${String(c[k])}`, k);
+    if (c[k] !== undefined && !allowed.includes(String(c[k]).toUpperCase())) throw BigQueryError.invalidValue(k, String(c[k]), k);
   const op = String(c.operationType ?? 'COPY').toUpperCase();
-  if (['SNAPSHOT', 'CLONE', 'RESTORE'].includes(op) && sources.length > 1) throw BigQueryError.invalid(`A ${op} copy job takes a single source table`, 'sourceTables');
+  if (['SNAPSHOT', 'CLONE', 'RESTORE'].includes(op) && sources.length > 1) throw BigQueryError.copySingleSource(op);
 }
 
 /** epoch ms of destinationExpirationTime (RFC 3339 or digits), undefined when absent. */
 function expirationMs(v: unknown): number | undefined {
   if (v === undefined || v === null || v === '') return undefined;
   const ms = /^\d+$/.test(String(v)) ? Number(v) : Date.parse(String(v));
-  if (!Number.isFinite(ms)) throw BigQueryError.invalid(`Invalid value for destinationExpirationTime: ${String(v)}`, 'destinationExpirationTime');
+  if (!Number.isFinite(ms)) throw BigQueryError.invalidValue('destinationExpirationTime', String(v), 'destinationExpirationTime');
   return ms;
 }
 
@@ -79,9 +79,7 @@ function checkTypes(dest: TableMeta, src: TableMeta): void {
   for (const c of src.columns) {
     const d = dest.columns.find((x) => x.name.toLowerCase() === c.name.toLowerCase());
     if (d && JSON.stringify(fieldFromType(d.name, d.type)) !== JSON.stringify(fieldFromType(d.name, c.type)))
-      throw BigQueryError.invalid(
-        `Provided Schema does not match Table ${dest.projectId}:${dest.datasetId}.${dest.tableId}. Field ${d.name} has changed type from ${typeName(d.type)} to ${typeName(c.type)}`,
-      );
+      throw BigQueryError.schemaMismatch(`${dest.projectId}:${dest.datasetId}.${dest.tableId}`, `Field ${d.name} has changed type from ${typeName(d.type)} to ${typeName(c.type)}`);
   }
 }
 
@@ -113,7 +111,7 @@ export async function executeCopyJob(e: Engine, job: JobRecord): Promise<void> {
     const ref = refOf(r);
     const t = e.catalog.getTable(ref.projectId, ref.datasetId, ref.tableId);
     if (!t) throw BigQueryError.tableNotFound(ref.projectId, ref.datasetId, ref.tableId);
-    if (t.type !== 'TABLE') throw BigQueryError.invalid(`${ref.projectId}:${ref.datasetId}.${ref.tableId} is not allowed for this operation because it is currently a ${t.type}.`);
+    if (t.type !== 'TABLE') throw BigQueryError.operationNotAllowed(`${ref.projectId}:${ref.datasetId}.${ref.tableId}`, t.type);
     return t;
   });
   const ref = refOf(c.destinationTable);
@@ -129,11 +127,11 @@ export async function executeCopyJob(e: Engine, job: JobRecord): Promise<void> {
   if (op === 'SNAPSHOT' || op === 'CLONE' || op === 'RESTORE') {
     const src = sources[0];
     const snap = !!src.fields.snapshotDefinition;
-    if (op === 'RESTORE' && !snap) throw BigQueryError.invalid(`${name(src)} is not a table snapshot; RESTORE copies a snapshot into a table.`);
-    if (op !== 'RESTORE' && snap) throw BigQueryError.invalid(`${name(src)} is not allowed for this operation because it is currently a SNAPSHOT.`);
+    if (op === 'RESTORE' && !snap) throw BigQueryError.notATableSnapshot(name(src));
+    if (op !== 'RESTORE' && snap) throw BigQueryError.operationNotAllowed(name(src), 'SNAPSHOT');
     if (existing) {
-      if (write === 'WRITE_EMPTY' || write === 'WRITE_APPEND') throw BigQueryError.duplicate(`Already Exists: Table ${name(ref)}`);
-    } else if (create === 'CREATE_NEVER') throw BigQueryError.notFound(`Not found: Table ${name(ref)}`);
+      if (write === 'WRITE_EMPTY' || write === 'WRITE_APPEND') throw BigQueryError.alreadyExists('Table', name(ref));
+    } else if (create === 'CREATE_NEVER') throw BigQueryError.tableNotFound(ref.projectId, ref.datasetId, ref.tableId, false);
     await cloneCopy(e, op, src, ref, existing, expiration);
   } else {
     const first = sources[0];

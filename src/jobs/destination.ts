@@ -22,26 +22,23 @@ import { ident } from '../engine/lower/context.js';
 import { duckType } from '../engine/duckdb/types.js';
 import type { Value } from '../types/types.js';
 
-const SCHEMA_UPDATE_DISPOSITION =
-  'Schema update options should only be specified with WRITE_APPEND disposition, or with WRITE_TRUNCATE disposition on a table partition.';
-
 /** The destination's partitioning and clustering from the job configuration, validated against the result columns. */
 function layoutFields(q: Record<string, any>, names: string[]): Record<string, unknown> {
   const has = (f: unknown) => typeof f === 'string' && names.some((n) => n.toLowerCase() === f.toLowerCase());
   const f: Record<string, unknown> = {};
   if (q.timePartitioning && typeof q.timePartitioning === 'object') {
     const field = q.timePartitioning.field;
-    if (field !== undefined && !has(field)) throw BigQueryError.invalid('The field specified for partitioning cannot be found in the schema.');
+    if (field !== undefined && !has(field)) throw BigQueryError.partitioningFieldNotFound();
     f.timePartitioning = { type: 'DAY', ...q.timePartitioning };
   }
   if (q.rangePartitioning && typeof q.rangePartitioning === 'object') {
-    if (!has(q.rangePartitioning.field)) throw BigQueryError.invalid('The field specified for partitioning cannot be found in the schema.');
+    if (!has(q.rangePartitioning.field)) throw BigQueryError.partitioningFieldNotFound();
     f.rangePartitioning = q.rangePartitioning;
   }
   const clustering = Array.isArray(q.clusteringFields) ? q.clusteringFields : q.clustering?.fields;
   if (Array.isArray(clustering) && clustering.length) {
     for (const c of clustering)
-      if (!has(c)) throw BigQueryError.invalid(`The field specified for clustering cannot be found in the schema. Invalid field: ${String(c)}`);
+      if (!has(c)) throw BigQueryError.clusteringFieldNotFound(String(c));
     f.clustering = { fields: clustering.map(String) };
   }
   return f;
@@ -54,7 +51,7 @@ function layoutFields(q: Record<string, any>, names: string[]): Record<string, u
  */
 async function evolveForAppend(e: Engine, t: TableMeta, schema: { name: string; type: any; required?: boolean }[], options: string[]): Promise<TableMeta> {
   const name = `${t.projectId}:${t.datasetId}.${t.tableId}`;
-  const mismatch = (why: string) => BigQueryError.invalid(`Provided Schema does not match Table ${name}. ${why}`);
+  const mismatch = (why: string) => BigQueryError.schemaMismatch(name, why);
   const ddl: string[] = [];
   const columns = t.columns.map((c) => ({ ...c }));
   for (const f of schema) {
@@ -115,17 +112,17 @@ export async function applyDestination(
   const rows = result.rows ?? [];
   const updates: string[] = (Array.isArray(q.schemaUpdateOptions) ? q.schemaUpdateOptions : []).map((o: unknown) => String(o).toUpperCase());
   if (updates.length && write !== 'WRITE_APPEND' && !(write === 'WRITE_TRUNCATE' && ref.tableId.includes('$')))
-    throw BigQueryError.invalid(SCHEMA_UPDATE_DISPOSITION);
+    throw BigQueryError.schemaUpdateDisposition();
   const resultColumns = () => schema.map((f) => ({ name: f.name, type: f.type, required: opts.keepModes === true && f.required === true }));
   if (!existing) {
-    if (create === 'CREATE_NEVER') throw BigQueryError.notFound(`Not found: Table ${ref.projectId}:${ref.datasetId}.${ref.tableId}`);
+    if (create === 'CREATE_NEVER') throw BigQueryError.tableNotFound(ref.projectId, ref.datasetId, ref.tableId, false);
     const t = await createStoredTable(e, ref, resultColumns(), layoutFields(q, schema.map((f) => f.name)));
     await insertValues(e, t, rows);
   } else {
     if (write === 'WRITE_EMPTY') {
       const r = await e.db.readAll(`SELECT count(*) FROM "${existing.duckName}"`);
       if (Number(r.getRowsJS()[0][0]) > 0)
-        throw BigQueryError.duplicate(`Already Exists: Table ${ref.projectId}:${ref.datasetId}.${ref.tableId}`);
+        throw BigQueryError.alreadyExists('Table', `${ref.projectId}:${ref.datasetId}.${ref.tableId}`);
     }
     if (write === 'WRITE_TRUNCATE') {
       const layout = layoutFields(q, schema.map((f) => f.name));

@@ -54,7 +54,7 @@ async function sessionOf(sessions: SessionManager, job: JobRecord): Promise<Sess
   const id = sessionIdOf(q);
   const create = q.createSession === true || q.createSession === 'true';
   if (id !== undefined) {
-    if (create) throw BigQueryError.invalid('Cannot set both session_id and create_session.');
+    if (create) throw BigQueryError.sessionIdWithCreate();
     return sessions.use(id, job.projectId);
   }
   if (create && !job.configuration.dryRun) return sessions.create(job.projectId, job.location);
@@ -69,7 +69,7 @@ export async function executeQueryJob(env: ExecuteEnv, job: JobRecord, ex: Execu
   const { engine } = env;
   const q = job.configuration.query;
   const dryRun = !!job.configuration.dryRun;
-  if (q.useLegacySql === true || q.useLegacySql === 'true') throw BigQueryError.invalidQuery('Legacy SQL is not supported by bqemu; set useLegacySql to false');
+  if (q.useLegacySql === true || q.useLegacySql === 'true') throw BigQueryError.legacySqlNotSupported();
   const session = await sessionOf(env.sessions, job);
   if (session) job.sessionId = session.id;
   const { named, positional } = decodeParams(q.queryParameters, q.parameterMode);
@@ -94,7 +94,7 @@ export async function executeQueryJob(env: ExecuteEnv, job: JobRecord, ex: Execu
       // CALL BQ.ABORT_SESSION([id]) (src/scripting/procedures.ts).
       endSession: async (id) => {
         const sid = id ?? session?.id;
-        if (!sid) throw BigQueryError.invalidQuery('BQ.ABORT_SESSION() without an argument can only be called inside a session');
+        if (!sid) throw BigQueryError.abortSessionOutsideSession();
         await env.sessions.end(sid);
       },
       onScan: async (scans: ScannedTable[]) => {

@@ -66,7 +66,7 @@ function csvReaderOptions(def: Record<string, any>): string[] {
 function skipLeadingRows(def: Record<string, any>): number | undefined {
   const v = def.csvOptions?.skipLeadingRows ?? def.skipLeadingRows;
   if (v === undefined || v === null || v === '') return undefined;
-  if (!/^\d+$/.test(String(v))) throw BigQueryError.invalid(`Invalid value for csvOptions.skipLeadingRows: ${String(v)}`);
+  if (!/^\d+$/.test(String(v))) throw BigQueryError.invalidValue('csvOptions.skipLeadingRows', String(v));
   return Number(v);
 }
 
@@ -89,10 +89,10 @@ export async function readCsv(e: Engine, files: string[], def: Record<string, an
     header = skip === undefined ? !described.every((c, i) => c.name === `column${i}`) : skip > 0;
     rowsToSkip = skip === undefined ? 0 : Math.max(0, skip - (header ? 1 : 0));
     columns = columnsOfDuckTypes(described, { generic: !header, naiveTimestamp: 'TIMESTAMP' });
-    if (columns.some((c) => c.type.kind === 'ARRAY' || c.type.kind === 'STRUCT')) throw BigQueryError.invalid('CSV files cannot hold nested or repeated data');
+    if (columns.some((c) => c.type.kind === 'ARRAY' || c.type.kind === 'STRUCT')) throw BigQueryError.csvCannotHoldNested();
   }
   if (columns.some((c) => c.type.kind === 'ARRAY' || c.type.kind === 'STRUCT'))
-    throw BigQueryError.invalid('CSV files do not support nested or repeated data (RECORD or REPEATED fields); use NEWLINE_DELIMITED_JSON or PARQUET');
+    throw BigQueryError.csvNestedNotSupported();
   if (dryRun) return { columns, rows: [] as (string | null)[][] };
   const spec = columns.map((_c, i) => `'c${i}': 'VARCHAR'`).join(', ');
   const opts = [...base, `header=${header}`, `skip=${rowsToSkip}`, 'auto_detect=false', `columns={${spec}}`, 'allow_quoted_nulls=false'];
@@ -118,7 +118,7 @@ function decodeRows(columns: Column[], cells: (unknown[] | Record<string, unknow
   return cells.map((row) => {
     if (Array.isArray(row)) return columns.map((c, i) => (row[i] === null || row[i] === undefined ? null : decodeJsonValue(row[i], c.type, c.name)));
     const byName = new Map(Object.entries(row).map(([k, v]) => [k.toLowerCase(), v]));
-    if (!ignoreUnknown) for (const k of Object.keys(row)) if (!columns.some((c) => c.name.toLowerCase() === k.toLowerCase())) throw BigQueryError.invalid(`No such field: ${k}.`);
+    if (!ignoreUnknown) for (const k of Object.keys(row)) if (!columns.some((c) => c.name.toLowerCase() === k.toLowerCase())) throw BigQueryError.noSuchField(k);
     return columns.map((c) => decodeJsonValue(byName.get(c.name.toLowerCase()) ?? null, c.type, c.name, { ignoreUnknownValues: ignoreUnknown }));
   });
 }
@@ -130,7 +130,7 @@ async function createOne(e: Engine, scope: TempScope, name: string, def: Record<
   const files = await sourceFiles(e, def.sourceUris);
   const fields: TableFieldSchema[] | undefined = def.schema?.fields?.length ? def.schema.fields : undefined;
   let columns = fields?.map(columnFromField);
-  if (!columns && format !== 'PARQUET' && def.autodetect !== true) throw BigQueryError.invalid('No schema specified on job or table.');
+  if (!columns && format !== 'PARQUET' && def.autodetect !== true) throw BigQueryError.noSchemaSpecified();
   const ref = { projectId: scope.projectId, datasetId: scope.datasetId, tableId: name };
   const ignoreUnknown = def.ignoreUnknownValues === true;
   try {
@@ -153,7 +153,7 @@ async function createOne(e: Engine, scope: TempScope, name: string, def: Record<
   } catch (err) {
     if (err instanceof BigQueryError && err.reason === 'invalidQuery' && /not supported/.test(err.message)) throw err;
     const detail = err instanceof Error ? err.message : String(err);
-    throw BigQueryError.invalid(`Error while reading table: ${name}, error message: ${detail}`);
+    throw BigQueryError.externalReadError(name, detail);
   }
 }
 
@@ -165,7 +165,7 @@ async function createOne(e: Engine, scope: TempScope, name: string, def: Record<
  *   source URI matching no file.
  */
 export async function createExternalTables(e: Engine, scope: TempScope, defs: unknown, dryRun: boolean): Promise<TableMeta[]> {
-  if (!defs || typeof defs !== 'object' || Array.isArray(defs)) throw BigQueryError.invalid('Invalid value for tableDefinitions: expected an object', 'tableDefinitions');
+  if (!defs || typeof defs !== 'object' || Array.isArray(defs)) throw BigQueryError.invalidValue('tableDefinitions', 'expected an object', 'tableDefinitions');
   if (!e.catalog.getDataset(scope.projectId, scope.datasetId)) {
     const now = Date.now();
     await e.catalog.putDataset({ projectId: scope.projectId, datasetId: scope.datasetId, creationTime: now, lastModifiedTime: now, fields: {} });
@@ -173,9 +173,9 @@ export async function createExternalTables(e: Engine, scope: TempScope, defs: un
   const made: TableMeta[] = [];
   try {
     for (const [name, def] of Object.entries(defs as Record<string, unknown>)) {
-      if (!/^[\p{L}\p{M}\p{N}\p{Pc}\p{Pd}]{1,1024}$/u.test(name)) throw BigQueryError.invalid(`Invalid table name in tableDefinitions: ${name}`, 'tableDefinitions');
-      if (scope.tables.has(name.toLowerCase())) throw BigQueryError.invalid(`tableDefinitions name ${name} is already a temporary table of the session`, 'tableDefinitions');
-      if (!def || typeof def !== 'object') throw BigQueryError.invalid(`Invalid value for tableDefinitions.${name}`, 'tableDefinitions');
+      if (!/^[\p{L}\p{M}\p{N}\p{Pc}\p{Pd}]{1,1024}$/u.test(name)) throw BigQueryError.invalidExternalTableName(name);
+      if (scope.tables.has(name.toLowerCase())) throw BigQueryError.externalTableNameTaken(name);
+      if (!def || typeof def !== 'object') throw BigQueryError.invalidValue(`tableDefinitions.${name}`, undefined, 'tableDefinitions');
       made.push(await createOne(e, scope, name, def as Record<string, any>, dryRun));
       scope.tables.add(name.toLowerCase());
     }

@@ -37,7 +37,7 @@ const COMPRESSIONS: Record<string, string[]> = {
   PARQUET: ['NONE', 'GZIP', 'SNAPPY', 'ZSTD'],
 };
 
-const notSupported = (what: string) => new BigQueryError('invalid', `${what} is not supported by bqemu`);
+const notSupported = (what: string) => BigQueryError.notSupported(what, { in: 'request' });
 
 /** The destination URIs of an extract configuration (destinationUris, else the deprecated destinationUri). */
 export function destinationUris(x: Record<string, any>): string[] {
@@ -53,22 +53,22 @@ export function destinationUris(x: Record<string, any>): string[] {
  */
 export function validateExtractConfig(configuration: Record<string, any>): void {
   const x = configuration.extract;
-  if (!x || typeof x !== 'object') throw BigQueryError.invalid('Invalid value for configuration.extract', 'configuration.extract');
+  if (!x || typeof x !== 'object') throw BigQueryError.invalidValue('configuration.extract', undefined, 'configuration.extract');
   if (configuration.dryRun === true || configuration.dryRun === 'true') throw notSupported('A dry run of an extract job');
   if (x.sourceModel) throw notSupported('Extracting a model (sourceModel)');
   const s = x.sourceTable;
-  if (!s || typeof s !== 'object' || !s.datasetId || !s.tableId) throw BigQueryError.invalid('Required parameter is missing: sourceTable', 'sourceTable');
+  if (!s || typeof s !== 'object' || !s.datasetId || !s.tableId) throw BigQueryError.requiredParameterMissing('sourceTable');
   const uris = destinationUris(x);
-  if (!uris.length) throw BigQueryError.invalid('Required parameter is missing: destinationUris', 'destinationUris');
+  if (!uris.length) throw BigQueryError.requiredParameterMissing('destinationUris');
   for (const u of uris) {
-    if (!/^gs:\/\/[^/]+\/.+/.test(u)) throw BigQueryError.invalid(`Invalid extract destination URI '${u}'. Must be a valid Google Storage path.`, 'destinationUris');
-    if (u.indexOf('*') !== u.lastIndexOf('*')) throw BigQueryError.invalid(`Invalid extract destination URI '${u}'. Only one wildcard is allowed.`, 'destinationUris');
+    if (!/^gs:\/\/[^/]+\/.+/.test(u)) throw BigQueryError.invalidExtractUri(u, 'Must be a valid Google Storage path.');
+    if (u.indexOf('*') !== u.lastIndexOf('*')) throw BigQueryError.invalidExtractUri(u, 'Only one wildcard is allowed.');
   }
   const format = String(x.destinationFormat ?? 'CSV').toUpperCase();
-  if (!FORMATS.includes(format)) throw BigQueryError.invalid(`Invalid value for destinationFormat: ${String(x.destinationFormat)}`, 'destinationFormat');
+  if (!FORMATS.includes(format)) throw BigQueryError.invalidValue('destinationFormat', String(x.destinationFormat), 'destinationFormat');
   const compression = String(x.compression ?? 'NONE').toUpperCase();
   if (!COMPRESSIONS[format].includes(compression))
-    throw BigQueryError.invalid(`Invalid value for compression: ${String(x.compression)} is not a valid value for ${format}`, 'compression');
+    throw BigQueryError.invalidValue('compression', `${String(x.compression)} is not a valid value for ${format}`, 'compression');
   if (format === 'AVRO' && compression === 'SNAPPY') throw notSupported('SNAPPY compression of Avro files');
 }
 
@@ -91,13 +91,13 @@ export async function executeExtractJob(e: Engine, job: JobRecord): Promise<void
   const t = e.catalog.getTable(ref.projectId, ref.datasetId, ref.tableId);
   if (!t) throw BigQueryError.tableNotFound(ref.projectId, ref.datasetId, ref.tableId);
   if (t.type !== 'TABLE')
-    throw BigQueryError.invalid(`${ref.projectId}:${ref.datasetId}.${ref.tableId} is not allowed for this operation because it is currently a ${t.type}.`);
+    throw BigQueryError.operationNotAllowed(`${ref.projectId}:${ref.datasetId}.${ref.tableId}`, t.type);
   const format = String(x.destinationFormat ?? 'CSV').toUpperCase();
   const compression = String(x.compression ?? 'NONE').toUpperCase();
   const columns = t.columns;
   if (format === 'CSV') {
     const nested = columns.find((c) => c.type.kind === 'ARRAY' || c.type.kind === 'STRUCT');
-    if (nested) throw BigQueryError.invalid(`Operation cannot be performed on a nested schema. Field: ${nested.name}`);
+    if (nested) throw BigQueryError.nestedSchemaNotExportable(nested.name);
   }
   const uris = destinationUris(x);
   const files = uris.map((u) => destinationFile(u));

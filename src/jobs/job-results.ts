@@ -90,7 +90,7 @@ export class RetainedResults {
     const r = job.result;
     if (job.resultsExpired) {
       const t = anonymousTable(job.projectId, job.jobId);
-      throw BigQueryError.notFound(`Not found: Table ${t.projectId}:${t.datasetId}.${t.tableId} was not found in location ${job.location}`);
+      throw BigQueryError.tableNotFound(t.projectId, t.datasetId, t.tableId, job.location);
     }
     const cells = this.retained.get(key);
     if (cells !== undefined) {

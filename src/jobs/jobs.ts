@@ -51,7 +51,7 @@ export { DEFAULT_MAX_RUNNING_JOBS };
 
 /** BigQuery's error of a cancelled job (reason `stopped`; HTTP 499 CANCELLED when a call answers it). */
 export function stoppedError(): BigQueryError {
-  return new BigQueryError('stopped', 'Job execution was cancelled: User requested cancellation', undefined, 499);
+  return BigQueryError.cancelled();
 }
 
 interface Running {
@@ -169,7 +169,7 @@ export class JobManager {
   async delete(projectId: string, jobId: string): Promise<void> {
     const j = this.get(projectId, jobId);
     if (j.parentJobId)
-      throw BigQueryError.invalid(`Job ${projectId}:${j.location}.${jobId} is a child job of ${j.parentJobId}; delete the parent job instead.`);
+      throw BigQueryError.childJobDelete(`${projectId}:${j.location}.${jobId}`, j.parentJobId);
     if (j.state !== 'DONE') await this.cancel(projectId, jobId);
     for (const id of [...(j.childJobIds ?? []), jobId]) {
       const k = this.key(projectId, id);
@@ -194,15 +194,15 @@ export class JobManager {
     const existing = this.jobs.get(this.key(projectId, jobId));
     if (existing) {
       if (configKey(existing.configuration) === configKey(withoutAnonymousEcho(configuration, existing))) return existing;
-      throw BigQueryError.duplicate(`Already Exists: Job ${projectId}:${existing.location}.${jobId}`);
+      throw BigQueryError.alreadyExists('Job', `${projectId}:${existing.location}.${jobId}`);
     }
     if (configuration.load && !configuration.query) validateLoadConfig(configuration, uploadFile !== undefined); // load.ts
     else if (configuration.copy && !configuration.query) validateCopyConfig(configuration); // copy.ts
     else if (configuration.extract && !configuration.query) validateExtractConfig(configuration); // extract.ts
     else {
-      if (!configuration.query) throw BigQueryError.invalid('Required parameter is missing: configuration.query', 'configuration');
+      if (!configuration.query) throw BigQueryError.requiredParameterMissing('configuration.query', 'configuration');
       if (typeof configuration.query.query !== 'string' || !configuration.query.query.trim())
-        throw BigQueryError.invalid('Required parameter is missing: query', 'query');
+        throw BigQueryError.requiredParameterMissing('query');
       validateQueryConfig(configuration);
     }
     const job: JobRecord = { projectId, jobId, location: ref.location ?? 'US', configuration, state: 'PENDING', creationTime: Date.now(), uploadFile };
@@ -318,7 +318,7 @@ export class JobManager {
       error = r.cancelled ? stoppedError() : r.timedOut !== undefined ? statementTimeoutError(r.timedOut) : asBigQueryError(e);
       if (!(e instanceof BigQueryError)) this.log.debug({ jobId: job.jobId, original: e instanceof Error ? e.message : String(e), reason: error.reason, message: error.message }, 'job error mapped');
       // An erroring dry run names the query as location `q` (recorded api_configuration/dry_run_invalid_function).
-      if (job.configuration.dryRun && error.location === 'query') error = new BigQueryError(error.reason, error.message, 'q', error.httpStatus);
+      if (job.configuration.dryRun && error.location === 'query') error = BigQueryError.withLocation(error, 'q');
       job.result = undefined;
       results = [];
     }

@@ -27,7 +27,7 @@ interface Mapped {
   conv: Conv;
 }
 
-const notSupported = (what: string) => new BigQueryError('invalid', `Avro ${what} is not supported by bqemu`);
+const notSupported = (what: string) => BigQueryError.notSupported(`Avro ${what}`, { in: 'request' });
 
 /** A two's-complement big-endian byte string as a decimal text with `scale` fraction digits. */
 function decimalText(b: Uint8Array, scale: number): string {
@@ -107,7 +107,7 @@ function mapType(s: any, logical: boolean): Mapped {
  * Reads Avro container files: the columns of the first file's record schema and every record as
  * a REST-form JSON object.
  * @throws BigQueryError invalid when a file is not an Avro container file (the text BigQuery
- *   reports for it is in {@link AVRO_INVALID}); not supported for a top-level non-record schema.
+ *   reports for it is BigQueryError.avroInvalid, src/errors/load-errors.ts); not supported for a top-level non-record schema.
  */
 export async function readAvro(files: string[], useLogicalTypes: boolean): Promise<{ columns: Column[]; rows: Record<string, unknown>[] }> {
   let columns: Column[] | undefined;
@@ -129,15 +129,12 @@ export async function readAvro(files: string[], useLogicalTypes: boolean): Promi
         }
       });
       dec.on('data', (r: unknown) => rows.push(conv!(r) as Record<string, unknown>));
-      dec.on('error', (e: Error) => reject(e instanceof BigQueryError ? e : BigQueryError.invalid(`${AVRO_INVALID} File: ${f}; ${e.message}`)));
+      dec.on('error', (e: Error) => reject(e instanceof BigQueryError ? e : BigQueryError.avroInvalid(f, e.message)));
       dec.on('end', () => resolve());
     });
   }
   return { columns: columns ?? [], rows };
 }
-
-/** What BigQuery says of a source that is not an Avro container file. */
-export const AVRO_INVALID = 'Error while reading data, error message: The Apache Avro library failed to parse the header with the following error: Invalid data file. Magic does not match.';
 
 /** Whether a file starts with the Avro container magic `Obj\x01`. */
 export function isAvroFile(f: string): boolean {

@@ -38,7 +38,7 @@ import { sizeExpr } from './bytes.js';
 import { applyDestination } from './destination.js';
 import { describe, fileList, readCsv } from './external.js';
 import { columnsOfDuckTypes } from './external-types.js';
-import { AVRO_INVALID, isAvroFile, readAvro } from './load-avro.js';
+import { isAvroFile, readAvro } from './load-avro.js';
 import type { JobRecord } from './jobs-model.js';
 import { sourceFiles } from './source-uris.js';
 
@@ -48,8 +48,7 @@ const UNSUPPORTED = ['ORC', 'DATASTORE_BACKUP', 'GOOGLE_SHEETS', 'BIGTABLE', 'IC
 const WRITES = ['WRITE_APPEND', 'WRITE_TRUNCATE', 'WRITE_EMPTY'];
 const CREATES = ['CREATE_IF_NEEDED', 'CREATE_NEVER'];
 
-const notSupported = (what: string) => new BigQueryError('invalid', `${what} is not supported by bqemu`);
-const READING = 'Error while reading data, error message: ';
+const notSupported = (what: string) => BigQueryError.notSupported(what, { in: 'request' });
 
 /**
  * Checks a load configuration when the job is inserted.
@@ -59,19 +58,19 @@ const READING = 'Error while reading data, error message: ';
  */
 export function validateLoadConfig(configuration: Record<string, any>, upload: boolean): void {
   const load = configuration.load;
-  if (!load || typeof load !== 'object') throw BigQueryError.invalid('Invalid value for configuration.load', 'configuration.load');
+  if (!load || typeof load !== 'object') throw BigQueryError.invalidValue('configuration.load', undefined, 'configuration.load');
   if (configuration.dryRun === true || configuration.dryRun === 'true') throw notSupported('A dry run of a load job');
   const d = load.destinationTable;
-  if (!d || typeof d !== 'object' || !d.datasetId || !d.tableId) throw BigQueryError.invalid('Required parameter is missing: destinationTable', 'destinationTable');
+  if (!d || typeof d !== 'object' || !d.datasetId || !d.tableId) throw BigQueryError.requiredParameterMissing('destinationTable');
   const format = String(load.sourceFormat ?? 'CSV').toUpperCase();
   if (UNSUPPORTED.includes(format)) throw notSupported(`Load jobs of format ${format}`);
-  if (!FORMATS.includes(format)) throw BigQueryError.invalid(`Invalid value for sourceFormat: ${String(load.sourceFormat)}`, 'sourceFormat');
+  if (!FORMATS.includes(format)) throw BigQueryError.invalidValue('sourceFormat', String(load.sourceFormat), 'sourceFormat');
   if (load.writeDisposition !== undefined && !WRITES.includes(String(load.writeDisposition).toUpperCase()))
-    throw BigQueryError.invalid(`Invalid value for writeDisposition: ${String(load.writeDisposition)}`, 'writeDisposition');
+    throw BigQueryError.invalidValue('writeDisposition', String(load.writeDisposition), 'writeDisposition');
   if (load.createDisposition !== undefined && !CREATES.includes(String(load.createDisposition).toUpperCase()))
-    throw BigQueryError.invalid(`Invalid value for createDisposition: ${String(load.createDisposition)}`, 'createDisposition');
+    throw BigQueryError.invalidValue('createDisposition', String(load.createDisposition), 'createDisposition');
   if (!upload && !(Array.isArray(load.sourceUris) ? load.sourceUris.length : load.sourceUris))
-    throw BigQueryError.invalid('Required parameter is missing: sourceUris', 'sourceUris');
+    throw BigQueryError.requiredParameterMissing('sourceUris');
 }
 
 /** Rows read from the source files: raw cells per row (text cells, JSON objects), or typed rows. */
@@ -131,11 +130,11 @@ async function readSource(e: Engine, format: string, files: string[], load: Reco
     return { columns: cols, rows: await readRows(e, `SELECT ${items} FROM ${relation}`, cols), kind: 'CSV' };
   }
   if (format === 'AVRO') {
-    for (const f of files) if (!isAvroFile(f)) throw BigQueryError.invalid(AVRO_INVALID);
+    for (const f of files) if (!isAvroFile(f)) throw BigQueryError.avroInvalid();
     const r = await readAvro(files, load.useAvroLogicalTypes === true);
     return { columns: r.columns, cells: r.rows, kind: 'Avro' };
   }
-  if (!columns && !autodetect) throw BigQueryError.invalid('No schema specified on job or table.');
+  if (!columns && !autodetect) throw BigQueryError.noSchemaSpecified();
   if (format === 'CSV') {
     const r = await readCsv(e, files, csvDef(load), columns, false);
     return { columns: r.columns, cells: r.rows, kind: 'CSV' };
@@ -148,30 +147,30 @@ async function readSource(e: Engine, format: string, files: string[], load: Reco
 function decodeRow(r: Read, i: number, ignoreUnknown: boolean): Value[] {
   const row = r.cells![i];
   const where = r.kind === 'JSON' ? `JSON parsing error in row starting at position ${r.offsets![i]}: ` : '';
-  if (typeof row === 'string') throw BigQueryError.invalid(`${READING}${where}Parser terminated before end of string`);
+  if (typeof row === 'string') throw BigQueryError.readError(`${where}Parser terminated before end of string`);
   if (Array.isArray(row))
     return r.columns.map((c, k) => {
       const cell = row[k];
       if (cell === null || cell === undefined) {
-        if (c.required) throw BigQueryError.invalid(`${READING}Required field ${c.name} cannot be null`);
+        if (c.required) throw BigQueryError.readError(`Required field ${c.name} cannot be null`);
         return null;
       }
       try {
         return decodeJsonValue(cell, c.type, c.name);
       } catch {
-        throw BigQueryError.invalid(`${READING}Could not parse '${String(cell)}' as ${c.type.kind} for field ${c.name} (position ${k}) in row ${i + 1}`);
+        throw BigQueryError.readError(`Could not parse '${String(cell)}' as ${c.type.kind} for field ${c.name} (position ${k}) in row ${i + 1}`);
       }
     });
   try {
     const byName = new Map(Object.entries(row).map(([k, v]) => [k.toLowerCase(), v]));
-    if (!ignoreUnknown) for (const k of Object.keys(row)) if (!r.columns.some((c) => c.name.toLowerCase() === k.toLowerCase())) throw BigQueryError.invalid(`No such field: ${k}.`);
+    if (!ignoreUnknown) for (const k of Object.keys(row)) if (!r.columns.some((c) => c.name.toLowerCase() === k.toLowerCase())) throw BigQueryError.noSuchField(k);
     return r.columns.map((c) => {
       const v = byName.get(c.name.toLowerCase()) ?? null;
-      if (v === null && c.required) throw BigQueryError.invalid(`Missing required field: ${c.name}.`);
+      if (v === null && c.required) throw BigQueryError.missingRequiredField(c.name);
       return decodeJsonValue(v, c.type, c.name, { ignoreUnknownValues: ignoreUnknown });
     });
   } catch (e) {
-    throw BigQueryError.invalid(`${READING}${where}${e instanceof Error ? e.message : String(e)}`);
+    throw BigQueryError.readError(`${where}${e instanceof Error ? e.message : String(e)}`);
   }
 }
 
@@ -212,7 +211,7 @@ async function runLoad(e: Engine, job: JobRecord): Promise<void> {
     read = await readSource(e, format, files, load, existing?.type === 'TABLE' ? existing.columns : undefined);
   } catch (err) {
     if (err instanceof BigQueryError) throw err;
-    throw BigQueryError.invalid(`${READING}${err instanceof Error ? err.message : String(err)}`);
+    throw BigQueryError.readError(`${err instanceof Error ? err.message : String(err)}`);
   }
   const max = Number(load.maxBadRecords ?? 0) || 0;
   const bad: { reason: string; message: string }[] = [];
@@ -224,11 +223,11 @@ async function runLoad(e: Engine, job: JobRecord): Promise<void> {
       try {
         rows.push(decodeRow(read, i, ignoreUnknown));
       } catch (err) {
-        bad.push({ reason: 'invalid', message: err instanceof Error ? err.message : String(err) });
+        bad.push(BigQueryError.invalid(err instanceof Error ? err.message : String(err)).toErrorProto());
         if (bad.length > max) {
-          const summary = `${READING}${read.kind} table encountered too many errors, giving up. Rows: ${i + 1}; errors: ${bad.length}. Please look into the errors[] collection for more details.`;
-          job.errors = [{ reason: 'invalid', message: summary }, ...bad];
-          throw BigQueryError.invalid(summary);
+          const tooMany = BigQueryError.tooManyBadRecords(read.kind, i + 1, bad.length);
+          job.errors = [tooMany.toErrorProto(), ...bad];
+          throw tooMany;
         }
       }
     }

@@ -27,7 +27,7 @@ export function jobFromJson(s: string): JobRecord {
   });
   if (j.error?.$err) {
     const e = j.error.$err;
-    j.error = new BigQueryError(e.reason, e.message, e.location, e.httpStatus);
+    j.error = BigQueryError.revive(e);
   }
   return j as JobRecord;
 }

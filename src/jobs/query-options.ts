@@ -18,7 +18,7 @@ const KEY_RESULT = ['KEY_RESULT_STATEMENT_KIND_UNSPECIFIED', 'LAST', 'FIRST_SELE
 /** An int64 field (JSON number or decimal string) ≥ 0, or undefined when absent. */
 function int64Field(v: unknown, name: string): number | undefined {
   if (v === undefined || v === null || v === '') return undefined;
-  if (!/^\d+$/.test(String(v))) throw BigQueryError.invalid(`Invalid value for ${name}: ${String(v)}`, name);
+  if (!/^\d+$/.test(String(v))) throw BigQueryError.invalidValue(name, String(v), name);
   return Number(v);
 }
 
@@ -29,15 +29,15 @@ function int64Field(v: unknown, name: string): number | undefined {
 export function validateQueryConfig(configuration: Record<string, any>): void {
   const q = configuration.query ?? {};
   if (q.continuous === true || q.continuous === 'true')
-    throw BigQueryError.invalid('Continuous queries (configuration.query.continuous) are not supported by bqemu', 'continuous');
+    throw BigQueryError.notSupported('Continuous queries (configuration.query.continuous)', { in: 'request', verb: 'are', location: 'continuous' });
   const so = q.scriptOptions;
   if (so !== undefined && (typeof so !== 'object' || so === null || Array.isArray(so)))
-    throw BigQueryError.invalid('Invalid value for scriptOptions: expected an object', 'scriptOptions');
+    throw BigQueryError.invalidValue('scriptOptions', 'expected an object', 'scriptOptions');
   if (so) {
     int64Field(so.statementTimeoutMs, 'scriptOptions.statementTimeoutMs');
     int64Field(so.statementByteBudget, 'scriptOptions.statementByteBudget');
     if (so.keyResultStatement !== undefined && !KEY_RESULT.includes(String(so.keyResultStatement)))
-      throw BigQueryError.invalid(`Invalid value for scriptOptions.keyResultStatement: ${String(so.keyResultStatement)}`, 'scriptOptions.keyResultStatement');
+      throw BigQueryError.invalidValue('scriptOptions.keyResultStatement', String(so.keyResultStatement), 'scriptOptions.keyResultStatement');
   }
   int64Field(configuration.jobTimeoutMs, 'jobTimeoutMs');
 }
@@ -50,7 +50,7 @@ export function statementTimeoutOf(q: Record<string, any>): number | undefined {
 
 /** The error of a job whose statement ran past `scriptOptions.statementTimeoutMs` (reason `timeout`, HTTP 400). */
 export function statementTimeoutError(ms: number): BigQueryError {
-  return new BigQueryError('timeout', `Query statement exceeded the statement timeout of ${ms} ms (scriptOptions.statementTimeoutMs)`);
+  return BigQueryError.statementTimeout(ms);
 }
 
 /**

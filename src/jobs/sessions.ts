@@ -36,7 +36,7 @@ export function tempDatasetId(owner: string): string {
 }
 
 export function invalidSessionError(): BigQueryError {
-  return BigQueryError.invalid('Invalid input session id.');
+  return BigQueryError.invalidSessionId();
 }
 
 /** The session id a job configuration names in `connectionProperties`, if any. */

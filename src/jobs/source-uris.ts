@@ -100,7 +100,7 @@ async function filesOf(engine: object, uri: string): Promise<string[]> {
     if (!allowedReal(scope, pattern)) throw BigQueryError.accessDeniedFile(uri);
     return fs.statSync(pattern).isFile() ? [pattern] : [];
   }
-  if (pattern.indexOf('*', star + 1) >= 0) throw BigQueryError.invalid(`Only one wildcard is allowed in a source URI: ${uri}`);
+  if (pattern.indexOf('*', star + 1) >= 0) throw BigQueryError.sourceUriWildcards(uri);
   const [prefix, suffix] = [pattern.slice(0, star), pattern.slice(star + 1)];
   const dir = prefix.endsWith(path.sep) ? prefix.slice(0, -1) || path.sep : path.dirname(prefix);
   if (!scope.roots.some((r) => isInside(dir, r.dir))) throw BigQueryError.accessDeniedGlob();
@@ -120,11 +120,11 @@ async function filesOf(engine: object, uri: string): Promise<string[]> {
  */
 export async function sourceFiles(engine: object, uris: unknown): Promise<string[]> {
   const list = Array.isArray(uris) ? uris.map(String) : typeof uris === 'string' ? [uris] : [];
-  if (!list.length) throw BigQueryError.invalid('Required parameter is missing: sourceUris', 'sourceUris');
+  if (!list.length) throw BigQueryError.requiredParameterMissing('sourceUris');
   const out: string[] = [];
   for (const uri of list) {
     const files = await filesOf(engine, uri);
-    if (!files.length) throw BigQueryError.notFound(`Not found: URI ${uri}`);
+    if (!files.length) throw BigQueryError.resourceNotFound('URI', uri);
     out.push(...files);
   }
   return out;

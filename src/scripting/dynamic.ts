@@ -18,7 +18,7 @@ import { coerceValue } from './variables.js';
 
 export async function executeImmediate(it: Interpreter, n: Node): Promise<Flow> {
   const sqlValue = await it.evaluate(n.sql, { type: { kind: 'STRING' } });
-  if (sqlValue.value === null) throw BigQueryError.invalidQuery('EXECUTE IMMEDIATE sql string cannot be NULL');
+  if (sqlValue.value === null) throw BigQueryError.executeImmediate.nullSql();
   const text = String(sqlValue.value);
   // A built statement meets the same text limits as a request's query (src/engine/query-text-limits.ts).
   checkQueryText(text);
@@ -31,12 +31,12 @@ export async function executeImmediate(it: Interpreter, n: Node): Promise<Flow> 
     if (alias) named.set(alias.toLowerCase(), v);
     else positional.push(v);
   }
-  if (named.size && positional.length) throw BigQueryError.invalidQuery('EXECUTE IMMEDIATE … USING cannot mix named and positional arguments');
+  if (named.size && positional.length) throw BigQueryError.executeImmediate.mixedArguments();
 
   const types = new Map<string, BqType>([...named].map(([k, v]) => [k, v.type]));
   const a = await it.engine.statements.analyze(text, 0, it.defaults, it.paramTypes(types, positional.map((p) => p.type)));
   if (stripComments(Buffer.from(text).subarray(a.next).toString('utf8').replace(/^\s*;/, '')))
-    throw BigQueryError.invalidQuery('EXECUTE IMMEDIATE must run a single SQL statement');
+    throw BigQueryError.executeImmediate.notSingleStatement();
   const into: Node[] = n.intoClause?.identifiers?.identifierList ?? [];
   // With INTO the statement is not a result of the script: no per-statement job hooks.
   const r = await it.execute(a, it.options(!into.length, { namedParams: named, positionalParams: positional }));
@@ -46,15 +46,15 @@ export async function executeImmediate(it: Interpreter, n: Node): Promise<Flow> 
     it.record(r, start, end);
     return undefined;
   }
-  if (a.stmt.kind !== 'QueryStmt') throw BigQueryError.invalidQuery('EXECUTE IMMEDIATE … INTO requires a query');
+  if (a.stmt.kind !== 'QueryStmt') throw BigQueryError.executeImmediate.intoNeedsQuery();
   const rows = r.rows ?? [];
-  if (rows.length > 1) throw BigQueryError.invalidQuery('EXECUTE IMMEDIATE … INTO: the query returned more than one row');
+  if (rows.length > 1) throw BigQueryError.executeImmediate.intoManyRows();
   const fields = r.schema ?? [];
   if (fields.length !== into.length)
-    throw BigQueryError.invalidQuery(`EXECUTE IMMEDIATE … INTO has ${into.length} variables but the query returns ${fields.length} columns`);
+    throw BigQueryError.executeImmediate.intoArity(into.length, fields.length);
   into.forEach((id, i) => {
     const v = it.scopes.lookup(id.idString);
-    if (!v) throw BigQueryError.invalidQuery(`Undeclared variable: ${id.idString}`);
+    if (!v) throw BigQueryError.undeclaredVariable(id.idString);
     v.value = coerceValue((rows[0]?.[i] ?? null) as Value, fields[i].type, v.type, `column ${fields[i].name}`);
   });
   return undefined;

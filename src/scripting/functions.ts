@@ -38,7 +38,7 @@ export class TempFunctions {
     if (stmt.isAggregate && lang === 'JS') throw BigQueryError.notSupported('CREATE TEMP AGGREGATE FUNCTION … LANGUAGE js');
     if (this.byName.has(key)) {
       if (stmt.createMode === 'CREATE_IF_NOT_EXISTS') return;
-      if (stmt.createMode !== 'CREATE_OR_REPLACE') throw BigQueryError.invalidQuery(`Function ${name} already exists`);
+      if (stmt.createMode !== 'CREATE_OR_REPLACE') throw BigQueryError.tempFunctionExists(name);
     }
     if (lang === 'JS' || stmt.isAggregate) {
       // JavaScript: run by the JS UDF runner (src/functions/js-udf.ts) through the lowering; SQL
@@ -67,6 +67,6 @@ export class TempFunctions {
   errorText(e: unknown): unknown {
     const prefix = new RegExp(`${TEMPLATED_GROUP}:`, 'gi');
     if (!(e instanceof BigQueryError) || !prefix.test(e.message)) return e;
-    return new BigQueryError(e.reason, e.message.replace(prefix, ''), e.location, e.httpStatus);
+    return BigQueryError.withMessage(e, e.message.replace(prefix, ''));
   }
 }

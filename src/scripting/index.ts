@@ -113,7 +113,7 @@ function parseErrorText(e: unknown, sql: string): unknown {
   const before = [...lines.slice(0, Number(m[2]) - 1), lines[Number(m[2]) - 1]?.slice(0, Number(m[3]) - 1) ?? ''].join('\n');
   const previous = before.replace(/--[^\n]*|#[^\n]*|\/\*[\s\S]*?\*\//g, '').trim();
   if (previous && !previous.endsWith(';')) return e;
-  return new BigQueryError(e.reason, `Syntax error: Unexpected ${m[1]} at [${m[2]}:${m[3]}]`, e.location, e.httpStatus);
+  return BigQueryError.withMessage(e, `Syntax error: Unexpected ${m[1]} at [${m[2]}:${m[3]}]`);
 }
 
 /** Transaction statements alone are the engine's (they span the jobs of a session). */

@@ -261,7 +261,7 @@ export class Interpreter {
     } catch (e) {
       throw this.functions.errorText(q.remap(e));
     }
-    if (a.stmt.kind !== 'QueryStmt') throw BigQueryError.invalidQuery('Expected a query');
+    if (a.stmt.kind !== 'QueryStmt') throw BigQueryError.expectedQuery();
     const r = await executeStatement(this.engine, a.stmt, a.tables, this.options(false, { positionalParams: positional }));
     return { fields: resultFields(a.stmt.outputColumnList ?? []), rows: r.rows ?? [], stmt: a.stmt };
   }
@@ -280,7 +280,7 @@ export class Interpreter {
     } catch (e) {
       if (target !== undefined && e instanceof BigQueryError && /coerce/i.test(e.message)) {
         const { line, column } = this.src.lineCol(this.src.range(expr).start);
-        throw BigQueryError.invalidQuery(`Cannot coerce expression ${this.src.textOf(expr)} to type ${target} at [${line}:${column}]`);
+        throw BigQueryError.cannotCoerceExpression(this.src.textOf(expr), target, line, column);
       }
       throw e;
     }

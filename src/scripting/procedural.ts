@@ -41,7 +41,7 @@ async function declare(it: Interpreter, n: Node): Promise<Flow> {
   const v: Typed = n.defaultValue ? await it.evaluate(n.defaultValue, type ? { type } : undefined) : { type: type!, value: null };
   const value = withParams(v.value, v.type, declared?.params);
   for (const id of ids) {
-    if (it.scopes.lookup(id.idString)) throw BigQueryError.invalidQuery(`Variable '${id.idString}' redeclaration${at(it, id)}`);
+    if (it.scopes.lookup(id.idString)) throw BigQueryError.variableRedeclared(id.idString, at(it, id));
     it.scopes.declare(id.idString, v.type, value, declared?.params);
   }
   return undefined;
@@ -49,7 +49,7 @@ async function declare(it: Interpreter, n: Node): Promise<Flow> {
 
 function variable(it: Interpreter, id: Node) {
   const v = it.scopes.lookup(id.idString);
-  if (!v) throw BigQueryError.invalidQuery(`Undeclared variable: ${id.idString}${at(it, id)}`);
+  if (!v) throw BigQueryError.undeclaredVariable(id.idString, at(it, id));
   return v;
 }
 
@@ -76,8 +76,8 @@ async function setTuple(it: Interpreter, n: Node): Promise<Flow> {
 async function setSystem(it: Interpreter, n: Node): Promise<Flow> {
   const path = ((n.systemVariable?.path?.names ?? []) as Node[]).map((x) => x.idString).join('.').toLowerCase();
   const sv = it.sys.get(path);
-  if (!sv) throw BigQueryError.invalidQuery(`Unrecognized system variable: @@${path}${at(it, n.systemVariable)}`);
-  if (!sv.settable) throw BigQueryError.invalidQuery(`System variable @@${path} cannot be set${at(it, n.systemVariable)}`);
+  if (!sv) throw BigQueryError.unrecognizedSystemVariable(path, at(it, n.systemVariable));
+  if (!sv.settable) throw BigQueryError.systemVariableReadOnly(path, at(it, n.systemVariable));
   const { value } = await it.evaluate(n.expression, { type: sv.type });
   if (path === 'time_zone' && value !== 'UTC')
     throw BigQueryError.notSupported(`Setting @@time_zone to a time zone other than UTC (${String(value)})`);
@@ -181,11 +181,11 @@ async function block(it: Interpreter, n: Node): Promise<Flow> {
 async function raise(it: Interpreter, n: Node): Promise<Flow> {
   if (!n.message) {
     const current = it.handling[it.handling.length - 1];
-    if (!current) throw BigQueryError.invalidQuery(`RAISE without USING MESSAGE is only allowed inside an exception handler${at(it, n)}`);
+    if (!current) throw BigQueryError.raiseOutsideHandler(at(it, n));
     throw current;
   }
   const m = await it.evaluate(n.message, { type: { kind: 'STRING' } });
-  throw BigQueryError.invalidQuery(m.value === null ? 'NULL' : String(m.value));
+  throw BigQueryError.raised(m.value === null ? null : String(m.value));
 }
 
 /** ASSERT expr [AS 'description'] (debugging statements). */
@@ -193,7 +193,7 @@ async function assertStmt(it: Interpreter, n: Node): Promise<Flow> {
   const v = await it.evaluate(n.expr, { type: { kind: 'BOOL' } });
   if (v.value === true) return undefined;
   const description = n.description?.stringValue;
-  throw BigQueryError.invalidQuery(description !== undefined ? `Assertion failed: ${description}` : 'Assertion failed');
+  throw BigQueryError.assertionFailed(description);
 }
 
 /** CREATE TEMP FUNCTION (SQL); other CREATE FUNCTION forms go to the engine. */

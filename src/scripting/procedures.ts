@@ -29,12 +29,12 @@ async function systemProcedure(it: Interpreter, segs: string[], n: Node): Promis
   const arg: Node | undefined = (n.arguments ?? []).map((a: Node) => a.expr ?? a)[0];
   if (name === 'BQ.ABORT_SESSION') {
     const id = arg ? (await it.evaluate(arg, { type: { kind: 'STRING' } })).value : undefined;
-    if (!it.opts.endSession) throw BigQueryError.invalidQuery('BQ.ABORT_SESSION() without an argument can only be called inside a session');
+    if (!it.opts.endSession) throw BigQueryError.abortSessionOutsideSession();
     await it.opts.endSession(id === undefined || id === null ? undefined : String(id));
     return true;
   }
   if (name !== 'BQ.REFRESH_MATERIALIZED_VIEW') return false;
-  if (!arg) throw BigQueryError.invalidQuery('BQ.REFRESH_MATERIALIZED_VIEW expects the materialized view name');
+  if (!arg) throw BigQueryError.refreshMaterializedViewName();
   const { value } = await it.evaluate(arg, { type: { kind: 'STRING' } });
   const ref = resolveTablePath([String(value)], it.defaults);
   const t = it.engine.catalog.getTable(ref.projectId, ref.datasetId, ref.tableId);
@@ -49,11 +49,11 @@ export async function callStatement(it: Interpreter, n: Node): Promise<Flow> {
   const proc = it.engine.catalog.getRoutine(ref.projectId, ref.datasetId, ref.routineId);
   if (!proc || proc.routineType !== 'PROCEDURE') {
     const { line, column } = it.src.lineCol(it.src.range(n.procedureName ?? n).start);
-    throw BigQueryError.invalidQuery(`Procedure not found: ${segs.map((s) => (/^[A-Za-z_]\w*$/.test(s) ? s : `\`${s}\``)).join('.')} at [${line}:${column}]`);
+    throw BigQueryError.procedureNotFound(segs.map((s) => (/^[A-Za-z_]\w*$/.test(s) ? s : `\`${s}\``)).join('.'), line, column);
   }
   const args: Node[] = (n.arguments ?? []).map((a: Node) => a.expr ?? a);
   if (args.length !== proc.arguments.length)
-    throw BigQueryError.invalidQuery(`Procedure ${proc.routineId} expects ${proc.arguments.length} argument(s), ${args.length} given`);
+    throw BigQueryError.procedureArity(proc.routineId, proc.arguments.length, args.length);
   const res = await it.engine.analyzer.call('parse', { sqlStatement: proc.definitionBody, allowScript: true, options: it.engine.analyzer.languageOptions });
   const body: Node[] = normalize(res.parsedScript)?.statementListNode?.statementList ?? [];
   const child = new Child(it.engine, proc.definitionBody, it.opts, it.handlers, false, true);
@@ -67,7 +67,7 @@ export async function callStatement(it: Interpreter, n: Node): Promise<Flow> {
     if (mode !== 'IN') {
       const name = pathOf(args[i]).join('.') || String(args[i].idString ?? '');
       const v = it.scopes.lookup(name);
-      if (!v) throw BigQueryError.invalidQuery(`${mode} argument ${p.name} of procedure ${proc.routineId} must be a variable`);
+      if (!v) throw BigQueryError.procedureArgumentNotVariable(mode, p.name, proc.routineId);
       outs.push({ param: p.name, variable: name });
       if (mode === 'INOUT') value = v.value;
       type ??= v.type;

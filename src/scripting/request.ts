@@ -43,6 +43,6 @@ export async function executeRequest(engine: Engine, sql: string, opts: QueryOpt
     results.push(r);
     pos = a.next;
   }
-  if (!results.length) throw BigQueryError.invalidQuery('Syntax error: Unexpected end of script at [1:1]');
+  if (!results.length) throw BigQueryError.emptyScript();
   return results;
 }

@@ -83,7 +83,7 @@ export class FragmentSql {
       return ` at [${line}:${column}]`;
     });
     if (message === e.message) return e;
-    return new BigQueryError(e.reason, message, e.location, e.httpStatus);
+    return BigQueryError.withMessage(e, message);
   }
 
   private scriptPosition(line: number, column: number): { line: number; column: number } {

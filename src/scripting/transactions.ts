@@ -29,7 +29,7 @@ export class ScriptTransaction {
   constructor(private readonly engine: Engine) {}
 
   begin(): void {
-    if (this.open) throw BigQueryError.invalidQuery('Transaction is already in progress');
+    if (this.open) throw BigQueryError.transaction.alreadyInProgress();
     this.open = true;
   }
 
@@ -46,14 +46,14 @@ export class ScriptTransaction {
   }
 
   async commit(): Promise<void> {
-    if (!this.open) throw BigQueryError.invalidQuery('There is no active transaction to commit');
+    if (!this.open) throw BigQueryError.transaction.noneToCommit();
     await this.engine.db.dropCopies([...this.saved.values()]);
     this.saved.clear();
     this.open = false;
   }
 
   async rollback(): Promise<void> {
-    if (!this.open) throw BigQueryError.invalidQuery('There is no active transaction to roll back');
+    if (!this.open) throw BigQueryError.transaction.noneToRollBack();
     await this.engine.db.restoreCopies([...this.saved]);
     this.saved.clear();
     this.open = false;

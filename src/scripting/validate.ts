@@ -24,7 +24,7 @@ const LOOPS = new Set(['WhileStatement', 'RepeatStatement', 'ForInStatement']);
 export function validateScript(src: ScriptSource, list: Node[], procedural: Set<string>): void {
   const fail = (n: Node, message: string): never => {
     const { line, column } = src.lineCol(src.range(n).start);
-    throw BigQueryError.invalidQuery(`${message} at [${line}:${column}]`);
+    throw BigQueryError.invalidQueryAt(message, line, column);
   };
 
   const visitList = (stmts: Node[] | undefined, declarations: boolean, stack: Enclosing[], inHandler: boolean) => {

@@ -55,7 +55,7 @@ export class Scopes {
 
   /** @throws BigQueryError invalidQuery when the name is already declared in scope. */
   declare(name: string, type: BqType, value: Value, params?: ParamTree): void {
-    if (this.lookup(name)) throw BigQueryError.invalidQuery(`Variable '${name}' redeclaration`);
+    if (this.lookup(name)) throw BigQueryError.variableRedeclared(name);
     this.frames[this.frames.length - 1].set(name.toLowerCase(), { name, type, value, ...(params ? { params } : {}) });
   }
 
@@ -124,7 +124,7 @@ export const sameType = (a: BqType, b: BqType): boolean => JSON.stringify(a) ===
  */
 export function coerceValue(v: Value, from: BqType, to: BqType, what: string): Value {
   if (v === null || sameType(from, to)) return v;
-  const fail = () => BigQueryError.invalidQuery(`Cannot coerce ${what} of type ${typeSql(from)} to type ${typeSql(to)}`);
+  const fail = () => BigQueryError.cannotCoerce(what, typeSql(from), typeSql(to));
   if (from.kind === 'ARRAY' && to.kind === 'ARRAY') return (v as Value[]).map((e) => coerceValue(e, from.element, to.element, what));
   if (from.kind === 'STRUCT' && to.kind === 'STRUCT') {
     if (from.fields.length !== to.fields.length) throw fail();

@@ -124,7 +124,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     return reply.status(e.httpStatus).header('content-type', 'application/json; charset=UTF-8').send(cappedEnvelope(e));
   });
   app.setNotFoundHandler((req, reply) => {
-    const e = BigQueryError.notFound(`Not found: ${req.method} ${req.url}`);
+    const e = BigQueryError.unknownRestPath(req.method, req.url);
     reply.status(404).send(cappedEnvelope(e));
   });
   const ctx: RestContext = { engine, jobs, defaultProject: projectId, baseUrl: () => '' };

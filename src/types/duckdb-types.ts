@@ -42,7 +42,7 @@ const fieldNameCache = new WeakMap<StructType, string[]>();
  * `_f<index>` too, so the result is always a set of distinct names. Cached per type object.
  */
 export function duckFieldNames(t: BqType): string[] {
-  if (t.kind !== 'STRUCT') throw BigQueryError.internal(`duckFieldNames of non-STRUCT type ${t.kind}`);
+  if (t.kind !== 'STRUCT') throw BigQueryError.notAStruct('duckFieldNames', t.kind);
   const cached = fieldNameCache.get(t);
   if (cached) return cached;
   const counts = new Map<string, number>();

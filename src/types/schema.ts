@@ -97,21 +97,21 @@ export function checkFieldNames(name: string, type?: BqType): void {
 }
 
 function parseField(f: TableFieldSchema): { type: BqType; details: FieldDetails } {
-  if (!f || typeof f.name !== 'string' || f.name === '') throw BigQueryError.invalid('Empty field name', 'schema');
+  if (!f || typeof f.name !== 'string' || f.name === '') throw BigQueryError.emptyFieldName();
   checkFieldNames(f.name);
   const name = INPUT_NAMES[String(f.type ?? '').toUpperCase()];
-  if (!name) throw BigQueryError.invalid(`Invalid field type: ${f.type}`, 'schema');
+  if (!name) throw BigQueryError.invalidFieldType(String(f.type));
   const details: FieldDetails = {};
   let type: BqType;
   if (name === 'STRUCT') {
-    if (!f.fields?.length) throw BigQueryError.invalid(`Field ${f.name} is type RECORD but has no schema.`, 'schema');
+    if (!f.fields?.length) throw BigQueryError.recordWithoutFields(f.name);
     const subs = f.fields.map(parseField);
     type = { kind: 'STRUCT', fields: subs.map((sub, i) => ({ name: f.fields![i].name, type: sub.type })) };
     if (subs.some((sub) => Object.keys(sub.details).length)) details.subfields = subs.map((sub) => sub.details);
   } else if (name === 'RANGE') {
     const el = INPUT_NAMES[String(f.rangeElementType?.type ?? '').toUpperCase()];
     if (el !== 'DATE' && el !== 'DATETIME' && el !== 'TIMESTAMP')
-      throw BigQueryError.invalid(`Field ${f.name} of type RANGE needs rangeElementType DATE, DATETIME or TIMESTAMP.`, 'schema');
+      throw BigQueryError.rangeElementTypeRequired(f.name);
     type = { kind: 'RANGE', element: { kind: el } };
   } else type = { kind: name };
   const mode = f.mode === undefined || f.mode === null ? undefined : String(f.mode).toUpperCase();

@@ -53,9 +53,9 @@ export function paramTypeText(kind: string, p: TypeParams | undefined): string {
 function int64Field(v: unknown, name: string, field: string): number | undefined {
   if (v === undefined || v === null) return undefined;
   const s = String(v).trim();
-  if (!/^-?\d+$/.test(s)) throw BigQueryError.invalid(`Invalid value for ${name}: ${String(v)} is not a valid value`, `schema.fields.${name}`);
+  if (!/^-?\d+$/.test(s)) throw BigQueryError.invalidValue(name, `${String(v)} is not a valid value`, `schema.fields.${name}`);
   const n = Number(s);
-  if (!Number.isSafeInteger(n)) throw BigQueryError.invalid(`Field ${field}: ${name} ${s} is out of range`, 'schema');
+  if (!Number.isSafeInteger(n)) throw BigQueryError.fieldTypeParameter(field, `${name} ${s} is out of range`);
   return n;
 }
 
@@ -74,27 +74,24 @@ export function paramsFromField(f: { name: string; maxLength?: unknown; precisio
   const roundingMode = f.roundingMode === undefined || f.roundingMode === null ? undefined : String(f.roundingMode);
   const out: TypeParams = {};
   if (maxLength !== undefined) {
-    if (kind !== 'STRING' && kind !== 'BYTES') throw BigQueryError.invalid(`Field ${f.name}: maxLength can only be set for STRING or BYTES fields.`, 'schema');
-    if (maxLength <= 0) throw BigQueryError.invalid(`Field ${f.name}: maxLength must be positive, got ${maxLength}.`, 'schema');
+    if (kind !== 'STRING' && kind !== 'BYTES') throw BigQueryError.fieldTypeParameter(f.name, 'maxLength can only be set for STRING or BYTES fields.');
+    if (maxLength <= 0) throw BigQueryError.fieldTypeParameter(f.name, `maxLength must be positive, got ${maxLength}.`);
     out.maxLength = maxLength;
   }
   if (precision !== undefined || scale !== undefined) {
-    if (kind !== 'NUMERIC' && kind !== 'BIGNUMERIC') throw BigQueryError.invalid(`Field ${f.name}: precision and scale can only be set for NUMERIC or BIGNUMERIC fields.`, 'schema');
-    if (precision === undefined) throw BigQueryError.invalid(`Field ${f.name}: scale cannot be set without precision.`, 'schema');
+    if (kind !== 'NUMERIC' && kind !== 'BIGNUMERIC') throw BigQueryError.fieldTypeParameter(f.name, 'precision and scale can only be set for NUMERIC or BIGNUMERIC fields.');
+    if (precision === undefined) throw BigQueryError.fieldTypeParameter(f.name, 'scale cannot be set without precision.');
     const s = scale ?? 0;
     const [maxInt, maxScale] = kind === 'NUMERIC' ? [29, 9] : [38, 38];
     if (s < 0 || s > maxScale || precision - s < 1 || precision - s > maxInt)
-      throw BigQueryError.invalid(
-        `Field ${f.name}: invalid precision ${precision} and scale ${s} for ${kind}; expected 1 <= precision - scale <= ${maxInt} and 0 <= scale <= ${maxScale}.`,
-        'schema',
-      );
+      throw BigQueryError.fieldTypeParameter(f.name, `invalid precision ${precision} and scale ${s} for ${kind}; expected 1 <= precision - scale <= ${maxInt} and 0 <= scale <= ${maxScale}.`);
     out.precision = precision;
     if (scale !== undefined) out.scale = scale;
   }
   if (roundingMode !== undefined && roundingMode !== 'ROUNDING_MODE_UNSPECIFIED') {
     if (roundingMode !== 'ROUND_HALF_AWAY_FROM_ZERO' && roundingMode !== 'ROUND_HALF_EVEN')
-      throw BigQueryError.invalid(`Invalid value for roundingMode: ${roundingMode}`, 'schema');
-    if (kind !== 'NUMERIC' && kind !== 'BIGNUMERIC') throw BigQueryError.invalid(`Field ${f.name}: roundingMode can only be set for NUMERIC or BIGNUMERIC fields.`, 'schema');
+      throw BigQueryError.invalidValue('roundingMode', String(roundingMode), 'schema');
+    if (kind !== 'NUMERIC' && kind !== 'BIGNUMERIC') throw BigQueryError.fieldTypeParameter(f.name, 'roundingMode can only be set for NUMERIC or BIGNUMERIC fields.');
     out.roundingMode = roundingMode;
   }
   return Object.keys(out).length ? out : undefined;
@@ -138,7 +135,7 @@ export function precisionMessage(kind: string, p: TypeParams, field?: string): s
  */
 export function applyNumericParams(text: string, kind: string, p: TypeParams, field?: string): string {
   const m = /^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/.exec(text);
-  if (!m) throw BigQueryError.runtime(`Invalid ${kind} value: ${text}`);
+  if (!m) throw BigQueryError.invalidTypedValue(kind, text);
   const [, sign, int = '', frac = '', exp] = m;
   const scale = p.scale ?? 0;
   // value = digits × 10^(shift - scale): `units` counts 10^-scale, `rest` holds the cut digits.

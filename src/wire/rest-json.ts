@@ -11,7 +11,7 @@
  * `{start, end}`; ARRAY as a JSON array; STRUCT as an object keyed by field name (case-insensitive).
  *
  * Errors are BigQueryError.invalid with `location` = the value's path (`a`, `rec.b`, `arr[2].c`).
- * Message texts, and where each comes from, are in MESSAGES below.
+ * Message texts, and where each comes from, are in src/errors/value-errors.ts.
  */
 import { isLosslessNumber, parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
 import type { BqType, ScalarKind, Value } from '../types/types.js';
@@ -30,50 +30,6 @@ export interface JsonDecodeOptions {
 
 type Dialect = 'row' | 'param';
 
-/**
- * Error texts. `row` = tabledata.insertAll per-row errors (reason `invalid`); `param` = query
- * parameter values. Verified: INT64 row text (recorded fixture http/jobs/insertall_skip_invalid_rows),
- * FLOAT64 row text (Cloud Logging sink errors quoting BigQuery), DATE row text
- * (GoogleCloudPlatform/DataflowTemplates#1345), TIMESTAMP row text (load/insertAll errors quoted in
- * several repositories), BOOL string text (confluentinc/kafka-connect-bigquery#176), `Array
- * specified for non-repeated field` and `no such field` (googleapis/google-cloud-dotnet#8206,
- * google/weather-tools#94, glific#3477), `Conversion from bool to std::string is unsupported.`
- * (googleapis/nodejs-bigquery system-test/bigquery.ts "should return partial errors"; older
- * answers, google-cloud-node#2052, read `bool to string`), `Could not decode base64 string to bytes.` and `Repeated field must be
- * imported as a JSON array.` (JSON load-job texts), param INT64 `Bad int64 value:` (mozilla/bigquery-etl#1490),
- * INTERVAL/DATE/TIMESTAMP param texts from ZetaSQL. Others are the closest analogue (see report).
- */
-const MESSAGES: Record<ScalarKind, Record<Dialect, (bad: string) => string>> = {
-  INT64: { row: (b) => `Cannot convert value to integer (bad value): ${b}`, param: (b) => `Bad int64 value: ${b}` },
-  FLOAT64: { row: (b) => `Cannot convert value to floating point (bad value): ${b}`, param: (b) => `Bad double value: ${b}` },
-  NUMERIC: { row: (b) => `Invalid NUMERIC value: ${b}`, param: (b) => `Invalid NUMERIC value: ${b}` },
-  BIGNUMERIC: { row: (b) => `Invalid BIGNUMERIC value: ${b}`, param: (b) => `Invalid BIGNUMERIC value: ${b}` },
-  BOOL: { row: (b) => `Cannot convert value to boolean (bad value): ${b}`, param: (b) => `Bad bool value: ${b}` },
-  STRING: { row: (b) => `Cannot convert value to string (bad value): ${b}`, param: (b) => `Invalid STRING value: ${b}` },
-  BYTES: { row: () => `Could not decode base64 string to bytes.`, param: (b) => `Invalid BYTES value: ${b}` },
-  DATE: { row: (b) => `Invalid date: '${b}'`, param: (b) => `Invalid date: '${b}'` },
-  DATETIME: { row: (b) => `Invalid datetime: '${b}'`, param: (b) => `Invalid datetime: '${b}'` },
-  TIME: { row: (b) => `Invalid time: '${b}'`, param: (b) => `Invalid time: '${b}'` },
-  TIMESTAMP: {
-    row: (b) => `Could not parse '${b}' as a timestamp. Required format is YYYY-MM-DD HH:MM[:SS[.SSSSSS]] or YYYY/MM/DD HH:MM[:SS[.SSSSSS]]`,
-    param: (b) => `Invalid timestamp: '${b}'`,
-  },
-  INTERVAL: { row: (b) => `Invalid INTERVAL value '${b}'`, param: (b) => `Invalid INTERVAL value '${b}'` },
-  JSON: { row: (b) => `Invalid JSON value: ${b}`, param: (b) => `Invalid JSON value: ${b}` },
-  GEOGRAPHY: { row: (b) => `Invalid GEOGRAPHY value: ${b}`, param: (b) => `Invalid GEOGRAPHY value: ${b}` },
-};
-
-/** BigQueryError.invalid located at `path` (no location for an empty path). */
-function invalid(message: string, path: string): BigQueryError {
-  return BigQueryError.invalid(message, path || undefined);
-}
-
-/** The field name a path ends with (`arr[2].c` → `c`, `arr[2]` → `arr`). */
-function leafName(path: string): string {
-  const p = path.replace(/(\[\d+\])+$/, '');
-  return p.slice(p.lastIndexOf('.') + 1);
-}
-
 function show(json: unknown): string {
   if (typeof json === 'string') return json;
   if (isLosslessNumber(json)) return (json as { value: string }).value;
@@ -82,8 +38,7 @@ function show(json: unknown): string {
 }
 
 function fail(kind: ScalarKind, json: unknown, path: string, d: Dialect): never {
-  const text = kind === 'BYTES' && d === 'row' ? `Could not decode base64 string to bytes. Field: ${leafName(path)}; Value: ${show(json)}` : MESSAGES[kind][d](show(json));
-  throw invalid(text, path);
+  throw BigQueryError.invalidJsonValue(kind, d, show(json), path);
 }
 
 /** The decimal text of a JSON number (JS number or LosslessNumber), else undefined. */
@@ -129,7 +84,7 @@ function decodeBool(json: unknown, path: string, d: Dialect): boolean {
     const low = json.toLowerCase();
     if (low === 'true') return true;
     if (low === 'false') return false;
-    if (d === 'row') throw invalid(`Cannot convert string value to boolean: ${json}`, path);
+    if (d === 'row') throw BigQueryError.rowStringNotBoolean(json, path);
   }
   return fail('BOOL', json, path, d);
 }
@@ -150,22 +105,18 @@ function decodeTimestamp(json: unknown, path: string, d: Dialect): bigint {
   if (typeof json === 'string') {
     const r = parseTimestampText(json);
     if ('micros' in r) return r.micros;
-    if (r.error === 'zone') throw invalid(d === 'row' ? `Unrecognized timezone: ${r.zone}` : `Invalid time zone: ${r.zone}`, path);
-    if (r.error === 'range') throw outOfRange(path);
+    if (r.error === 'zone') throw BigQueryError.invalidTimeZone(r.zone, d, path);
+    if (r.error === 'range') throw BigQueryError.timestampOutOfRange(path);
     if (d === 'row' && FLOAT_RE.test(json)) epochText = json;
   }
   if (epochText !== undefined) {
     const micros = parseScaled(epochText, 6);
     if (micros !== null) {
-      if (micros < TIMESTAMP_MIN_MICROS || micros > TIMESTAMP_MAX_MICROS) throw outOfRange(path);
+      if (micros < TIMESTAMP_MIN_MICROS || micros > TIMESTAMP_MAX_MICROS) throw BigQueryError.timestampOutOfRange(path);
       return micros;
     }
   }
   return fail('TIMESTAMP', json, path, d);
-}
-
-function outOfRange(path: string): BigQueryError {
-  return invalid('Timestamp value is out of allowed range: from 0001-01-01 00:00:00.000000+00 to 9999-12-31 23:59:59.999999+00.', path);
 }
 
 function decodeJsonText(json: unknown, path: string, d: Dialect): string {
@@ -185,8 +136,8 @@ function decodeJsonText(json: unknown, path: string, d: Dialect): string {
 export function decodeScalarJson(json: unknown, kind: ScalarKind, path: string, d: Dialect): Value {
   if (json === null || json === undefined) return null;
   if (typeof json === 'object' && !isLosslessNumber(json) && kind !== 'JSON') {
-    if (Array.isArray(json)) throw invalid(`Array specified for non-repeated field: ${leafName(path)}.`, path);
-    throw invalid(`This field: ${leafName(path)} is not a record.`, path);
+    if (Array.isArray(json)) throw BigQueryError.arrayForNonRepeated(path);
+    throw BigQueryError.notARecord(path);
   }
   switch (kind) {
     case 'INT64':
@@ -205,7 +156,7 @@ export function decodeScalarJson(json: unknown, kind: ScalarKind, path: string, 
       if (typeof json === 'string') return json;
       const text = numberText(json) ?? (typeof json === 'number' ? String(json) : undefined);
       if (text !== undefined) return text;
-      if (typeof json === 'boolean' && d === 'row') throw invalid('Conversion from bool to std::string is unsupported.', path);
+      if (typeof json === 'boolean' && d === 'row') throw BigQueryError.boolToString(path);
       return fail('STRING', json, path, d);
     }
     case 'BYTES':
@@ -247,13 +198,13 @@ function decodeRange(json: unknown, t: Extract<BqType, { kind: 'RANGE' }>, path:
   let start: unknown, end: unknown;
   if (typeof json === 'string') {
     const parts = splitRangeText(json);
-    if (!parts) throw invalid(`Invalid RANGE value: ${json}`, path);
+    if (!parts) throw BigQueryError.invalidJsonRange(json, path);
     [start, end] = parts;
   } else if (typeof json === 'object' && json !== null && !Array.isArray(json)) {
     const o = json as Record<string, unknown>;
     start = o.start;
     end = o.end;
-  } else throw invalid(`Invalid RANGE value: ${show(json)}`, path);
+  } else throw BigQueryError.invalidJsonRange(show(json), path);
   return { start: decodeJsonValue(start ?? null, t.element, `${path}.start`, { ...opts, dialect: d }), end: decodeJsonValue(end ?? null, t.element, `${path}.end`, { ...opts, dialect: d }) };
 }
 
@@ -276,25 +227,25 @@ function fieldIndex(t: Extract<BqType, { kind: 'STRUCT' }>): Map<string, number>
  * JSON null/undefined → null (NOT NULL checks are the caller's). ARRAY elements may not be null
  * in the row dialect (`Only optional fields can be set to NULL. Field: x; Value: NULL`, the JSON
  * load-job text).
- * @throws BigQueryError invalid (400) with BigQuery's text; see MESSAGES.
+ * @throws BigQueryError invalid (400) with BigQuery's text (src/errors/value-errors.ts).
  */
 export function decodeJsonValue(json: unknown, t: BqType, path: string, opts: JsonDecodeOptions = {}): Value {
   const d: Dialect = opts.dialect ?? 'row';
   if (json === null || json === undefined) return null;
   switch (t.kind) {
     case 'ARRAY': {
-      if (!Array.isArray(json)) throw invalid(`Repeated field must be imported as a JSON array. Field: ${leafName(path)}.`, path);
+      if (!Array.isArray(json)) throw BigQueryError.repeatedNotArray(path);
       const out: Value[] = new Array(json.length);
       for (let i = 0; i < json.length; i++) {
         const e = json[i];
-        if ((e === null || e === undefined) && d === 'row') throw invalid(`Only optional fields can be set to NULL. Field: ${leafName(path)}; Value: NULL`, `${path}[${i}]`);
+        if ((e === null || e === undefined) && d === 'row') throw BigQueryError.nullInRepeated(path, i);
         out[i] = decodeJsonValue(e, t.element, `${path}[${i}]`, opts);
       }
       return out;
     }
     case 'STRUCT': {
-      if (Array.isArray(json)) throw invalid(`Array specified for non-repeated field: ${leafName(path)}.`, path);
-      if (typeof json !== 'object' || isLosslessNumber(json)) throw invalid(`Cannot convert value to record (bad value): ${show(json)}`, path);
+      if (Array.isArray(json)) throw BigQueryError.arrayForNonRepeated(path);
+      if (typeof json !== 'object' || isLosslessNumber(json)) throw BigQueryError.notConvertibleToRecord(show(json), path);
       const byName = fieldIndex(t);
       const out: Value[] = new Array(t.fields.length).fill(null);
       for (const [key, val] of Object.entries(json as Record<string, unknown>)) {
@@ -302,7 +253,7 @@ export function decodeJsonValue(json: unknown, t: BqType, path: string, opts: Js
         const sub = path ? `${path}.${key}` : key;
         if (i === undefined) {
           if (opts.ignoreUnknownValues) continue;
-          throw invalid(`no such field: ${key}.`, sub);
+          throw BigQueryError.recordNoSuchField(key, sub);
         }
         out[i] = decodeJsonValue(val, t.fields[i].type, sub, opts);
       }

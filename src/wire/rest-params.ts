@@ -41,10 +41,6 @@ const SCALAR_NAMES: Record<string, ScalarKind> = {
   INTERVAL: 'INTERVAL', JSON: 'JSON', GEOGRAPHY: 'GEOGRAPHY',
 };
 
-function badType(what: string, location?: string): BigQueryError {
-  return BigQueryError.invalid(what, location);
-}
-
 /**
  * A REST QueryParameterType → BqType.
  * @throws BigQueryError invalid for a missing or unknown type, an ARRAY without arrayType, a STRUCT
@@ -52,28 +48,28 @@ function badType(what: string, location?: string): BigQueryError {
  */
 export function decodeParameterType(pt: RestParameterType | undefined, location?: string): BqType {
   const name = typeof pt?.type === 'string' ? pt.type.toUpperCase() : '';
-  if (!pt || !name) throw badType('Query parameter type is required', location);
+  if (!pt || !name) throw BigQueryError.queryParameterType.required(location);
   const scalar = SCALAR_NAMES[name];
   if (scalar) return { kind: scalar };
   switch (name) {
     case 'ARRAY': {
-      if (!pt.arrayType) throw badType('Array query parameter must specify arrayType', location);
+      if (!pt.arrayType) throw BigQueryError.queryParameterType.arrayTypeRequired(location);
       const element = decodeParameterType(pt.arrayType, location);
-      if (element.kind === 'ARRAY') throw badType('Array query parameters of type ARRAY<ARRAY> are not supported', location);
+      if (element.kind === 'ARRAY') throw BigQueryError.queryParameterType.arrayOfArray(location);
       return { kind: 'ARRAY', element };
     }
     case 'STRUCT':
     case 'RECORD':
-      if (!Array.isArray(pt.structTypes) || pt.structTypes.length === 0) throw badType('Struct query parameter must specify structTypes', location);
+      if (!Array.isArray(pt.structTypes) || pt.structTypes.length === 0) throw BigQueryError.queryParameterType.structTypesRequired(location);
       return { kind: 'STRUCT', fields: pt.structTypes.map((f) => ({ name: f.name ?? '', type: decodeParameterType(f.type, location) })) };
     case 'RANGE': {
       const element = decodeParameterType(pt.rangeElementType, location);
       if (element.kind !== 'DATE' && element.kind !== 'DATETIME' && element.kind !== 'TIMESTAMP')
-        throw badType('Range query parameter must specify rangeElementType DATE, DATETIME or TIMESTAMP', location);
+        throw BigQueryError.queryParameterType.rangeElementType(location);
       return { kind: 'RANGE', element };
     }
     default:
-      throw badType(`Unsupported query parameter type: ${pt.type}`, location);
+      throw BigQueryError.queryParameterType.unsupported(String(pt.type), location);
   }
 }
 
@@ -99,7 +95,7 @@ function decodeValue(pv: RestParameterValue | undefined, t: BqType, path: string
       }
       if (typeof pv.value !== 'string') return null;
       const parts = splitRangeText(pv.value);
-      if (!parts) throw BigQueryError.invalid(`Invalid RANGE value: ${pv.value}`, path || undefined);
+      if (!parts) throw BigQueryError.invalidRangeValue(String(pv.value), path || undefined);
       const bound = (s: string | null): Value => (s === null ? null : decodeScalarJson(s, t.element.kind as ScalarKind, path, 'param'));
       return { start: bound(parts[0]), end: bound(parts[1]) };
     }

@@ -102,7 +102,7 @@ function bytesToBase64(b: Uint8Array): string {
 
 function badValue(v: Value, t: BqType): BigQueryError {
   const shown = typeof v === 'bigint' ? `${v}n` : typeof v === 'object' ? JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? `${x}` : x)) : String(v);
-  return BigQueryError.internal(`Cannot encode ${shown} as a REST cell of type ${t.kind}`);
+  return BigQueryError.cannotEncodeRestCell(shown, t.kind);
 }
 
 /**

@@ -131,7 +131,7 @@ export class Database implements MetaPersistence {
   }
 
   private acquire(): Promise<DuckDBConnection> {
-    if (this.closing) return Promise.reject(BigQueryError.internal('The database is closed'));
+    if (this.closing) return Promise.reject(BigQueryError.databaseClosed());
     const c = this.free.pop();
     if (c) return Promise.resolve(c);
     return new Promise((r) => this.waiters.push(r));

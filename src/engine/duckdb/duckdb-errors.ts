@@ -38,13 +38,13 @@ function mapToBigQuery(e: unknown): BigQueryError {
   let m: RegExpExecArray | null;
   if ((m = /^Invalid Input Error: (.*)$/s.exec(msg))) return BigQueryError.runtime(m[1]);
   if ((m = /Overflow in (addition|subtraction|multiplication) of INT64 \((-?\d+) ([-+*]) (-?\d+)\)/.exec(msg)))
-    return BigQueryError.runtime(`int64 overflow: ${m[2]} ${m[3]} ${m[4]}`);
-  if (/Overflow in negation of INT64/.test(msg)) return BigQueryError.runtime('int64 overflow');
+    return BigQueryError.int64Overflow(`${m[2]} ${m[3]} ${m[4]}`);
+  if (/Overflow in negation of INT64/.test(msg)) return BigQueryError.int64Overflow();
   if (/Overflow|out of range for the destination type|is out of range/.test(msg) && /INT64|BIGINT|HUGEINT/.test(msg))
-    return BigQueryError.runtime('int64 overflow');
-  if ((m = /Could not convert string '(.*)' to INT64/.exec(msg))) return BigQueryError.runtime(`Bad int64 value: ${m[1]}`);
-  if ((m = /Could not convert string '(.*)' to DOUBLE/.exec(msg))) return BigQueryError.runtime(`Bad double value: ${m[1]}`);
-  if ((m = /Could not convert string '(.*)' to BOOL/.exec(msg))) return BigQueryError.runtime(`Bad bool value: ${m[1]}`);
-  if ((m = /Could not convert string '(.*)' to DECIMAL/.exec(msg))) return BigQueryError.runtime(`Invalid NUMERIC value: ${m[1]}`);
+    return BigQueryError.int64Overflow();
+  if ((m = /Could not convert string '(.*)' to INT64/.exec(msg))) return BigQueryError.badCastValue('int64', m[1]);
+  if ((m = /Could not convert string '(.*)' to DOUBLE/.exec(msg))) return BigQueryError.badCastValue('double', m[1]);
+  if ((m = /Could not convert string '(.*)' to BOOL/.exec(msg))) return BigQueryError.badCastValue('bool', m[1]);
+  if ((m = /Could not convert string '(.*)' to DECIMAL/.exec(msg))) return BigQueryError.invalidTypedValue('NUMERIC', m[1]);
   return BigQueryError.runtime(msg.replace(/^[A-Za-z ]+ Error: /, ''));
 }

@@ -55,7 +55,7 @@ export function runInterruptible<T>(i: Interrupter, f: () => Promise<T>): Promis
 }
 
 /** The error of DuckDB work stopped by an interrupt (jobs.cancel). */
-export const interruptedError = () => BigQueryError.runtime('Interrupted!');
+export const interruptedError = () => BigQueryError.interrupted();
 
 /**
  * Runs one DuckDB statement (or one whole DuckDB transaction) that may call JavaScript UDFs: a

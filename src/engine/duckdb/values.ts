@@ -24,7 +24,7 @@ const MS_PER_DAY = 86_400_000;
 
 function bad(v: unknown, t: BqType): never {
   const shown = typeof v === 'bigint' ? `${v}n` : typeof v === 'object' && v !== null ? v.constructor?.name ?? 'object' : String(v);
-  throw BigQueryError.internal(`Unexpected DuckDB value ${shown} for a ${t.kind} column`);
+  throw BigQueryError.unexpectedDuckValue(shown, t.kind);
 }
 
 interface DecimalLike { value: bigint; scale: number; width: number }
@@ -271,5 +271,5 @@ export function toDuckLiteral(v: Value, t: BqType): string {
       break;
   }
   const shown = typeof v === 'bigint' ? `${v}n` : typeof v === 'object' ? JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? `${x}` : x)) : String(v);
-  throw BigQueryError.internal(`Cannot write ${shown} as a DuckDB literal of type ${t.kind}`);
+  throw BigQueryError.cannotWriteDuckLiteral(shown, t.kind);
 }

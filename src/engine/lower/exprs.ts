@@ -133,7 +133,7 @@ function lowerLiteral(n: ResolvedLiteral, ctx: LowerContext): string {
 function lowerParameter(n: ResolvedParameter, ctx: LowerContext): string {
   const t = exprType(n);
   const p = n.name ? ctx.namedParams.get(String(n.name).toLowerCase()) : ctx.positionalParams[Number(n.position) - 1];
-  if (!p) throw BigQueryError.invalidQuery(`Query parameter '${n.name ?? n.position}' not found`);
+  if (!p) throw BigQueryError.queryParameterNotFound(String(n.name ?? n.position));
   return ctx.literal(p.value, t);
 }
 
@@ -147,7 +147,7 @@ export const systemVariableKey = (path: string[]): string => `@@${path.join('.')
 
 function lowerNamedValue(n: Node, ctx: LowerContext, key: string, what: string): string {
   const p = ctx.namedParams.get(key);
-  if (!p) throw BigQueryError.invalidQuery(`Unrecognized name: ${what}`);
+  if (!p) throw BigQueryError.unrecognizedName(what);
   return ctx.literal(p.value, exprType(n));
 }
 

@@ -48,7 +48,7 @@ function from(n: Node, ctx: LowerContext, a = ctx.alias()): string {
 
 function tableScan(n: ResolvedTableScan, ctx: LowerContext): string {
   const t = ctx.tables.get(String(n.table?.serializationId ?? '0'));
-  if (!t) throw BigQueryError.internal(`Unbound table ${n.table?.fullName ?? n.table?.name}`);
+  if (!t) throw BigQueryError.unboundTable(n.table?.fullName ?? n.table?.name);
   const idx: string[] = n.columnIndexList ?? [];
   const items = cols(n).map((c, i) => `${ident(t.columns[Number(idx[i] ?? i)])} AS ${colName(c)}`);
   const rel = ctx.systemTime?.get(n) ?? t.read ?? t.relation;

@@ -45,7 +45,7 @@ export interface PathParams {
 export function intParam(v: unknown, name: string): number | undefined {
   if (v === undefined || v === '') return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw BigQueryError.invalid(`Invalid value for ${name}: ${String(v)}`, name);
+  if (!Number.isInteger(n) || n < 0) throw BigQueryError.invalidValue(name, String(v), name);
   return n;
 }
 
@@ -55,7 +55,7 @@ export function intParam(v: unknown, name: string): number | undefined {
  * (src/types/generated/bigquery-v2.ts).
  */
 export function objectBody<T extends object = Record<string, unknown>>(body: unknown): T {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw BigQueryError.invalid('The request body must be a JSON object.');
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw BigQueryError.bodyNotObject();
   return body as T;
 }
 

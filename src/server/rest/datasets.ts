@@ -21,11 +21,9 @@ function settable(body: Dataset<RequestJson>): Record<string, unknown> {
 
 /** Dataset ids: letters, digits and underscores, at most 1024 characters. */
 export function checkDatasetId(id: unknown): string {
-  if (typeof id !== 'string' || !id) throw BigQueryError.invalid('Required parameter is missing: datasetReference.datasetId', 'datasetReference.datasetId');
+  if (typeof id !== 'string' || !id) throw BigQueryError.requiredParameterMissing('datasetReference.datasetId');
   if (!/^[A-Za-z0-9_]{1,1024}$/.test(id))
-    throw BigQueryError.invalid(
-      `Invalid dataset ID "${id}". Dataset IDs must be alphanumeric (plus underscores and dashes) and must be at most 1024 characters long.`,
-    );
+    throw BigQueryError.invalidDatasetId(id);
   return id;
 }
 
@@ -52,7 +50,7 @@ export function datasetsRoutes(app: FastifyInstance, ctx: RestContext): void {
     const ref = body.datasetReference ?? {};
     const projectId = ref.projectId ?? req.params.projectId;
     const datasetId = checkDatasetId(ref.datasetId);
-    if (cat.getDataset(projectId, datasetId)) throw BigQueryError.duplicate(`Already Exists: Dataset ${projectId}:${datasetId}`);
+    if (cat.getDataset(projectId, datasetId)) throw BigQueryError.alreadyExists('Dataset', `${projectId}:${datasetId}`);
     const now = Date.now();
     const d = { projectId, datasetId, creationTime: now, lastModifiedTime: now, fields: settable(body) };
     await cat.putDataset(d);

@@ -21,17 +21,17 @@ export function frameworkError(err: Error & { code?: string; statusCode?: number
   const path = (err.message.match(/^'(.*)' is /s)?.[1] ?? '').slice(0, 200);
   switch (err.code) {
     case 'FST_ERR_BAD_URL':
-      return BigQueryError.badRequest(`Invalid request URL: '${path}' is not a valid URL component.`);
+      return BigQueryError.invalidRequestUrl(path);
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return BigQueryError.invalid(`Invalid resource ID in the request URL: ids must be at most 1024 characters long (${MAX_PATH_PARAM_CHARS} characters as sent, percent-encoded).`);
+      return BigQueryError.resourceIdTooLong(MAX_PATH_PARAM_CHARS);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return BigQueryError.requestTooLarge(bodyLimit);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return BigQueryError.badRequest('Invalid request: the Content-Length header does not match the body.');
+      return BigQueryError.contentLengthMismatch();
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return BigQueryError.forbiddenRequest('Invalid request: unsupported Content-Type. BigQuery REST requests carry JSON (Content-Type: application/json).');
+      return BigQueryError.unsupportedMediaType();
   }
-  if ((err.statusCode ?? 500) < 500) return BigQueryError.badRequest(`Invalid request: ${err.code ?? 'bad request'}.`);
+  if ((err.statusCode ?? 500) < 500) return BigQueryError.clientRequestError(err.code);
   return BigQueryError.internal(err.message);
 }
 
@@ -44,10 +44,10 @@ export function clientError(err: Error & { code?: string }, socket: Duplex): voi
   if (err.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
   const e =
     err.code === 'HPE_HEADER_OVERFLOW'
-      ? BigQueryError.badRequest('Invalid request: the request URL and headers exceed 16384 bytes.', 431)
+      ? BigQueryError.headersTooLarge()
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? BigQueryError.badRequest('Invalid request: the request was not received in time.', 408)
-        : BigQueryError.badRequest('Invalid request: the request is not valid HTTP.');
+        ? BigQueryError.requestTimeout()
+        : BigQueryError.notHttp();
   const body = JSON.stringify(e.toEnvelope());
   socket.end(
     `HTTP/1.1 ${e.httpStatus} ${e.httpStatus === 431 ? 'Request Header Fields Too Large' : e.httpStatus === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +

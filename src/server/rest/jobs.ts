@@ -35,7 +35,7 @@ function timeoutOf(v: unknown): number {
 /** A uint64 query parameter in milliseconds (jobs.list min/maxCreationTime). */
 function msParam(v: unknown, name: string): number | undefined {
   if (v === undefined || v === '') return undefined;
-  if (!/^\d+$/.test(String(v))) throw BigQueryError.invalid(`Invalid value for ${name}: ${String(v)}`, name);
+  if (!/^\d+$/.test(String(v))) throw BigQueryError.invalidValue(name, String(v), name);
   return Number(v);
 }
 
@@ -94,9 +94,9 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
   app.get('/projects/:projectId/jobs', async (req: Req) => {
     const q = req.query as Record<string, unknown>;
     const states = repeated(q.stateFilter).map((s) => s.toUpperCase());
-    for (const s of states) if (!(STATES as readonly string[]).includes(s)) throw BigQueryError.invalid(`Invalid value for stateFilter: ${s.toLowerCase()}`, 'stateFilter');
+    for (const s of states) if (!(STATES as readonly string[]).includes(s)) throw BigQueryError.invalidValue('stateFilter', s.toLowerCase(), 'stateFilter');
     const projection = String(q.projection ?? 'full').toLowerCase();
-    if (projection !== 'full' && projection !== 'minimal') throw BigQueryError.invalid(`Invalid value for projection: ${String(q.projection)}`, 'projection');
+    if (projection !== 'full' && projection !== 'minimal') throw BigQueryError.invalidValue('projection', String(q.projection), 'projection');
     // allUsers: every job of the emulator belongs to its one user, so all jobs are listed either way.
     const all = ctx.jobs.list(req.params.projectId, {
       states: states as JobState[],
@@ -145,7 +145,7 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
 
   app.post('/projects/:projectId/queries', async (req: Req) => {
     const body = objectBody<RequestBodies['bigquery.jobs.query']>(req.body);
-    if (typeof body.query !== 'string') throw BigQueryError.invalid('Required parameter is missing: query', 'query');
+    if (typeof body.query !== 'string') throw BigQueryError.requiredParameterMissing('query');
     const query: Record<string, unknown> = {};
     for (const k of QUERY_FIELDS) if ((body as Record<string, unknown>)[k] !== undefined) query[k] = (body as Record<string, unknown>)[k];
     if (query.useLegacySql === undefined) query.useLegacySql = false;

@@ -72,11 +72,11 @@ export function networkGuards(opts: NetworkGuardOptions) {
   return async function guard(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const host = req.headers.host;
     if (host !== undefined && !hostAllowed(hostName(host)))
-      throw BigQueryError.forbiddenRequest(`Host "${host}" is not served by this emulator. Add it with --allowed-host if clients reach the emulator by that name.`);
+      throw BigQueryError.hostNotServed(host);
     const origin = req.headers.origin;
     if (origin !== undefined) {
       if (!originAllowed(origin, req.socket.localPort))
-        throw BigQueryError.forbiddenRequest(`Requests from origin ${origin} are not accepted. Allow a browser origin with --cors-origin.`);
+        throw BigQueryError.originNotAccepted(origin);
       if (cors.has(origin.toLowerCase())) {
         reply.header('access-control-allow-origin', origin).header('vary', 'Origin').header('access-control-expose-headers', EXPOSED_HEADERS);
         if (req.method === 'OPTIONS') {
@@ -98,8 +98,6 @@ export function networkGuards(opts: NetworkGuardOptions) {
     const type = String(req.headers['content-type'] ?? '');
     if (isJson(type)) return;
     if (req.url.startsWith('/upload/') && (req.method === 'PUT' || (type && !CORS_SAFELISTED.test(type)))) return;
-    throw BigQueryError.forbiddenRequest(
-      `Content-Type ${type ? `"${type}"` : '(none)'} is not accepted for ${req.method} requests: BigQuery REST requests carry JSON (Content-Type: application/json).`,
-    );
+    throw BigQueryError.contentTypeNotAccepted(type, req.method);
   };
 }

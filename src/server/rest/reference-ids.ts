@@ -35,12 +35,9 @@ export function checkReferenceIds(body: unknown): void {
     if (!ref || typeof ref !== 'object') continue;
     const { projectId, datasetId, tableId, jobId } = ref as Record<string, unknown>;
     if (typeof projectId === 'string' && projectId.length > MAX_PROJECT_ID_CHARS)
-      throw BigQueryError.invalid(
-        `Invalid project ID '${projectId}'. Project IDs must contain 6-63 lowercase letters, digits, or dashes. IDs must start with a letter and may not end with a dash.`,
-        `${name}.projectId`,
-      );
+      throw BigQueryError.invalidProjectId(projectId, `${name}.projectId`);
     if (typeof jobId === 'string' && jobId !== '' && !/^[A-Za-z0-9_-]{1,1024}$/.test(jobId))
-      throw BigQueryError.invalid(`Invalid job ID "${jobId}". Job IDs must be alphanumeric (plus underscores and dashes) and must be at most 1024 characters long.`, `${name}.jobId`);
+      throw BigQueryError.invalidJobId(jobId, `${name}.jobId`);
     checkLocation((ref as Record<string, unknown>).location, `${name}.location`);
     if (typeof datasetId === 'string' && datasetId.length > MAX_RESOURCE_ID_CHARS) throw BigQueryError.invalidDatasetId(datasetId);
     if (typeof tableId === 'string' && tableId.length > MAX_RESOURCE_ID_CHARS) throw BigQueryError.invalidTableId(tableId);
@@ -72,5 +69,5 @@ export function cappedEnvelope(e: BigQueryError): object {
 function checkLocation(location: unknown, field: string): void {
   if (typeof location !== 'string' || location === '') return;
   if (location.length <= MAX_LOCATION_CHARS && /^[A-Za-z][A-Za-z0-9-]*$/.test(location)) return;
-  throw BigQueryError.invalid(`Invalid value for location: ${quoted(location)}`, field);
+  throw BigQueryError.invalidValue('location', quoted(location), field);
 }

@@ -143,7 +143,7 @@ function bodyError(ref: string, e: SchemaProblem): BigQueryError {
   if (e.keyword === 'required') {
     const missing = (e.params as { missingProperty: string }).missingProperty;
     const field = [...segs.filter((x) => !/^\d+$/.test(x)), missing].join('.');
-    return BigQueryError.invalid(`Required parameter is missing: ${field}`, field);
+    return BigQueryError.requiredParameterMissing(field);
   }
   if (e.keyword === 'type') {
     if (!segs.length) return BigQueryError.invalidJsonPayload('Root element must be a message.');

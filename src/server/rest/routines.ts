@@ -35,7 +35,7 @@ export function bqTypeOf(d: unknown, where: string): BqType {
   if (kind === 'STRUCT')
     return { kind: 'STRUCT', fields: ((x.structType?.fields ?? []) as (StandardSqlField<RequestJson> | null)[]).map((f) => ({ name: f?.name ?? '', type: bqTypeOf(f?.type, where) })) } as BqType;
   const scalar = ['INT64', 'BOOL', 'FLOAT64', 'STRING', 'BYTES', 'TIMESTAMP', 'DATE', 'TIME', 'DATETIME', 'INTERVAL', 'GEOGRAPHY', 'NUMERIC', 'BIGNUMERIC', 'JSON'];
-  if (!scalar.includes(kind)) throw BigQueryError.invalid(`Invalid value for ${where}.typeKind: ${kind || '(missing)'}`, where);
+  if (!scalar.includes(kind)) throw BigQueryError.invalidTypeKind(where, kind);
   return { kind } as BqType;
 }
 
@@ -67,20 +67,20 @@ function routineResource(r: RoutineMeta, full = true): Routine {
 /** A stored routine from a REST body (insert/update), validated like BigQuery's required fields. */
 function routineFromBody(body: Routine<RequestJson>, ref: Params, existing?: RoutineMeta): RoutineMeta {
   const routineType = String(body.routineType ?? existing?.routineType ?? '');
-  if (!ROUTINE_TYPES.includes(routineType)) throw BigQueryError.invalid(routineType ? `Invalid value for routineType: ${routineType}` : 'Routine type is required.', 'routineType');
-  if (typeof body.definitionBody !== 'string' || !body.definitionBody) throw BigQueryError.invalid('Routine definition body is required.', 'definitionBody');
+  if (!ROUTINE_TYPES.includes(routineType)) throw BigQueryError.invalidRoutineType(routineType);
+  if (typeof body.definitionBody !== 'string' || !body.definitionBody) throw BigQueryError.routineBodyRequired();
   const language = String(body.language ?? (routineType === 'SCALAR_FUNCTION' ? 'SQL' : 'SQL')).toUpperCase();
-  if (language !== 'SQL' && language !== 'JAVASCRIPT') throw BigQueryError.invalid(`Language ${language} is not supported by bqemu`, 'language');
+  if (language !== 'SQL' && language !== 'JAVASCRIPT') throw BigQueryError.notSupported(`Language ${language}`, { in: 'request', location: 'language' });
   if (language === 'JAVASCRIPT') {
-    if (routineType !== 'SCALAR_FUNCTION') throw BigQueryError.invalid('Only scalar functions may be written in JavaScript', 'language');
+    if (routineType !== 'SCALAR_FUNCTION') throw BigQueryError.javascriptOnlyScalar();
     if ((body.importedLibraries ?? []).length)
-      throw BigQueryError.invalid('importedLibraries (JavaScript libraries in Cloud Storage) is not supported by bqemu', 'importedLibraries');
-    if (!body.returnType) throw BigQueryError.invalid('Return type is required for JavaScript functions.', 'returnType');
+      throw BigQueryError.notSupported('importedLibraries (JavaScript libraries in Cloud Storage)', { in: 'request', location: 'importedLibraries' });
+    if (!body.returnType) throw BigQueryError.javascriptReturnTypeRequired();
   }
   // A null element (`"arguments": [null]`) is an argument without a name, not a crash.
   const args: RoutineArgument[] = ((body.arguments ?? []) as (Argument<RequestJson> | null)[]).map((a0, i) => {
     const a: Argument<RequestJson> = a0 ?? {};
-    if (typeof a.name !== 'string' || !a.name) throw BigQueryError.invalid(`Argument name is required (argument ${i + 1}).`, 'arguments');
+    if (typeof a.name !== 'string' || !a.name) throw BigQueryError.argumentNameRequired(i + 1);
     const arg: RoutineArgument = { name: a.name };
     if (a.argumentKind !== 'ANY_TYPE') arg.dataType = bqTypeOf(a.dataType, `arguments[${i}].dataType`);
     if (a.mode === 'IN' || a.mode === 'OUT' || a.mode === 'INOUT') arg.mode = a.mode;
@@ -110,16 +110,16 @@ function routineFromBody(body: Routine<RequestJson>, ref: Params, existing?: Rou
 }
 
 function checkRoutineId(id: unknown): string {
-  if (typeof id !== 'string' || !id) throw BigQueryError.invalid('Required parameter is missing: routineReference.routineId', 'routineReference.routineId');
+  if (typeof id !== 'string' || !id) throw BigQueryError.requiredParameterMissing('routineReference.routineId');
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,255}$/.test(id))
-    throw BigQueryError.invalid(`Invalid routine ID "${id}". Routine IDs must contain only letters, numbers, or underscores, start with a letter or underscore, and be at most 256 characters long.`, 'routineReference.routineId');
+    throw BigQueryError.invalidRoutineId(id);
   return id;
 }
 
 export function routinesRoutes(app: FastifyInstance, ctx: RestContext): void {
   const cat = ctx.engine.catalog;
   const base = '/projects/:projectId/datasets/:datasetId/routines';
-  const notFound = (p: Params) => BigQueryError.notFound(`Not found: Routine ${p.projectId}:${p.datasetId}.${p.routineId}`);
+  const notFound = (p: Params) => BigQueryError.resourceNotFound('Routine', `${p.projectId}:${p.datasetId}.${p.routineId}`);
   const find = (p: Params) => {
     requireDataset(ctx, p.projectId, p.datasetId);
     const r = cat.getRoutine(p.projectId, p.datasetId, p.routineId);
@@ -135,7 +135,7 @@ export function routinesRoutes(app: FastifyInstance, ctx: RestContext): void {
       routineId: checkRoutineId(body.routineReference?.routineId),
     };
     requireDataset(ctx, ref.projectId, ref.datasetId);
-    if (cat.getRoutine(ref.projectId, ref.datasetId, ref.routineId)) throw BigQueryError.duplicate(`Already Exists: Routine ${ref.projectId}:${ref.datasetId}.${ref.routineId}`);
+    if (cat.getRoutine(ref.projectId, ref.datasetId, ref.routineId)) throw BigQueryError.alreadyExists('Routine', `${ref.projectId}:${ref.datasetId}.${ref.routineId}`);
     const r = routineFromBody(body, ref);
     await cat.putRoutine(r);
     return routineResource(r);
@@ -149,7 +149,7 @@ export function routinesRoutes(app: FastifyInstance, ctx: RestContext): void {
     const filter = req.query.filter;
     if (filter) {
       const m = /^\s*routineType\s*:\s*"?(\w+)"?\s*$/.exec(filter);
-      if (!m) throw BigQueryError.invalid(`Invalid filter: ${filter}`, 'filter');
+      if (!m) throw BigQueryError.invalidRoutineFilter(filter);
       all = all.filter((r) => r.routineType === m[1]);
     }
     const start = offsetOfToken(req.query.pageToken) ?? 0;

@@ -33,13 +33,13 @@ export function rowAccessPoliciesRoutes(app: FastifyInstance, ctx: RestContext):
 
   const tableOf = (req: Req): TableMeta => {
     const t = requireTable(ctx, req.params.projectId, req.params.datasetId, req.params.tableId);
-    if (t.type !== 'TABLE') throw BigQueryError.invalid(`Row access policies are only supported on tables; ${fullName(t)} is a ${t.type.toLowerCase()}.`);
+    if (t.type !== 'TABLE') throw BigQueryError.rowAccessPoliciesOnlyOnTables(fullName(t), t.type.toLowerCase());
     return t;
   };
   const policyOf = (req: Req): RowAccessPolicyMeta => {
     const t = tableOf(req);
     const p = cat.getRowAccessPolicy(t.projectId, t.datasetId, t.tableId, req.params.policyId);
-    if (!p) throw BigQueryError.notFound(`Not found: Row access policy ${req.params.policyId} on table ${fullName(t)}`);
+    if (!p) throw BigQueryError.rowAccessPolicyNotFound(req.params.policyId, fullName(t));
     return p;
   };
 
@@ -49,7 +49,7 @@ export function rowAccessPoliciesRoutes(app: FastifyInstance, ctx: RestContext):
     const ref = body.rowAccessPolicyReference ?? {};
     const policyId = checkPolicyId(ref.policyId);
     if (cat.getRowAccessPolicy(t.projectId, t.datasetId, t.tableId, policyId))
-      throw BigQueryError.duplicate(`Already Exists: Row access policy ${policyId} on table ${fullName(t)}`);
+      throw BigQueryError.rowAccessPolicyAlreadyExists(policyId, fullName(t));
     const filterPredicate = await checkPredicate(ctx.engine, t, body.filterPredicate);
     const grantees = checkGrantees(body.grantees ?? []);
     const now = Date.now();
@@ -80,7 +80,7 @@ export function rowAccessPoliciesRoutes(app: FastifyInstance, ctx: RestContext):
     // A reference naming another policy id renames the policy.
     const policyId = ref.policyId === undefined ? old.policyId : checkPolicyId(ref.policyId);
     if (policyId !== old.policyId && cat.getRowAccessPolicy(t.projectId, t.datasetId, t.tableId, policyId))
-      throw BigQueryError.duplicate(`Already Exists: Row access policy ${policyId} on table ${fullName(t)}`);
+      throw BigQueryError.rowAccessPolicyAlreadyExists(policyId, fullName(t));
     const filterPredicate = await checkPredicate(ctx.engine, t, body.filterPredicate);
     const grantees = body.grantees === undefined ? old.grantees : checkGrantees(body.grantees);
     const p: RowAccessPolicyMeta = { ...old, policyId, filterPredicate, grantees, lastModifiedTime: Math.max(Date.now(), old.lastModifiedTime + 1) };
@@ -100,10 +100,10 @@ export function rowAccessPoliciesRoutes(app: FastifyInstance, ctx: RestContext):
     const t = tableOf(req);
     const body = objectBody<RequestBodies['bigquery.rowAccessPolicies.batchDelete']>(req.body);
     const ids = body.policyIds;
-    if (!Array.isArray(ids) || !ids.length) throw BigQueryError.invalid('Required parameter is missing: policyIds', 'policyIds');
+    if (!Array.isArray(ids) || !ids.length) throw BigQueryError.requiredParameterMissing('policyIds');
     for (const id of ids)
       if (typeof id !== 'string' || !cat.getRowAccessPolicy(t.projectId, t.datasetId, t.tableId, id))
-        throw BigQueryError.notFound(`Not found: Row access policy ${String(id)} on table ${fullName(t)}`);
+        throw BigQueryError.rowAccessPolicyNotFound(String(id), fullName(t));
     for (const id of ids as string[]) await cat.deleteRowAccessPolicy(t.projectId, t.datasetId, t.tableId, id);
     reply.status(204).send();
   });

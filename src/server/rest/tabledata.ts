@@ -31,7 +31,7 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
     // A query job's anonymous result table (src/server/rest/anonymous-tables.ts).
     if (isAnonymousDataset(req.params.datasetId)) return anonymousTableData(ctx, req.params, req.query);
     const t = requireTable(ctx, req.params.projectId, req.params.datasetId, req.params.tableId);
-    if (t.type !== 'TABLE') throw BigQueryError.invalid(`Cannot list a table of type ${t.type}.`);
+    if (t.type !== 'TABLE') throw BigQueryError.cannotListTableType(t.type);
     const q = req.query;
     const start = offsetOfToken(q.pageToken) ?? intParam(q.startIndex, 'startIndex') ?? 0;
     const max = intParam(q.maxResults, 'maxResults') ?? DEFAULT_PAGE;
@@ -61,7 +61,7 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
   app.post('/projects/:projectId/datasets/:datasetId/tables/:tableId/insertAll', async (req: Req) => {
     const body = objectBody<RequestBodies['bigquery.tabledata.insertAll']>(req.body);
     const t = requireTable(ctx, req.params.projectId, req.params.datasetId, req.params.tableId);
-    if (t.type !== 'TABLE') throw BigQueryError.invalid(`Cannot insert into a table of type ${t.type}.`);
+    if (t.type !== 'TABLE') throw BigQueryError.cannotInsertIntoTableType(t.type);
     // Table snapshots are read-only: the DML guard's text, with reason invalid (not a query).
     try {
       checkSnapshotWrite(t);
@@ -69,14 +69,14 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
       throw e instanceof BigQueryError ? BigQueryError.invalid(e.message) : e;
     }
     // BigQuery: 400 "No rows present in the request." (google/clusterfuzz#721, google-api-ruby-client#220).
-    if (body.rows !== undefined && !Array.isArray(body.rows)) throw BigQueryError.invalid(`Invalid value at 'rows': expected a list of rows.`, 'rows');
-    if (!body.rows?.length) throw BigQueryError.invalid('No rows present in the request.');
+    if (body.rows !== undefined && !Array.isArray(body.rows)) throw BigQueryError.insertAllRowsNotList();
+    if (!body.rows?.length) throw BigQueryError.noRowsPresent();
     const rows = body.rows;
     const good: Value[][] = [];
     const errors: { index: number; errors: object[] }[] = [];
     rows.forEach((r, index) => {
       try {
-        if (!r || typeof r.json !== 'object' || r.json === null) throw BigQueryError.invalid('Missing row data (json).');
+        if (!r || typeof r.json !== 'object' || r.json === null) throw BigQueryError.missingRowData();
         const row = decodeRow(t.columns, r.json, !!body.ignoreUnknownValues);
         // Type parameters (STRING(10), NUMERIC(5, 2)…) fail the row with BigQuery's text (src/engine/type-params.ts).
         try {
@@ -92,7 +92,7 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
     if (errors.length && !body.skipInvalidRows) {
       const bad = new Set(errors.map((e) => e.index));
       rows.forEach((_, index) => {
-        if (!bad.has(index)) errors.push({ index, errors: [{ reason: 'stopped', location: '', debugInfo: '', message: '' }] });
+        if (!bad.has(index)) errors.push({ index, errors: [BigQueryError.insertAllRowStopped()] });
       });
       // Invalid rows first, then the stopped ones (nodejs-bigquery system test "should return partial errors").
       return { kind: 'bigquery#tableDataInsertAllResponse', insertErrors: errors };
@@ -111,11 +111,11 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
 function decodeRow(columns: { name: string; type: BqType; required: boolean }[], json: Record<string, unknown>, ignoreUnknown: boolean): Value[] {
   const byName = new Map(Object.entries(json).map(([k, v]) => [k.toLowerCase(), { k, v }]));
   const known = new Set(columns.map((c) => c.name.toLowerCase()));
-  if (!ignoreUnknown) for (const { k } of byName.values()) if (!known.has(k.toLowerCase())) throw BigQueryError.invalid(`no such field: ${k}.`, k);
+  if (!ignoreUnknown) for (const { k } of byName.values()) if (!known.has(k.toLowerCase())) throw BigQueryError.insertAllNoSuchField(k);
   return columns.map((c) => {
     const e = byName.get(c.name.toLowerCase());
     if (e === undefined || e.v === null) {
-      if (c.required) throw BigQueryError.invalid(`Missing required field: ${c.name}.`, c.name);
+      if (c.required) throw BigQueryError.missingRequiredField(c.name, c.name);
       return c.type.kind === 'ARRAY' ? [] : null;
     }
     return decodeJsonValue(e.v, c.type, c.name, { ignoreUnknownValues: ignoreUnknown });

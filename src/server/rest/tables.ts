@@ -29,9 +29,9 @@ function settable(body: Table<RequestJson>): Record<string, unknown> {
 }
 
 function checkTableId(id: unknown): string {
-  if (typeof id !== 'string' || !id) throw BigQueryError.invalid('Required parameter is missing: tableReference.tableId', 'tableReference.tableId');
+  if (typeof id !== 'string' || !id) throw BigQueryError.requiredParameterMissing('tableReference.tableId');
   if (!/^[\p{L}\p{M}\p{N}\p{Pc}\p{Pd}\p{Zs}$-]{1,1024}$/u.test(id))
-    throw BigQueryError.invalid(`Invalid table ID "${id}". Table IDs must be alphanumeric (plus underscores) and must be at most 1024 characters long. Also, Table decorators cannot be used.`);
+    throw BigQueryError.invalidTableId(id);
   return id;
 }
 
@@ -41,7 +41,7 @@ function schemaColumns(schema: unknown): Column[] {
   const seen = new Set<string>();
   for (const c of cols) {
     const k = c.name.toLowerCase();
-    if (seen.has(k)) throw BigQueryError.invalid(`Duplicate column names: ${c.name}`, 'schema');
+    if (seen.has(k)) throw BigQueryError.duplicateColumnNames(c.name);
     seen.add(k);
   }
   return cols;
@@ -65,13 +65,13 @@ export function tablesRoutes(app: FastifyInstance, ctx: RestContext): void {
     const datasetId = body.tableReference?.datasetId ?? req.params.datasetId;
     const tableId = checkTableId(body.tableReference?.tableId);
     requireDataset(ctx, projectId, datasetId);
-    if (cat.getTable(projectId, datasetId, tableId)) throw BigQueryError.duplicate(`Already Exists: Table ${projectId}:${datasetId}.${tableId}`);
+    if (cat.getTable(projectId, datasetId, tableId)) throw BigQueryError.alreadyExists('Table', `${projectId}:${datasetId}.${tableId}`);
     const ref = { projectId, datasetId, tableId };
     let t: TableMeta;
     if (body.view?.query) {
-      if (body.view.useLegacySql === true) throw BigQueryError.invalid('Legacy SQL views are not supported by bqemu');
+      if (body.view.useLegacySql === true) throw BigQueryError.notSupported('Legacy SQL views', { in: 'request', verb: 'are' });
       const a = await ctx.engine.statements.analyze(String(body.view.query), 0, { projectId }, {});
-      if (a.stmt.kind !== 'QueryStmt') throw BigQueryError.invalid('A view query must be a SELECT statement');
+      if (a.stmt.kind !== 'QueryStmt') throw BigQueryError.viewQueryNotSelect();
       const now = Date.now();
       t = {
         ...ref,
@@ -138,7 +138,7 @@ export function tablesRoutes(app: FastifyInstance, ctx: RestContext): void {
  */
 async function evolveSchema(ctx: RestContext, t: TableMeta, next: Column[]): Promise<Column[]> {
   const byName = new Map(next.map((c) => [c.name.toLowerCase(), c]));
-  const mismatch = `Provided Schema does not match Table ${t.projectId}:${t.datasetId}.${t.tableId}`;
+  const mismatch = (detail: string) => BigQueryError.schemaMismatch(`${t.projectId}:${t.datasetId}.${t.tableId}`, detail);
   const modeName = (c: Column) => (c.type.kind === 'ARRAY' ? 'REPEATED' : c.required ? 'REQUIRED' : 'NULLABLE');
   const stmts: string[] = [];
   for (const old of t.columns) {
@@ -146,17 +146,17 @@ async function evolveSchema(ctx: RestContext, t: TableMeta, next: Column[]): Pro
     // BigQuery's texts: "… Field x is missing in new schema" (mozilla/mozilla-schema-generator#100),
     // "… Field x has changed type from STRING to INTEGER" (legacy REST type names), "… Field x has
     // changed mode from NULLABLE to REPEATED".
-    if (!c) throw BigQueryError.invalid(`${mismatch}. Field ${old.name} is missing in new schema`);
+    if (!c) throw mismatch(`Field ${old.name} is missing in new schema`);
     if ((old.type.kind === 'ARRAY') !== (c.type.kind === 'ARRAY'))
-      throw BigQueryError.invalid(`${mismatch}. Field ${old.name} has changed mode from ${modeName(old)} to ${modeName(c)}`);
+      throw mismatch(`Field ${old.name} has changed mode from ${modeName(old)} to ${modeName(c)}`);
     if (JSON.stringify(c.type) !== JSON.stringify(old.type))
-      throw BigQueryError.invalid(`${mismatch}. Field ${old.name} has changed type from ${fieldFromColumn(old).type} to ${fieldFromColumn(c).type}`);
+      throw mismatch(`Field ${old.name} has changed type from ${fieldFromColumn(old).type} to ${fieldFromColumn(c).type}`);
     // Type parameters may only be relaxed (STRING(10) → STRING(20) or STRING), as with ALTER COLUMN SET DATA TYPE.
     if (paramsKey(c) !== paramsKey(old)) {
       try {
         checkSetDataType(old, c.type, c);
       } catch {
-        throw BigQueryError.invalid(`${mismatch}. Field ${old.name} has changed type from ${columnTypeSql(old.type, old)} to ${columnTypeSql(c.type, c)}`);
+        throw mismatch(`Field ${old.name} has changed type from ${columnTypeSql(old.type, old)} to ${columnTypeSql(c.type, c)}`);
       }
     }
     if (old.required && !c.required) stmts.push(`ALTER TABLE "${t.duckName}" ALTER COLUMN "${old.name}" DROP NOT NULL`);
@@ -164,7 +164,7 @@ async function evolveSchema(ctx: RestContext, t: TableMeta, next: Column[]): Pro
   const oldNames = new Set(t.columns.map((c) => c.name.toLowerCase()));
   for (const c of next)
     if (!oldNames.has(c.name.toLowerCase())) {
-      if (c.required) throw BigQueryError.invalid(`${mismatch}. Cannot add required fields to an existing schema. (field: ${c.name})`);
+      if (c.required) throw mismatch(`Cannot add required fields to an existing schema. (field: ${c.name})`);
       stmts.push(`ALTER TABLE "${t.duckName}" ADD COLUMN "${c.name.replace(/"/g, '""')}" ${duckType(c.type)}`);
     }
   if (stmts.length) await ctx.engine.db.transaction(stmts);

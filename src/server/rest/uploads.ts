@@ -51,7 +51,7 @@ function parseJob(text: string): Job<RequestJson> {
 /** The two parts of a multipart/related body. @throws BigQueryError invalid for another shape. */
 function multipart(contentType: string, body: Buffer): { meta: Job<RequestJson>; data: Buffer } {
   const m = /^multipart\/related\s*;.*?boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
-  if (!m) throw BigQueryError.invalid(`Invalid multipart request: Content-Type ${contentType || '(none)'} is not multipart/related with a boundary.`);
+  if (!m) throw BigQueryError.multipartNotRelated(contentType);
   const delim = Buffer.from(`--${m[1] ?? m[2]}`);
   const parts: Buffer[] = [];
   let at = body.indexOf(delim);
@@ -68,7 +68,7 @@ function multipart(contentType: string, body: Buffer): { meta: Job<RequestJson>;
     parts.push(body.subarray(start, end));
     at = next;
   }
-  if (parts.length !== 2) throw BigQueryError.invalid(`Invalid multipart request with ${parts.length} parts: expected the job resource and the data.`);
+  if (parts.length !== 2) throw BigQueryError.multipartPartCount(parts.length);
   const content = (p: Buffer) => {
     const h = p.indexOf('\r\n\r\n');
     const h2 = p.indexOf('\n\n');
@@ -108,7 +108,7 @@ export function uploadsRoutes(app: FastifyInstance, ctx: RestContext): void {
     }
     if (type === 'resumable') {
       const body = parseJob(raw.toString('utf8') || '{}');
-      if (!body.configuration?.load) throw BigQueryError.invalid('Required parameter is missing: configuration.load', 'configuration.load');
+      if (!body.configuration?.load) throw BigQueryError.requiredParameterMissing('configuration.load');
       const id = randomUUID().replace(/-/g, '');
       const file = tempFile();
       fs.writeFileSync(file, '');
@@ -117,13 +117,13 @@ export function uploadsRoutes(app: FastifyInstance, ctx: RestContext): void {
       reply.header('location', location).header('x-guploader-uploadid', id).status(200);
       return '';
     }
-    throw BigQueryError.invalid(`Invalid upload type: ${type || '(none)'}. Use uploadType=multipart or uploadType=resumable.`, 'uploadType');
+    throw BigQueryError.invalidUploadType(type);
   });
 
   app.put('/projects/:projectId/jobs', { bodyLimit: MAX_UPLOAD_REQUEST_BYTES }, async (req: Req, reply) => {
     const id = String(req.query.upload_id ?? '');
     const s = sessions.get(id);
-    if (!s) throw BigQueryError.notFound(`Not found: upload ${id}`);
+    if (!s) throw BigQueryError.uploadNotFound(id);
     const data = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const range = String(req.headers['content-range'] ?? '');
     let total: number | undefined;
@@ -132,11 +132,11 @@ export function uploadsRoutes(app: FastifyInstance, ctx: RestContext): void {
       const chunk = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(range);
       if (probe) total = probe[1] === '*' ? undefined : Number(probe[1]);
       else if (chunk) {
-        if (Number(chunk[1]) !== s.received) throw BigQueryError.invalid(`Invalid Content-Range ${range}: ${s.received} bytes were received so far.`);
+        if (Number(chunk[1]) !== s.received) throw BigQueryError.contentRangeMismatch(range, s.received);
         fs.appendFileSync(s.file, data);
         s.received += data.length;
         total = chunk[3] === '*' ? undefined : Number(chunk[3]);
-      } else throw BigQueryError.invalid(`Invalid Content-Range: ${range}`);
+      } else throw BigQueryError.invalidContentRange(range);
     } else {
       fs.appendFileSync(s.file, data);
       s.received += data.length;
