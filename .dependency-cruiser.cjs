@@ -43,31 +43,19 @@ const LAYERS = [
   ['cli'],
 ];
 
-/** Edges still to be removed by a parallel change, listed so the check stays green meanwhile. */
-const KNOWN_EXCEPTIONS = [
-  // src/functions/* import duckFieldName from src/engine/duckdb/types.ts; the functions pass
-  // (part B of the architecture pass) moves duckFieldName below functions and deletes this entry.
-  { from: '^src/functions/', to: '^src/engine/duckdb/types\\.(js|ts)$' },
-];
+/** Edges allowed to run up a layer: none. (The form — `{from, to}` path patterns — is kept for a migration that needs one.) */
+const KNOWN_EXCEPTIONS = [];
 
 /**
- * Import cycles still to be removed by parallel changes, exempted from no-circular meanwhile (a
- * cycle is exempt only when every module in it matches one of these).
+ * Import cycles exempted from no-circular: none. (A cycle would be exempt only when every module in it
+ * matches one of these patterns.)
  */
-const KNOWN_CYCLES = [
-  // src/functions/prelude.ts `await import('./index.js')` closes a loop through every function
-  // table; the functions pass (part B) makes the registration explicit and deletes this entry.
-  '^src/functions/',
-  // Expressions hold subqueries (scans) and scans hold expressions: lower/exprs.ts ⇄ lower/scans.ts.
-  // The typed-lowering pass (part C) owns src/engine/lower and deletes this entry once it is broken.
-  '^src/engine/lower/(exprs|scans)\\.(js|ts)$',
-];
+const KNOWN_CYCLES = [];
 
 /** The modules allowed an `await import()`: lazy loading of heavy subcommands, never cycle-breaking. */
 const LAZY_LOADERS = [
   '^src/cli/main\\.(js|ts)$', // `serve` spawns the analyzer before loading the server; subcommands load their tooling
   '^src/conformance/(cli|docs)\\.(js|ts)$', // the in-process emulator, only without --endpoint
-  '^src/functions/prelude\\.(js|ts)$', // part B (the functions pass) makes the function tables' registration explicit
 ];
 
 const folders = (names) => `^src/(${names.join('|')})/`;

@@ -78,7 +78,7 @@ export function columnsFromDefinitions(defs: Node[]): Column[] {
     if (d.defaultValue?.expression) {
       c.defaultValueExpression = String(d.defaultValue.sql ?? '');
       c.defaultSql = lowerExpr(d.defaultValue.expression, {
-        tables: new Map(), namedParams: new Map(), positionalParams: [], duckType, literal: toDuckLiteral, alias: makeAliaser(),
+        tables: new Map(), namedParams: new Map(), positionalParams: [], duckType, literal: toDuckLiteral, alias: makeAliaser(), scan: lowerScan,
       });
     }
     return c;

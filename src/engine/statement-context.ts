@@ -36,6 +36,7 @@ export async function makeContext(e: Engine, tables: Map<string, TableMeta>, opt
     duckType,
     literal: toDuckLiteral,
     alias: makeAliaser(),
+    scan: lowerScan,
   };
 }
 

@@ -38,6 +38,11 @@ export interface LowerContext {
   literal(v: Value, t: BqType): string;
   /** Unique alias generator. */
   alias(prefix?: string): string;
+  /**
+   * Lowers a scan (src/engine/lower/scans.ts `lowerScan`): how an expression holding a subquery
+   * lowers it. Passed in rather than imported, so that scans.ts imports exprs.ts and not the reverse.
+   */
+  scan(n: Node, ctx: LowerContext): string;
   /** The table version each `FOR SYSTEM_TIME AS OF` scan reads (src/engine/history.ts bindSystemTime). */
   systemTime?: Map<Node, string>;
   /** Row conditions of aggregate calls with a `HAVING MAX/MIN` modifier, set by the aggregate scan (scans.ts). */

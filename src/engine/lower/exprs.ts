@@ -24,7 +24,6 @@ import type { FnCall } from '../../functions/registry.js';
 import type { BqType } from '../../types/types.js';
 import { colName, exprType, ident, type LowerContext } from './context.js';
 import { duckFieldName } from '../duckdb/types.js';
-import { lowerScan } from './scans.js';
 import { jsUdfIdOf, lowerJsUdfCall } from '../../functions/js-udf.js';
 import { castParams, enforceSql } from '../type-params.js';
 import { collatedCall, icuLocale, sortKey } from '../../functions/collation.js';
@@ -207,7 +206,7 @@ function lowerSubquery(n: ResolvedSubqueryExpr, ctx: LowerContext): string {
   const single = singleValueSubquery(n);
   if (single) return `(${lowerExpr(single, ctx)})`;
   const scan: Node = n.subquery!;
-  const inner = lowerScan(scan, ctx);
+  const inner = ctx.scan(scan, ctx);
   const out = scan.columnList?.[0];
   switch (n.subqueryType) {
     case 'SCALAR':
