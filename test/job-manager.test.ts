@@ -30,7 +30,9 @@ const query = (sql: string, extra: Record<string, unknown> = {}) => ({ configura
 const withId = (jobId: string, sql: string) => ({ jobReference: { jobId }, ...query(sql) });
 
 function manager(fake = new FakeEngine(), limits: Partial<ResultLimits> = {}, maxRunning?: number): { jm: JobManager; fake: FakeEngine } {
-  return { jm: new JobManager(fake.asEngine(), P, limits, undefined, maxRunning), fake };
+  const jm = new JobManager(fake.asEngine(), P, limits, undefined, maxRunning);
+  jm.runRequest = (_engine, sql, opts) => fake.execute(sql, opts);
+  return { jm, fake };
 }
 
 /** The error a call raised (fails the test when it does not raise). */

@@ -37,7 +37,12 @@ export interface ExecuteEnv {
   onStatementTimeout(ms: number): void;
   /** Who runs the job's statements (row access policies); absent: the default principal. */
   caller?: Caller;
+  /** Runs a request's text (src/scripting/request.ts `executeRequest`; a test may pass a fake). */
+  runRequest?: RequestRunner;
 }
+
+/** Runs a request's text on an engine: one statement or a script (src/scripting/request.ts). */
+export type RequestRunner = typeof executeRequest;
 
 /** A new, empty Execution. */
 export function newExecution(): Execution {
@@ -82,7 +87,7 @@ export async function executeQueryJob(env: ExecuteEnv, job: JobRecord, ex: Execu
   try {
     timer?.restart();
     if (q.tableDefinitions !== undefined) externals = await createExternalTables(engine, temp, q.tableDefinitions, dryRun);
-    ex.results = await executeRequest(engine, q.query, {
+    ex.results = await (env.runRequest ?? executeRequest)(engine, q.query, {
       projectId: job.projectId,
       defaultDataset: dd?.datasetId ? { projectId: dd.projectId ?? job.projectId, datasetId: dd.datasetId } : undefined,
       namedParams: named,

@@ -28,7 +28,7 @@ import { configKey } from './jobs-params.js';
 import { AnonymousTables, anonymousDestination, withoutAnonymousEcho } from './anonymous.js';
 import { JobSlots, type SlotRequest } from './slots.js';
 import { statementTimeoutError, validateQueryConfig } from './query-options.js';
-import { executeQueryJob, newExecution } from './execute.js';
+import { executeQueryJob, newExecution, type RequestRunner } from './execute.js';
 import { childJobIds, childJobs } from './children.js';
 import { executeLoadJob, validateLoadConfig } from './load.js';
 import { executeCopyJob, validateCopyConfig } from './copy.js';
@@ -95,6 +95,11 @@ export class JobManager {
   readonly slots: JobSlots;
   /** The jobs' logger (`{component: 'jobs'}`): each job's start and end at debug. */
   private readonly log: Logger;
+  /**
+   * Runs a query job's text (default src/scripting/request.ts `executeRequest`); the job-manager
+   * unit tests (test/job-manager.test.ts) put a fake engine's answers here.
+   */
+  runRequest: RequestRunner | undefined;
 
   constructor(
     readonly engine: Engine,
@@ -311,7 +316,7 @@ export class JobManager {
         if (job.configuration.load) await executeLoadJob(this.engine, job);
         else if (job.configuration.copy && !job.configuration.query) await executeCopyJob(this.engine, job);
         else if (job.configuration.extract && !job.configuration.query) await executeExtractJob(this.engine, job);
-        else await executeQueryJob({ engine: this.engine, sessions: this.sessions, onStatementTimeout, caller: r.caller }, job, ex);
+        else await executeQueryJob({ engine: this.engine, sessions: this.sessions, onStatementTimeout, caller: r.caller, runRequest: this.runRequest }, job, ex);
         results = ex.results;
       });
     } catch (e) {

@@ -1,8 +1,9 @@
 /**
  * A fake of the engine for job-manager unit tests (test/job-manager.test.ts): exactly what
  * src/jobs/jobs.ts and its query path (src/jobs/execute.ts, sessions.ts) call on an `Engine` —
- * `execute`, `db.persistent` / `db.save` / `db.loadAll`, `catalog.getDataset` — with answers a test
- * scripts per query text. A query can be held open (`hold`) to observe PENDING and RUNNING; a held
+ * `db.persistent` / `db.save` / `db.loadAll`, `catalog.getDataset` — plus `execute`, which the test
+ * installs as the manager's `runRequest` (in place of src/scripting/request.ts `executeRequest`),
+ * with answers a test scripts per query text. A query can be held open (`hold`) to observe PENDING and RUNNING; a held
  * query ends with the engine's interruption error once the job's interrupter fires (jobs.cancel),
  * as a DuckDB query interrupted by `Interrupter.interrupt` does.
  */
