@@ -1,5 +1,5 @@
 /**
- * Authored fixtures from GoogleSQL's documented behaviour (issue 3): writes
+ * Authored fixtures from GoogleSQL's documented behaviour: writes
  * `conformance/fixtures/docs_functions/<name>/` — `query.sql`, `expected.json`, `provenance.json` —
  * from the worked examples of the GoogleSQL reference (google/zetasql `docs/*.md`, rev 2d8f7b7; the
  * same examples appear in BigQuery's reference), as collected in

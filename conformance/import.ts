@@ -1,6 +1,6 @@
 /**
  * One-shot import of the shared real-BigQuery recordings into `conformance/fixtures/<phase>/<name>/`
- * (issue 3; contract §2.1, corpus README). Every file is copied byte for byte — an `expected.json`
+ * (conformance/README.md "Fixture files" and "Test data copied from the reference corpus"; corpus README). Every file is copied byte for byte — an `expected.json`
  * is never edited — and a `provenance.json` naming the source is written beside it.
  *
  *   npm run corpus:import -- [--corpus DIR] [--source DIR] [--dest DIR]

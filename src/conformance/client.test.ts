@@ -75,7 +75,7 @@ describe('needsJobInsert', () => {
   });
 });
 
-describe('mapParameters (contract §2.1)', () => {
+describe('mapParameters (conformance/README.md "Fixture files")', () => {
   it('builds named params and types, never touching the SQL', () => {
     const { params, types } = mapParameters({
       mode: 'named',

@@ -1,5 +1,5 @@
 /**
- * Which documentation examples exercise BigQuery features (issue 5 acceptance line: "≥ 95 % of the
+ * Which documentation examples exercise BigQuery features (the acceptance line of the documentation-examples work: "≥ 95 % of the
  * self-contained cases of BigQuery features pass; graph, proto and pipe-syntax cases excluded").
  *
  * The docs-examples corpus is the GoogleSQL reference of google/zetasql (corpus README), which also

@@ -1,5 +1,5 @@
 /**
- * Variation tags (contract §6.5): every fixture is classified into one or more of seven locked
+ * Variation tags (conformance/README.md "Variation tags"): every fixture is classified into one or more of seven locked
  * tags. `happy_path` applies only when no other tag applies. The detection rules are the contract's,
  * rule for rule; the light SQL lexer here (string literals, comments, code) is shared with the
  * coverage report.
@@ -158,7 +158,7 @@ export function isTimezone(name: string, query: string, lexed: LexedSql = lexSql
 }
 
 /**
- * Classify one fixture (contract §6.5). Returns the tags that fire, in {@link VARIATION_TAGS} order;
+ * Classify one fixture (conformance/README.md "Variation tags"). Returns the tags that fire, in {@link VARIATION_TAGS} order;
  * `['happy_path']` when none of the other six does.
  */
 export function detectTags(input: TagInput): VariationTag[] {
