@@ -1,7 +1,7 @@
 /**
  * The job manager: query jobs (jobs.insert / jobs.query), their lifecycle, metadata and result pages.
  *
- * Lifecycle (DESIGN §2.1): a job is created PENDING, runs asynchronously (RUNNING) once it has a
+ * Lifecycle (docs/ARCHITECTURE.md §1, §3): a job is created PENDING, runs asynchronously (RUNNING) once it has a
  * running slot (slots.ts: a bounded number of jobs run at once) and ends DONE, with
  * `status.errorResult` when it failed. Execution itself is execute.ts; a SELECT job's result is its
  * anonymous table (anonymous.ts). Callers wait for it as long as they choose

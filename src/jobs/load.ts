@@ -17,7 +17,7 @@
  *   `status.errors`; one more fails the job with `Error while reading data, error message: <CSV|JSON>
  *   table encountered too many errors, giving up. Rows: <n>; errors: <m>. Please look into the
  *   errors[] collection for more details.` (text as BigQuery reports it, e.g. the job error quoted
- *   in github.com/HTTPArchive/legacy.httparchive.org issue 129), followed by each bad record.
+ *   in https://github.com/HTTPArchive/legacy.httparchive.org/issues/129), followed by each bad record.
  * - writeDisposition: WRITE_APPEND by default (JobConfigurationLoad.writeDisposition), WRITE_TRUNCATE,
  *   WRITE_EMPTY; createDisposition, schemaUpdateOptions, timePartitioning, rangePartitioning and
  *   clustering as for query destinations; destinationTableProperties (description, friendlyName,

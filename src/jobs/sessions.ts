@@ -1,6 +1,6 @@
 /**
- * Sessions (contract §4.3 createSession / connectionProperties `session_id`; BigQuery "Introduction
- * to sessions"): a query job with `createSession: true` mints a URL-safe session id, answered in
+ * Sessions (JobConfigurationQuery createSession / connectionProperties `session_id`; BigQuery "Introduction
+ * to sessions", https://cloud.google.com/bigquery/docs/sessions-intro): a query job with `createSession: true` mints a URL-safe session id, answered in
  * `statistics.sessionInfo.sessionId` and the query response's `sessionInfo`. Later jobs naming it
  * in `connectionProperties` (`{key: 'session_id', value: id}`) see the session's TEMP tables
  * (kept in a hidden dataset of the session), and its variables, system variables and temp
