@@ -1,7 +1,7 @@
 /**
  * projects.list, the discovery document, and both REST base paths: `/bigquery/v2/projects/...`
  * (what `apiEndpoint` produces) and `/projects/...` (what `BIGQUERY_EMULATOR_HOST` produces,
- * DESIGN §7), each exercised through a real @google-cloud/bigquery client.
+ * docs/ARCHITECTURE.md §7), each exercised through a real @google-cloud/bigquery client.
  *
  * Shapes: ProjectList / ProjectListProjects and RestDescription in api/bigquery-v2-discovery.json.
  */
