@@ -13,7 +13,7 @@
  * the 1e-12 tolerance needs, and a function BigQuery documents. The query is copied verbatim. The
  * column types come from the functions' documented return types and are written here, per case;
  * the cell values come from the documented result table, converted from the docs' display style
- * into the recorded form of `expected.json` (corpus README note 2: the Python client's decoded
+ * into the recorded form of `expected.json` (conformance/README.md "Recording notes" 2: the Python client's decoded
  * form — INT64/FLOAT64 as JSON numbers, NUMERIC as strings, DATE `YYYY-MM-DD`, DATETIME
  * `YYYY-MM-DDTHH:MM:SS[.ffffff]`, TIMESTAMP `…+00:00`, BYTES base64, INTERVAL as `relativedelta(…)`
  * text, RANGE as `{start, end}`, ARRAY as lists, STRUCT as objects). Where the display form needs
@@ -415,7 +415,7 @@ function stripLiteralPrefix(s: string, kw: string): string {
   return m ? m[2]! : s.trim();
 }
 
-/** Canonical INTERVAL text → the Python client's relativedelta repr (corpus README note 3). */
+/** Canonical INTERVAL text → the Python client's relativedelta repr (conformance/README.md "Recording notes" 3). */
 export function intervalToRelativedelta(text: string): string {
   const m = /^(-)?(\d+)-(\d+) (-?\d+) (-)?(\d+):(\d+):(\d+)(?:\.(\d+))?$/.exec(text.trim());
   if (!m) throw new Error(`bad INTERVAL ${text}`);

@@ -1,7 +1,7 @@
 /**
  * Glue between fixtures and the real `@google-cloud/bigquery` client (v8): client construction
  * with per-request identity headers, job_config / parameters mapping, decoded-value conversion and
- * error extraction (conformance/README.md "Fixture files", "Error parity"; BigQuery's JobConfigurationQuery; corpus README notes 5, 6, 8).
+ * error extraction (conformance/README.md "Fixture files", "Error parity"; BigQuery's JobConfigurationQuery; conformance/README.md "Recording notes" 5, 6, 8).
  */
 import { BigQuery, BigQueryDate, BigQueryDatetime, BigQueryInt, BigQueryTime, BigQueryTimestamp, Geography } from '@google-cloud/bigquery';
 import { PassThroughClient } from 'google-auth-library';
@@ -30,7 +30,7 @@ export function makeClient(endpoint: string, projectId: string): { bq: BigQuery;
   return { bq, auth };
 }
 
-/** Python client's reason → HTTP status mapping for job errors (corpus README note 5). */
+/** Python client's reason → HTTP status mapping for job errors (conformance/README.md "Recording notes" 5). */
 export const REASON_TO_STATUS: Record<string, number> = {
   accessDenied: 403,
   backendError: 500,
@@ -115,7 +115,7 @@ function asNumber(v: JsonValue): number {
 }
 
 /**
- * Map job_config.json (Python client snake_case, corpus README note 6) to the client's query
+ * Map job_config.json (Python client snake_case, conformance/README.md "Recording notes" 6) to the client's query
  * options, which carry REST names (BigQuery's JobConfigurationQuery, https://cloud.google.com/bigquery/docs/reference/rest/v2/Job#JobConfigurationQuery).
  */
 export function mapJobConfig(cfg: Record<string, JsonValue>, defaultProject: string): MappedJobConfig {

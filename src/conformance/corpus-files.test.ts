@@ -55,7 +55,7 @@ describe('conformance/fixtures', () => {
     for (const f of authored) {
       const p = provenance(f.dir);
       expect(Array.isArray(p.cites) && p.cites.length > 0, f.id).toBe(true);
-      const exp = parseJsonSafe(readFileSync(join(f.dir, 'expected.json'), 'utf8')) as { bigquery?: { job_id?: unknown } }; // NaN tokens allowed (corpus README note 2)
+      const exp = parseJsonSafe(readFileSync(join(f.dir, 'expected.json'), 'utf8')) as { bigquery?: { job_id?: unknown } }; // NaN tokens allowed (conformance/README.md "Recording notes" 2)
       // No job id: the `bigquery` block is absent, or names project `authored` with `job_id: null`.
       expect(exp.bigquery?.job_id ?? undefined, f.id).toBeUndefined();
       expect(() => loadFixture(f.dir)).not.toThrow();

@@ -74,7 +74,7 @@ export const KNOWN_STATEMENTS = [
   'ASSERT', 'EXPORT DATA', 'LOAD DATA', 'GRANT', 'REVOKE',
 ];
 
-/** Query job-configuration knobs (Python client snake_case, corpus README note 6). */
+/** Query job-configuration knobs (Python client snake_case, conformance/README.md "Recording notes" 6). */
 export const KNOWN_JOB_CONFIG = [
   'allow_large_results', 'clustering_fields', 'connection_properties', 'continuous', 'create_disposition', 'create_session',
   'default_dataset', 'destination', 'destination_encryption_configuration', 'dry_run', 'flatten_results', 'job_timeout_ms',

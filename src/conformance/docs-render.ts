@@ -1,5 +1,5 @@
 /**
- * Display renderer for the GoogleSQL documentation examples (corpus README, docs-examples): turns a
+ * Display renderer for the GoogleSQL documentation examples (conformance/docs-examples/, conformance/README.md "Test data copied from the reference corpus"): turns a
  * BigQuery value — REST schema field plus the value the Node client decoded — into the docs'
  * display style, and matches a documented cell against a value.
  *

@@ -2,7 +2,7 @@
  * Which documentation examples exercise BigQuery features (the acceptance line of the documentation-examples work: "≥ 95 % of the
  * self-contained cases of BigQuery features pass; graph, proto and pipe-syntax cases excluded").
  *
- * The docs-examples corpus is the GoogleSQL reference of google/zetasql (corpus README), which also
+ * The docs-examples corpus is the GoogleSQL reference of google/zetasql (conformance/docs-examples/provenance.json), which also
  * documents things BigQuery does not have. A case is "of a BigQuery feature" unless it uses one of
  * them; the decision is made from BigQuery's own documentation, never from whether the case passes:
  *

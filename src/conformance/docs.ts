@@ -1,5 +1,5 @@
 /**
- * GoogleSQL documentation examples (corpus README, docs-examples): runs every self-contained,
+ * GoogleSQL documentation examples (conformance/docs-examples/, conformance/README.md "Test data copied from the reference corpus"): runs every self-contained,
  * deterministic example through `@google-cloud/bigquery` against an emulator and compares the
  * result with the documented table in the docs' display style (docs-render.ts).
  *

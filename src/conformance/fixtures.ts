@@ -1,5 +1,5 @@
 /**
- * Fixture loading for the SQL corpus (conformance/README.md "Fixture files", "expected.json", corpus README notes 1–9).
+ * Fixture loading for the SQL corpus (conformance/README.md "Fixture files", "expected.json", conformance/README.md "Recording notes" 1–9).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -42,7 +42,7 @@ export interface ExpectedError {
   message_sample?: string;
 }
 
-/** `expected.json`, either form (conformance/README.md "expected.json"; corpus README notes 1–4). */
+/** `expected.json`, either form (conformance/README.md "expected.json"; conformance/README.md "Recording notes" 1–4). */
 export interface Expected {
   fixture_version?: number;
   bigquery?: Record<string, JsonValue>;
@@ -263,7 +263,7 @@ export function compileFilter(filter?: string): (id: string) => boolean {
 }
 
 /**
- * Split `setup.sql` into statements the way the recorder did (corpus README note 9): a statement
+ * Split `setup.sql` into statements the way the recorder did (conformance/README.md "Recording notes" 9): a statement
  * ends on a line whose text before `--` ends in `;` (after trimming). Chunks holding only blank or
  * comment lines are dropped. Each statement keeps its own text, trailing `;` included.
  */

@@ -69,7 +69,7 @@ function parseNumberToken(token: string): number | bigint {
 }
 
 /**
- * Parse JSON text big-int-safely (conformance/README.md "expected.json", corpus README note 2): integers outside
+ * Parse JSON text big-int-safely (conformance/README.md "expected.json", conformance/README.md "Recording notes" 2): integers outside
  * ±(2^53−1) come back as `bigint`, bare `NaN`/`Infinity`/`-Infinity` tokens as the numbers.
  * Throws `SyntaxError` on malformed input.
  */

@@ -1,5 +1,5 @@
 /**
- * Placeholder substitution for fixture files (conformance/README.md "Placeholders": an unknown token is an authoring error; corpus README note 7).
+ * Placeholder substitution for fixture files (conformance/README.md "Placeholders": an unknown token is an authoring error; conformance/README.md "Recording notes" 7).
  */
 import type { JsonValue } from './jsonsafe.js';
 import type { Fixture, RestStep } from './fixtures.js';

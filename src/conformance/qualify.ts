@@ -16,7 +16,7 @@
  * - `non-idempotent-setup`: a CREATE (table, view, function, procedure, schema…) that is neither
  *   `OR REPLACE`, `IF NOT EXISTS` nor `TEMP`, unless it targets the fixture's fresh per-fixture
  *   dataset (`${DATASET}` / `${DATASET_ID}`, created only when setup.sql or setup_rest.json exists —
- *   corpus README note 9); DML whose target names a fixed dataset; a setup_rest.json step that
+ *   conformance/README.md "Recording notes" 9); DML whose target names a fixed dataset; a setup_rest.json step that
  *   writes into a fixed dataset the fixture did not create.
  */
 import { existsSync, readFileSync } from 'node:fs';

@@ -183,7 +183,7 @@ export async function recordFixture(fixture: { id: string; dir: string }, ctx: R
 async function recordPrepared(fx: Fixture, mapped: MappedJobConfig, datasetId: string, created: DatasetRef[], ctx: RecordContext, file: string): Promise<RecordResult> {
   const { bq, project } = ctx.target;
   const id = fx.id;
-  // Setup (corpus README note 9): a dataset only with setup; setup.sql statement by statement; then REST.
+  // Setup (conformance/README.md "Recording notes" 9): a dataset only with setup; setup.sql statement by statement; then REST.
   try {
     if (fx.setupSql !== undefined || fx.setupRest !== undefined) {
       try {

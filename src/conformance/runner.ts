@@ -1,7 +1,7 @@
 /**
  * The corpus runner: executes fixtures through the real BigQuery client against an endpoint and
  * diffs each result against its recording (conformance/README.md "Fixture outcomes and compared fields", "Fixture files": dataset
- * tracking, "Fixture rules"; corpus README notes 6, 8, 9).
+ * tracking, "Fixture rules"; conformance/README.md "Recording notes" 6, 8, 9).
  */
 import { randomBytes } from 'node:crypto';
 import type { BigQuery, Job } from '@google-cloud/bigquery';
@@ -176,7 +176,7 @@ function fail(base: Pick<FixtureOutcome, 'id' | 'phase'>, started: number, kind:
 }
 
 /**
- * Run one fixture directory end to end (conformance/README.md "Fixture outcomes and compared fields", "Fixture rules"; corpus README note 9): load, expand
+ * Run one fixture directory end to end (conformance/README.md "Fixture outcomes and compared fields", "Fixture rules"; conformance/README.md "Recording notes" 9): load, expand
  * placeholders up front, create a dataset only when `setup.sql` or `setup_rest.json` exists, run
  * setup.sql statement by statement, then setup_rest.json, then the canonical query with
  * `headers.json` applied to it alone; diff; delete every dataset created.

@@ -156,7 +156,7 @@ export function parseCanonicalInterval(text: string): IntervalFields | undefined
   });
 }
 
-/** Parse Python `relativedelta(years=+1, days=-2, …)` text (corpus README note 3). */
+/** Parse Python `relativedelta(years=+1, days=-2, …)` text (conformance/README.md "Recording notes" 3). */
 export function parseRelativedelta(text: string): IntervalFields | undefined {
   const m = /^\s*relativedelta\((.*)\)\s*$/s.exec(text);
   if (!m) return undefined;
@@ -180,7 +180,7 @@ export function parseInterval(text: string): IntervalFields | undefined {
 }
 
 /**
- * INTERVAL equality by fields (conformance/README.md "Tolerances"; corpus README note 3). A field written by Python's
+ * INTERVAL equality by fields (conformance/README.md "Tolerances"; conformance/README.md "Recording notes" 3). A field written by Python's
  * `%+g` with an exponent (≥ 1e6) only carries 6 significant digits, so it is compared at that precision.
  */
 export function intervalsEqual(a: string, b: string): boolean {
