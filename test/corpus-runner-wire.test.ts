@@ -1,5 +1,5 @@
 /**
- * Issue 3 acceptance: through the real emulator, the runner sends fixture headers only with the
+ * Corpus runner on the wire (conformance/README.md "Fixture files"): through the real emulator, the runner sends fixture headers only with the
  * canonical query and parameter values only as REST queryParameters — never inside SQL text.
  * A logging proxy in front of the emulator records every request the emulator receives.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 7: the job lifecycle (PENDING → RUNNING → DONE, asynchronous, cancellable, idempotent)
+ * The job lifecycle (PENDING → RUNNING → DONE, asynchronous, cancellable, idempotent)
  * and query statistics, through @google-cloud/bigquery and raw HTTP.
  *
  * Texts: a cancelled job's errorResult is `{reason: 'stopped', message: 'Job execution was
