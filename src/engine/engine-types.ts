@@ -23,7 +23,7 @@ export interface ResultField {
   required?: boolean;
 }
 
-/** What one statement did (JobStatistics2 statementType, numDmlAffectedRows, ddlOperationPerformed in api/bigquery-v2-discovery.json). */
+/** What one statement did (JobStatistics2 statementType, numDmlAffectedRows, ddlOperationPerformed in src/server/rest/bigquery-v2-discovery.json). */
 export interface StatementResult {
   statementType: string;
   schema?: ResultField[];

@@ -15,7 +15,7 @@
  * an expired anonymous result table (job-results.ts).
  *
  * Source: REST Job / JobConfigurationQuery / JobStatistics / JobStatistics2 in
- * api/bigquery-v2-discovery.json.
+ * src/server/rest/bigquery-v2-discovery.json.
  */
 import { randomUUID } from 'node:crypto';
 import type { Engine, StatementResult } from '../engine/engine.js';

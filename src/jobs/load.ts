@@ -1,5 +1,5 @@
 /**
- * Load jobs (REST JobConfigurationLoad, api/bigquery-v2-discovery.json): the files of `sourceUris`
+ * Load jobs (REST JobConfigurationLoad, src/server/rest/bigquery-v2-discovery.json): the files of `sourceUris`
  * (or a media upload's data, src/server/rest/uploads.ts) are read into rows of BigQuery types and
  * written into `destinationTable` with the load job's dispositions (destination.ts).
  *

@@ -1,6 +1,6 @@
 /**
  * Query job configuration knobs checked before a job runs, and the script options enforced while
- * it runs (JobConfigurationQuery / ScriptOptions in api/bigquery-v2-discovery.json;
+ * it runs (JobConfigurationQuery / ScriptOptions in src/server/rest/bigquery-v2-discovery.json;
  * https://cloud.google.com/bigquery/docs/reference/rest/v2/Job#JobConfigurationQuery):
  *
  * - `continuous: true` is rejected (continuous queries are out of scope: README.md "What works today").

@@ -1,7 +1,7 @@
 /**
  * REST `queryParameters` → typed domain values.
  *
- * Shapes from api/bigquery-v2-discovery.json: QueryParameter {name?, parameterType, parameterValue},
+ * Shapes from src/server/rest/bigquery-v2-discovery.json: QueryParameter {name?, parameterType, parameterValue},
  * QueryParameterType {type, arrayType?, structTypes?[{name?, type}], rangeElementType?},
  * QueryParameterValue {value? (string), arrayValues?, structValues? (map by field name),
  * rangeValue? {start?, end?}}. Type names are the GoogleSQL ones (`INT64`, `FLOAT64`, `BOOL`, …);
