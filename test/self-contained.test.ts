@@ -9,8 +9,12 @@
  * and code alike, since none of the patterns below is ever an identifier — and fails listing
  * `file:line` for each line that cites such a document. Generated files (`src/**\/generated/**`) and
  * this file are not scanned. The only allowed mentions are the tools' documented defaults listed in
- * ALLOWED, each of which must still exist (so the list cannot go stale). The scanner is also run on
- * snippets that must fail, so the check cannot pass vacuously.
+ * ALLOWED, each of which must still exist (so the list cannot go stale).
+ *
+ * In-repo citations must resolve too: a repository path a comment names (`src/…/x.ts`,
+ * `test/…`, `conformance/…`) exists, a `conformance/README.md "Heading"` citation names one of
+ * that file's headings, and a `docs/ARCHITECTURE.md §N` citation names one of its ten sections.
+ * Each scanner is also run on snippets that must fail, so the checks cannot pass vacuously.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -93,6 +97,57 @@ function scannedFiles(): string[] {
   return files.filter((f) => f !== SELF);
 }
 
+/** The comment part of one source line: the whole line for a comment line, else what follows ` // `. */
+function commentOf(line: string): string {
+  const t = line.trim();
+  if (/^(?:\*|\/\*|\/\/)/.test(t)) return t;
+  const k = line.indexOf(' // ');
+  return k >= 0 ? line.slice(k) : '';
+}
+
+/** Repository paths named in comments (`src/…`, `test/…`, `scripts/…`, `bench/…`, `conformance/…` with an extension). */
+const CITED_PATH = /(?<![\w/.@-])((?:src|test|scripts|bench|conformance)\/[\w./-]*\.(?:ts|mjs|cjs|json|jsonl|md|proto|sql))(?![\w/])/g;
+/** `conformance/README.md "A", "B" and "C"`: the quoted headings cited. */
+const README_CITATION = /conformance\/README\.md((?:(?:,|;)? ?(?:and )?"[^"]+")+)/g;
+/** `docs/ARCHITECTURE.md §N` and the `§M` that follow it in the same list. */
+const ARCHITECTURE_CITATION = /docs\/ARCHITECTURE\.md`? ?((?:§\d+(?:\.\d+)?(?:, | and )?)+)/g;
+/** Number of sections of docs/ARCHITECTURE.md (§1 The pipeline … §10 Conformance and tests). */
+const ARCHITECTURE_SECTIONS = 10;
+
+/** Headings of conformance/README.md, Markdown marks and backticks removed. */
+function readmeHeadings(markdown: string): string[] {
+  return markdown
+    .split('\n')
+    .filter((l) => /^#{1,4} /.test(l))
+    .map((l) => l.replace(/^#+ /, '').replace(/`/g, '').trim());
+}
+
+/**
+ * In-repo citations in the comments of `text` that do not resolve: a cited path `exists(path)`
+ * denies, a conformance/README.md heading not in `headings` (a cited name matches a heading it
+ * starts), a docs/ARCHITECTURE.md section outside 1–10.
+ */
+function findBrokenCitations(file: string, text: string, exists: (p: string) => boolean, headings: string[]): Finding[] {
+  const found: Finding[] = [];
+  text.split('\n').forEach((line, i) => {
+    const c = commentOf(line);
+    const add = (rule: string) => found.push({ file, line: i + 1, rule, text: line.trim() });
+    for (const m of c.matchAll(CITED_PATH)) if (!exists(m[1])) add(`cites ${m[1]}, which does not exist`);
+    for (const m of c.matchAll(README_CITATION)) {
+      for (const q of m[1].matchAll(/"([^"]+)"/g)) {
+        if (!headings.some((h) => h.startsWith(q[1]))) add(`cites conformance/README.md "${q[1]}", which is not a heading there`);
+      }
+    }
+    for (const m of c.matchAll(ARCHITECTURE_CITATION)) {
+      for (const n of m[1].matchAll(/§(\d+)/g)) {
+        const k = Number(n[1]);
+        if (k < 1 || k > ARCHITECTURE_SECTIONS) add(`cites docs/ARCHITECTURE.md §${k}, which has §1–§${ARCHITECTURE_SECTIONS}`);
+      }
+    }
+  });
+  return found;
+}
+
 describe('self-contained repository: no citation of documents outside it', () => {
   it('scans a real tree (src, test, scripts, bench, conformance/*.ts)', () => {
     const files = scannedFiles();
@@ -135,6 +190,34 @@ describe('self-contained repository: no citation of documents outside it', () =>
     expect(found[0].rule).toMatch(/design note/);
     expect(found[2].rule).toMatch(/ticket/);
     expect(found[4].rule).toMatch(/outside the repository/);
+  });
+
+  it('every in-repo citation in a comment resolves (paths, conformance/README.md headings, ARCHITECTURE sections)', () => {
+    const headings = readmeHeadings(fs.readFileSync(path.join(ROOT, 'conformance/README.md'), 'utf8'));
+    const exists = (p: string) => fs.existsSync(path.join(ROOT, p));
+    const findings = scannedFiles().flatMap((f) => findBrokenCitations(f, fs.readFileSync(path.join(ROOT, f), 'utf8'), exists, headings));
+    const listing = findings.map((f) => `${f.file}:${f.line}: ${f.rule}`).join('\n');
+    expect(listing, `broken in-repo citations:\n${listing}`).toBe('');
+  });
+
+  it('the citation checker fails on snippets with broken in-repo citations, with file:line', () => {
+    const snippet = [
+      '/**',
+      ' * Lives in src/scripting/session-state.ts (moved) beside src/engine/engine.ts (exists).',
+      ' * Compared under conformance/README.md "Tolerances" and "No such heading".',
+      ' * Flow: docs/ARCHITECTURE.md §3, §11.',
+      ' */',
+      "const p = 'src/nowhere.ts'; // code strings are not citations: see test/missing.test.ts",
+    ].join('\n');
+    const exists = (p: string) => p === 'src/engine/engine.ts' || p === 'conformance/README.md';
+    const found = findBrokenCitations('src/example.ts', snippet, exists, ['Tolerances', 'Running: bqemu corpus run']);
+    expect(found.map((f) => [f.line, f.rule])).toEqual([
+      [2, 'cites src/scripting/session-state.ts, which does not exist'],
+      [3, 'cites conformance/README.md "No such heading", which is not a heading there'],
+      [4, 'cites docs/ARCHITECTURE.md §11, which has §1–§10'],
+      [6, 'cites test/missing.test.ts, which does not exist'],
+    ]);
+    expect(findBrokenCitations('x.ts', '// see conformance/README.md "Running"', exists, ['Running: bqemu corpus run'])).toEqual([]);
   });
 
   it('an allowed default is allowed only in its own file', () => {

@@ -4,7 +4,7 @@
  * `statistics.sessionInfo.sessionId` and the query response's `sessionInfo`. Later jobs naming it
  * in `connectionProperties` (`{key: 'session_id', value: id}`) see the session's TEMP tables
  * (kept in a hidden dataset of the session), and its variables, system variables and temp
- * functions (src/scripting/session-state.ts). `CALL BQ.ABORT_SESSION()` ends a session; a session
+ * functions (src/engine/session-state.ts). `CALL BQ.ABORT_SESSION()` ends a session; a session
  * idle for longer than its lifetime (BigQuery: 24 hours) expires. An unknown, ended or malformed
  * session id answers BigQuery's `invalid` error `Invalid input session id.`.
  */
