@@ -1,7 +1,8 @@
 /**
  * One-shot import of the shared real-BigQuery recordings into `conformance/fixtures/<phase>/<name>/`
- * (conformance/README.md "Fixture files" and "Test data copied from the reference corpus"). Every file is copied byte for byte — an `expected.json`
- * is never edited — and a `provenance.json` naming the source is written beside it.
+ * (conformance/README.md "Fixture files" and "Test data copied from the reference corpus"). Every
+ * file is copied byte for byte — an `expected.json` is never edited — and a `provenance.json`
+ * naming the source is written beside it.
  *
  *   npm run corpus:import -- [--corpus DIR] [--source DIR] [--dest DIR]
  *   npm run corpus:verify -- [--corpus DIR]          (same as corpus:import with --check)

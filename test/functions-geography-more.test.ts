@@ -5,7 +5,8 @@
  * #st_linelocatepoint, #st_clusterdbscan, #s2_coveringcellids, #s2_cellidfrompoint) and the
  * documented edge cases (identical or antipodal points → NULL, non-point input → error). FLOAT64
  * values the documentation prints to 17 digits are compared within the conformance corpus'
- * FLOAT64 tolerance (relative 1e-12, conformance/README.md "Tolerances") where the emulator's last digits differ.
+ * FLOAT64 tolerance (relative 1e-12, conformance/README.md "Tolerances") where the emulator's last
+ * digits differ.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';

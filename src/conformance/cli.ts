@@ -1,6 +1,7 @@
 /**
- * `bqemu corpus run` entry point (conformance/README.md "Running", "Fixture rules"): discovers fixtures, runs them against an
- * endpoint or an in-process emulator, prints the report and returns the exit code.
+ * `bqemu corpus run` entry point (conformance/README.md "Running", "Fixture rules"): discovers
+ * fixtures, runs them against an endpoint or an in-process emulator, prints the report and returns
+ * the exit code.
  */
 import { discoverFixtures, resolveSqlRoot } from './fixtures.js';
 import { checkQualification } from './qualify.js';
@@ -29,7 +30,10 @@ export interface CorpusRunOptions {
   maxFailures?: number;
   /** Output sink (default console.log). */
   log?: (line: string) => void;
-  /** Strict mode (conformance/README.md "Running"): divergence registry, pending list and pass gate decide the exit code. */
+  /**
+   * Strict mode (conformance/README.md "Running"): divergence registry, pending list and pass gate
+   * decide the exit code.
+   */
   strict?: boolean;
   /** Divergence registry file (default `conformance/divergences.json` of this repository). */
   divergences?: string;
@@ -50,10 +54,11 @@ interface EmulatorHandle {
 type StartEmulator = (opts: { host?: string; port?: number; projectId?: string; dataDir?: string; quiet?: boolean }) => Promise<EmulatorHandle>;
 
 /**
- * Run the SQL corpus and report (conformance/README.md "Fixture outcomes and compared fields", "Tolerances", "Error parity"). Exit code: 0 when every selected
- * fixture passes, 1 when any fails, 2 when the corpus or emulator cannot be used. In strict mode
- * (`strict` or `updatePending`) the exit code is the pass gate's instead: 0 when green, 1 when red
- * (see strict.ts). The report's last line is `N passed, N failed`.
+ * Run the SQL corpus and report (conformance/README.md "Fixture outcomes and compared fields",
+ * "Tolerances", "Error parity"). Exit code: 0 when every selected fixture passes, 1 when any fails,
+ * 2 when the corpus or emulator cannot be used. In strict mode (`strict` or `updatePending`) the
+ * exit code is the pass gate's instead: 0 when green, 1 when red (see strict.ts). The report's last
+ * line is `N passed, N failed`.
  */
 export async function corpusRun(opts: CorpusRunOptions): Promise<number> {
   const log = opts.log ?? ((l: string) => console.log(l));

@@ -1,8 +1,9 @@
-// The committed corpus under conformance/ (conformance/README.md "Where the fixtures come from"): imported recordings are byte-identical to the
-// shared source and carry their provenance; authored fixtures say so and carry no job id; every
-// fixture qualifies (conformance/README.md "Qualification"); registry and pending ids name real fixtures or are explained.
-// The wire recordings and documentation examples (conformance/wire/, conformance/docs-examples/)
-// match their provenance.json. Comparing with the corpus itself is `npm run corpus:verify`
+// The committed corpus under conformance/ (conformance/README.md "Where the fixtures come from"):
+// imported recordings are byte-identical to the shared source and carry their provenance; authored
+// fixtures say so and carry no job id; every fixture qualifies (conformance/README.md
+// "Qualification"); registry and pending ids name real fixtures or are explained. The wire
+// recordings and documentation examples (conformance/wire/, conformance/docs-examples/) match their
+// provenance.json. Comparing with the corpus itself is `npm run corpus:verify`
 // (conformance/README.md): the tests read only the repository.
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -4,11 +4,17 @@ import type { VariationTag } from './tags.js';
 export const SURFACE_CATEGORIES = ['function', 'statement', 'job_config', 'type', 'endpoint'] as const;
 export type SurfaceCategory = (typeof SURFACE_CATEGORIES)[number];
 
-/** Depth tiers (conformance/README.md "Variation tags"): 0 uncovered, 1 sampled, 2 to 5 covered, 6 or more deep. */
+/**
+ * Depth tiers (conformance/README.md "Variation tags"): 0 uncovered, 1 sampled, 2 to 5 covered, 6
+ * or more deep.
+ */
 export type DepthTier = 'uncovered' | 'sampled' | 'covered' | 'deep';
 export const DEPTH_TIERS: DepthTier[] = ['uncovered', 'sampled', 'covered', 'deep'];
 
-/** The fixture count from which an all-happy-path item is reported as broad but shallow (conformance/README.md "Variation tags"). */
+/**
+ * The fixture count from which an all-happy-path item is reported as broad but shallow
+ * (conformance/README.md "Variation tags").
+ */
 export const SHALLOW_THRESHOLD = 3;
 
 export function depthTier(fixtureCount: number): DepthTier {

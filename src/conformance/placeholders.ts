@@ -1,10 +1,14 @@
 /**
- * Placeholder substitution for fixture files (conformance/README.md "Placeholders": an unknown token is an authoring error; conformance/README.md "Recording notes" 7).
+ * Placeholder substitution for fixture files (conformance/README.md "Placeholders": an unknown
+ * token is an authoring error; conformance/README.md "Recording notes" 7).
  */
 import type { JsonValue } from './jsonsafe.js';
 import type { Fixture, RestStep } from './fixtures.js';
 
-/** Runner values of the identity placeholders (conformance/README.md "Placeholders": fixed deterministic strings). */
+/**
+ * Runner values of the identity placeholders (conformance/README.md "Placeholders": fixed
+ * deterministic strings).
+ */
 export const RUNNER_PRINCIPAL = 'user:conformance-caller@bqemu.test';
 export const RUNNER_GROUP = 'group:conformance-group@bqemu.test';
 export const RUNNER_OTHER_PRINCIPAL = 'serviceAccount:conformance-other@bqemu.test';
@@ -24,7 +28,10 @@ export interface PlaceholderValues {
   gcsBucket?: string;
 }
 
-/** Raised when a fixture uses a `${...}` token outside the closed set (conformance/README.md "Placeholders"). */
+/**
+ * Raised when a fixture uses a `${...}` token outside the closed set (conformance/README.md
+ * "Placeholders").
+ */
 export class PlaceholderError extends Error {
   readonly token: string;
   constructor(token: string, where: string) {
@@ -61,7 +68,8 @@ export function expandString(text: string, values: PlaceholderValues, where = 't
 
 /**
  * Expand placeholders recursively through a JSON value: every string (object keys included) is
- * expanded with {@link expandString}; numbers, booleans and null pass through (conformance/README.md "Fixture files", "Placeholders").
+ * expanded with {@link expandString}; numbers, booleans and null pass through
+ * (conformance/README.md "Fixture files", "Placeholders").
  */
 export function expandJson<T extends JsonValue | undefined>(value: T, values: PlaceholderValues, where = 'json'): T {
   const walk = (v: JsonValue, path: string): JsonValue => {
@@ -78,9 +86,10 @@ export function expandJson<T extends JsonValue | undefined>(value: T, values: Pl
 }
 
 /**
- * Expand all placeholders of a fixture up front (conformance/README.md "Placeholders"), so an authoring error is raised
- * before anything is sent: query.sql, setup.sql, setup_rest.json (path and body), headers.json,
- * parameters.json values and job_config.json. `expected.json` is not expanded.
+ * Expand all placeholders of a fixture up front (conformance/README.md "Placeholders"), so an
+ * authoring error is raised before anything is sent: query.sql, setup.sql, setup_rest.json (path
+ * and body), headers.json, parameters.json values and job_config.json. `expected.json` is not
+ * expanded.
  */
 export function expandFixture(fx: Fixture, values: PlaceholderValues): Fixture {
   const out: Fixture = { ...fx, query: expandString(fx.query, values, 'query.sql') };

@@ -1,7 +1,8 @@
 /**
- * Fixture qualification (conformance/README.md "Qualification"): a fixture belongs in the corpus only if its output is
- * fully determined by its recorded SQL and its setup is idempotent. This module finds the fixtures
- * that break a rule so the report can list them (they are never silently dropped).
+ * Fixture qualification (conformance/README.md "Qualification"): a fixture belongs in the corpus
+ * only if its output is fully determined by its recorded SQL and its setup is idempotent. This
+ * module finds the fixtures that break a rule so the report can list them (they are never silently
+ * dropped).
  *
  * Rules checked, on SQL with comments and string literals removed (so `'now()'` or a column named
  * `i_brand` do not count):
@@ -16,8 +17,8 @@
  * - `non-idempotent-setup`: a CREATE (table, view, function, procedure, schema…) that is neither
  *   `OR REPLACE`, `IF NOT EXISTS` nor `TEMP`, unless it targets the fixture's fresh per-fixture
  *   dataset (`${DATASET}` / `${DATASET_ID}`, created only when setup.sql or setup_rest.json exists —
- *   conformance/README.md "Recording notes" 9); DML whose target names a fixed dataset; a setup_rest.json step that
- *   writes into a fixed dataset the fixture did not create.
+ *   conformance/README.md "Recording notes" 9); DML whose target names a fixed dataset; a
+ *   setup_rest.json step that writes into a fixed dataset the fixture did not create.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -203,7 +204,10 @@ function embeddedQueries(v: JsonValue | undefined, out: string[] = []): string[]
   return out;
 }
 
-/** Check one fixture's inputs against conformance/README.md "Qualification". Returns every issue found (empty: it qualifies). */
+/**
+ * Check one fixture's inputs against conformance/README.md "Qualification". Returns every issue
+ * found (empty: it qualifies).
+ */
 export function qualifyFixture(input: QualificationInput): QualificationIssue[] {
   const freshDataset = input.setupSql !== undefined || input.setupRest !== undefined;
   const issues: QualificationIssue[] = [];

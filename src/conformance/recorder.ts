@@ -1,7 +1,7 @@
 /**
- * The recorder: the only producer of `expected.json` (conformance/README.md "Recording"). It runs each fixture's
- * setup and canonical query on the reference service — real BigQuery through the operator's
- * application-default credentials, or any `--endpoint` — and writes the baseline.
+ * The recorder: the only producer of `expected.json` (conformance/README.md "Recording"). It runs
+ * each fixture's setup and canonical query on the reference service — real BigQuery through the
+ * operator's application-default credentials, or any `--endpoint` — and writes the baseline.
  *
  * Rules (conformance/README.md "Recording"):
  * 1. Every baseline carries the reference job's id (`bigquery.job_id`, taken from the job resource
@@ -11,15 +11,16 @@
  * 4. Byte-scan cap (default 1 GiB): the dry-run estimate is checked before the canonical query runs,
  *    and the bytes the job reports are checked again before writing. Over the cap: INFO line,
  *    skipped, no file written.
- * 5. An API error of the canonical query is recorded in the error form (conformance/README.md "expected.json"); a failure in setup is
- *    a recorder bug and is reported, never recorded.
+ * 5. An API error of the canonical query is recorded in the error form (conformance/README.md
+ *    "expected.json"); a failure in setup is a recorder bug and is reported, never recorded.
  * 6. `message_pattern` is synthesised from the raw message: the per-fixture dataset's fully
  *    qualified name (`project:dataset`, `project.dataset`, or the bare dataset id) becomes
  *    `[\w\-\.:]+`, each `[line:column]` becomes `\[\d+:\d+\]`, the rest is escaped literally.
  *
- * It never runs under CI (`CI` set): CI holds no credentials and only runs the runner (conformance/README.md "Recording").
- * The recorder disables the query cache unless the fixture's job_config sets `use_query_cache`, so
- * a re-recording never reports a cache hit the emulator (which has no cache) could not match.
+ * It never runs under CI (`CI` set): CI holds no credentials and only runs the runner
+ * (conformance/README.md "Recording"). The recorder disables the query cache unless the fixture's
+ * job_config sets `use_query_cache`, so a re-recording never reports a cache hit the emulator
+ * (which has no cache) could not match.
  */
 import { pino, type Logger } from 'pino';
 import { discoverFixtures, resolveSqlRoot } from './fixtures.js';

@@ -1,8 +1,8 @@
 /**
- * Variation tags (conformance/README.md "Variation tags"): every fixture is classified into one or more of seven locked
- * tags. `happy_path` applies only when no other tag applies. The detection rules below are the corpus' own
- * (summarised in conformance/README.md "Variation tags"); the light SQL lexer here (string literals, comments, code) is shared with the
- * coverage report.
+ * Variation tags (conformance/README.md "Variation tags"): every fixture is classified into one or
+ * more of seven locked tags. `happy_path` applies only when no other tag applies. The detection
+ * rules below are the corpus' own (summarised in conformance/README.md "Variation tags"); the light
+ * SQL lexer here (string literals, comments, code) is shared with the coverage report.
  */
 import type { Fixture } from './fixtures.js';
 
@@ -158,8 +158,8 @@ export function isTimezone(name: string, query: string, lexed: LexedSql = lexSql
 }
 
 /**
- * Classify one fixture (conformance/README.md "Variation tags"). Returns the tags that fire, in {@link VARIATION_TAGS} order;
- * `['happy_path']` when none of the other six does.
+ * Classify one fixture (conformance/README.md "Variation tags"). Returns the tags that fire, in
+ * {@link VARIATION_TAGS} order; `['happy_path']` when none of the other six does.
  */
 export function detectTags(input: TagInput): VariationTag[] {
   const { name, query } = input;

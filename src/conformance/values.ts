@@ -9,7 +9,10 @@ export const FLOAT_ABS_TOL = 1e-15;
 /** Temporal tolerance in microseconds (conformance/README.md "Tolerances"). */
 export const TEMPORAL_TOL_MICROS = 1n;
 
-/** FLOAT64 equality: rel 1e-12, abs 1e-15, NaN equals NaN, infinities by sign (conformance/README.md "Tolerances"). */
+/**
+ * FLOAT64 equality: rel 1e-12, abs 1e-15, NaN equals NaN, infinities by sign (conformance/README.md
+ * "Tolerances").
+ */
 export function floatsEqual(a: number, b: number): boolean {
   if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b);
   if (a === b) return true;
@@ -180,8 +183,9 @@ export function parseInterval(text: string): IntervalFields | undefined {
 }
 
 /**
- * INTERVAL equality by fields (conformance/README.md "Tolerances"; conformance/README.md "Recording notes" 3). A field written by Python's
- * `%+g` with an exponent (≥ 1e6) only carries 6 significant digits, so it is compared at that precision.
+ * INTERVAL equality by fields (conformance/README.md "Tolerances"; conformance/README.md "Recording
+ * notes" 3). A field written by Python's `%+g` with an exponent (≥ 1e6) only carries 6 significant
+ * digits, so it is compared at that precision.
  */
 export function intervalsEqual(a: string, b: string): boolean {
   if (a === b) return true;
@@ -207,7 +211,10 @@ export function normaliseWkt(s: string): string {
   return s.trim().toUpperCase().replace(/\s+/g, ' ').replace(/\s*([(),])\s*/g, '$1');
 }
 
-/** True when a string is JSON-shaped (conformance/README.md "Tolerances" STRING JSON row): stripped value opens with `{` or `[`. */
+/**
+ * True when a string is JSON-shaped (conformance/README.md "Tolerances" STRING JSON row): stripped
+ * value opens with `{` or `[`.
+ */
 export function isJsonShaped(s: string): boolean {
   const t = s.trim();
   return t.startsWith('{') || t.startsWith('[');
@@ -229,8 +236,8 @@ function numericText(v: unknown): string | undefined {
 }
 
 /**
- * Unordered-key JSON equality (conformance/README.md "Tolerances" JSON rows): object key order ignored, arrays ordered,
- * numbers by decimal value (`3` equals `3.0`), everything else exact.
+ * Unordered-key JSON equality (conformance/README.md "Tolerances" JSON rows): object key order
+ * ignored, arrays ordered, numbers by decimal value (`3` equals `3.0`), everything else exact.
  */
 export function jsonValuesEqual(a: unknown, b: unknown): boolean {
   const na = numericText(a);

@@ -7,8 +7,8 @@
  * - `scriptOptions.statementTimeoutMs` ("Timeout period for each statement in a script") is
  *   enforced: a statement running longer is interrupted and the job fails with reason `timeout`.
  * - `scriptOptions.statementByteBudget` is accepted and not enforced (like `maximumBytesBilled`,
- *   a local emulator has no byte budget); `scriptOptions.keyResultStatement` LAST (default) or FIRST_SELECT picks the
- *   script's result.
+ *   a local emulator has no byte budget); `scriptOptions.keyResultStatement` LAST (default) or
+ *   FIRST_SELECT picks the script's result.
  * - `jobTimeoutMs` is accepted and not enforced (a local job has no deadline to
  *   meet; a query that finishes in time answers the same).
  */
