@@ -1,5 +1,5 @@
 /**
- * Authored fixtures from GoogleSQL's documented behaviour (issue 3): writes
+ * Authored fixtures from GoogleSQL's documented behaviour: writes
  * `conformance/fixtures/docs_functions/<name>/` — `query.sql`, `expected.json`, `provenance.json` —
  * from the worked examples of the GoogleSQL reference (google/zetasql `docs/*.md`, rev 2d8f7b7; the
  * same examples appear in BigQuery's reference), as collected in
@@ -13,12 +13,12 @@
  * the 1e-12 tolerance needs, and a function BigQuery documents. The query is copied verbatim. The
  * column types come from the functions' documented return types and are written here, per case;
  * the cell values come from the documented result table, converted from the docs' display style
- * into the recorded form of `expected.json` (corpus README note 2: the Python client's decoded
- * form — INT64/FLOAT64 as JSON numbers, NUMERIC as strings, DATE `YYYY-MM-DD`, DATETIME
- * `YYYY-MM-DDTHH:MM:SS[.ffffff]`, TIMESTAMP `…+00:00`, BYTES base64, INTERVAL as `relativedelta(…)`
- * text, RANGE as `{start, end}`, ARRAY as lists, STRUCT as objects). Where the display form needs
- * interpretation the case carries explicit `rows` (and says why in its note). Nothing here is taken
- * from the emulator's output.
+ * into the recorded form of `expected.json` (conformance/README.md "Recording notes" 2: the Python
+ * client's decoded form — INT64/FLOAT64 as JSON numbers, NUMERIC as strings, DATE `YYYY-MM-DD`,
+ * DATETIME `YYYY-MM-DDTHH:MM:SS[.ffffff]`, TIMESTAMP `…+00:00`, BYTES base64, INTERVAL as
+ * `relativedelta(…)` text, RANGE as `{start, end}`, ARRAY as lists, STRUCT as objects). Where the
+ * display form needs interpretation the case carries explicit `rows` (and says why in its note).
+ * Nothing here is taken from the emulator's output.
  *
  * `expected.json` is fixture_version 2 with a `bigquery` block of project `authored`, no job id
  * (`job_id: null`: not a recording), location US and zero bytes. Re-running rewrites the files
@@ -415,7 +415,10 @@ function stripLiteralPrefix(s: string, kw: string): string {
   return m ? m[2]! : s.trim();
 }
 
-/** Canonical INTERVAL text → the Python client's relativedelta repr (corpus README note 3). */
+/**
+ * Canonical INTERVAL text → the Python client's relativedelta repr (conformance/README.md
+ * "Recording notes" 3).
+ */
 export function intervalToRelativedelta(text: string): string {
   const m = /^(-)?(\d+)-(\d+) (-?\d+) (-)?(\d+):(\d+):(\d+)(?:\.(\d+))?$/.exec(text.trim());
   if (!m) throw new Error(`bad INTERVAL ${text}`);

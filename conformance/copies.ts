@@ -25,7 +25,10 @@ export interface CorpusCopy {
   root: string;
   /** Directory under `root` the files are copied into. */
   data: string;
-  /** What the files are and where they were recorded or collected (the corpus README). */
+  /**
+   * What the files are and where they were recorded or collected (conformance/README.md "Test data
+   * copied from the reference corpus").
+   */
   what: string;
   /** Origin of the data before the corpus: repository, revision, license. */
   origin: { repository: string; revision: string; license: string };

@@ -1,7 +1,8 @@
 /**
  * One-shot import of the shared real-BigQuery recordings into `conformance/fixtures/<phase>/<name>/`
- * (issue 3; contract §2.1, corpus README). Every file is copied byte for byte — an `expected.json`
- * is never edited — and a `provenance.json` naming the source is written beside it.
+ * (conformance/README.md "Fixture files" and "Test data copied from the reference corpus"). Every
+ * file is copied byte for byte — an `expected.json` is never edited — and a `provenance.json`
+ * naming the source is written beside it.
  *
  *   npm run corpus:import -- [--corpus DIR] [--source DIR] [--dest DIR]
  *   npm run corpus:verify -- [--corpus DIR]          (same as corpus:import with --check)
@@ -21,7 +22,7 @@ import { COPIES, copyTree, sha256 } from './copies.js';
 
 export { sha256 };
 
-/** Where the recordings come from (corpus README). */
+/** Where the recordings come from (conformance/README.md "Where the fixtures come from"). */
 export const RECORDED_SOURCE = {
   source: 'recorded',
   repository: 'github.com/jjviscomi/bqemulator',

@@ -1,5 +1,5 @@
 /**
- * `npm run functions:coverage` (issue 5, deliverable 5): every builtin the analyzer knows under
+ * `npm run functions:coverage`: every builtin the analyzer knows under
  * BigQuery's language options (GetBuiltinFunctions), plus the BigQuery-only functions declared in
  * the catalog, each accounted for as implemented (a lowering in src/functions) or "not supported:
  * reason". Exits 1 when any builtin is unaccounted for; prints the implemented share.

@@ -1,10 +1,10 @@
 /**
- * SQL user-defined aggregate functions (CREATE AGGREGATE FUNCTION) through the real client
- * (issue 6). Expected values follow BigQuery's "User-defined aggregate functions" page: the
- * ScaledAverage example (`AVG(dividend / divisor)`) and the ScaledSum example with a
- * `NOT AGGREGATE` parameter (`SUM(dividend) / divisor`), computed here by hand; the Routine
- * resource (`routineType` AGGREGATE_FUNCTION, `Argument.isAggregate` false for NOT AGGREGATE, per
- * the REST discovery document) and the ROUTINES view (`routine_type` AGGREGATE FUNCTION).
+ * SQL user-defined aggregate functions (CREATE AGGREGATE FUNCTION) through the real client.
+ * Expected values follow BigQuery's "User-defined aggregate functions" page: the ScaledAverage
+ * example (`AVG(dividend / divisor)`) and the ScaledSum example with a `NOT AGGREGATE` parameter
+ * (`SUM(dividend) / divisor`), computed here by hand; the Routine resource (`routineType`
+ * AGGREGATE_FUNCTION, `Argument.isAggregate` false for NOT AGGREGATE, per the REST discovery
+ * document) and the ROUTINES view (`routine_type` AGGREGATE FUNCTION).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';

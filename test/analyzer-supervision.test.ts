@@ -1,5 +1,5 @@
 /**
- * Supervision of the ZetaSQL analyzer child (`remote_server.so`, DESIGN §5 practice 8,
+ * Supervision of the ZetaSQL analyzer child (`remote_server.so`, docs/ARCHITECTURE.md §6,
  * src/analyzer/process.ts):
  * - SIGKILLed during a run, it is restarted and the next query succeeds;
  * - an emulator started as its own process (`node bin/bqemu.js serve`) leaves no analyzer behind

@@ -1,6 +1,6 @@
 /**
  * The `bq` CLI (Google Cloud SDK) against an in-process emulator, with the discovery document served
- * by the emulator (no --discovery_file), as DESIGN §7 describes:
+ * by the emulator (no --discovery_file), as docs/ARCHITECTURE.md §7 describes:
  * `CLOUDSDK_CONFIG=$(mktemp -d) bq --api=http://HOST:PORT --oauth_access_token=fake --project_id=P --format=json …`.
  *
  * bq costs ~1–2 s per call, so the suite makes 11 calls and runs the read-only ones concurrently.
@@ -132,7 +132,7 @@ describe.skipIf(!BQ)(`bq CLI${BQ ? '' : ' (skipped: the `bq` command is not inst
     expect(m.numRows).toBe('3');
   });
 
-  it('bq query runs DDL, DML, a script and a procedure (statement families of issue 6)', async () => {
+  it('bq query runs DDL, DML, a script and a procedure', async () => {
     const script = [
       'CREATE TABLE cli_ds.fam (id INT64, v STRING);',
       "INSERT INTO cli_ds.fam VALUES (1, 'a'), (2, 'b'), (3, 'c');",

@@ -1,5 +1,5 @@
 /**
- * Issue 7 / DESIGN §7: details the official Node client's own system tests depend on
+ * docs/ARCHITECTURE.md §7: details the official Node client's own system tests depend on
  * (googleapis/nodejs-bigquery system-test/bigquery.ts), each through @google-cloud/bigquery:
  * `queryId` in jobs.query answers (QueryResponse.queryId), 412 on a stale etag ("should error out
  * for bad etags": /precondition/i), `view=BASIC` on tables.get ("does not include storage

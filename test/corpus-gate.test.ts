@@ -2,7 +2,7 @@
  * The foundation's corpus gate: the real-BigQuery recordings of the `standard_functions` and
  * `rest_crud` phases (their in-repository copy, `conformance/fixtures/`), run through
  * `@google-cloud/bigquery` against an in-process emulator, pass at ≥ 60 % each. Rates are measured, not asserted per fixture; the
- * complete strict-mode harness with the divergence registry is issue 3.
+ * complete strict-mode harness with the divergence registry is test/corpus-strict.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';

@@ -1,7 +1,8 @@
 /**
- * Issue 3 acceptance: through the real emulator, the runner sends fixture headers only with the
- * canonical query and parameter values only as REST queryParameters — never inside SQL text.
- * A logging proxy in front of the emulator records every request the emulator receives.
+ * Corpus runner on the wire (conformance/README.md "Fixture files"): through the real emulator, the
+ * runner sends fixture headers only with the canonical query and parameter values only as REST
+ * queryParameters — never inside SQL text. A logging proxy in front of the emulator records every
+ * request the emulator receives.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';

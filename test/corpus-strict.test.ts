@@ -1,5 +1,5 @@
 /**
- * The strict-mode pass gate over the project's whole corpus (issue 3; contract §3, §6.4): every
+ * The strict-mode pass gate over the project's whole corpus (conformance/README.md "Running"): every
  * fixture of `conformance/fixtures` (the imported real-BigQuery recordings plus the authored ones)
  * runs through `@google-cloud/bigquery` against an in-process emulator, and the run must be green:
  * no fixture that is neither divergent (`conformance/divergences.json`) nor pending

@@ -1,5 +1,5 @@
 /**
- * Issue 6 acceptance: 16 clients running DML on one table at once end with exact counts and no
+ * Concurrent DML: 16 clients running DML on one table at once end with exact counts and no
  * error (BigQuery queues DML on a table; it never fails a job with a storage conflict).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
- * BigQuery features added or fixed from the GoogleSQL documentation examples (issue 5, docs
- * acceptance line), through the real client. Every expected value is the documented result of the
+ * BigQuery features added or fixed from the GoogleSQL documentation examples (conformance/docs-examples/),
+ * through the real client. Every expected value is the documented result of the
  * example named in the test (docs-examples corpus id), or follows from BigQuery's reference text
  * quoted in the implementing module.
  */

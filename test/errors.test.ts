@@ -2,9 +2,9 @@
  * Errors: exact reason, HTTP status and message, through @google-cloud/bigquery and raw HTTP.
  *
  * Texts come from BigQuery answers recorded in conformance/fixtures (the recorded fixtures)
- * (fixture named at each assertion) or quoted in public reports (cited). Envelope shape: DESIGN §4
- * and Google's JSON error format (`{error:{code, message, errors:[{message, domain, reason}], status}}`).
- * A client mistake is never a 5xx: the clients retry 5xx for minutes.
+ * (fixture named at each assertion) or quoted in public reports (cited). Envelope shape:
+ * docs/ARCHITECTURE.md §5 and Google's JSON error format (`{error:{code, message, errors:[{message,
+ * domain, reason}], status}}`). A client mistake is never a 5xx: the clients retry 5xx for minutes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';

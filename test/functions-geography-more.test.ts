@@ -4,8 +4,9 @@
  * BigQuery's documentation examples (geography_functions#st_azimuth, #st_angle,
  * #st_linelocatepoint, #st_clusterdbscan, #s2_coveringcellids, #s2_cellidfrompoint) and the
  * documented edge cases (identical or antipodal points → NULL, non-point input → error). FLOAT64
- * values the documentation prints to 17 digits are compared within the conformance contract's
- * FLOAT64 tolerance (relative 1e-12, spec §6.2) where the emulator's last digits differ.
+ * values the documentation prints to 17 digits are compared within the conformance corpus'
+ * FLOAT64 tolerance (relative 1e-12, conformance/README.md "Tolerances") where the emulator's last
+ * digits differ.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';

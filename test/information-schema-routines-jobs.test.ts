@@ -1,6 +1,6 @@
 /**
  * INFORMATION_SCHEMA.ROUTINES, ROUTINE_OPTIONS, PARAMETERS and JOBS / JOBS_BY_PROJECT through the
- * real client (issue 6). Expected values follow BigQuery's documentation: the "ROUTINES view",
+ * real client. Expected values follow BigQuery's documentation: the "ROUTINES view",
  * "ROUTINE_OPTIONS view", "PARAMETERS view" and "JOBS view" pages (column sets and order, the
  * documented example rows for `myproject.mydataset.myroutine1`, region and dataset scopes, JOBS
  * and JOBS_BY_PROJECT being synonyms, SCRIPT parents and their child jobs' `parent_job_id`).

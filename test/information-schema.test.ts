@@ -1,6 +1,6 @@
 /**
  * INFORMATION_SCHEMA views, table snapshots/clones/copies, materialized views and ingestion-time
- * partitioning through the real client (issue 6, deliverables 1, 3 and 7). Expected values follow
+ * partitioning through the real client. Expected values follow
  * BigQuery's documentation (INFORMATION_SCHEMA.TABLES / TABLE_OPTIONS / COLUMNS /
  * COLUMN_FIELD_PATHS / VIEWS / PARTITIONS / SCHEMATA pages, "Introduction to table snapshots",
  * "Introduction to table clones", "Querying partitioned tables") and the recorded fixtures of

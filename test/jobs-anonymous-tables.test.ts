@@ -1,5 +1,5 @@
 /**
- * Issue 7: query results kept in anonymous destination tables, through @google-cloud/bigquery.
+ * Query results kept in anonymous destination tables, through @google-cloud/bigquery.
  *
  * BigQuery ("Writing query results"): a query without a destination writes its result to a
  * temporary cached results table in a hidden dataset (its id starts with `_`; the table's with

@@ -1,13 +1,15 @@
 /**
- * Issue 7 / contract §4.3: script options, jobTimeoutMs, continuous, PENDING jobs and the DDL
- * targets of job statistics, through @google-cloud/bigquery (and raw HTTP for job states).
+ * Query job configuration (JobConfigurationQuery): script options, jobTimeoutMs, continuous,
+ * PENDING jobs and the DDL targets of job statistics, through @google-cloud/bigquery (and raw HTTP
+ * for job states).
  *
- * Sources: ScriptOptions in api/bigquery-v2-discovery.json (statementTimeoutMs "Timeout period for
+ * Sources: ScriptOptions in src/server/rest/bigquery-v2-discovery.json (statementTimeoutMs "Timeout period for
  * each statement in a script"; statementByteBudget; keyResultStatement LAST / FIRST_SELECT);
- * contract §4.3 and §8 (jobTimeoutMs and byte budgets accepted, not enforced; continuous out of
- * scope); JobStatus.state ("PENDING: the job is scheduled and waiting to be run"); JobStatistics2
- * ddlTargetRoutine ("Present only for CREATE/DROP FUNCTION/PROCEDURE queries") and
- * ddlTargetDataset ("Present only for CREATE/ALTER/DROP SCHEMA(dataset) queries").
+ * the emulator's scope (jobTimeoutMs and byte budgets accepted, not enforced; continuous queries
+ * out of scope: src/jobs/query-options.ts); JobStatus.state ("PENDING: the job is scheduled and
+ * waiting to be run"); JobStatistics2 ddlTargetRoutine ("Present only for CREATE/DROP
+ * FUNCTION/PROCEDURE queries") and ddlTargetDataset ("Present only for CREATE/ALTER/DROP
+ * SCHEMA(dataset) queries").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';

@@ -1,6 +1,6 @@
 /**
- * Issue 7 / contract §4.3 `tableDefinitions`: federated tables of a query job (ExternalDataConfiguration
- * in api/bigquery-v2-discovery.json) over local CSV, newline-delimited JSON and Parquet files,
+ * JobConfigurationQuery `tableDefinitions`: federated tables of a query job (ExternalDataConfiguration
+ * in src/server/rest/bigquery-v2-discovery.json) over local CSV, newline-delimited JSON and Parquet files,
  * through @google-cloud/bigquery (createQueryJob passes `tableDefinitions` in configuration.query).
  * `gs://bucket/path` URIs read the local Cloud Storage stand-in BQEMU_GCS_DIR (as EXPORT DATA
  * writes it). Expected values: the files' contents typed by the schema (BigQuery "Query Cloud

@@ -1,12 +1,12 @@
 /**
- * Issue 7: the job lifecycle (PENDING → RUNNING → DONE, asynchronous, cancellable, idempotent)
+ * The job lifecycle (PENDING → RUNNING → DONE, asynchronous, cancellable, idempotent)
  * and query statistics, through @google-cloud/bigquery and raw HTTP.
  *
  * Texts: a cancelled job's errorResult is `{reason: 'stopped', message: 'Job execution was
  * cancelled: User requested cancellation'}` (as BigQuery reports it; seen in public client tests);
  * a second job with an existing id is `409 duplicate Already Exists: Job p:US.id`. Shapes: Job,
  * JobStatistics, JobStatistics2, ExplainQueryStage, QueryTimelineSample, QueryResponse and JobList
- * of api/bigquery-v2-discovery.json. Long-running queries are cross joins of GENERATE_ARRAY.
+ * of src/server/rest/bigquery-v2-discovery.json. Long-running queries are cross joins of GENERATE_ARRAY.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';

@@ -1,5 +1,5 @@
 /**
- * Issue 7: result rows of finished jobs are bounded (the most recent jobs within a cell budget);
+ * Result rows of finished jobs are bounded (the most recent jobs within a cell budget);
  * metadata stays. A page of an evicted result answers 404 notFound naming the job's anonymous
  * result table, as BigQuery answers once a query's results expired.
  */

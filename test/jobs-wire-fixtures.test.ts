@@ -50,7 +50,7 @@ const FIXTURES = [
   'datasets_list_basic',
 ];
 
-/** Fixtures not answered in the recorded shape, and why (see the issue 7 report). */
+/** Fixtures not answered in the recorded shape, and why (the reason of each entry). */
 const NOT_BUILT: Record<string, string> = {
   extract_avro_basic: 'extract jobs work (test/copy-extract-jobs.test.ts), but the recording caught the job RUNNING (statistics without endTime, with reservation_id); the emulator answers it DONE',
   extract_avro_round_trip: 'extract jobs work (test/copy-extract-jobs.test.ts), but the recording caught the job RUNNING (statistics without endTime, with reservation_id); the emulator answers it DONE',

@@ -1,5 +1,5 @@
 /**
- * Load jobs (JobConfigurationLoad, api/bigquery-v2-discovery.json) through @google-cloud/bigquery:
+ * Load jobs (JobConfigurationLoad, src/server/rest/bigquery-v2-discovery.json) through @google-cloud/bigquery:
  * `table.load(localFile, metadata)` uses the media upload (multipart/related on
  * /upload/bigquery/v2/projects/{p}/jobs), `table.createLoadJob(storageFile)` a gs:// source URI
  * (mapped to BQEMU_GCS_DIR). Expected values: the files' contents typed by the schema (BigQuery

@@ -1,5 +1,7 @@
 /**
- * Contract §4.3 query job configuration through @google-cloud/bigquery: dryRun (schema of INSERT
+ * Query job configuration (JobConfigurationQuery,
+ * https://cloud.google.com/bigquery/docs/reference/rest/v2/Job#JobConfigurationQuery) through
+ * @google-cloud/bigquery: dryRun (schema of INSERT
  * targets and CREATE TABLE; an erroring dry run reports location `q`), schemaUpdateOptions
  * (ALLOW_FIELD_ADDITION / ALLOW_FIELD_RELAXATION on append; rejected with a whole-table
  * WRITE_TRUNCATE; relaxation without the option rejected) and destination timePartitioning /

@@ -2,7 +2,7 @@
  * datasets.insert / get / list / patch / update / delete through @google-cloud/bigquery.
  *
  * Expected shapes come from the Dataset and DatasetList schemas and the datasets.* method
- * descriptions of api/bigquery-v2-discovery.json; error texts from BigQuery answers quoted in
+ * descriptions of src/server/rest/bigquery-v2-discovery.json; error texts from BigQuery answers quoted in
  * public reports (cited at each assertion).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

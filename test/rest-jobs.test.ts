@@ -5,7 +5,7 @@
  * Expected bodies come from recorded BigQuery answers (conformance/wire/jobs/{page_*, job_*,
  * dryrun_*}; the recordings use GENERATE_ARRAY, written here as an array literal with the same rows)
  * and the Job / QueryResponse / GetQueryResultsResponse / JobList schemas of
- * api/bigquery-v2-discovery.json.
+ * src/server/rest/bigquery-v2-discovery.json.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '@google-cloud/bigquery';

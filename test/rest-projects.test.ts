@@ -1,9 +1,9 @@
 /**
  * projects.list, the discovery document, and both REST base paths: `/bigquery/v2/projects/...`
  * (what `apiEndpoint` produces) and `/projects/...` (what `BIGQUERY_EMULATOR_HOST` produces,
- * DESIGN §7), each exercised through a real @google-cloud/bigquery client.
+ * docs/ARCHITECTURE.md §7), each exercised through a real @google-cloud/bigquery client.
  *
- * Shapes: ProjectList / ProjectListProjects and RestDescription in api/bigquery-v2-discovery.json.
+ * Shapes: ProjectList / ProjectListProjects and RestDescription in src/server/rest/bigquery-v2-discovery.json.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BigQuery } from '@google-cloud/bigquery';

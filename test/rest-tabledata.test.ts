@@ -4,7 +4,7 @@
  *
  * Expected bodies come from recorded BigQuery answers (conformance/wire/jobs/{insertall_basic,
  * insertall_skip_invalid_rows, tabledata_list_*}), the TableDataList / TableDataInsertAllResponse
- * schemas of api/bigquery-v2-discovery.json, and BigQuery's documented
+ * schemas of src/server/rest/bigquery-v2-discovery.json, and BigQuery's documented
  * streaming behaviour (cloud.google.com/bigquery/docs/error-messages#streaming-success).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

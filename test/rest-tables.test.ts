@@ -2,7 +2,7 @@
  * tables.insert / get / list / patch / update / delete through @google-cloud/bigquery.
  *
  * Expected shapes come from the Table / TableList schemas and tables.* method descriptions of
- * api/bigquery-v2-discovery.json and from the recorded BigQuery answer in
+ * src/server/rest/bigquery-v2-discovery.json and from the recorded BigQuery answer in
  * conformance/wire/jobs/tables_get_basic; error texts from BigQuery
  * answers quoted in public reports (cited at each assertion).
  */

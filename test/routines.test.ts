@@ -1,5 +1,5 @@
 /**
- * Routines through the real client (issue 6, deliverable 4). Expected values follow BigQuery's
+ * Routines through the real client. Expected values follow BigQuery's
  * documentation ("User-defined functions", "Table functions", "Work with stored procedures") and
  * the recorded routines_scripting fixtures (INT64 reaches JavaScript as a string: `x + 1` with 41
  * answers 411).

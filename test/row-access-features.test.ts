@@ -7,7 +7,7 @@
  *   use a DML operation on a table protected by row access policies, you must use a TRUE filter");
  *   INSERT does not read the table;
  * - time travel on a table with policies is refused.
- * Callers are named by the `X-Bqemu-Caller` header (corpus README note 8).
+ * Callers are named by the `X-Bqemu-Caller` header (conformance/README.md "Recording notes" 8).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BigQuery } from '@google-cloud/bigquery';

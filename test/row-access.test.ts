@@ -1,10 +1,10 @@
 /**
  * Row access policies through the real client: the rowAccessPolicies REST resource, the DDL
  * (CREATE [OR REPLACE] ROW ACCESS POLICY [IF NOT EXISTS], DROP [ALL] ROW ACCESS POLICY/POLICIES)
- * and enforcement by caller identity (`X-Bqemu-Caller`, `X-Bqemu-Groups`; corpus README note 8).
- * Expected rows follow BigQuery's rule (documentation "Introduction to row-level security" and the
- * recorded row_access fixtures): a caller sees the union of the rows of the policies granting
- * them; a table with policies of which none grants the caller reads as empty.
+ * and enforcement by caller identity (`X-Bqemu-Caller`, `X-Bqemu-Groups`; conformance/README.md
+ * "Recording notes" 8). Expected rows follow BigQuery's rule (documentation "Introduction to
+ * row-level security" and the recorded row_access fixtures): a caller sees the union of the rows of
+ * the policies granting them; a table with policies of which none grants the caller reads as empty.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Scripting through the real client (issue 6, deliverable 5). Expected values follow BigQuery's
+ * Scripting through the real client. Expected values follow BigQuery's
  * documented behaviour: procedural language reference
  * (https://cloud.google.com/bigquery/docs/reference/standard-sql/procedural-language), debugging
  * statements (ASSERT), user-defined functions (CREATE TEMP FUNCTION), and "Multi-statement

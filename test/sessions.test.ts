@@ -1,5 +1,6 @@
 /**
- * Issue 6 deliverable 6 / contract §4.3: sessions through @google-cloud/bigquery and raw HTTP —
+ * Sessions (JobConfigurationQuery createSession / connectionProperties; BigQuery "Introduction to
+ * sessions") through @google-cloud/bigquery and raw HTTP —
  * createSession mints a URL-safe id (statistics.sessionInfo.sessionId, QueryResponse.sessionInfo);
  * connectionProperties session_id shows the session's TEMP tables to later jobs; an unknown id is
  * BigQuery's 400 `invalid` `Invalid input session id.`; CALL BQ.ABORT_SESSION() and idle expiry

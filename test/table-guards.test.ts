@@ -1,6 +1,6 @@
 /**
  * Read-only table snapshots, `require_partition_filter`, and dropping datasets that hold routines,
- * through the real client (issue 6). Expected behaviour follows BigQuery's documentation
+ * through the real client. Expected behaviour follows BigQuery's documentation
  * ("Introduction to table snapshots": snapshots are read-only; "Update table snapshot metadata":
  * metadata changes only; "Set partition filter requirements"; "Manage datasets": DROP SCHEMA
  * without CASCADE / datasets.delete without deleteContents refuse a non-empty dataset), the

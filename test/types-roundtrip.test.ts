@@ -5,7 +5,7 @@
  *
  * Expected REST cells follow BigQuery's documented encoding, not the emulator's output:
  * - rows `{f:[{v}]}`, ARRAY `[{v}]`, STRUCT `{f:[…]}`, NULL `null`, an empty REPEATED field `[]`
- *   (TableRow/TableCell in api/bigquery-v2-discovery.json; google-cloud-python `_helpers.py`
+ *   (TableRow/TableCell in src/server/rest/bigquery-v2-discovery.json; google-cloud-python `_helpers.py`
  *   reads a REPEATED cell as `[item["v"] for item in cell["v"]]`, so it is a list, never null);
  * - INT64/NUMERIC/BIGNUMERIC decimal text, BOOL "true"/"false", BYTES base64, FLOAT64 a decimal
  *   number text or "NaN"/"Infinity"/"-Infinity" (compared by value; the client parses with Number());

@@ -1,6 +1,7 @@
 /**
  * Normalises the resolved AST as proto-loader decodes it (`oneofs:true`, `longs:String`,
- * `enums:String`, `defaults:false`) into a flat tree of plain nodes (DESIGN §2 "Resolved-AST facts"):
+ * `enums:String`, `defaults:false`) into a flat tree of plain nodes (docs/ARCHITECTURE.md §1
+ * "Resolved-AST facts"):
  *
  * - oneof wrappers `{node:'resolvedXNode', resolvedXNode:{…}}` (nested up to three levels) are
  *   unwrapped, and the concrete node gets `kind: 'X'` (e.g. `TableScan`, `FunctionCall`, `QueryStmt`);

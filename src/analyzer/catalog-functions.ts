@@ -1,6 +1,6 @@
 /**
  * BigQuery functions this analyzer build (about 2023) does not know, declared as catalog functions
- * so they analyze with BigQuery's signatures (DESIGN §6; issue 5 deliverable 3). Their lowering
+ * so they analyze with BigQuery's signatures (docs/ARCHITECTURE.md §8). Their lowering
  * lives in the function table under the lower-case name (src/functions).
  *
  * Signatures from the BigQuery function reference: MIN_BY/MAX_BY (aggregate-functions#min_by,

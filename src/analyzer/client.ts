@@ -94,7 +94,7 @@ export class AnalyzerClient {
     return resolvedStatementOf(res);
   }
 
-  /** The table paths a statement references, segments as written (DESIGN §2.3). */
+  /** The table paths a statement references, segments as written (docs/ARCHITECTURE.md §1). */
   async extractTableNames(sql: string): Promise<string[][]> {
     const res = await this.call('extractTableNamesFromStatement', {
       sqlStatement: sql,

@@ -1,6 +1,6 @@
 /**
  * Parse-tree rewrites tried when this analyzer build (about 2023) rejects a statement BigQuery
- * accepts, keyed by the analyzer's error (issue 5). Each applies at most once per statement; the
+ * accepts, keyed by the analyzer's error. Each applies at most once per statement; the
  * rewritten text is analyzed again (src/engine/analyze.ts).
  */
 import { rewriteGroupByAll } from './group-by-all.js';

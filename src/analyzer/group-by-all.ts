@@ -1,7 +1,7 @@
 /**
  * `GROUP BY ALL`, which this analyzer build (about 2023) parses but rejects ("GROUP BY ALL is not
  * supported"), rewritten on the analyzer's own parse tree into the equivalent explicit GROUP BY
- * (issue 5; BigQuery query-syntax "Group rows by ALL", in preview since the 2024-02-26 release
+ * (BigQuery query-syntax "Group rows by ALL", in preview since the 2024-02-26 release
  * notes). The rule of the reference: the grouping keys are the SELECT items except
  *
  * - items that include an aggregate function call or a window function call;

@@ -4,7 +4,7 @@
  * whitespace or comments; the value is the concatenation; string and bytes chunks can't be mixed;
  * this also applies to the string of typed literals such as `DATE '2014' "-01-31"`). This analyzer
  * build (about 2023) does not parse adjacent literals, so the chunks are merged into one
- * single-quoted literal of the same value before the statement reaches it (issue 5).
+ * single-quoted literal of the same value before the statement reaches it.
  *
  * Each chunk's text is re-encoded, not decoded: escapes of quoted chunks are kept as written (an
  * illegal escape still fails in the analyzer), raw chunks get their backslashes and quotes escaped,

@@ -1,10 +1,10 @@
 /**
- * BigQuery's language options for the ZetaSQL analyzer (DESIGN §2.4): the server's maximum
+ * BigQuery's language options for the ZetaSQL analyzer (docs/ARCHITECTURE.md §1): the server's maximum
  * features, every statement kind, product mode EXTERNAL, default time zone UTC, plus the
  * in-development features BigQuery ships, minus the test-only ones.
  */
 
-/** In-development ZetaSQL features that BigQuery has (DESIGN §2.4). */
+/** In-development ZetaSQL features that BigQuery has (docs/ARCHITECTURE.md §1). */
 export const BIGQUERY_EXTRA_FEATURES = [
   'FEATURE_INTERVAL_TYPE',
   'FEATURE_V_1_4_GROUPING_BUILTIN',

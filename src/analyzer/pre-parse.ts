@@ -1,6 +1,6 @@
 /**
  * Text rewrites applied to a request's SQL before the analyzer parses it, for GoogleSQL syntax
- * BigQuery accepts but this analyzer build (about 2023) cannot parse (issue 5): adjacent string
+ * BigQuery accepts but this analyzer build (about 2023) cannot parse: adjacent string
  * and bytes literal chunks (literal-concat.ts) and `BY NAME` set operations (set-by-name.ts).
  * Text without those constructs is returned unchanged; error locations in a rewritten request
  * refer to the rewritten text.

@@ -1,5 +1,5 @@
 /**
- * RANGE_SESSIONIZE as a documented source rewrite (issue 5). This analyzer build (about 2023)
+ * RANGE_SESSIONIZE as a documented source rewrite. This analyzer build (about 2023)
  * does not know BigQuery's table function
  *
  *     RANGE_SESSIONIZE(TABLE t | (subquery), 'range_column', ['partition_col', …] [, 'MEETS' | 'OVERLAPS'])

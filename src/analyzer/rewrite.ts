@@ -1,6 +1,6 @@
 /**
  * Documented source rewrites for what this analyzer build (about 2023) rejects but BigQuery
- * accepts (issue 5, deliverable 3). Rewrites work on the analyzer's own parse tree (byte ranges
+ * accepts. Rewrites work on the analyzer's own parse tree (byte ranges
  * of AST nodes), never on a hand-written parser.
  *
  * 1. GROUP BY an expression that also stands in the SELECT list, in a query with ORDER BY or

@@ -2,7 +2,7 @@
  * Name-matched set operations (`UNION ALL BY NAME`, `[FULL|LEFT] [OUTER] … CORRESPONDING`, `STRICT`,
  * `ON (…)`) that this analyzer build (about 2023) either cannot parse (`BY NAME`, `INNER`) or
  * rejects ("Column propagation mode (FULL/LEFT/STRICT) for set operations are not supported"),
- * rewritten into positional set operations over explicit projections (issue 5; BigQuery
+ * rewritten into positional set operations over explicit projections (BigQuery
  * query-syntax "BY NAME or CORRESPONDING").
  *
  * 1. {@link byNameToCorresponding} respells `BY NAME` in the CORRESPONDING form this parser

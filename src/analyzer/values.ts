@@ -1,7 +1,7 @@
 /**
  * ZetaSQL `ValueProto` (proto-loader JSON form) → domain `Value` (src/types/types.ts).
  * Source: zetasql/public/value.proto; packed DATETIME/TIME layouts from zetasql/public/civil_time.h;
- * NUMERIC/BIGNUMERIC are little-endian two's-complement bytes of value × 10^scale (DESIGN §2).
+ * NUMERIC/BIGNUMERIC are little-endian two's-complement bytes of value × 10^scale (docs/ARCHITECTURE.md §1).
  */
 import type { BqType, Value } from '../types/types.js';
 import { scaledToText } from '../types/decimal.js';

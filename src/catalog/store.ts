@@ -1,7 +1,7 @@
 /**
  * The metadata store: projects (implicit), datasets and tables, kept in memory and written
  * through to the DuckDB database (table `__bqemu_meta`) so a `--data-dir` database survives a
- * restart (issue 2, deliverable 8).
+ * restart.
  *
  * Names: dataset and table ids are case-sensitive (BigQuery). Stored tables live in DuckDB under
  * generated names (`t<n>`), because DuckDB identifiers are case-insensitive.

@@ -1,6 +1,7 @@
 /**
- * `bqemu corpus run` entry point (contract §1.2, §3, §6): discovers fixtures, runs them against an
- * endpoint or an in-process emulator, prints the report and returns the exit code.
+ * `bqemu corpus run` entry point (conformance/README.md "Running", "Fixture rules"): discovers
+ * fixtures, runs them against an endpoint or an in-process emulator, prints the report and returns
+ * the exit code.
  */
 import { discoverFixtures, resolveSqlRoot } from './fixtures.js';
 import { checkQualification } from './qualify.js';
@@ -29,7 +30,10 @@ export interface CorpusRunOptions {
   maxFailures?: number;
   /** Output sink (default console.log). */
   log?: (line: string) => void;
-  /** Strict mode (contract §3, §6.4): divergence registry, pending list and pass gate decide the exit code. */
+  /**
+   * Strict mode (conformance/README.md "Running"): divergence registry, pending list and pass gate
+   * decide the exit code.
+   */
   strict?: boolean;
   /** Divergence registry file (default `conformance/divergences.json` of this repository). */
   divergences?: string;
@@ -50,10 +54,11 @@ interface EmulatorHandle {
 type StartEmulator = (opts: { host?: string; port?: number; projectId?: string; dataDir?: string; quiet?: boolean }) => Promise<EmulatorHandle>;
 
 /**
- * Run the SQL corpus and report (contract §3, §6.2, §7.1). Exit code: 0 when every selected
- * fixture passes, 1 when any fails, 2 when the corpus or emulator cannot be used. In strict mode
- * (`strict` or `updatePending`) the exit code is the pass gate's instead: 0 when green, 1 when red
- * (see strict.ts). The report's last line is `N passed, N failed`.
+ * Run the SQL corpus and report (conformance/README.md "Fixture outcomes and compared fields",
+ * "Tolerances", "Error parity"). Exit code: 0 when every selected fixture passes, 1 when any fails,
+ * 2 when the corpus or emulator cannot be used. In strict mode (`strict` or `updatePending`) the
+ * exit code is the pass gate's instead: 0 when green, 1 when red (see strict.ts). The report's last
+ * line is `N passed, N failed`.
  */
 export async function corpusRun(opts: CorpusRunOptions): Promise<number> {
   const log = opts.log ?? ((l: string) => console.log(l));
@@ -130,7 +135,7 @@ export async function corpusRun(opts: CorpusRunOptions): Promise<number> {
       return result.gate.green ? 0 : 1;
     }
     if (opts.json) writeJsonReport(opts.json, outcomes, { endpoint: opts.endpoint ?? 'in-process', projectId, filter: opts.filter ?? null, unqualified });
-    for (const u of unqualified) log(`non-qualifying fixture (contract §1.5): ${u.id}: ${u.issues.map((i) => `${i.rule} in ${i.file} (${i.detail})`).join('; ')}`);
+    for (const u of unqualified) log(`non-qualifying fixture (conformance/README.md "Qualification"): ${u.id}: ${u.issues.map((i) => `${i.rule} in ${i.file} (${i.detail})`).join('; ')}`);
     log(formatReport(outcomes, { maxFailures: opts.maxFailures ?? 40 }));
     return outcomes.every((o) => o.status === 'pass') ? 0 : 1;
   } finally {

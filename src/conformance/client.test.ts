@@ -2,7 +2,7 @@ import { BigQuery, BigQueryDate, BigQueryInt, BigQueryTimestamp } from '@google-
 import { describe, expect, it } from 'vitest';
 import { HeaderInjectingAuthClient, mapJobConfig, mapParameters, needsJobInsert, toActualError, toPlainValue, toSchemaFields } from './client.js';
 
-describe('mapJobConfig (corpus README note 6)', () => {
+describe('mapJobConfig (conformance/README.md "Recording notes" 6)', () => {
   it('maps Python snake_case knobs to REST fields', () => {
     const m = mapJobConfig(
       {
@@ -75,7 +75,7 @@ describe('needsJobInsert', () => {
   });
 });
 
-describe('mapParameters (contract §2.1)', () => {
+describe('mapParameters (conformance/README.md "Fixture files")', () => {
   it('builds named params and types, never touching the SQL', () => {
     const { params, types } = mapParameters({
       mode: 'named',

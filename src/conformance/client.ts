@@ -1,7 +1,8 @@
 /**
  * Glue between fixtures and the real `@google-cloud/bigquery` client (v8): client construction
  * with per-request identity headers, job_config / parameters mapping, decoded-value conversion and
- * error extraction (contract §2.1, §4.3, §5, §7.1; corpus README notes 5, 6, 8).
+ * error extraction (conformance/README.md "Fixture files", "Error parity"; BigQuery's
+ * JobConfigurationQuery; conformance/README.md "Recording notes" 5, 6, 8).
  */
 import { BigQuery, BigQueryDate, BigQueryDatetime, BigQueryInt, BigQueryTime, BigQueryTimestamp, Geography } from '@google-cloud/bigquery';
 import { PassThroughClient } from 'google-auth-library';
@@ -11,7 +12,8 @@ import type { JsonValue } from './jsonsafe.js';
 
 /**
  * A pass-through auth client whose request headers can be switched on for the canonical query only
- * (contract §2.1 `headers.json`, §5.3: identity headers travel through the client's own transport).
+ * (conformance/README.md "Fixture files" `headers.json`: identity headers travel through the
+ * client's own transport).
  */
 export class HeaderInjectingAuthClient extends PassThroughClient {
   extraHeaders: Record<string, string> = {};
@@ -23,14 +25,14 @@ export class HeaderInjectingAuthClient extends PassThroughClient {
   }
 }
 
-/** Build a client against an endpoint (contract §5.2: no authentication towards the emulator). */
+/** Build a client against an endpoint (the emulator needs no authentication: README.md "Security model"). */
 export function makeClient(endpoint: string, projectId: string): { bq: BigQuery; auth: HeaderInjectingAuthClient } {
   const auth = new HeaderInjectingAuthClient();
   const bq = new BigQuery({ projectId, apiEndpoint: endpoint, authClient: auth, autoRetry: false, maxRetries: 0 });
   return { bq, auth };
 }
 
-/** Python client's reason → HTTP status mapping for job errors (corpus README note 5). */
+/** Python client's reason → HTTP status mapping for job errors (conformance/README.md "Recording notes" 5). */
 export const REASON_TO_STATUS: Record<string, number> = {
   accessDenied: 403,
   backendError: 500,
@@ -115,8 +117,9 @@ function asNumber(v: JsonValue): number {
 }
 
 /**
- * Map job_config.json (Python client snake_case, corpus README note 6) to the client's query
- * options, which carry REST names (contract §2.5 query job configuration, §4.3).
+ * Map job_config.json (Python client snake_case, conformance/README.md "Recording notes" 6) to the
+ * client's query options, which carry REST names (BigQuery's JobConfigurationQuery,
+ * https://cloud.google.com/bigquery/docs/reference/rest/v2/Job#JobConfigurationQuery).
  */
 export function mapJobConfig(cfg: Record<string, JsonValue>, defaultProject: string): MappedJobConfig {
   const options: Record<string, unknown> = {};
@@ -255,8 +258,9 @@ export function toClientValue(v: JsonValue, t: ProvidedType): unknown {
 }
 
 /**
- * Map parameters.json to the client's `params`/`types` (contract §2.1: values reach the service as
- * REST `queryParameters`, never interpolated). Named mode → objects, positional → arrays.
+ * Map parameters.json to the client's `params`/`types` (conformance/README.md "Fixture files":
+ * values reach the service as REST `queryParameters`, never interpolated). Named mode → objects,
+ * positional → arrays.
  */
 export function mapParameters(p: FixtureParameters): { params: unknown; types: unknown } {
   if (p.mode === 'named') {
@@ -321,10 +325,10 @@ function asProto(v: unknown): ErrorProtoLike | undefined {
 }
 
 /**
- * Extract the comparable error from what the client threw (contract §7.1). Returns `undefined` when
- * it is not the client's API error (a network failure, a decoding crash, a runner bug). Prefers the
- * job's `status.errorResult`, then `errors[0]`; the HTTP status is the response's, else the Python
- * client's reason mapping.
+ * Extract the comparable error from what the client threw (conformance/README.md "Error parity").
+ * Returns `undefined` when it is not the client's API error (a network failure, a decoding crash, a
+ * runner bug). Prefers the job's `status.errorResult`, then `errors[0]`; the HTTP status is the
+ * response's, else the Python client's reason mapping.
  */
 export function toActualError(err: unknown): ActualError | undefined {
   if (!err || typeof err !== 'object') return undefined;

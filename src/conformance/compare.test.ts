@@ -16,7 +16,7 @@ import { parseJsonSafe } from './jsonsafe.js';
 
 const eq = (type: string, e: unknown, a: unknown) => scalarsEqual(type, e, a);
 
-describe('tolerances (contract §6.2)', () => {
+describe('tolerances (conformance/README.md "Tolerances")', () => {
   it('INT64: exact, including values beyond 2^53', () => {
     expect(eq('INT64', 9223372036854775807n, '9223372036854775807')).toBe(true);
     expect(eq('INT64', 9223372036854775807n, '9223372036854775806')).toBe(false);
@@ -219,7 +219,7 @@ describe('job_metadata', () => {
   });
 });
 
-describe('error parity (contract §7.1)', () => {
+describe('error parity (conformance/README.md "Error parity")', () => {
   const exp: ExpectedError = {
     reason: 'invalidQuery',
     location: 'query',

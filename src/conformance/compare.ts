@@ -1,6 +1,7 @@
 /**
  * Result comparison for the SQL corpus: schema, rows with type-driven tolerances, `job_metadata`,
- * and error parity (contract §3 fixture execution rules, §4.4, §6.2, §7.1).
+ * and error parity (conformance/README.md "Fixture outcomes and compared fields", "Tolerances",
+ * "Error parity").
  */
 import type { Expected, SchemaField } from './fixtures.js';
 import type { JsonValue } from './jsonsafe.js';
@@ -30,20 +31,24 @@ const TYPE_ALIASES: Record<string, string> = {
   BIGDECIMAL: 'BIGNUMERIC',
 };
 
-/** Normalise a type name: upper case, legacy aliases mapped (contract §4.4). */
+/**
+ * Normalise a type name: upper case, legacy aliases mapped (conformance/README.md "Fixture outcomes
+ * and compared fields").
+ */
 export function normaliseType(t: string | undefined): string {
   const u = (t ?? '').toUpperCase();
   return TYPE_ALIASES[u] ?? u;
 }
 
-/** Normalise a mode: absent means NULLABLE (contract §4.4). */
+/** Normalise a mode: absent means NULLABLE (conformance/README.md "Fixture outcomes and compared fields"). */
 export function normaliseMode(m: string | undefined | null): string {
   return m ? m.toUpperCase() : 'NULLABLE';
 }
 
 /**
  * Compare schemas field by field: names exact, types alias-normalised, modes with NULLABLE default,
- * nested `fields` recursively (contract §4.4). Returns the first difference, or `undefined`.
+ * nested `fields` recursively (conformance/README.md "Fixture outcomes and compared fields").
+ * Returns the first difference, or `undefined`.
  */
 export function compareSchema(expected: SchemaField[], actual: SchemaField[], path = 'schema'): Diff | undefined {
   if (expected.length !== actual.length) {
@@ -121,7 +126,10 @@ function rangeBoundEqual(e: unknown, a: unknown): boolean {
   return e === a || temporalEqual(e, a, 'TIMESTAMP');
 }
 
-/** Compare one scalar (non-NULL, non-repeated, non-struct) by its normalised type (contract §6.2). */
+/**
+ * Compare one scalar (non-NULL, non-repeated, non-struct) by its normalised type
+ * (conformance/README.md "Tolerances").
+ */
 export function scalarsEqual(type: string, e: unknown, a: unknown): boolean {
   switch (type) {
     case 'INT64': {
@@ -171,8 +179,9 @@ export function scalarsEqual(type: string, e: unknown, a: unknown): boolean {
 }
 
 /**
- * Compare one cell under its expected schema field (contract §6.2): REPEATED → ordered element-wise,
- * STRUCT → per declared field recursively, scalars by type. Returns a message, or `undefined` on match.
+ * Compare one cell under its expected schema field (conformance/README.md "Tolerances"): REPEATED →
+ * ordered element-wise, STRUCT → per declared field recursively, scalars by type. Returns a
+ * message, or `undefined` on match.
  */
 export function compareCell(e: unknown, a: unknown, field: SchemaField, path: string): string | undefined {
   const type = normaliseType(field.type);
@@ -219,8 +228,9 @@ function sameMultiset(schema: SchemaField[], exp: Record<string, unknown>[], act
 }
 
 /**
- * Compare rows in order under the expected schema (contract §6.2). When the values match only as a
- * multiset, a single `row-order` diff is returned instead of the cell diffs. At most `limit` diffs.
+ * Compare rows in order under the expected schema (conformance/README.md "Tolerances"). When the
+ * values match only as a multiset, a single `row-order` diff is returned instead of the cell diffs.
+ * At most `limit` diffs.
  */
 export function compareRows(schema: SchemaField[], expected: Record<string, unknown>[], actual: Record<string, unknown>[], limit = 3): Diff[] {
   if (expected.length !== actual.length) {
@@ -255,7 +265,10 @@ function getPath(obj: unknown, path: string[]): unknown {
   return cur;
 }
 
-/** Where each known `job_metadata` key lives in the job resource (contract §2.5, §4.4). */
+/**
+ * Where each known `job_metadata` key lives in the job resource (conformance/README.md "Fixture
+ * outcomes and compared fields").
+ */
 export const JOB_METADATA_PATHS: Record<string, string[]> = {
   statement_type: ['statistics', 'query', 'statementType'],
   cache_hit: ['statistics', 'query', 'cacheHit'],
@@ -296,7 +309,10 @@ function metadataEqual(e: JsonValue, a: unknown): boolean {
   return jsonValuesEqual(e, a);
 }
 
-/** Diff `job_metadata` key by key; only keys present in the recording are checked (contract §4.4). */
+/**
+ * Diff `job_metadata` key by key; only keys present in the recording are checked
+ * (conformance/README.md "Fixture outcomes and compared fields").
+ */
 export function compareJobMetadata(expected: Record<string, JsonValue>, job: Record<string, unknown> | undefined): Diff[] {
   const diffs: Diff[] = [];
   for (const [key, e] of Object.entries(expected)) {
@@ -309,9 +325,9 @@ export function compareJobMetadata(expected: Record<string, JsonValue>, job: Rec
 }
 
 /**
- * Compare a whole outcome against the baseline (contract §3 fixture execution rules): a
- * success/error mismatch yields one "kind mismatch" diff before any per-field diff; otherwise
- * schema → rows → job_metadata for success, or error parity for error fixtures.
+ * Compare a whole outcome against the baseline (conformance/README.md "Fixture outcomes and
+ * compared fields"): a success/error mismatch yields one "kind mismatch" diff before any per-field
+ * diff; otherwise schema → rows → job_metadata for success, or error parity for error fixtures.
  */
 export function compareOutcome(expected: Expected, actual: ActualOutcome): Diff[] {
   if (expected.error) {

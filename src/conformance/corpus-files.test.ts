@@ -1,8 +1,9 @@
-// The committed corpus under conformance/ (issue 3): imported recordings are byte-identical to the
-// shared source and carry their provenance; authored fixtures say so and carry no job id; every
-// fixture qualifies (contract §1.5); registry and pending ids name real fixtures or are explained.
-// The wire recordings and documentation examples (conformance/wire/, conformance/docs-examples/)
-// match their provenance.json. Comparing with the corpus itself is `npm run corpus:verify`
+// The committed corpus under conformance/ (conformance/README.md "Where the fixtures come from"):
+// imported recordings are byte-identical to the shared source and carry their provenance; authored
+// fixtures say so and carry no job id; every fixture qualifies (conformance/README.md
+// "Qualification"); registry and pending ids name real fixtures or are explained. The wire
+// recordings and documentation examples (conformance/wire/, conformance/docs-examples/) match their
+// provenance.json. Comparing with the corpus itself is `npm run corpus:verify`
 // (conformance/README.md): the tests read only the repository.
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,7 +56,7 @@ describe('conformance/fixtures', () => {
     for (const f of authored) {
       const p = provenance(f.dir);
       expect(Array.isArray(p.cites) && p.cites.length > 0, f.id).toBe(true);
-      const exp = parseJsonSafe(readFileSync(join(f.dir, 'expected.json'), 'utf8')) as { bigquery?: { job_id?: unknown } }; // NaN tokens allowed (corpus README note 2)
+      const exp = parseJsonSafe(readFileSync(join(f.dir, 'expected.json'), 'utf8')) as { bigquery?: { job_id?: unknown } }; // NaN tokens allowed (conformance/README.md "Recording notes" 2)
       // No job id: the `bigquery` block is absent, or names project `authored` with `job_id: null`.
       expect(exp.bigquery?.job_id ?? undefined, f.id).toBeUndefined();
       expect(() => loadFixture(f.dir)).not.toThrow();
@@ -63,7 +64,7 @@ describe('conformance/fixtures', () => {
     expect(fixtures.every((f) => ['recorded', 'authored'].includes(provenance(f.dir).source))).toBe(true);
   });
 
-  it('every fixture qualifies (contract §1.5)', () => {
+  it('every fixture qualifies (conformance/README.md "Qualification")', () => {
     expect(checkQualification(fixtures)).toEqual([]);
   });
 
@@ -71,7 +72,7 @@ describe('conformance/fixtures', () => {
     const lists = loadStrictLists(DEFAULT_DIVERGENCES, DEFAULT_PENDING);
     const ids = new Set(fixtures.map((f) => f.id));
     expect(Object.keys(lists.pending).filter((id) => !ids.has(id))).toEqual([]);
-    // Registry entries may name kept-back fixtures the contract lists (§6.4), nothing else.
+    // Registry entries may name kept-back fixtures (conformance/README.md "Running"), nothing else.
     expect(Object.keys(lists.divergences).filter((id) => !ids.has(id)).sort()).toEqual(['specialized_types/st_area_continental', 'specialized_types/st_length_continental']);
   });
 });

@@ -4,11 +4,17 @@ import type { VariationTag } from './tags.js';
 export const SURFACE_CATEGORIES = ['function', 'statement', 'job_config', 'type', 'endpoint'] as const;
 export type SurfaceCategory = (typeof SURFACE_CATEGORIES)[number];
 
-/** Depth tiers (contract §6.5): 0 uncovered, 1 sampled, 2 to 5 covered, 6 or more deep. */
+/**
+ * Depth tiers (conformance/README.md "Variation tags"): 0 uncovered, 1 sampled, 2 to 5 covered, 6
+ * or more deep.
+ */
 export type DepthTier = 'uncovered' | 'sampled' | 'covered' | 'deep';
 export const DEPTH_TIERS: DepthTier[] = ['uncovered', 'sampled', 'covered', 'deep'];
 
-/** The fixture count from which an all-happy-path item is reported as broad but shallow (contract §8). */
+/**
+ * The fixture count from which an all-happy-path item is reported as broad but shallow
+ * (conformance/README.md "Variation tags").
+ */
 export const SHALLOW_THRESHOLD = 3;
 
 export function depthTier(fixtureCount: number): DepthTier {
@@ -74,7 +80,7 @@ export const KNOWN_STATEMENTS = [
   'ASSERT', 'EXPORT DATA', 'LOAD DATA', 'GRANT', 'REVOKE',
 ];
 
-/** Query job-configuration knobs (Python client snake_case, corpus README note 6). */
+/** Query job-configuration knobs (Python client snake_case, conformance/README.md "Recording notes" 6). */
 export const KNOWN_JOB_CONFIG = [
   'allow_large_results', 'clustering_fields', 'connection_properties', 'continuous', 'create_disposition', 'create_session',
   'default_dataset', 'destination', 'destination_encryption_configuration', 'dry_run', 'flatten_results', 'job_timeout_ms',

@@ -1,5 +1,5 @@
 /**
- * Corpus coverage report (contract §6.5 variation tags and depth tiers): which surface items —
+ * Corpus coverage report (conformance/README.md "Variation tags": tags and depth tiers): which surface items —
  * builtin functions, statement kinds, job-configuration knobs, types and API endpoints — the
  * fixtures exercise, how deeply (0 uncovered, 1 sampled, 2–5 covered, 6+ deep) and which are
  * "broad but shallow" (3 or more fixtures whose tag union is exactly {happy_path}).

@@ -1,5 +1,6 @@
 /**
- * Outcome and difference types shared by the comparators (contract §3 fixture outcomes, §7.1).
+ * Outcome and difference types shared by the comparators (conformance/README.md "Fixture outcomes
+ * and compared fields", "Error parity").
  */
 import type { SchemaField } from './fixtures.js';
 import { stringifyJson } from './jsonsafe.js';

@@ -1,7 +1,8 @@
 /**
- * Display renderer for the GoogleSQL documentation examples (corpus README, docs-examples): turns a
- * BigQuery value — REST schema field plus the value the Node client decoded — into the docs'
- * display style, and matches a documented cell against a value.
+ * Display renderer for the GoogleSQL documentation examples (conformance/docs-examples/,
+ * conformance/README.md "Test data copied from the reference corpus"): turns a BigQuery value —
+ * REST schema field plus the value the Node client decoded — into the docs' display style, and
+ * matches a documented cell against a value.
  *
  * The docs print results as text tables: `[1, 2]` arrays, `{a: 1, b: "x"}` structs (also
  * positional `{1, 'a', NULL}`), strings unquoted at top level, `NULL`, timestamps as

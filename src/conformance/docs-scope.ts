@@ -1,10 +1,12 @@
 /**
- * Which documentation examples exercise BigQuery features (issue 5 acceptance line: "≥ 95 % of the
- * self-contained cases of BigQuery features pass; graph, proto and pipe-syntax cases excluded").
+ * Which documentation examples exercise BigQuery features (the acceptance line of the
+ * documentation-examples work: "≥ 95 % of the self-contained cases of BigQuery features pass;
+ * graph, proto and pipe-syntax cases excluded").
  *
- * The docs-examples corpus is the GoogleSQL reference of google/zetasql (corpus README), which also
- * documents things BigQuery does not have. A case is "of a BigQuery feature" unless it uses one of
- * them; the decision is made from BigQuery's own documentation, never from whether the case passes:
+ * The docs-examples corpus is the GoogleSQL reference of google/zetasql
+ * (conformance/docs-examples/provenance.json), which also documents things BigQuery does not have.
+ * A case is "of a BigQuery feature" unless it uses one of them; the decision is made from
+ * BigQuery's own documentation, never from whether the case passes:
  *
  * 1. Functions. {@link BIGQUERY_FUNCTIONS} is BigQuery's "Functions (alphabetical)" list
  *    (https://docs.cloud.google.com/bigquery/docs/reference/standard-sql/functions-all, read from the

@@ -1,7 +1,8 @@
 /**
- * GoogleSQL documentation examples (corpus README, docs-examples): runs every self-contained,
- * deterministic example through `@google-cloud/bigquery` against an emulator and compares the
- * result with the documented table in the docs' display style (docs-render.ts).
+ * GoogleSQL documentation examples (conformance/docs-examples/, conformance/README.md "Test data
+ * copied from the reference corpus"): runs every self-contained, deterministic example through
+ * `@google-cloud/bigquery` against an emulator and compares the result with the documented table in
+ * the docs' display style (docs-render.ts).
  *
  * Selection: cases with none of the flags nondeterministic, multi_statement, needs_tables,
  * needs_graph, needs_protos, needs_definitions, not_query. `expression` cases are a bare

@@ -1,13 +1,14 @@
 /**
- * Error parity for error-form fixtures (contract §7.1): reason, location and HTTP status exact,
- * message by regular-expression search with dot matching newline.
+ * Error parity for error-form fixtures (conformance/README.md "Error parity"): reason, location and
+ * HTTP status exact, message by regular-expression search with dot matching newline.
  */
 import type { ExpectedError } from './fixtures.js';
 import { show, type ActualError, type Diff } from './diff.js';
 
 /**
- * Translate a Python `re` pattern to a JavaScript RegExp with dot-all (contract §7.1: search with
- * dot matching newline). Handles named groups, `\A`/`\Z` and leading inline flags.
+ * Translate a Python `re` pattern to a JavaScript RegExp with dot-all (conformance/README.md "Error
+ * parity": search with dot matching newline). Handles named groups, `\A`/`\Z` and leading inline
+ * flags.
  */
 export function pythonPatternToRegExp(pattern: string): RegExp {
   let src = pattern;
@@ -30,7 +31,10 @@ function normLocation(l: string | null | undefined): string | undefined {
   return l === null || l === undefined || l === '' ? undefined : l;
 }
 
-/** Error parity (contract §7.1): reason, location, http_status exact; message by regex search. */
+/**
+ * Error parity (conformance/README.md "Error parity"): reason, location, http_status exact; message
+ * by regex search.
+ */
 export function compareError(expected: ExpectedError, actual: ActualError): Diff[] {
   const diffs: Diff[] = [];
   if (expected.reason !== actual.reason) {

@@ -1,31 +1,32 @@
 /**
- * Fixture loading for the SQL corpus (contract §2.1–§2.3, corpus README notes 1–9).
+ * Fixture loading for the SQL corpus (conformance/README.md "Fixture files", "expected.json",
+ * conformance/README.md "Recording notes" 1–9).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseJsonSafe, type JsonValue } from './jsonsafe.js';
 
-/** One `setup_rest.json` entry (contract §2.1). */
+/** One `setup_rest.json` entry (conformance/README.md "Fixture files"). */
 export interface RestStep {
   method: string;
   path: string;
   body?: JsonValue;
 }
 
-/** One parameter of `parameters.json` (contract §2.1). */
+/** One parameter of `parameters.json` (conformance/README.md "Fixture files"). */
 export interface FixtureParameter {
   name?: string;
   type: JsonValue;
   value: JsonValue;
 }
 
-/** `parameters.json` (contract §2.1). */
+/** `parameters.json` (conformance/README.md "Fixture files"). */
 export interface FixtureParameters {
   mode: 'named' | 'positional';
   parameters: FixtureParameter[];
 }
 
-/** A schema column as recorded (contract §2.2). */
+/** A schema column as recorded (conformance/README.md "expected.json"). */
 export interface SchemaField {
   name: string;
   type: string;
@@ -33,7 +34,7 @@ export interface SchemaField {
   fields?: SchemaField[];
 }
 
-/** The `error` object of an error-form baseline (contract §2.3). */
+/** The `error` object of an error-form baseline (conformance/README.md "expected.json"). */
 export interface ExpectedError {
   reason: string;
   location?: string | null;
@@ -42,7 +43,10 @@ export interface ExpectedError {
   message_sample?: string;
 }
 
-/** `expected.json`, either form (contract §2.2 / §2.3; corpus README notes 1–4). */
+/**
+ * `expected.json`, either form (conformance/README.md "expected.json"; conformance/README.md
+ * "Recording notes" 1–4).
+ */
 export interface Expected {
   fixture_version?: number;
   bigquery?: Record<string, JsonValue>;
@@ -110,7 +114,10 @@ function validateSchema(schema: unknown, where: string): SchemaField[] {
   });
 }
 
-/** Validate a parsed `expected.json` (contract §2.2 / §2.3: the two forms are mutually exclusive). */
+/**
+ * Validate a parsed `expected.json` (conformance/README.md "expected.json": the two forms are
+ * mutually exclusive).
+ */
 export function validateExpected(raw: JsonValue | undefined): Expected {
   if (!isObject(raw)) throw new FixtureError('expected.json must be a JSON object');
   const exp: Expected = {};
@@ -182,8 +189,9 @@ function validateHeaders(raw: JsonValue): Record<string, string> {
 }
 
 /**
- * Load one fixture directory (contract §2.1). `id` is `<phase>/<name>` taken from the last two
- * path segments. Throws {@link FixtureError} when a file is missing or malformed.
+ * Load one fixture directory (conformance/README.md "Fixture files"). `id` is `<phase>/<name>`
+ * taken from the last two path segments. Throws {@link FixtureError} when a file is missing or
+ * malformed.
  */
 export function loadFixture(dir: string): Fixture {
   const abs = resolve(dir);
@@ -231,8 +239,8 @@ export function resolveSqlRoot(corpus: string): string {
 
 /**
  * List fixture directories (`<phase>/<name>` holding a `query.sql`) under the SQL root, sorted by
- * id (contract §2.1). `filter` keeps ids matching any comma-separated pattern: a glob with `*`/`?`
- * matched against the whole id, otherwise a substring.
+ * id (conformance/README.md "Fixture files"). `filter` keeps ids matching any comma-separated
+ * pattern: a glob with `*`/`?` matched against the whole id, otherwise a substring.
  */
 export function discoverFixtures(sqlRoot: string, filter?: string): { id: string; dir: string }[] {
   const out: { id: string; dir: string }[] = [];
@@ -263,9 +271,10 @@ export function compileFilter(filter?: string): (id: string) => boolean {
 }
 
 /**
- * Split `setup.sql` into statements the way the recorder did (corpus README note 9): a statement
- * ends on a line whose text before `--` ends in `;` (after trimming). Chunks holding only blank or
- * comment lines are dropped. Each statement keeps its own text, trailing `;` included.
+ * Split `setup.sql` into statements the way the recorder did (conformance/README.md "Recording
+ * notes" 9): a statement ends on a line whose text before `--` ends in `;` (after trimming). Chunks
+ * holding only blank or comment lines are dropped. Each statement keeps its own text, trailing `;`
+ * included.
  */
 export function splitSetupSql(sql: string): string[] {
   const statements: string[] = [];

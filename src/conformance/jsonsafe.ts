@@ -69,9 +69,9 @@ function parseNumberToken(token: string): number | bigint {
 }
 
 /**
- * Parse JSON text big-int-safely (contract §2.2, corpus README note 2): integers outside
- * ±(2^53−1) come back as `bigint`, bare `NaN`/`Infinity`/`-Infinity` tokens as the numbers.
- * Throws `SyntaxError` on malformed input.
+ * Parse JSON text big-int-safely (conformance/README.md "expected.json", conformance/README.md
+ * "Recording notes" 2): integers outside ±(2^53−1) come back as `bigint`, bare
+ * `NaN`/`Infinity`/`-Infinity` tokens as the numbers. Throws `SyntaxError` on malformed input.
  */
 export function parseJsonSafe(text: string): JsonValue {
   const prepared = quoteNonFiniteTokens(text);
@@ -87,7 +87,8 @@ export function parseJsonSafe(text: string): JsonValue {
 
 /**
  * Parse JSON keeping every number's source text (as a `LosslessNumber`), for value comparison of
- * JSON-typed cells where `3` must equal `3.0` and big integers must not be rounded (contract §6.2).
+ * JSON-typed cells where `3` must equal `3.0` and big integers must not be rounded
+ * (conformance/README.md "Tolerances").
  */
 export function parseJsonLossless(text: string): unknown {
   return losslessParse(text);

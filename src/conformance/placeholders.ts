@@ -1,16 +1,20 @@
 /**
- * Placeholder substitution for fixture files (contract §6.1, §7.2 last row; corpus README note 7).
+ * Placeholder substitution for fixture files (conformance/README.md "Placeholders": an unknown
+ * token is an authoring error; conformance/README.md "Recording notes" 7).
  */
 import type { JsonValue } from './jsonsafe.js';
 import type { Fixture, RestStep } from './fixtures.js';
 
-/** Runner values of the identity placeholders (contract §6.1: fixed deterministic strings). */
+/**
+ * Runner values of the identity placeholders (conformance/README.md "Placeholders": fixed
+ * deterministic strings).
+ */
 export const RUNNER_PRINCIPAL = 'user:conformance-caller@bqemu.test';
 export const RUNNER_GROUP = 'group:conformance-group@bqemu.test';
 export const RUNNER_OTHER_PRINCIPAL = 'serviceAccount:conformance-other@bqemu.test';
 export const RUNNER_GCS_BUCKET = 'bqemu-conformance-bucket';
 
-/** The closed set of placeholder names (contract §6.1 plus `GCS_BUCKET`). */
+/** The closed set of placeholder names (conformance/README.md "Placeholders" plus `GCS_BUCKET`). */
 export const PLACEHOLDER_NAMES = ['DATASET', 'PROJECT', 'DATASET_ID', 'PRINCIPAL', 'GROUP', 'OTHER_PRINCIPAL', 'GCS_BUCKET'] as const;
 export type PlaceholderName = (typeof PLACEHOLDER_NAMES)[number];
 
@@ -24,7 +28,10 @@ export interface PlaceholderValues {
   gcsBucket?: string;
 }
 
-/** Raised when a fixture uses a `${...}` token outside the closed set (contract §7.2). */
+/**
+ * Raised when a fixture uses a `${...}` token outside the closed set (conformance/README.md
+ * "Placeholders").
+ */
 export class PlaceholderError extends Error {
   readonly token: string;
   constructor(token: string, where: string) {
@@ -47,7 +54,7 @@ function table(v: PlaceholderValues): Record<PlaceholderName, string> {
 }
 
 /**
- * Expand every `${NAME}` token of a string (contract §6.1). Only the upper-case names of
+ * Expand every `${NAME}` token of a string (conformance/README.md "Placeholders"). Only the upper-case names of
  * {@link PLACEHOLDER_NAMES} are known; any other `${...}` token — including a lower-case variant
  * such as `${dataset}` — throws {@link PlaceholderError}.
  */
@@ -61,7 +68,8 @@ export function expandString(text: string, values: PlaceholderValues, where = 't
 
 /**
  * Expand placeholders recursively through a JSON value: every string (object keys included) is
- * expanded with {@link expandString}; numbers, booleans and null pass through (contract §2.1, §6.1).
+ * expanded with {@link expandString}; numbers, booleans and null pass through
+ * (conformance/README.md "Fixture files", "Placeholders").
  */
 export function expandJson<T extends JsonValue | undefined>(value: T, values: PlaceholderValues, where = 'json'): T {
   const walk = (v: JsonValue, path: string): JsonValue => {
@@ -78,9 +86,10 @@ export function expandJson<T extends JsonValue | undefined>(value: T, values: Pl
 }
 
 /**
- * Expand all placeholders of a fixture up front (contract §6.1), so an authoring error is raised
- * before anything is sent: query.sql, setup.sql, setup_rest.json (path and body), headers.json,
- * parameters.json values and job_config.json. `expected.json` is not expanded.
+ * Expand all placeholders of a fixture up front (conformance/README.md "Placeholders"), so an
+ * authoring error is raised before anything is sent: query.sql, setup.sql, setup_rest.json (path
+ * and body), headers.json, parameters.json values and job_config.json. `expected.json` is not
+ * expanded.
  */
 export function expandFixture(fx: Fixture, values: PlaceholderValues): Fixture {
   const out: Fixture = { ...fx, query: expandString(fx.query, values, 'query.sql') };

@@ -1,5 +1,5 @@
 /**
- * The runner's progress bar (issue 3): one line on stderr, redrawn in place on a terminal,
+ * The runner's progress bar: one line on stderr, redrawn in place on a terminal,
  * `[#########...........]  412/912  45%  3 failing`.
  */
 

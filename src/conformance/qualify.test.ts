@@ -1,4 +1,5 @@
-// Fixture qualification rules of contract §1.5: positive and negative cases for each rule.
+// Fixture qualification rules of conformance/README.md "Qualification": positive and negative cases
+// for each rule.
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,8 @@
 /**
- * Fixture qualification (contract §1.5, §1.6): a fixture belongs in the corpus only if its output is
- * fully determined by its recorded SQL and its setup is idempotent. This module finds the fixtures
- * that break a rule so the report can list them (they are never silently dropped).
+ * Fixture qualification (conformance/README.md "Qualification"): a fixture belongs in the corpus
+ * only if its output is fully determined by its recorded SQL and its setup is idempotent. This
+ * module finds the fixtures that break a rule so the report can list them (they are never silently
+ * dropped).
  *
  * Rules checked, on SQL with comments and string literals removed (so `'now()'` or a column named
  * `i_brand` do not count):
@@ -12,12 +13,12 @@
  * - `uuid`: GENERATE_UUID();
  * - `job-history`: INFORMATION_SCHEMA.JOBS, JOBS_BY_USER, JOBS_BY_PROJECT, JOBS_TIMELINE…;
  * - `time-travel`: FOR SYSTEM_TIME AS OF with a relative expression (anything but a literal), and
- *   also a literal one (static time travel is excluded too, §1.5);
+ *   also a literal one (static time travel is excluded too: conformance/README.md "Qualification");
  * - `non-idempotent-setup`: a CREATE (table, view, function, procedure, schema…) that is neither
  *   `OR REPLACE`, `IF NOT EXISTS` nor `TEMP`, unless it targets the fixture's fresh per-fixture
  *   dataset (`${DATASET}` / `${DATASET_ID}`, created only when setup.sql or setup_rest.json exists —
- *   corpus README note 9); DML whose target names a fixed dataset; a setup_rest.json step that
- *   writes into a fixed dataset the fixture did not create.
+ *   conformance/README.md "Recording notes" 9); DML whose target names a fixed dataset; a
+ *   setup_rest.json step that writes into a fixed dataset the fixture did not create.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -203,7 +204,10 @@ function embeddedQueries(v: JsonValue | undefined, out: string[] = []): string[]
   return out;
 }
 
-/** Check one fixture's inputs against §1.5. Returns every issue found (empty: it qualifies). */
+/**
+ * Check one fixture's inputs against conformance/README.md "Qualification". Returns every issue
+ * found (empty: it qualifies).
+ */
 export function qualifyFixture(input: QualificationInput): QualificationIssue[] {
   const freshDataset = input.setupSql !== undefined || input.setupRest !== undefined;
   const issues: QualificationIssue[] = [];
@@ -222,7 +226,7 @@ export function qualifyFixture(input: QualificationInput): QualificationIssue[] 
       if (method === 'POST' && /\/datasets\/?$/.test(path)) {
         const ref = isObject(step.body) && isObject(step.body.datasetReference) ? step.body.datasetReference : undefined;
         if (ref && typeof ref.datasetId === 'string') created.add(ref.datasetId);
-        continue; // datasets created over REST are tracked and deleted on teardown (§4.2)
+        continue; // datasets created over REST are tracked and deleted on teardown (conformance/README.md "Fixture files")
       }
       const m = /\/datasets\/([^/]+)\//.exec(path);
       if (method !== 'GET' && m && !inFixtureDataset(m[1]!) && !created.has(m[1]!)) {

@@ -1,4 +1,7 @@
-/** Recording one fixture: per-fixture dataset, setup, canonical query, baseline and teardown (contract §6.3). */
+/**
+ * Recording one fixture: per-fixture dataset, setup, canonical query, baseline and teardown
+ * (conformance/README.md "Recording").
+ */
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,7 +46,10 @@ interface DatasetRef {
   datasetId: string;
 }
 
-/** The canonical query's client options (contract §2.1, §4.3), as the runner builds them. */
+/**
+ * The canonical query's client options (conformance/README.md "Fixture files"; BigQuery's
+ * JobConfigurationQuery), as the runner builds them.
+ */
 function buildQuery(bq: BigQuery, fx: Fixture, mapped: MappedJobConfig): Record<string, unknown> {
   const q: Record<string, unknown> = { query: fx.query, useLegacySql: false, ...mapped.options };
   if (!('use_query_cache' in (fx.jobConfig ?? {}))) q.useQueryCache = false;
@@ -70,7 +76,10 @@ function jsonNumber(v: unknown): number | null {
   return null;
 }
 
-/** `job_metadata` worth pinning from a finished job (contract §4.4 dispatch fields). */
+/**
+ * `job_metadata` worth pinning from a finished job (conformance/README.md "Fixture outcomes and
+ * compared fields": the fields clients dispatch on).
+ */
 function jobMetadataOf(md: Record<string, unknown>, fx: Fixture): Record<string, JsonValue> {
   const stats = (md.statistics ?? {}) as { query?: Record<string, unknown> };
   const q = stats.query ?? {};
@@ -96,7 +105,10 @@ export interface RecordContext {
   now: () => Date;
 }
 
-/** Placeholder values on the reference (§6.1): identities from `BQEMU_CONFORMANCE_*`. */
+/**
+ * Placeholder values on the reference (conformance/README.md "Placeholders"): identities from
+ * `BQEMU_CONFORMANCE_*`.
+ */
 function placeholderValues(ctx: RecordContext, datasetId: string, fx: Fixture): PlaceholderValues {
   const env = ctx.env;
   const values: PlaceholderValues = { project: ctx.target.project, datasetId };
@@ -105,7 +117,7 @@ function placeholderValues(ctx: RecordContext, datasetId: string, fx: Fixture): 
     const v = env[variable];
     if (v) set(v);
     else if (ctx.target.kind === 'bigquery' && text.includes('${' + placeholder + '}')) {
-      throw new Error(`fixture uses \${${placeholder}}: set ${variable} (contract §6.1)`);
+      throw new Error(`fixture uses \${${placeholder}}: set ${variable} (conformance/README.md "Placeholders")`);
     }
   };
   need('PRINCIPAL', 'BQEMU_CONFORMANCE_PRINCIPAL', (v) => (values.principal = v));
@@ -148,7 +160,10 @@ async function teardown(bq: BigQuery, datasets: DatasetRef[], log: Logger, id: s
   }
 }
 
-/** Record one fixture directory (contract §6.3). Never throws: every outcome is a {@link RecordResult}. */
+/**
+ * Record one fixture directory (conformance/README.md "Recording"). Never throws: every outcome is
+ * a {@link RecordResult}.
+ */
 export async function recordFixture(fixture: { id: string; dir: string }, ctx: RecordContext): Promise<RecordResult> {
   const { id, dir } = fixture;
   const file = join(dir, 'expected.json');
@@ -183,7 +198,8 @@ export async function recordFixture(fixture: { id: string; dir: string }, ctx: R
 async function recordPrepared(fx: Fixture, mapped: MappedJobConfig, datasetId: string, created: DatasetRef[], ctx: RecordContext, file: string): Promise<RecordResult> {
   const { bq, project } = ctx.target;
   const id = fx.id;
-  // Setup (corpus README note 9): a dataset only with setup; setup.sql statement by statement; then REST.
+  // Setup (conformance/README.md "Recording notes" 9): a dataset only with setup; setup.sql
+  // statement by statement; then REST.
   try {
     if (fx.setupSql !== undefined || fx.setupRest !== undefined) {
       try {
@@ -214,7 +230,8 @@ async function recordPrepared(fx: Fixture, mapped: MappedJobConfig, datasetId: s
   q.location = ctx.location;
   const headerClient = ctx.target.headerClient;
 
-  // §6.3.4: estimate first with a dry run (the canonical query itself when it is a dry run).
+  // Byte cap (conformance/README.md "Recording"): estimate first with a dry run (the canonical
+  // query itself when it is a dry run).
   let estimate: bigint | undefined;
   if (!q.dryRun) {
     const { createSession: _cs, ...dry } = q;
@@ -284,7 +301,7 @@ async function recordPrepared(fx: Fixture, mapped: MappedJobConfig, datasetId: s
   const bytesText = bytes === undefined ? null : bytes.toString();
 
   if (!jobId) {
-    ctx.log.error({ fixture: id, job_id: null, bytes: bytesText, duration_ms: durationMs }, 'not recorded: the reference returned no job id (contract §6.3.1)');
+    ctx.log.error({ fixture: id, job_id: null, bytes: bytesText, duration_ms: durationMs }, 'not recorded: the reference returned no job id (conformance/README.md "Recording")');
     return { id, status: 'no-job-id', jobId: null, bytes: bytesText, durationMs, form };
   }
   if (exceedsCap(bytes, ctx.maxBytes)) {

@@ -1,21 +1,27 @@
-/** Recorder helpers: byte caps, message patterns, recorded values and recording inputs (contract §6.3). */
+/**
+ * Recorder helpers: byte caps, message patterns, recorded values and recording inputs
+ * (conformance/README.md "Recording").
+ */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toPlainValue } from './client.js';
 import type { Fixture, FixtureParameters, RestStep, SchemaField } from './fixtures.js';
 import { parseJsonSafe, type JsonValue } from './jsonsafe.js';
 
-/** The wildcard the per-fixture dataset's name becomes in a synthesised pattern (§6.3.6). */
+/**
+ * The wildcard the per-fixture dataset's name becomes in a synthesised pattern
+ * (conformance/README.md "Recording").
+ */
 export const DATASET_WILDCARD = '[\\w\\-\\.:]+';
-/** The pattern each `[line:column]` marker becomes (§6.3.6). */
+/** The pattern each `[line:column]` marker becomes (conformance/README.md "Recording"). */
 export const LINE_COLUMN_PATTERN = '\\[\\d+:\\d+\\]';
 
-/** True when a byte count is known and above the cap (§6.3.4). */
+/** True when a byte count is known and above the cap (conformance/README.md "Recording"). */
 export function exceedsCap(bytes: bigint | undefined, cap: number): boolean {
   return bytes !== undefined && bytes > BigInt(Math.floor(cap));
 }
 
-/** Speed class of a recorded duration (`duration_class`, §2.2). */
+/** Speed class of a recorded duration (`duration_class`, conformance/README.md "expected.json"). */
 export function durationClass(ms: number): 'fast' | 'medium' | 'slow' {
   return ms < 1000 ? 'fast' : ms < 10_000 ? 'medium' : 'slow';
 }
@@ -25,10 +31,11 @@ function escapeRegExp(s: string): string {
 }
 
 /**
- * Synthesise `message_pattern` from a raw message (§6.3.6): every occurrence of the per-fixture
- * dataset's fully qualified name (`project:dataset` or `project.dataset`, or the dataset id alone)
- * becomes {@link DATASET_WILDCARD}, every `[line:column]` becomes {@link LINE_COLUMN_PATTERN}, and
- * all other text is escaped literally. The result matches the original message.
+ * Synthesise `message_pattern` from a raw message (conformance/README.md "Recording"): every
+ * occurrence of the per-fixture dataset's fully qualified name (`project:dataset` or
+ * `project.dataset`, or the dataset id alone) becomes {@link DATASET_WILDCARD}, every
+ * `[line:column]` becomes {@link LINE_COLUMN_PATTERN}, and all other text is escaped literally. The
+ * result matches the original message.
  */
 export function synthesiseMessagePattern(message: string, ds: { project: string; datasetId: string }): string {
   const names = [`${ds.project}:${ds.datasetId}`, `${ds.project}.${ds.datasetId}`, ds.datasetId].filter((n) => n.length > 0);

@@ -1,4 +1,7 @@
-/** How the recorder reaches the reference: real BigQuery or an `--endpoint` (contract §1.3). */
+/**
+ * How the recorder reaches the reference: real BigQuery or an `--endpoint` (conformance/README.md
+ * "Recording").
+ */
 import { BigQuery } from '@google-cloud/bigquery';
 import { GoogleAuth, PassThroughClient } from 'google-auth-library';
 import { makeClient, type HeaderInjectingAuthClient } from './client.js';
@@ -20,10 +23,11 @@ export interface RecorderTarget {
 const BIGQUERY_SCOPES = ['https://www.googleapis.com/auth/bigquery', 'https://www.googleapis.com/auth/cloud-platform'];
 
 /**
- * Build the client towards the reference (§5.1): real BigQuery with the application-default
- * credentials named by `GOOGLE_APPLICATION_CREDENTIALS` (google-auth-library `GoogleAuth`), or an
- * endpoint — with those credentials when set, else with fake ones (a pass-through client that sends
- * no Authorization header). Throws when neither an endpoint nor credentials are given.
+ * Build the client towards the reference (conformance/README.md "Recording"): real BigQuery with
+ * the application-default credentials named by `GOOGLE_APPLICATION_CREDENTIALS`
+ * (google-auth-library `GoogleAuth`), or an endpoint — with those credentials when set, else with
+ * fake ones (a pass-through client that sends no Authorization header). Throws when neither an
+ * endpoint nor credentials are given.
  */
 export async function makeRecorderTarget(opts: { endpoint?: string; project?: string; env: Record<string, string | undefined> }): Promise<RecorderTarget> {
   const keyFile = opts.env.GOOGLE_APPLICATION_CREDENTIALS;

@@ -1,4 +1,4 @@
-// The recorder (contract §1.3, §5.1, §6.3) pointed at an in-process bqemu standing in for the
+// The recorder (conformance/README.md "Recording") pointed at an in-process bqemu standing in for the
 // reference service, with fake credentials (a pass-through client, no GOOGLE_APPLICATION_CREDENTIALS).
 // The byte cap is exercised through a stand-in that reports bytes the way BigQuery does: a small
 // HTTP proxy in front of the emulator that sets statistics.totalBytesProcessed on job resources

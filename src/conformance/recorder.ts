@@ -1,9 +1,9 @@
 /**
- * The recorder: the only producer of `expected.json` (contract §1.3, §6.3). It runs each fixture's
- * setup and canonical query on the reference service — real BigQuery through the operator's
- * application-default credentials, or any `--endpoint` — and writes the baseline.
+ * The recorder: the only producer of `expected.json` (conformance/README.md "Recording"). It runs
+ * each fixture's setup and canonical query on the reference service — real BigQuery through the
+ * operator's application-default credentials, or any `--endpoint` — and writes the baseline.
  *
- * Rules (contract §6.3):
+ * Rules (conformance/README.md "Recording"):
  * 1. Every baseline carries the reference job's id (`bigquery.job_id`, taken from the job resource
  *    the service returned); without one nothing is written.
  * 2. One INFO line per fixture with fixture, job id, bytes and duration_ms (pino).
@@ -11,22 +11,23 @@
  * 4. Byte-scan cap (default 1 GiB): the dry-run estimate is checked before the canonical query runs,
  *    and the bytes the job reports are checked again before writing. Over the cap: INFO line,
  *    skipped, no file written.
- * 5. An API error of the canonical query is recorded in the error form (§2.3); a failure in setup is
- *    a recorder bug and is reported, never recorded.
+ * 5. An API error of the canonical query is recorded in the error form (conformance/README.md
+ *    "expected.json"); a failure in setup is a recorder bug and is reported, never recorded.
  * 6. `message_pattern` is synthesised from the raw message: the per-fixture dataset's fully
  *    qualified name (`project:dataset`, `project.dataset`, or the bare dataset id) becomes
  *    `[\w\-\.:]+`, each `[line:column]` becomes `\[\d+:\d+\]`, the rest is escaped literally.
  *
- * It never runs under CI (`CI` set): CI holds no credentials and only runs the runner (§1.3).
- * The recorder disables the query cache unless the fixture's job_config sets `use_query_cache`, so
- * a re-recording never reports a cache hit the emulator (which has no cache) could not match.
+ * It never runs under CI (`CI` set): CI holds no credentials and only runs the runner
+ * (conformance/README.md "Recording"). The recorder disables the query cache unless the fixture's
+ * job_config sets `use_query_cache`, so a re-recording never reports a cache hit the emulator
+ * (which has no cache) could not match.
  */
 import { pino, type Logger } from 'pino';
 import { discoverFixtures, resolveSqlRoot } from './fixtures.js';
 import { errText, recordFixture, type RecordContext, type RecordResult, type RecordStatus } from './recorder-fixture.js';
 import { makeRecorderTarget, type RecorderTarget } from './recorder-target.js';
 
-/** Default per-fixture byte-scan cap: 1 GiB (contract §6.3.4, §8). */
+/** Default per-fixture byte-scan cap: 1 GiB (conformance/README.md "Recording"). */
 export const DEFAULT_MAX_BYTES = 1073741824;
 
 export interface RecordOptions {
@@ -58,7 +59,7 @@ export { makeRecorderTarget, type RecorderTarget } from './recorder-target.js';
 export { recordFixture } from './recorder-fixture.js';
 
 /**
- * `bqemu corpus record` (contract §1.3, §5.1, §6.3). Exit code: 0 when every selected fixture was
+ * `bqemu corpus record` (conformance/README.md "Recording"). Exit code: 0 when every selected fixture was
  * recorded or skipped over the cap; 1 when any was refused (already recorded, no --force) or
  * failed (setup bug, no job id, unreadable fixture); 2 when the recorder cannot run at all (under
  * CI, no credentials and no endpoint, no corpus or no fixtures).
@@ -72,7 +73,7 @@ export async function recordCorpusDetailed(opts: RecordOptions = {}): Promise<{ 
   const env = opts.env ?? process.env;
   const log = opts.logger ?? pino({ level: 'info', base: undefined });
   if (env.CI) {
-    log.error('the recorder never runs under CI (CI is set): recording is a local operator action (contract §1.3)');
+    log.error('the recorder never runs under CI (CI is set): recording is a local operator action (conformance/README.md "Recording")');
     return { code: 2, results: [] };
   }
   let fixtures: { id: string; dir: string }[];

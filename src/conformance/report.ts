@@ -1,6 +1,6 @@
 /**
  * Corpus run report: pass rates by phase, top failure kinds and grouped causes, JSON output
- * (contract §6.4 pass gate reporting; §3 fixture outcomes).
+ * (conformance/README.md "Running": the pass gate; "Fixture outcomes and compared fields").
  */
 import { writeFileSync } from 'node:fs';
 import type { FixtureOutcome } from './runner.js';

@@ -1,7 +1,8 @@
 /**
  * The corpus runner: executes fixtures through the real BigQuery client against an endpoint and
- * diffs each result against its recording (contract §3 fixture execution rules, §4.2 dataset
- * tracking, §6; corpus README notes 6, 8, 9).
+ * diffs each result against its recording (conformance/README.md "Fixture outcomes and compared
+ * fields", "Fixture files": dataset tracking, "Fixture rules"; conformance/README.md "Recording
+ * notes" 6, 8, 9).
  */
 import { randomBytes } from 'node:crypto';
 import type { BigQuery, Job } from '@google-cloud/bigquery';
@@ -62,7 +63,10 @@ interface DatasetRef {
   datasetId: string;
 }
 
-/** Run `setup_rest.json` steps in order with fetch (contract §2.1); returns datasets created by POST …/datasets. */
+/**
+ * Run `setup_rest.json` steps in order with fetch (conformance/README.md "Fixture files"); returns
+ * datasets created by POST …/datasets.
+ */
 async function runRestSetup(endpoint: string, fx: Fixture, created: DatasetRef[], defaultProject: string): Promise<void> {
   const base = endpoint.replace(/\/+$/, '');
   for (const [i, step] of (fx.setupRest ?? []).entries()) {
@@ -94,7 +98,10 @@ async function runRestSetup(endpoint: string, fx: Fixture, created: DatasetRef[]
   }
 }
 
-/** Build the client query options of the canonical query (contract §2.1, §4.3). */
+/**
+ * Build the client query options of the canonical query (conformance/README.md "Fixture files";
+ * BigQuery's JobConfigurationQuery).
+ */
 function buildQuery(bq: BigQuery, fx: Fixture, mapped: MappedJobConfig): Record<string, unknown> {
   const q: Record<string, unknown> = { query: fx.query, useLegacySql: false, ...mapped.options };
   if (mapped.destination) {
@@ -176,10 +183,11 @@ function fail(base: Pick<FixtureOutcome, 'id' | 'phase'>, started: number, kind:
 }
 
 /**
- * Run one fixture directory end to end (contract §3, §6; corpus README note 9): load, expand
- * placeholders up front, create a dataset only when `setup.sql` or `setup_rest.json` exists, run
- * setup.sql statement by statement, then setup_rest.json, then the canonical query with
- * `headers.json` applied to it alone; diff; delete every dataset created.
+ * Run one fixture directory end to end (conformance/README.md "Fixture outcomes and compared
+ * fields", "Fixture rules"; conformance/README.md "Recording notes" 9): load, expand placeholders
+ * up front, create a dataset only when `setup.sql` or `setup_rest.json` exists, run setup.sql
+ * statement by statement, then setup_rest.json, then the canonical query with `headers.json`
+ * applied to it alone; diff; delete every dataset created.
  */
 export async function runFixture(dir: string, opts: RunnerOptions): Promise<FixtureOutcome> {
   const started = Date.now();
@@ -270,7 +278,10 @@ function withTimeout<T>(p: Promise<T>, ms: number, onTimeout: () => T): Promise<
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
 
-/** Run many fixture dirs with bounded concurrency; outcomes come back in input order (contract §3, §6). */
+/**
+ * Run many fixture dirs with bounded concurrency; outcomes come back in input order
+ * (conformance/README.md "Fixture outcomes and compared fields", "Fixture rules").
+ */
 export async function runCorpus(fixtures: { id: string; dir: string }[], opts: RunnerOptions): Promise<FixtureOutcome[]> {
   const results = new Array<FixtureOutcome>(fixtures.length);
   const limit = Math.max(1, opts.concurrency ?? 1);

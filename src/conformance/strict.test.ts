@@ -1,4 +1,4 @@
-// Strict mode (contract §3, §6.4): divergence registry, pending list, gate arithmetic and the
+// Strict mode (conformance/README.md "Running"): divergence registry, pending list, gate arithmetic and the
 // pending-list update — as pure functions, then end to end through `corpusRun` against an
 // in-process emulator with a small temporary corpus.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { evaluateStrict, formatStrictReport, loadStrictLists, readIdList, strict
 const out = (id: string, pass: boolean): FixtureOutcome => ({ id, phase: id.split('/')[0]!, status: pass ? 'pass' : 'fail', durationMs: 1, ...(pass ? {} : { kind: 'rows', detail: 'rows[0].n (INT64): expected 1, got 2', cause: 'cell mismatch (INT64)' }) });
 const lists = (divergences: Record<string, string> = {}, pending: Record<string, string> = {}): StrictLists => ({ divergences, pending });
 
-describe('strict verdicts (contract §3)', () => {
+describe('strict verdicts (conformance/README.md "Running")', () => {
   it('divergent: differs → expected-fail (ok); matches → unexpected pass (not ok)', () => {
     const l = lists({ 'p/div': 'spheroidal' });
     expect(strictVerdict(out('p/div', false), l)).toEqual({ id: 'p/div', status: 'expected-fail', ok: true, note: 'spheroidal' });
@@ -30,7 +30,7 @@ describe('strict verdicts (contract §3)', () => {
   });
 });
 
-describe('pass gate arithmetic (contract §6.4)', () => {
+describe('pass gate arithmetic (conformance/README.md "Running")', () => {
   it('is green when nothing match-expected fails and nothing divergent or pending passes', () => {
     const outcomes = [out('a/1', true), out('a/2', true), out('a/div', false), out('a/todo', false)];
     const { gate } = evaluateStrict(outcomes, lists({ 'a/div': 'r', 'b/kept_back': 'r' }, { 'a/todo': 'p' }), { corpusIds: outcomes.map((o) => o.id) });
@@ -78,7 +78,7 @@ describe('pass gate arithmetic (contract §6.4)', () => {
     expect(text).toMatch(/passing: 1 of 2 match-expected fixtures/);
     expect(text).toMatch(/remove these entries from .*divergences\.json:\n  a\/div/);
     expect(text).toMatch(/remove them from .*pending\.json.*\n  a\/todo/);
-    expect(text).toMatch(/Non-qualifying fixtures \(contract §1\.5\): 1\n  a\/clock: wall-clock in query\.sql/);
+    expect(text).toMatch(/Non-qualifying fixtures \(conformance\/README\.md "Qualification"\): 1\n  a\/clock: wall-clock in query\.sql/);
     expect(text).toMatch(/Gate: RED/);
     expect(text.split('\n').at(-1)).toBe('1 passed, 3 failed');
   });

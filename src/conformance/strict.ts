@@ -1,5 +1,5 @@
 /**
- * Strict mode of the corpus runner (contract §3 fixture execution rules, §6.4 divergence registry
+ * Strict mode of the corpus runner (conformance/README.md "Running": the verdict table, the divergence registry
  * and pass gate): the divergence registry (`conformance/divergences.json`), the pending list
  * (`conformance/pending.json`), per-fixture strict verdicts, the gate arithmetic, the strict report
  * and the pending-list update.
@@ -28,7 +28,7 @@ export interface StrictLists {
   pending: IdList;
 }
 
-/** Minimum share of match-expected fixtures that must match (contract §6.4). */
+/** Minimum share of match-expected fixtures that must match (conformance/README.md "Running"). */
 export const MIN_MATCH_RATE = 0.85;
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -91,7 +91,7 @@ export interface StrictVerdict {
   note?: string;
 }
 
-/** Strict verdict of one outcome (contract §3 table). */
+/** Strict verdict of one outcome (conformance/README.md "Running" verdict table). */
 export function strictVerdict(o: FixtureOutcome, lists: StrictLists): StrictVerdict {
   const matched = o.status === 'pass';
   const div = lists.divergences[o.id];
@@ -130,7 +130,7 @@ export interface GateResult {
 }
 
 /**
- * Apply the strict rules and the pass gate (contract §3, §6.4) to a run's outcomes. `corpusIds`
+ * Apply the strict rules and the pass gate (conformance/README.md "Running") to a run's outcomes. `corpusIds`
  * (every fixture id of the corpus, unfiltered) lets the result name list entries with no fixture.
  */
 export function evaluateStrict(outcomes: FixtureOutcome[], lists: StrictLists, opts: { minRate?: number; corpusIds?: string[] } = {}): { verdicts: StrictVerdict[]; gate: GateResult } {
@@ -233,7 +233,7 @@ function pct(x: number | null): string {
 export interface StrictReportOptions {
   /** How many failing fixtures to list (default 40). */
   maxFailures?: number;
-  /** Non-qualifying fixtures (contract §1.5) to list. */
+  /** Non-qualifying fixtures (conformance/README.md "Qualification") to list. */
   unqualified?: { id: string; issues: QualificationIssue[] }[];
   divergencesFile?: string;
   pendingFile?: string;
@@ -255,7 +255,7 @@ export function formatStrictReport(outcomes: FixtureOutcome[], result: { verdict
   lines.push(`  ${'total'.padEnd(w)}  ${String(s.passed).padStart(4)}/${String(s.total).padEnd(4)} ${pct(s.total ? s.passed / s.total : null).padStart(8)}`);
   const divFile = opts.divergencesFile ?? 'conformance/divergences.json';
   const pendFile = opts.pendingFile ?? 'conformance/pending.json';
-  lines.push('', 'Strict mode (contract §3, §6.4):');
+  lines.push('', 'Strict mode (conformance/README.md "Running"):');
   lines.push(`  registry (${divFile}): ${gate.registry} entries, ${gate.registryRun} run: ${gate.expectedFail} expected-fail, ${gate.unexpectedPass.length} unexpected pass`);
   lines.push(`  pending  (${pendFile}): ${gate.pending} entries, ${gate.pendingRun} run: ${gate.pendingFailing} still failing, ${gate.pendingPassed.length} now passing`);
   lines.push(`  passing: ${gate.passing} of ${gate.matchExpected} match-expected fixtures (${pct(gate.rate)}, gate ≥ ${(gate.minRate * 100).toFixed(0)} %), ${gate.failing.length} failing`);
@@ -280,7 +280,7 @@ export function formatStrictReport(outcomes: FixtureOutcome[], result: { verdict
     }
   }
   const unq = opts.unqualified ?? [];
-  lines.push('', `Non-qualifying fixtures (contract §1.5): ${unq.length}`);
+  lines.push('', `Non-qualifying fixtures (conformance/README.md "Qualification"): ${unq.length}`);
   for (const u of unq) lines.push(`  ${u.id}: ${u.issues.map((i) => `${i.rule} in ${i.file} (${i.detail})`).join('; ')}`);
   if (opts.update) {
     const u = opts.update;

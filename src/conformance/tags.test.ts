@@ -26,7 +26,7 @@ describe('lexSql', () => {
   });
 });
 
-describe('variation tags (contract §6.5)', () => {
+describe('variation tags (conformance/README.md "Variation tags")', () => {
   it('has exactly the seven locked tags', () => {
     expect([...VARIATION_TAGS]).toEqual(['happy_path', 'null_input', 'empty_input', 'boundary_value', 'unicode', 'error_path', 'timezone']);
   });

@@ -1,12 +1,12 @@
 /**
- * Variation tags (contract §6.5): every fixture is classified into one or more of seven locked
- * tags. `happy_path` applies only when no other tag applies. The detection rules are the contract's,
- * rule for rule; the light SQL lexer here (string literals, comments, code) is shared with the
- * coverage report.
+ * Variation tags (conformance/README.md "Variation tags"): every fixture is classified into one or
+ * more of seven locked tags. `happy_path` applies only when no other tag applies. The detection
+ * rules below are the corpus' own (summarised in conformance/README.md "Variation tags"); the light
+ * SQL lexer here (string literals, comments, code) is shared with the coverage report.
  */
 import type { Fixture } from './fixtures.js';
 
-/** The seven locked tags, in report order (adding an eighth requires a design amendment). */
+/** The seven locked tags, in report order (the set is closed: an eighth tag changes every coverage report). */
 export const VARIATION_TAGS = ['happy_path', 'null_input', 'empty_input', 'boundary_value', 'unicode', 'error_path', 'timezone'] as const;
 export type VariationTag = (typeof VARIATION_TAGS)[number];
 
@@ -158,8 +158,8 @@ export function isTimezone(name: string, query: string, lexed: LexedSql = lexSql
 }
 
 /**
- * Classify one fixture (contract §6.5). Returns the tags that fire, in {@link VARIATION_TAGS} order;
- * `['happy_path']` when none of the other six does.
+ * Classify one fixture (conformance/README.md "Variation tags"). Returns the tags that fire, in
+ * {@link VARIATION_TAGS} order; `['happy_path']` when none of the other six does.
  */
 export function detectTags(input: TagInput): VariationTag[] {
   const { name, query } = input;

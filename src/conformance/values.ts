@@ -1,15 +1,18 @@
 /**
- * Value parsers and equality primitives behind the corpus tolerances (contract §6.2, §8).
+ * Value parsers and equality primitives behind the corpus tolerances (conformance/README.md "Tolerances").
  * Pure functions over plain values; compare.ts applies them by schema type.
  */
 import { isLosslessNumber, parseJsonLossless } from './jsonsafe.js';
 
 export const FLOAT_REL_TOL = 1e-12;
 export const FLOAT_ABS_TOL = 1e-15;
-/** Temporal tolerance in microseconds (contract §8). */
+/** Temporal tolerance in microseconds (conformance/README.md "Tolerances"). */
 export const TEMPORAL_TOL_MICROS = 1n;
 
-/** FLOAT64 equality: rel 1e-12, abs 1e-15, NaN equals NaN, infinities by sign (contract §6.2). */
+/**
+ * FLOAT64 equality: rel 1e-12, abs 1e-15, NaN equals NaN, infinities by sign (conformance/README.md
+ * "Tolerances").
+ */
 export function floatsEqual(a: number, b: number): boolean {
   if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b);
   if (a === b) return true;
@@ -19,7 +22,7 @@ export function floatsEqual(a: number, b: number): boolean {
 
 /**
  * Canonical form of a decimal literal ("1.0", "1", "1E+2", "-0.50") for NUMERIC/BIGNUMERIC decimal
- * equality (contract §6.2). Returns `undefined` when the text is not a decimal number.
+ * equality (conformance/README.md "Tolerances"). Returns `undefined` when the text is not a decimal number.
  */
 export function canonicalDecimal(text: string): string | undefined {
   const m = /^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/.exec(text);
@@ -37,7 +40,7 @@ export function canonicalDecimal(text: string): string | undefined {
   return `${m[1] === '-' ? '-' : ''}${digits}e${exp}`;
 }
 
-/** Decimal equality after parsing both sides (contract §6.2 NUMERIC/BIGNUMERIC row). */
+/** Decimal equality after parsing both sides (conformance/README.md "Tolerances" NUMERIC/BIGNUMERIC row). */
 export function decimalsEqual(a: string, b: string): boolean {
   const ca = canonicalDecimal(a);
   const cb = canonicalDecimal(b);
@@ -86,7 +89,7 @@ export function parseTimeMicros(text: string): bigint | undefined {
   return BigInt(Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3])) * 1_000_000n + fractionMicros(m[4]);
 }
 
-/** Temporal equality within 1 µs (contract §6.2 TIME/DATETIME/TIMESTAMP row). */
+/** Temporal equality within 1 µs (conformance/README.md "Tolerances" TIME/DATETIME/TIMESTAMP row). */
 export function temporalEqual(a: string, b: string, kind: 'TIMESTAMP' | 'DATETIME' | 'TIME'): boolean {
   if (a === b) return true;
   const parse = kind === 'TIME' ? parseTimeMicros : parseTimestampMicros;
@@ -156,7 +159,7 @@ export function parseCanonicalInterval(text: string): IntervalFields | undefined
   });
 }
 
-/** Parse Python `relativedelta(years=+1, days=-2, …)` text (corpus README note 3). */
+/** Parse Python `relativedelta(years=+1, days=-2, …)` text (conformance/README.md "Recording notes" 3). */
 export function parseRelativedelta(text: string): IntervalFields | undefined {
   const m = /^\s*relativedelta\((.*)\)\s*$/s.exec(text);
   if (!m) return undefined;
@@ -180,8 +183,9 @@ export function parseInterval(text: string): IntervalFields | undefined {
 }
 
 /**
- * INTERVAL equality by fields (contract §6.2; corpus README note 3). A field written by Python's
- * `%+g` with an exponent (≥ 1e6) only carries 6 significant digits, so it is compared at that precision.
+ * INTERVAL equality by fields (conformance/README.md "Tolerances"; conformance/README.md "Recording
+ * notes" 3). A field written by Python's `%+g` with an exponent (≥ 1e6) only carries 6 significant
+ * digits, so it is compared at that precision.
  */
 export function intervalsEqual(a: string, b: string): boolean {
   if (a === b) return true;
@@ -197,7 +201,7 @@ export function intervalsEqual(a: string, b: string): boolean {
 
 const WKT_SHAPED = /^(POINT|LINESTRING|POLYGON|MULTIPOINT|MULTILINESTRING|MULTIPOLYGON|GEOMETRYCOLLECTION)\s*\(/i;
 
-/** True when a string is WKT-shaped (contract §6.2 STRING WKT row). */
+/** True when a string is WKT-shaped (conformance/README.md "Tolerances" STRING WKT row). */
 export function isWktShaped(s: string): boolean {
   return WKT_SHAPED.test(s.trim());
 }
@@ -207,7 +211,10 @@ export function normaliseWkt(s: string): string {
   return s.trim().toUpperCase().replace(/\s+/g, ' ').replace(/\s*([(),])\s*/g, '$1');
 }
 
-/** True when a string is JSON-shaped (contract §6.2 STRING JSON row): stripped value opens with `{` or `[`. */
+/**
+ * True when a string is JSON-shaped (conformance/README.md "Tolerances" STRING JSON row): stripped
+ * value opens with `{` or `[`.
+ */
 export function isJsonShaped(s: string): boolean {
   const t = s.trim();
   return t.startsWith('{') || t.startsWith('[');
@@ -229,8 +236,8 @@ function numericText(v: unknown): string | undefined {
 }
 
 /**
- * Unordered-key JSON equality (contract §6.2 JSON rows): object key order ignored, arrays ordered,
- * numbers by decimal value (`3` equals `3.0`), everything else exact.
+ * Unordered-key JSON equality (conformance/README.md "Tolerances" JSON rows): object key order
+ * ignored, arrays ordered, numbers by decimal value (`3` equals `3.0`), everything else exact.
  */
 export function jsonValuesEqual(a: unknown, b: unknown): boolean {
   const na = numericText(a);

@@ -1,7 +1,7 @@
 /**
  * Statement analysis: split a request into statements, resolve the tables each references, build
- * the minimal per-statement catalog (DESIGN §2.3) and call the ZetaSQL analyzer with BigQuery's
- * options (DESIGN §2.4). Analyses of identical (SQL, position, catalog version, parameter types,
+ * the minimal per-statement catalog (docs/ARCHITECTURE.md §1) and call the ZetaSQL analyzer with BigQuery's
+ * options (docs/ARCHITECTURE.md §1). Analyses of identical (SQL, position, catalog version, parameter types,
  * defaults) are cached.
  */
 import { resolvedStatementOf, type AnalyzerClient } from '../analyzer/client.js';

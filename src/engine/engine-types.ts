@@ -23,7 +23,10 @@ export interface ResultField {
   required?: boolean;
 }
 
-/** What one statement did (contract §4.4: statementType, numDmlAffectedRows, ddlOperationPerformed). */
+/**
+ * What one statement did (JobStatistics2 statementType, numDmlAffectedRows, ddlOperationPerformed
+ * in src/server/rest/bigquery-v2-discovery.json).
+ */
 export interface StatementResult {
   statementType: string;
   schema?: ResultField[];

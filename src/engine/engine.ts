@@ -1,6 +1,6 @@
 /**
  * The engine: executes GoogleSQL statements on DuckDB.
- * Statement → analyzer → lowering → DuckDB → domain rows (DESIGN §2). The engine takes and
+ * Statement → analyzer → lowering → DuckDB → domain rows (docs/ARCHITECTURE.md §1). The engine takes and
  * returns plain domain objects; wire encoding happens in src/wire. A request's text (one statement
  * or a script) enters through src/scripting/request.ts, which calls the engine.
  */
@@ -76,7 +76,7 @@ export class Engine implements EngineServices {
 
   /** Opens the database, loads persisted metadata and starts the analyzer. */
   static async start(opts: EngineOptions = {}): Promise<Engine> {
-    // The analyzer child and DuckDB start side by side (cold start, issue 4).
+    // The analyzer child and DuckDB start side by side (cold start: docs/ARCHITECTURE.md §8).
     if (opts.gcsDir) setGcsRoot(opts.gcsDir);
     const analyzer = new AnalyzerClient(componentLogger(opts.log, 'analyzer'));
     const log = componentLogger(opts.log, 'engine');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { resolveTablePath } from './names.js';
 
-// Name forms of DESIGN §2.3 (BigQuery: "Table path syntax" in the GoogleSQL lexical structure docs).
+// Name forms of docs/ARCHITECTURE.md §1 (BigQuery: "Table path syntax" in the GoogleSQL lexical
+// structure docs).
 const d = { projectId: 'proj', defaultDataset: { projectId: 'dp', datasetId: 'dd' } };
 
 describe('resolveTablePath', () => {

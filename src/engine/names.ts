@@ -1,5 +1,6 @@
 /**
- * BigQuery table-name resolution (DESIGN §2.3): path segments as written → (project, dataset, table).
+ * BigQuery table-name resolution (docs/ARCHITECTURE.md §1): path segments as written → (project,
+ * dataset, table).
  *
  * Backquoted segments holding dots are split (`\`p.d.t\``, `\`p.d\`.t`, `\`p\`.d.t` all name
  * p.d.t); two parts take the default project, one part takes the default dataset.

@@ -121,7 +121,7 @@ export async function readRows(e: Engine, sql: string, fields: ResultField[], ma
   return out;
 }
 
-/** BigQuery refuses arrays with NULL elements in results (DESIGN §3). */
+/** BigQuery refuses arrays with NULL elements in results (docs/ARCHITECTURE.md §4). */
 function checkNoNullArrayElements(rows: Value[][], fields: ResultField[]): void {
   const arrayCols = fields.map((f, i) => (f.type.kind === 'ARRAY' ? i : -1)).filter((i) => i >= 0);
   if (!arrayCols.length) return;

@@ -1,7 +1,8 @@
 /**
  * The 400 invalid `Invalid value for <field>[: <detail>]` family: a request, job configuration or
  * schema field whose value BigQuery does not accept (field names as in
- * api/bigquery-v2-discovery.json; reason invalid, https://cloud.google.com/bigquery/docs/error-messages).
+ * src/server/rest/bigquery-v2-discovery.json; reason invalid,
+ * https://cloud.google.com/bigquery/docs/error-messages).
  */
 import type { BigQueryError } from './bigquery-error.js';
 import { invalid } from './reasons.js';

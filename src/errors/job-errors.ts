@@ -15,7 +15,7 @@ export function cancelled(): BigQueryError {
 
 /**
  * 400 timeout: a job whose statement ran past `scriptOptions.statementTimeoutMs`
- * (ScriptOptions.statementTimeoutMs in api/bigquery-v2-discovery.json); `ms` the limit.
+ * (ScriptOptions.statementTimeoutMs in src/server/rest/bigquery-v2-discovery.json); `ms` the limit.
  */
 export function statementTimeout(ms: number): BigQueryError {
   return new BigQueryError('timeout', `Query statement exceeded the statement timeout of ${ms} ms (scriptOptions.statementTimeoutMs)`);
@@ -32,7 +32,7 @@ export function datasetInUse(project: string, dataset: string): BigQueryError {
 
 /**
  * 400 invalid for a source URI that is neither `gs://bucket/object` nor a local absolute path
- * (`file:///path` or `/path`). JobConfigurationLoad.sourceUris (api/bigquery-v2-discovery.json)
+ * (`file:///path` or `/path`). JobConfigurationLoad.sourceUris (src/server/rest/bigquery-v2-discovery.json)
  * names Cloud Storage URIs; the local forms are the emulator's own.
  */
 export function invalidSourceUri(uri: string): BigQueryError {
@@ -100,7 +100,7 @@ export function invalidSessionId(): BigQueryError {
 /**
  * 400 invalid: schemaUpdateOptions with a write disposition other than WRITE_APPEND (or
  * WRITE_TRUNCATE on a partition) — recorded: conformance/fixtures/api_configuration/schema_update_addition_with_truncate
- * (JobConfigurationQuery.schemaUpdateOptions, api/bigquery-v2-discovery.json).
+ * (JobConfigurationQuery.schemaUpdateOptions, src/server/rest/bigquery-v2-discovery.json).
  */
 export function schemaUpdateDisposition(): BigQueryError {
   return new BigQueryError(

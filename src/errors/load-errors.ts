@@ -18,7 +18,8 @@ export function readError(detail: string): BigQueryError {
  * 400 invalid: more bad records than `maxBadRecords` allows — `Error while reading data, error
  * message: <CSV|JSON> table encountered too many errors, giving up. Rows: <n>; errors: <n>. Please
  * look into the errors[] collection for more details.` (JobConfigurationLoad.maxBadRecords,
- * api/bigquery-v2-discovery.json). `rows` counts the rows read so far (1-based), `errors` the bad ones.
+ * src/server/rest/bigquery-v2-discovery.json). `rows` counts the rows read so far (1-based),
+ * `errors` the bad ones.
  */
 export function tooManyBadRecords(kind: string, rows: number, errors: number): BigQueryError {
   return readError(`${kind} table encountered too many errors, giving up. Rows: ${rows}; errors: ${errors}. Please look into the errors[] collection for more details.`);

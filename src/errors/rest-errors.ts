@@ -38,7 +38,7 @@ export function requestTooLarge(limitBytes: number): BigQueryError {
 /**
  * 400 invalid `Required parameter is missing: <field>` — a request or job configuration without
  * a field BigQuery requires (the text Google's API front ends answer; fields marked required in
- * api/bigquery-v2-discovery.json). `location` defaults to the field.
+ * src/server/rest/bigquery-v2-discovery.json). `location` defaults to the field.
  */
 export function requiredParameterMissing(field: string, location: string = field): BigQueryError {
   return new BigQueryError('invalid', `Required parameter is missing: ${field}`, location);

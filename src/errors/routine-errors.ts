@@ -11,7 +11,10 @@ export function invalidTypeKind(where: string, kind: string): BigQueryError {
   return invalid(`Invalid value for ${where}.typeKind: ${kind || '(missing)'}`, where);
 }
 
-/** 400 invalid at `definitionBody`: routines.insert without a body (Routine.definitionBody is required, api/bigquery-v2-discovery.json). */
+/**
+ * 400 invalid at `definitionBody`: routines.insert without a body (Routine.definitionBody is
+ * required, src/server/rest/bigquery-v2-discovery.json).
+ */
 export function routineBodyRequired(): BigQueryError {
   return invalid('Routine definition body is required.', 'definitionBody');
 }
@@ -51,7 +54,10 @@ export function tempFunctionExists(name: string): BigQueryError {
   return invalidQuery(`Function ${name} already exists`);
 }
 
-/** 400 invalid at `routineType`: `Invalid value for routineType: <type>`, or `Routine type is required.` when empty (Routine.routineType, api/bigquery-v2-discovery.json). */
+/**
+ * 400 invalid at `routineType`: `Invalid value for routineType: <type>`, or `Routine type is
+ * required.` when empty (Routine.routineType, src/server/rest/bigquery-v2-discovery.json).
+ */
 export function invalidRoutineType(routineType: string): BigQueryError {
   return invalid(routineType ? `Invalid value for routineType: ${routineType}` : 'Routine type is required.', 'routineType');
 }

@@ -1,6 +1,6 @@
 /**
  * 400 invalid errors of a table schema (TableSchema / TableFieldSchema in
- * api/bigquery-v2-discovery.json; https://cloud.google.com/bigquery/docs/schemas) and its
+ * src/server/rest/bigquery-v2-discovery.json; https://cloud.google.com/bigquery/docs/schemas) and its
  * parameterised types (https://cloud.google.com/bigquery/docs/reference/standard-sql/data-types#parameterized_data_types).
  * Location `schema` unless stated.
  */

@@ -61,7 +61,11 @@ export function missingRequiredField(name: string, location?: string): BigQueryE
   return invalid(`Missing required field: ${name}.`, location);
 }
 
-/** 400 invalid `No schema specified on job or table.` — a load or external table with no schema and no autodetect (JobConfigurationLoad.schema, api/bigquery-v2-discovery.json; the text as src/jobs/load.ts documents it). */
+/**
+ * 400 invalid `No schema specified on job or table.` — a load or external table with no schema and
+ * no autodetect (JobConfigurationLoad.schema, src/server/rest/bigquery-v2-discovery.json; the text
+ * as src/jobs/load.ts documents it).
+ */
 export function noSchemaSpecified(): BigQueryError {
   return invalid('No schema specified on job or table.');
 }

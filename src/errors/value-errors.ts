@@ -119,7 +119,7 @@ export function recordNoSuchField(key: string, path: string): BigQueryError {
 }
 
 /**
- * A query parameter's type (QueryParameterType, api/bigquery-v2-discovery.json;
+ * A query parameter's type (QueryParameterType, src/server/rest/bigquery-v2-discovery.json;
  * https://cloud.google.com/bigquery/docs/parameterized-queries) that cannot be decoded, at
  * `location` (the parameter name).
  */

@@ -75,7 +75,7 @@ export const GEOGRAPHY_TRANSFORMATION_FUNCTIONS: FnTable = {
   st_difference: geoFn('difference'),
   st_snaptogrid: (c) => geoCall(c, 'snaptogrid', [c.args[0], `CAST(${c.args[1]} AS DOUBLE)`]),
   st_boundingbox: geoFn('boundingbox', 'json'),
-  // Not in this analyzer build's catalog yet; answered once declared (issue 5 deliverable 3).
+  // Not in this analyzer build's catalog yet; answered once declared in src/analyzer/catalog-functions.ts.
   st_lineinterpolatepoint: (c) => geoCall(c, 'lineinterpolatepoint', [c.args[0], `CAST(${c.args[1]} AS DOUBLE)`]),
   st_linesubstring: (c) => geoCall(c, 'linesubstring', [c.args[0], `CAST(${c.args[1]} AS DOUBLE)`, `CAST(${c.args[2]} AS DOUBLE)`]),
   st_unaryunion: (c) => geoCall(c, 'unaryunion', c.args),

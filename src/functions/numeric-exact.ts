@@ -1,5 +1,5 @@
 /**
- * Exact NUMERIC `*`, `/` and DIV (DESIGN §3 trap table: DuckDB's DECIMAL(38,9) `*` overflows its
+ * Exact NUMERIC `*`, `/` and DIV (docs/ARCHITECTURE.md §4, NUMERIC: DuckDB's DECIMAL(38,9) `*` overflows its
  * scale-18 intermediate above 1e20, and DECIMAL `/` is computed in DOUBLE). GoogleSQL NUMERIC is
  * 38 digits with scale 9; products and quotients are rounded half away from zero to 9 digits, and
  * results beyond ±99999999999999999999999999999.999999999 raise

@@ -3,7 +3,7 @@
  * pages; NULLIFZERO and quantified LIKE ANY/ALL included). ZetaSQL names operators `$name`. COUNT,
  * SUM, AVG, MIN and MAX are in aggregate.ts.
  *
- * BigQuery runtime errors (DESIGN §3): `division by zero: 1 / 0` for `/`, DIV and MOD; integer
+ * BigQuery runtime errors (docs/ARCHITECTURE.md §4): `division by zero: 1 / 0` for `/`, DIV and MOD; integer
  * overflow texts are produced by the engine's DuckDB error mapping.
  */
 import { raise, rename, template, type FnCall, type FnTable } from './registry.js';

@@ -1,5 +1,5 @@
 /**
- * Copy jobs (REST JobConfigurationTableCopy, api/bigquery-v2-discovery.json): the rows of
+ * Copy jobs (REST JobConfigurationTableCopy, src/server/rest/bigquery-v2-discovery.json): the rows of
  * `sourceTable` (or of every table of `sourceTables`, appended in order) are written into
  * `destinationTable`.
  *

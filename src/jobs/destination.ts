@@ -1,7 +1,9 @@
 /**
  * Writes a query's result into `configuration.query.destinationTable` with the create and write
- * dispositions of contract §4.3 (CREATE_IF_NEEDED / CREATE_NEVER; WRITE_EMPTY / WRITE_TRUNCATE /
- * WRITE_APPEND). The response still carries the SELECT's projection.
+ * dispositions of JobConfigurationQuery (CREATE_IF_NEEDED / CREATE_NEVER; WRITE_EMPTY / WRITE_TRUNCATE /
+ * WRITE_APPEND;
+ * https://cloud.google.com/bigquery/docs/reference/rest/v2/Job#JobConfigurationQuery). The response
+ * still carries the SELECT's projection.
  *
  * Appends match result columns to table columns by name (table columns the result lacks are NULL).
  * Schema evolution (`schemaUpdateOptions`): ALLOW_FIELD_ADDITION adds result columns the table

@@ -1,7 +1,9 @@
 /**
  * Federated tables of a query job (JobConfigurationQuery.tableDefinitions: table name →
- * ExternalDataConfiguration; contract §4.3 "tableDefinitions (federated)"): each definition becomes
- * a table of the job's TEMP scope for the job's duration, so the query reads it by its one-part name.
+ * ExternalDataConfiguration,
+ * https://cloud.google.com/bigquery/docs/reference/rest/v2/Job#JobConfigurationQuery): each
+ * definition becomes a table of the job's TEMP scope for the job's duration, so the query reads it
+ * by its one-part name.
  *
  * - `sourceUris`: `gs://bucket/path` (the local Cloud Storage stand-in `BQEMU_GCS_DIR`, as EXPORT
  *   DATA writes it, src/engine/cloud-storage.ts), `file:///path` or an absolute local path under a

@@ -1,5 +1,5 @@
 /**
- * Extract jobs (REST JobConfigurationExtract, api/bigquery-v2-discovery.json): a table's rows are
+ * Extract jobs (REST JobConfigurationExtract, src/server/rest/bigquery-v2-discovery.json): a table's rows are
  * written to Cloud Storage URIs. The emulator has no Cloud Storage: `gs://bucket/path` is a file
  * under BQEMU_GCS_DIR, as for EXPORT DATA (src/engine/cloud-storage.ts `destinationFile`: never outside that folder); a `*` in a URI
  * becomes the shard number `000000000000` (the name BigQuery gives a single shard). With several

@@ -21,8 +21,9 @@ export function configKey(c: Record<string, any>): string {
 }
 
 /**
- * Decodes REST `queryParameters` (contract §4.3 parameterMode): named when the parameters carry
- * names, positional otherwise.
+ * Decodes REST `queryParameters` (JobConfigurationQuery parameterMode,
+ * https://cloud.google.com/bigquery/docs/reference/rest/v2/Job#JobConfigurationQuery): named when
+ * the parameters carry names, positional otherwise.
  * @throws BigQueryError invalid for malformed parameters.
  */
 export function decodeParams(list: unknown, mode?: string): { named: Map<string, ParamValue>; positional: ParamValue[] } {

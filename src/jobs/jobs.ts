@@ -1,21 +1,21 @@
 /**
  * The job manager: query jobs (jobs.insert / jobs.query), their lifecycle, metadata and result pages.
  *
- * Lifecycle (DESIGN §2.1): a job is created PENDING, runs asynchronously (RUNNING) once it has a
- * running slot (slots.ts: a bounded number of jobs run at once) and ends DONE, with
+ * Lifecycle (docs/ARCHITECTURE.md §1, §3): a job is created PENDING, runs asynchronously (RUNNING)
+ * once it has a running slot (slots.ts: a bounded number of jobs run at once) and ends DONE, with
  * `status.errorResult` when it failed. Execution itself is execute.ts; a SELECT job's result is its
- * anonymous table (anonymous.ts). Callers wait for it as long as they choose
- * ({@link JobManager.waitFor}: jobs.query and getQueryResults wait up to `timeoutMs`).
- * jobs.cancel interrupts the DuckDB connections running the job; the job then ends DONE with
- * BigQuery's `stopped` error. Job ids are idempotent: inserting an existing id with the same
- * configuration returns the existing job, a different configuration is 409 duplicate.
+ * anonymous table (anonymous.ts). Callers wait for it as long as they choose ({@link
+ * JobManager.waitFor}: jobs.query and getQueryResults wait up to `timeoutMs`). jobs.cancel
+ * interrupts the DuckDB connections running the job; the job then ends DONE with BigQuery's
+ * `stopped` error. Job ids are idempotent: inserting an existing id with the same configuration
+ * returns the existing job, a different configuration is 409 duplicate.
  *
  * Memory: metadata of every job stays; result rows are kept for the most recently finished jobs
  * only (a job count and a cell budget); a page of an evicted result answers BigQuery's 404 for
  * an expired anonymous result table (job-results.ts).
  *
  * Source: REST Job / JobConfigurationQuery / JobStatistics / JobStatistics2 in
- * api/bigquery-v2-discovery.json.
+ * src/server/rest/bigquery-v2-discovery.json.
  */
 import { randomUUID } from 'node:crypto';
 import type { Engine, StatementResult } from '../engine/engine.js';

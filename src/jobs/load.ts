@@ -1,5 +1,5 @@
 /**
- * Load jobs (REST JobConfigurationLoad, api/bigquery-v2-discovery.json): the files of `sourceUris`
+ * Load jobs (REST JobConfigurationLoad, src/server/rest/bigquery-v2-discovery.json): the files of `sourceUris`
  * (or a media upload's data, src/server/rest/uploads.ts) are read into rows of BigQuery types and
  * written into `destinationTable` with the load job's dispositions (destination.ts).
  *
@@ -17,7 +17,7 @@
  *   `status.errors`; one more fails the job with `Error while reading data, error message: <CSV|JSON>
  *   table encountered too many errors, giving up. Rows: <n>; errors: <m>. Please look into the
  *   errors[] collection for more details.` (text as BigQuery reports it, e.g. the job error quoted
- *   in github.com/HTTPArchive/legacy.httparchive.org issue 129), followed by each bad record.
+ *   in https://github.com/HTTPArchive/legacy.httparchive.org/issues/129), followed by each bad record.
  * - writeDisposition: WRITE_APPEND by default (JobConfigurationLoad.writeDisposition), WRITE_TRUNCATE,
  *   WRITE_EMPTY; createDisposition, schemaUpdateOptions, timePartitioning, rangePartitioning and
  *   clustering as for query destinations; destinationTableProperties (description, friendlyName,

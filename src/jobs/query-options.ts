@@ -1,14 +1,16 @@
 /**
  * Query job configuration knobs checked before a job runs, and the script options enforced while
- * it runs (contract §4.3; JobConfigurationQuery / ScriptOptions in api/bigquery-v2-discovery.json):
+ * it runs (JobConfigurationQuery / ScriptOptions in src/server/rest/bigquery-v2-discovery.json;
+ * https://cloud.google.com/bigquery/docs/reference/rest/v2/Job#JobConfigurationQuery):
  *
- * - `continuous: true` is rejected (continuous queries are out of scope, contract §4.3 last row).
+ * - `continuous: true` is rejected (continuous queries are out of scope: README.md "What works today").
  * - `scriptOptions.statementTimeoutMs` ("Timeout period for each statement in a script") is
  *   enforced: a statement running longer is interrupted and the job fails with reason `timeout`.
  * - `scriptOptions.statementByteBudget` is accepted and not enforced (like `maximumBytesBilled`,
- *   contract §8); `scriptOptions.keyResultStatement` LAST (default) or FIRST_SELECT picks the
- *   script's result.
- * - `jobTimeoutMs` is accepted and not enforced (contract §4.3 and §8).
+ *   a local emulator has no byte budget); `scriptOptions.keyResultStatement` LAST (default) or
+ *   FIRST_SELECT picks the script's result.
+ * - `jobTimeoutMs` is accepted and not enforced (a local job has no deadline to
+ *   meet; a query that finishes in time answers the same).
  */
 import type { StatementResult } from '../engine/engine.js';
 import { BigQueryError } from '../errors/errors.js';

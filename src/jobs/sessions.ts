@@ -1,12 +1,13 @@
 /**
- * Sessions (contract §4.3 createSession / connectionProperties `session_id`; BigQuery "Introduction
- * to sessions"): a query job with `createSession: true` mints a URL-safe session id, answered in
- * `statistics.sessionInfo.sessionId` and the query response's `sessionInfo`. Later jobs naming it
- * in `connectionProperties` (`{key: 'session_id', value: id}`) see the session's TEMP tables
- * (kept in a hidden dataset of the session), and its variables, system variables and temp
- * functions (src/scripting/session-state.ts). `CALL BQ.ABORT_SESSION()` ends a session; a session
- * idle for longer than its lifetime (BigQuery: 24 hours) expires. An unknown, ended or malformed
- * session id answers BigQuery's `invalid` error `Invalid input session id.`.
+ * Sessions (JobConfigurationQuery createSession / connectionProperties `session_id`; BigQuery "Introduction
+ * to sessions", https://cloud.google.com/bigquery/docs/sessions-intro): a query job with
+ * `createSession: true` mints a URL-safe session id, answered in `statistics.sessionInfo.sessionId`
+ * and the query response's `sessionInfo`. Later jobs naming it in `connectionProperties` (`{key:
+ * 'session_id', value: id}`) see the session's TEMP tables (kept in a hidden dataset of the
+ * session), and its variables, system variables and temp functions (src/engine/session-state.ts).
+ * `CALL BQ.ABORT_SESSION()` ends a session; a session idle for longer than its lifetime (BigQuery:
+ * 24 hours) expires. An unknown, ended or malformed session id answers BigQuery's `invalid` error
+ * `Invalid input session id.`.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Engine } from '../engine/engine.js';

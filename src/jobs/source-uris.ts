@@ -1,6 +1,6 @@
 /**
  * Which files a load job (load.ts) or an external table (external.ts) may read: the `sourceUris`
- * of JobConfigurationLoad / ExternalDataConfiguration (api/bigquery-v2-discovery.json) as local
+ * of JobConfigurationLoad / ExternalDataConfiguration (src/server/rest/bigquery-v2-discovery.json) as local
  * files, never outside the emulator's own data.
  *
  * - `gs://bucket/object`: the Cloud Storage stand-in folder (src/engine/cloud-storage.ts), inside

@@ -1,5 +1,5 @@
 /**
- * Entry point of scripting (DESIGN §2.2): `runScript` decides whether a request is a script and,
+ * Entry point of scripting (docs/ARCHITECTURE.md §1): `runScript` decides whether a request is a script and,
  * if so, runs it with the interpreter; otherwise it answers `undefined` and the engine runs the
  * single statement itself.
  *

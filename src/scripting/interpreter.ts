@@ -1,5 +1,5 @@
 /**
- * The script interpreter (DESIGN §2.2; BigQuery procedural language reference,
+ * The script interpreter (docs/ARCHITECTURE.md §1; BigQuery procedural language reference,
  * https://cloud.google.com/bigquery/docs/reference/standard-sql/procedural-language).
  *
  * Walks the analyzer's script parse tree statement by statement. Procedural statements are

@@ -1,6 +1,6 @@
 /**
  * The script's source text as the interpreter sees it: UTF-8 byte ranges of parse-tree nodes
- * (the analyzer's `parseLocationRange`, DESIGN §2.2), their text, their `[line:column]`, and SQL
+ * (the analyzer's `parseLocationRange`, docs/ARCHITECTURE.md §1), their text, their `[line:column]`, and SQL
  * assembled from source fragments whose analyzer error locations are mapped back to the script.
  *
  * Error locations follow BigQuery's `… at [line:column]` (1-based; columns count characters), so

@@ -1,6 +1,6 @@
 /**
  * The emulator process: engine + job manager + the REST server (fastify) on `host:port`, serving
- * BigQuery REST v2 under both `/bigquery/v2/projects/…` and `/projects/…` (DESIGN §4, §7).
+ * BigQuery REST v2 under both `/bigquery/v2/projects/…` and `/projects/…` (docs/ARCHITECTURE.md §5, §7).
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { Engine } from '../engine/engine.js';

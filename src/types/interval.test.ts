@@ -5,7 +5,7 @@ const H = 3_600_000_000n;
 
 describe('formatInterval (ZetaSQL IntervalValue::ToString)', () => {
   it('prints the fully expanded form', () => {
-    expect(formatInterval({ months: 0, days: 0, micros: 49n * H })).toBe('0-0 0 49:0:0'); // DESIGN §3
+    expect(formatInterval({ months: 0, days: 0, micros: 49n * H })).toBe('0-0 0 49:0:0'); // docs/ARCHITECTURE.md §4 (INTERVAL)
     expect(formatInterval({ months: 14, days: 3, micros: 4n * H + 5n * 60_000_000n + 6_789_000n })).toBe('1-2 3 4:5:6.789');
     expect(formatInterval({ months: 0, days: 0, micros: 123_456n })).toBe('0-0 0 0:0:0.123456');
     expect(formatInterval({ months: 0, days: 0, micros: 0n })).toBe('0-0 0 0:0:0');

@@ -1,7 +1,7 @@
 /**
  * REST `TableFieldSchema` ⇄ BigQuery type model.
  *
- * Source: TableFieldSchema in api/bigquery-v2-discovery.json. BigQuery answers with the legacy
+ * Source: TableFieldSchema in src/server/rest/bigquery-v2-discovery.json. BigQuery answers with the legacy
  * type names (INTEGER, FLOAT, BOOLEAN, RECORD) in table and query schemas; it accepts both the
  * legacy and the GoogleSQL names on input.
  */

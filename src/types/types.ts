@@ -2,7 +2,7 @@
  * The BigQuery type model shared by every layer (wire, engine, catalog).
  *
  * Source of truth: GoogleSQL data types (https://cloud.google.com/bigquery/docs/reference/standard-sql/data-types)
- * and the REST `TableFieldSchema` (api/bigquery-v2-discovery.json).
+ * and the REST `TableFieldSchema` (src/server/rest/bigquery-v2-discovery.json).
  */
 
 /** Names of BigQuery's scalar types, as the GoogleSQL docs spell them. */

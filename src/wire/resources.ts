@@ -1,5 +1,5 @@
 /**
- * REST resource shapes (api/bigquery-v2-discovery.json: Dataset, DatasetList, Table, TableList,
+ * REST resource shapes (src/server/rest/bigquery-v2-discovery.json: Dataset, DatasetList, Table, TableList,
  * Job, QueryResponse, GetQueryResultsResponse): every resource carries kind, etag, id, selfLink
  * and its reference; times are milliseconds since the epoch as strings; int64 fields are strings.
  */

@@ -1,11 +1,11 @@
 /**
  * REST `queryParameters` → typed domain values.
  *
- * Shapes from api/bigquery-v2-discovery.json: QueryParameter {name?, parameterType, parameterValue},
- * QueryParameterType {type, arrayType?, structTypes?[{name?, type}], rangeElementType?},
- * QueryParameterValue {value? (string), arrayValues?, structValues? (map by field name),
- * rangeValue? {start?, end?}}. Type names are the GoogleSQL ones (`INT64`, `FLOAT64`, `BOOL`, …);
- * the legacy names (`INTEGER`, `FLOAT`, `BOOLEAN`, `RECORD`) are accepted too.
+ * Shapes from src/server/rest/bigquery-v2-discovery.json: QueryParameter {name?, parameterType,
+ * parameterValue}, QueryParameterType {type, arrayType?, structTypes?[{name?, type}],
+ * rangeElementType?}, QueryParameterValue {value? (string), arrayValues?, structValues? (map by
+ * field name), rangeValue? {start?, end?}}. Type names are the GoogleSQL ones (`INT64`, `FLOAT64`,
+ * `BOOL`, …); the legacy names (`INTEGER`, `FLOAT`, `BOOLEAN`, `RECORD`) are accepted too.
  */
 import type { BqType, ScalarKind, Value } from '../types/types.js';
 import { BigQueryError } from '../errors/errors.js';

@@ -1,5 +1,5 @@
 /**
- * Domain values ⇄ BigQuery REST JSON values (DESIGN §4).
+ * Domain values ⇄ BigQuery REST JSON values (docs/ARCHITECTURE.md §5).
  *
  * Encoding produces the `v` of a tabledata/query cell `{v: …}` (rows are `{f:[{v}]}`):
  * scalars as strings, ARRAY as `[{v}]`, STRUCT as `{f:[{v}]}`, NULL as `null`. Decoding of

@@ -1,9 +1,10 @@
 /**
- * Property-based differential tests (issue 5): generated GoogleSQL expressions are answered by the
+ * Property-based differential tests: generated GoogleSQL expressions are answered by the
  * ZetaSQL reference evaluator (`EvaluateQuery` of the analyzer's local service) and by bqemu
- * through the real `@google-cloud/bigquery` client; values must agree under the contract's
- * tolerances (§6.2), result types must agree, and an error on one side needs an error on the other
- * (with the same text where BigQuery's text is known). See families.ts for what is left out and why.
+ * through the real `@google-cloud/bigquery` client; values must agree under the corpus'
+ * tolerances (conformance/README.md "Tolerances"), result types must agree, and an error on one
+ * side needs an error on the other (with the same text where BigQuery's text is known). See
+ * families.ts for what is left out and why.
  *
  * Reproducible: the base seed is fixed (override with BQEMU_DIFF_SEED); each family's seed and the
  * failing SQL are printed on failure, and fast-check prints the seed and path to replay.

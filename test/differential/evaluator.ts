@@ -26,7 +26,10 @@ interface TypeProto {
 
 type ValueProto = Record<string, any> | undefined | null;
 
-/** ZetaSQL type kinds → BigQuery REST schema type names (BigQuery's legacy names, contract §4.4). */
+/**
+ * ZetaSQL type kinds → BigQuery REST schema type names (BigQuery's legacy names, as
+ * TableFieldSchema.type in src/server/rest/bigquery-v2-discovery.json).
+ */
 const SCHEMA_TYPE: Record<string, string> = {
   TYPE_INT64: 'INTEGER',
   TYPE_DOUBLE: 'FLOAT',

@@ -1,5 +1,5 @@
 /**
- * The expression families of the differential suite (issue 5): each is a fast-check generator of
+ * The expression families of the differential suite: each is a fast-check generator of
  * one GoogleSQL expression. Families that the ZetaSQL reference evaluator is known to answer
  * differently from BigQuery are left out here, each with the reason beside it.
  *

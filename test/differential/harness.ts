@@ -1,7 +1,7 @@
 /**
  * Differential harness: evaluates generated GoogleSQL expressions on the ZetaSQL reference
  * evaluator and on bqemu (through the real `@google-cloud/bigquery` client), and compares the
- * answers: result type, value under the contract's tolerances (contract §6.2, via
+ * answers: result type, value under the corpus tolerances (conformance/README.md "Tolerances", via
  * src/conformance/compare.ts), and error presence (message text too where BigQuery's text is known).
  *
  * Many expressions go into one `SELECT e0 AS c0, e1 AS c1, …` per query. A batch that errors is

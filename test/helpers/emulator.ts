@@ -1,6 +1,6 @@
 /**
  * Test helper: an in-process emulator on a free port and a real `@google-cloud/bigquery` client
- * pointed at it (apiEndpoint + PassThroughClient, DESIGN §7).
+ * pointed at it (apiEndpoint + PassThroughClient, docs/ARCHITECTURE.md §7).
  */
 import { BigQuery } from '@google-cloud/bigquery';
 import { PassThroughClient } from 'google-auth-library';

@@ -1,6 +1,6 @@
 /**
  * The embedded DuckDB database: in memory by default, a file under `--data-dir` when persisting.
- * Sessions run with TimeZone UTC and BigQuery's NULL order (DESIGN §3). Holds a small pool of
+ * Sessions run with TimeZone UTC and BigQuery's NULL order (docs/ARCHITECTURE.md §4). Holds a small pool of
  * connections so reads run side by side; metadata is persisted in `__bqemu_meta`.
  */
 import { logIgnored, silentLogger, type Logger } from '../../config/logger.js';

@@ -13,7 +13,7 @@ import { jsUdfErrorOf } from '../../functions/js-udf.js';
 const RESOURCES_EXCEEDED = /^Out of Memory Error|Lists larger than|Cannot create a string of size|could not allocate|failed to allocate|Failed to (?:create|write) (?:the )?(?:temporary|temp)|maximum temp directory size|max_temp_directory_size/i;
 
 /**
- * Maps a DuckDB runtime error to BigQuery's text (DESIGN §3). DuckDB's own text, which never
+ * Maps a DuckDB runtime error to BigQuery's text (docs/ARCHITECTURE.md §4). DuckDB's own text, which never
  * reaches a client, is logged at debug on `log` (the engine's logger, src/config/logger.ts).
  */
 export function mapDuckDBError(e: unknown, log?: Logger): BigQueryError {

@@ -1,5 +1,5 @@
 /**
- * State shared while lowering one resolved statement to DuckDB SQL (DESIGN §2.5): the tables the
+ * State shared while lowering one resolved statement to DuckDB SQL (docs/ARCHITECTURE.md §1): the tables the
  * statement references (by catalog serialization id), parameter values, and helpers for naming.
  *
  * Every scan lowers to a `SELECT` whose output columns are named `c<columnId>` (column ids are

@@ -1,5 +1,5 @@
 /**
- * Lowers resolved-AST expressions to DuckDB SQL (DESIGN §2.5). Function calls go through the
+ * Lowers resolved-AST expressions to DuckDB SQL (docs/ARCHITECTURE.md §1). Function calls go through the
  * declarative function table (src/functions); a function without an entry is rejected with a clear
  * "not supported" error, never lowered to something silently wrong.
  */

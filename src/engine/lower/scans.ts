@@ -1,5 +1,5 @@
 /**
- * Lowers resolved-AST scans to DuckDB `SELECT`s (DESIGN §2.5). Each scan's output columns are
+ * Lowers resolved-AST scans to DuckDB `SELECT`s (docs/ARCHITECTURE.md §1). Each scan's output columns are
  * named `c<columnId>`; ORDER BY and LIMIT stay in the same SELECT so the order survives; UNNEST
  * becomes a lateral join with ordinality; WITH scans become CTEs with positional column names.
  */

@@ -3,7 +3,8 @@
  * the table's schema, row count and rows are the job's result, read through the job manager's
  * result pages. An unknown anonymous table, or one whose job has not finished, is BigQuery's 404
  * `Not found: Table p:d.t`; a result no longer kept is the 404 the job manager raises for it.
- * Source: Table / TableDataList in api/bigquery-v2-discovery.json; BigQuery "Writing query results".
+ * Source: Table / TableDataList in src/server/rest/bigquery-v2-discovery.json; BigQuery "Writing
+ * query results".
  */
 import type { TableMeta } from '../../catalog/store.js';
 import { BigQueryError } from '../../errors/errors.js';

@@ -14,7 +14,7 @@ export interface RestContext {
   baseUrl(): string;
 }
 
-/** Request headers carrying the caller identity (corpus README note 8). */
+/** Request headers carrying the caller identity (conformance/README.md "Recording notes" 8). */
 export const CALLER_HEADER = 'x-bqemu-caller';
 export const GROUPS_HEADER = 'x-bqemu-groups';
 

@@ -1,7 +1,7 @@
 /**
  * datasets: insert, get, list (`all`, `filter` by label, paging), patch, update (`If-Match` →
  * 412 on a stale etag), delete (`deleteContents`). Source: Dataset / DatasetList in
- * api/bigquery-v2-discovery.json; messages as recorded (fixtures rest_crud/error_*).
+ * src/server/rest/bigquery-v2-discovery.json; messages as recorded (fixtures rest_crud/error_*).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BigQueryError } from '../../errors/errors.js';

@@ -1,7 +1,7 @@
 /**
  * `GET /$discovery/rest?version=v2` (and `/discovery/v1/apis/bigquery/v2/rest`): BigQuery's REST
  * discovery document with `rootUrl`/`baseUrl` pointing at the emulator, so `bq --api` works
- * without `--discovery_file` (DESIGN §7). The document is read once, at the first request.
+ * without `--discovery_file` (docs/ARCHITECTURE.md §7). The document is read once, at the first request.
  */
 import type { FastifyInstance } from 'fastify';
 import fs from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * REST shapes of jobs: Job, JobList items, QueryResponse and GetQueryResultsResponse
- * (api/bigquery-v2-discovery.json; statistics per JobStatistics / JobStatistics2). Rendered here,
+ * (src/server/rest/bigquery-v2-discovery.json; statistics per JobStatistics / JobStatistics2). Rendered here,
  * above the job manager (src/jobs), whose records they read.
  */
 import { resultRowCount, type JobRecord } from '../../jobs/jobs.js';

@@ -2,7 +2,7 @@
  * jobs: insert (query jobs), get, list, cancel, delete; queries: jobs.query (synchronous) and
  * jobs.getQueryResults (`maxResults`, `pageToken`, `startIndex`, `timeoutMs`). A failed query
  * answers jobs.query and getQueryResults with the job's error envelope; jobs.get shows it in
- * `status.errorResult`. Source: api/bigquery-v2-discovery.json (Job, QueryRequest, QueryResponse,
+ * `status.errorResult`. Source: src/server/rest/bigquery-v2-discovery.json (Job, QueryRequest, QueryResponse,
  * GetQueryResultsResponse, JobList, JobCancelResponse).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';

@@ -1,6 +1,6 @@
 /**
  * projects.list: projects are implicit; every project id seen in a URL (and the default) is listed.
- * Source: ProjectList in api/bigquery-v2-discovery.json.
+ * Source: ProjectList in src/server/rest/bigquery-v2-discovery.json.
  */
 import type { FastifyInstance } from 'fastify';
 import type { RestContext } from './context.js';

@@ -1,6 +1,6 @@
 /**
  * routines: insert, get, list (paging, `filter=routineType:…`), update (PUT), patch, delete.
- * Source: Routine / ListRoutinesResponse in api/bigquery-v2-discovery.json. Routines live in the
+ * Source: Routine / ListRoutinesResponse in src/server/rest/bigquery-v2-discovery.json. Routines live in the
  * same catalog store as the ones CREATE FUNCTION / TABLE FUNCTION / PROCEDURE make, so a routine
  * inserted here is callable from SQL and a DDL-created one is listed here.
  */

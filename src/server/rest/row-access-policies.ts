@@ -1,7 +1,7 @@
 /**
  * rowAccessPolicies: insert, get, list (pageSize/pageToken), update (PUT), delete, batchDelete.
  * Source: RowAccessPolicy, ListRowAccessPoliciesResponse, BatchDeleteRowAccessPoliciesRequest in
- * api/bigquery-v2-discovery.json. `grantees` is input only: it is stored (row-level security
+ * src/server/rest/bigquery-v2-discovery.json. `grantees` is input only: it is stored (row-level security
  * evaluates it) but never answered.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';

@@ -1,7 +1,7 @@
 /**
  * tabledata: list (`maxResults`, `pageToken`, `startIndex`, `selectedFields`) and insertAll (rows
  * with `json`; per-row `insertErrors`; `skipInvalidRows`, `ignoreUnknownValues`).
- * Source: TableDataList / TableDataInsertAllRequest/Response in api/bigquery-v2-discovery.json.
+ * Source: TableDataList / TableDataInsertAllRequest/Response in src/server/rest/bigquery-v2-discovery.json.
  * Without skipInvalidRows one bad row stops the whole request: the other rows get reason `stopped`.
  * list of a table with row access policies needs the caller's TRUE filter (src/engine/row-access.ts).
  */

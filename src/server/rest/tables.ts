@@ -1,7 +1,7 @@
 /**
  * tables: insert (schema or view), get (`view=BASIC` omits storage statistics), list (paging),
  * patch/update (`If-Match` → 412 on a stale etag; schema may add columns or relax REQUIRED),
- * delete. Source: Table / TableList in api/bigquery-v2-discovery.json.
+ * delete. Source: Table / TableList in src/server/rest/bigquery-v2-discovery.json.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TableMeta } from '../../catalog/store.js';
