@@ -7,8 +7,8 @@
  *
  *   npx tsx conformance/author-docs.ts [--cases FILE] [--dest DIR] [--check]
  *
- * Every case (conformance/author-docs-specs.ts) was chosen and reviewed by hand: a self-contained, deterministic example (no
- * flag set in the corpus), a single result row or an ORDER BY that fixes the row order (no ties
+ * Every case (conformance/author-docs-specs.ts) was chosen and reviewed by hand: a self-contained,
+ * deterministic example (no flag set in the corpus), a single result row or an ORDER BY that fixes the row order (no ties
  * among distinct rows), no default-time-zone assumption, no float printed with fewer digits than
  * the 1e-12 tolerance needs, and a function BigQuery documents. The query is copied verbatim. The
  * column types come from the functions' documented return types and are written there, per case;
