@@ -50,6 +50,11 @@ export function cannotEncodeRestCell(shown: string, kind: string): BigQueryError
   return internal(`Cannot encode ${shown} as a REST cell of type ${kind}`);
 }
 
+/** 500: a domain value the wire layer cannot encode as an Arrow value of a type (Storage Read API, src/wire/arrow.ts). */
+export function cannotEncodeArrowValue(shown: string, kind: string): BigQueryError {
+  return internal(`Cannot encode ${shown} as an Arrow value of type ${kind}`);
+}
+
 /** 500: a helper that needs a STRUCT type was handed another kind. */
 export function notAStruct(what: string, kind: string): BigQueryError {
   return internal(`${what} of non-STRUCT type ${kind}`);
