@@ -6,22 +6,24 @@
  * the schema bytes and any batch bytes into an IPC stream (what `@google-cloud/bigquery-storage`'s
  * Arrow reader and pyarrow's `read_record_batch` do).
  *
- * Type mapping (BigQuery type → Arrow type, field metadata). Sources: BigQuery's "Supported
- * protocol buffer and Arrow data types" page (cloud.google.com/bigquery/docs/supported-data-types,
- * the Arrow table: DATE date32, TIME time64[µs], DATETIME timestamp[µs] without zone, TIMESTAMP
- * timestamp[µs, UTC], NUMERIC decimal128(38, 9), BIGNUMERIC decimal256(76, 38), RANGE a struct of
- * `start`/`end`), the Storage API's TableFieldSchema reference (TIMESTAMP "64-bit signed usec since
- * UTC epoch"), and Google's Python client, which declares the Arrow schema the Read API sends
- * (python-bigquery `_pandas_helpers`: GEOGRAPHY, JSON and DATETIME field metadata, RANGE as
- * `struct<start, end>`, REPEATED as a non-nullable `list<item>`):
+ * Type mapping (BigQuery type → Arrow type, field metadata). Sources: BigQuery's data-type table
+ * for Arrow readers (BigQuery DataFrames "data types" page: DATE date32, TIME time64("us"),
+ * DATETIME timestamp("us"), TIMESTAMP timestamp("us", tz="UTC"), NUMERIC decimal128(38, 9),
+ * BIGNUMERIC decimal256(76, 38), ARRAY<T> list_(T), STRUCT struct); the Storage API's
+ * TableFieldSchema reference (TIMESTAMP "64-bit signed usec since UTC epoch"); and Google's Python
+ * client, which declares the Arrow schema the Read API sends so its REST and Storage paths agree
+ * (python-bigquery `_pandas_helpers.py`: the same scalar table, the field metadata of GEOGRAPHY,
+ * JSON and DATETIME below, RANGE as `struct<start, end>`, REPEATED as a non-nullable
+ * `list<item>`, nullability from the mode):
  *   INT64 int64 · FLOAT64 float64 · BOOL bool · STRING utf8 · BYTES binary
  *   NUMERIC decimal128(38,9) · BIGNUMERIC decimal256(76,38)
  *   DATE date32[day] · TIME time64[µs] · DATETIME timestamp[µs] (no zone,
  *     `ARROW:extension:name` = `google:sqlType:datetime`) · TIMESTAMP timestamp[µs, tz=UTC]
  *   GEOGRAPHY utf8 WKT (`ARROW:extension:name` = `google:sqlType:geography`,
  *     `ARROW:extension:metadata` = `{"encoding": "WKT"}`) · JSON utf8 (`google:sqlType:json`)
- *   INTERVAL interval[month_day_nano] (months, days, nanoseconds = micros × 1000; not in the page's
- *     table — the Arrow type that holds ZetaSQL's three INTERVAL parts without loss)
+ *   INTERVAL interval[month_day_nano] (months, days, nanoseconds = micros × 1000; no page above
+ *     names INTERVAL's Arrow type — this is the one Arrow type holding its three parts without
+ *     loss; to check against a recording)
  *   RANGE<T> struct<start: T, end: T> (NULL bound = unbounded) · STRUCT struct<fields…>
  *   ARRAY<T> list<item: T>, never NULL (a NULL array is read as empty)
  * Nullability: a column is nullable unless `required` (mode REQUIRED) or an ARRAY (mode REPEATED);
