@@ -16,7 +16,7 @@ import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
 import { DateUnit, MessageHeader, MessageReader, RecordBatchReader, TimeUnit, Type, IntervalUnit, type RecordBatch, type Field } from 'apache-arrow';
 import type { BqType, Value } from '../types/types.js';
-import { arrowRecordBatchBytes, arrowSchemaBytes, type ArrowField } from './arrow.js';
+import { arrowRecordBatchBytes, arrowRecordBatchBytesFromColumns, arrowSchemaBytes, type ArrowField } from './arrow.js';
 // The Node client's own Arrow decoding (what reader.ReadClient's table readers run on ReadRows responses).
 import {
   ArrowRawTransform,
@@ -82,6 +82,12 @@ describe('IPC framing (ReadSession.arrowSchema / ReadRowsResponse.arrowRecordBat
     expect(batches.map((b) => b.numRows)).toEqual([2, 1, 0]);
     expect(batches.flatMap((b) => [...b.getChild('x')!])).toEqual([1n, 2n, 3n]);
   });
+  it('the column-wise entry point writes the same bytes as the row-wise one', () => {
+    const f: ArrowField[] = [{ name: 'a', type: T('STRING') }, { name: 'b', type: { kind: 'ARRAY', element: T('INT64') } }];
+    const rows: Value[][] = [['x', [1n]], [null, []], ['ü', null]];
+    const byColumns = arrowRecordBatchBytesFromColumns(f, [['x', null, 'ü'], [[1n], [], null]], 3);
+    expect(Buffer.from(byColumns).equals(Buffer.from(arrowRecordBatchBytes(f, rows)))).toBe(true);
+  });
   it('an empty session schema has no rows and keeps its fields', () => {
     const [batch] = readBack([{ name: 'a', type: T('STRING') }, { name: 'b', type: T('DATE') }], []);
     expect(batch.numRows).toBe(0);
@@ -117,6 +123,17 @@ describe('scalar types', () => {
     expect(field.type.typeId).toBe(Type.Utf8);
     expect(meta(field)).toEqual({});
     expect([...batch.getChild('c')!]).toEqual(['héllo 世界 🦀', '', null]);
+  });
+  it('STRING offsets with ASCII, multi-byte and NULL values mixed', () => {
+    const texts = ['a', 'é', null, '世界', '', '🦀x', 'plain'];
+    const { batch } = column(T('STRING'), texts);
+    expect([...batch.getChild('c')!]).toEqual(texts);
+    // UTF-8 lengths: a 1, é 2, 世界 6, 🦀x 5, plain 5.
+    expect([...(batch.getChild('c')!.data[0].valueOffsets as Int32Array)]).toEqual([0, 1, 3, 3, 9, 9, 14, 19]);
+  });
+  it('STRING: unpaired surrogates each become U+FFFD, even when two adjacent values would pair up', () => {
+    const { batch } = column(T('STRING'), ['\uD83E', '\uDD80']);
+    expect([...batch.getChild('c')!]).toEqual(['\uFFFD', '\uFFFD']);
   });
   it('BYTES → binary', () => {
     const { field, batch } = column(T('BYTES'), [new Uint8Array([0, 255, 16]), new Uint8Array(), null]);

@@ -61,7 +61,7 @@ export interface ArrowField {
 }
 
 /** The Arrow extension metadata BigQuery sets on a field of type `t` (see the module docstring). */
-export function arrowFieldMetadata(t: BqType): Map<string, string> | undefined {
+function arrowFieldMetadata(t: BqType): Map<string, string> | undefined {
   switch (t.kind) {
     case 'ARRAY':
       return arrowFieldMetadata(t.element);
@@ -80,7 +80,7 @@ export function arrowFieldMetadata(t: BqType): Map<string, string> | undefined {
 }
 
 /** The Arrow data type of BigQuery type `t` (see the module docstring for the mapping and its sources). */
-export function arrowTypeOf(t: BqType): DataType {
+function arrowTypeOf(t: BqType): DataType {
   switch (t.kind) {
     case 'INT64':
       return new Int64();
@@ -123,14 +123,14 @@ function arrowFieldOf(name: string, t: BqType, nullable: boolean): Field {
 }
 
 /** The Arrow schema of a session's columns, in order. */
-export function arrowSchemaOf(fields: readonly ArrowField[]): Schema {
+function arrowSchemaOf(fields: readonly ArrowField[]): Schema {
   return new Schema(fields.map((f) => arrowFieldOf(f.name, f.type, !f.required)));
 }
 
-/** The IPC stream of one batch of `rows` (each row's values in `fields` order). */
-function ipcStream(schema: Schema, fields: readonly ArrowField[], rows: readonly Value[][]): Uint8Array {
-  const children = fields.map((f, j) => arrowColumn(f.type, schema.fields[j].type, rows.map((r) => r[j])));
-  const data = makeData({ type: new Struct(schema.fields), length: rows.length, nullCount: 0, children });
+/** The IPC stream of one batch of `rowCount` rows given column by column (`columns[j]` the values of `fields[j]`). */
+function ipcStream(schema: Schema, fields: readonly ArrowField[], columns: readonly (readonly Value[])[], rowCount: number): Uint8Array {
+  const children = fields.map((f, j) => arrowColumn(f.type, schema.fields[j].type, columns[j]));
+  const data = makeData({ type: new Struct(schema.fields), length: rowCount, nullCount: 0, children });
   return RecordBatchStreamWriter.writeAll([new RecordBatch(schema, data)]).toUint8Array(true);
 }
 
@@ -149,7 +149,7 @@ const EOS_BYTES = 8;
  * length, Schema flatbuffer padded to 8 bytes). Types and field metadata per the module docstring.
  */
 export function arrowSchemaBytes(fields: ArrowField[]): Uint8Array {
-  const stream = ipcStream(arrowSchemaOf(fields), fields, []);
+  const stream = ipcStream(arrowSchemaOf(fields), fields, fields.map(() => []), 0);
   return stream.slice(0, schemaMessageLength(stream));
 }
 
@@ -161,6 +161,19 @@ export function arrowSchemaBytes(fields: ArrowField[]): Uint8Array {
  * its column type's domain shape.
  */
 export function arrowRecordBatchBytes(fields: ArrowField[], rows: Value[][]): Uint8Array {
-  const stream = ipcStream(arrowSchemaOf(fields), fields, rows);
+  return arrowRecordBatchBytesFromColumns(
+    fields,
+    fields.map((_, j) => rows.map((r) => r[j])),
+    rows.length,
+  );
+}
+
+/**
+ * `arrowRecordBatchBytes` for values already held column by column (`columns[j][i]` the value of
+ * column `fields[j]` in row i, each column `rowCount` long), as DuckDB hands out a chunk; skips the
+ * row → column transposition. Same bytes, same errors.
+ */
+export function arrowRecordBatchBytesFromColumns(fields: ArrowField[], columns: readonly (readonly Value[])[], rowCount: number): Uint8Array {
+  const stream = ipcStream(arrowSchemaOf(fields), fields, columns, rowCount);
   return stream.slice(schemaMessageLength(stream), stream.length - EOS_BYTES);
 }
