@@ -175,5 +175,5 @@ export function arrowRecordBatchBytes(fields: ArrowField[], rows: Value[][]): Ui
  */
 export function arrowRecordBatchBytesFromColumns(fields: ArrowField[], columns: readonly (readonly Value[])[], rowCount: number): Uint8Array {
   const stream = ipcStream(arrowSchemaOf(fields), fields, columns, rowCount);
-  return stream.slice(schemaMessageLength(stream), stream.length - EOS_BYTES);
+  return stream.subarray(schemaMessageLength(stream), stream.length - EOS_BYTES);
 }
