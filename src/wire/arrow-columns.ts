@@ -19,7 +19,7 @@ import { parseDateText, parseDatetimeText, parseTimeText } from '../types/tempor
 import { BigQueryError } from '../errors/errors.js';
 
 function fault(v: Value, t: BqType): never {
-  const shown = typeof v === 'bigint' ? `${v}n` : v instanceof Uint8Array ? 'bytes' : JSON.stringify(v) ?? String(v);
+  const shown = v instanceof Uint8Array ? 'bytes' : JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? `${x}n` : x)) ?? String(v);
   throw BigQueryError.cannotEncodeArrowValue(shown.slice(0, 80), t.kind);
 }
 

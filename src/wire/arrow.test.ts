@@ -310,6 +310,8 @@ describe('values of the wrong shape', () => {
       [T('DATE'), '2024-13-01'],
       [T('TIMESTAMP'), 5],
       [T('STRING'), 5n],
+      [T('DATE'), { months: 1, days: 0, micros: 1n }],
+      [{ kind: 'ARRAY', element: T('INT64') }, 1n],
     ];
     for (const [t, v] of bad) {
       let caught: unknown;
