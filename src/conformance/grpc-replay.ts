@@ -7,7 +7,8 @@
  *    `@google-cloud/bigquery` (conformance/README.md "Recording notes" 9);
  * 2. each recorded call goes through `@google-cloud/bigquery-storage`'s GAPIC
  *    `v1.BigQueryReadClient` on a plaintext channel to the emulator's gRPC port (`servicePath`,
- *    `port`, `sslCreds: grpc.credentials.createInsecure()`, no credentials; docs/ARCHITECTURE.md §7);
+ *    `port`, `sslCreds: grpc.credentials.createInsecure()`, a pass-through `authClient`: no credentials;
+ *    docs/ARCHITECTURE.md §7);
  * 3. each answer is compared with the recording: gRPC status name, then the message under
  *    {@link recordedDiffs}; every ReadRows batch is decoded (Arrow IPC with `apache-arrow`, Avro
  *    binary rows with `avsc`) against the session's schema, its decoded row count must equal the
@@ -18,6 +19,7 @@ import { v1 } from '@google-cloud/bigquery-storage';
 import * as grpc from '@grpc/grpc-js';
 import { tableFromIPC } from 'apache-arrow';
 import avro from 'avsc';
+import { PassThroughClient } from 'google-auth-library';
 import { splitSetupSql } from './fixtures.js';
 import { ANY, expandVars, recordedDiffs, toCamelKeys, toRecordedForm, valueAt, type GrpcCallExpected, type GrpcFixture } from './grpc-fixtures.js';
 
@@ -177,7 +179,14 @@ export async function replayGrpcFixture(fx: GrpcFixture, ctx: GrpcReplayContext)
   const diffs = await runSetup(fx, ctx, vars);
   if (diffs.length) return { id: fx.id, pass: false, diffs };
   if (!ctx.grpc) return { id: fx.id, pass: false, diffs: ['the emulator serves no gRPC port (Storage Read API not served)'] };
-  const client = new v1.BigQueryReadClient({ servicePath: ctx.grpc.host, port: ctx.grpc.port, sslCreds: grpc.credentials.createInsecure() });
+  // `sslCreds` replaces the channel's credentials; the pass-through `authClient` keeps the client's
+  // universe-domain check from looking for application-default credentials (a metadata-server probe).
+  const client = new v1.BigQueryReadClient({
+    servicePath: ctx.grpc.host,
+    port: ctx.grpc.port,
+    sslCreds: grpc.credentials.createInsecure(),
+    authClient: new PassThroughClient() as never, // google-gax types it against its own google-auth-library copy
+  });
   const options = { timeout: ctx.callTimeoutMs ?? 30_000, retry: null as never };
   const schema: SessionSchema = {};
   try {
