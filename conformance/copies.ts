@@ -63,6 +63,30 @@ export const COPIES: readonly CorpusCopy[] = [
   },
 ];
 
+/**
+ * The Storage Read API recordings (gRPC), copied like {@link COPIES} and replayed by
+ * `src/conformance/grpc-replay.ts` (`test/storage-read-corpus.test.ts`, `npm run corpus:grpc`).
+ * Kept apart from {@link COPIES} because that list is the REST-side copies.
+ */
+export const GRPC_COPIES: readonly CorpusCopy[] = [
+  {
+    name: 'grpc-storage-read',
+    from: 'bigquery-recorded/grpc/storage_read',
+    root: resolve(REPO_ROOT, 'conformance/grpc/storage_read'),
+    data: resolve(REPO_ROOT, 'conformance/grpc/storage_read'),
+    what:
+      'BigQuery Storage Read API (google.cloud.bigquery.storage.v1.BigQueryRead) calls recorded from real BigQuery, one directory per ' +
+      'fixture: setup.sql (GoogleSQL run before the calls), request.json ({fixture_version, calls: [{method, request, capture?}]}) and ' +
+      'expected_response.json ({fixture_version, bigquery, calls: [{method, status, response | responses}]}), proto field names in ' +
+      'snake_case, "<*>" for run-dependent values.',
+    origin: { repository: 'github.com/jjviscomi/bqemulator', revision: 'a8fcd56f', license: 'Apache-2.0' },
+    copied: '2026-11-26',
+  },
+];
+
+/** Every verbatim copy: {@link COPIES} and {@link GRPC_COPIES} (what `npm run corpus:import` / `corpus:verify` walk). */
+export const ALL_COPIES: readonly CorpusCopy[] = [...COPIES, ...GRPC_COPIES];
+
 /** Files the copy itself adds beside the data (never part of the source). */
 const OWN_FILES = new Set(['provenance.json', 'README.md']);
 

@@ -11,14 +11,14 @@
  * `--source` the SQL recordings, default `<corpus>/bigquery-recorded/sql`; `--dest` the fixture
  * root, default `conformance/fixtures`. The same run also copies the wire recordings and the
  * documentation examples the tests read (`conformance/copies.ts`: `conformance/wire/`,
- * `conformance/docs-examples/`). Re-running is idempotent; a destination file whose bytes differ
+ * `conformance/docs-examples/`, and the Storage Read API recordings `conformance/grpc/storage_read/`). Re-running is idempotent; a destination file whose bytes differ
  * from the source is an error (the import never overwrites). `--check` writes nothing and exits 1
  * when any imported file or provenance entry is missing or differs.
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { COPIES, copyTree, sha256 } from './copies.js';
+import { ALL_COPIES, copyTree, sha256 } from './copies.js';
 
 export { sha256 };
 
@@ -139,7 +139,7 @@ function main(argv: string[]): number {
   const dest = resolve(arg('--dest') ?? DEFAULT_DEST);
   const check = argv.includes('--check');
   const verb = check ? 'checked' : 'imported';
-  for (const dir of [source, ...COPIES.map((c) => join(corpus, c.from))]) {
+  for (const dir of [source, ...ALL_COPIES.map((c) => join(corpus, c.from))]) {
     if (!existsSync(dir)) {
       console.error(`import: source not found: ${dir}`);
       return 2;
@@ -149,7 +149,7 @@ function main(argv: string[]): number {
   for (const p of r.problems) console.error(`import: ${p}`);
   console.log(`${verb} ${r.fixtures} fixtures from ${source} into ${dest}: ${r.filesCopied} files copied, ${r.unchanged} unchanged, ${r.problems.length} problems`);
   let problems = r.problems.length;
-  for (const c of COPIES) {
+  for (const c of ALL_COPIES) {
     const cr = copyTree(c, corpus, check);
     for (const p of cr.problems) console.error(`import: ${p}`);
     console.log(`${verb} ${c.name}: ${cr.files} files from ${join(corpus, c.from)} into ${c.data}: ${cr.filesCopied} files copied, ${cr.unchanged} unchanged, ${cr.problems.length} problems`);
