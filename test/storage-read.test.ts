@@ -2,9 +2,9 @@
  * The BigQuery Storage Read API over gRPC (src/server/grpc/), through the official Node client
  * `@google-cloud/bigquery-storage` (GAPIC v1.BigQueryReadClient), Arrow decoded with apache-arrow.
  * Tables are created with `@google-cloud/bigquery` on the same emulator; the expected rows are the
- * rows the test inserted. Session shapes follow the recordings of
- * ../shared corpus grpc/storage_read (sr_create_session_multi_stream: 10 rows with max 4 streams →
- * one stream; sr_empty_table: no streams; sr_split_read_stream: a split answers both streams).
+ * rows the test inserted. Session shapes follow BigQuery's recorded Storage Read sessions
+ * (sr_create_session_multi_stream: 10 rows with max 4 streams → one stream; sr_empty_table: no
+ * streams; sr_split_read_stream: a split of 10 rows at 0.5 answers both streams).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';

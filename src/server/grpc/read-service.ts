@@ -50,6 +50,9 @@ export function bigQueryReadHandlers(sessions: ReadSessions, log: Logger): grpc.
       createReadSession(sessions, call.request, callerOf(call.metadata)).then((r) => cb(null, r), (e) => cb(statusOf(e, log)));
     },
     ReadRows: (call: grpc.ServerWritableStream<Msg, Msg>) => {
+      // Response headers first, as a Google front end sends them: the Node client (google-gax over
+      // retry-request) re-sends a streaming call that fails before any response metadata.
+      call.sendMetadata(new grpc.Metadata());
       readRows(sessions, call).then(
         () => call.end(),
         (e) => call.emit('error', statusOf(e, log)),
