@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
-import { readClient, readStream, type ReadClient } from './helpers/storage-read.js';
+import { readClient, readStream, tableReaderClient, type ReadClient } from './helpers/storage-read.js';
 
 let t: TestEmulator;
 let client: ReadClient;
@@ -165,6 +165,30 @@ describe('CreateReadSession + ReadRows (Arrow)', () => {
     expect(alice.rows.map((r) => Number(r.id)).sort()).toEqual([1, 3]);
     const bob = await readAll(tablePath('sr', 'docs'), {}, { 'x-bqemu-caller': 'bob@example.com' });
     expect(bob.rows).toEqual([]);
+  });
+});
+
+describe('the high-level reader.ReadClient', () => {
+  it('reads a table with TableReader.getRows and ArrowTableReader record batches', async () => {
+    const rc = tableReaderClient(t.emu);
+    try {
+      const ref = { projectId: P, datasetId: 'sr', tableId: 'basic' };
+      const [rows] = await (await rc.createTableReader({ table: ref })).getRows();
+      const cells = rows.map((r) => r.f!.map((c: { v?: unknown }) => c.v));
+      // Columns in table order (i, f, s, b); the reader gives INT64 as bigint.
+      expect(cells.sort((a, b) => Number(a[0] ?? 99) - Number(b[0] ?? 99))).toEqual([
+        [1n, 1.5, 'alpha', true],
+        [2n, -0.25, 'beta', false],
+        [3n, null, null, null],
+        [null, 4, 'delta', true],
+      ]);
+      const batches = await (await rc.createArrowTableReader({ table: ref })).getRecordBatchStream();
+      let n = 0;
+      for await (const b of batches) n += b.numRows;
+      expect(n).toBe(4);
+    } finally {
+      rc.close();
+    }
   });
 });
 

@@ -4,7 +4,7 @@
  * a reader that decodes a stream's Arrow batches with apache-arrow.
  */
 import * as grpc from '@grpc/grpc-js';
-import { v1 } from '@google-cloud/bigquery-storage';
+import { reader, v1 } from '@google-cloud/bigquery-storage';
 import { tableFromIPC } from 'apache-arrow';
 import { PassThroughClient } from 'google-auth-library';
 import type { Emulator } from '../../src/server/server.js';
@@ -14,6 +14,11 @@ export type ReadClient = InstanceType<typeof v1.BigQueryReadClient>;
 /** A BigQueryReadClient on `emu`'s gRPC port, plaintext, no credentials. */
 export function readClient(emu: Emulator): ReadClient {
   return new v1.BigQueryReadClient({ servicePath: '127.0.0.1', port: emu.grpcPort, sslCreds: grpc.credentials.createInsecure(), projectId: emu.projectId, authClient: new PassThroughClient() as never });
+}
+
+/** The high-level `reader.ReadClient` (table readers) on `emu`'s gRPC port, plaintext, no credentials. */
+export function tableReaderClient(emu: Emulator): InstanceType<typeof reader.ReadClient> {
+  return new reader.ReadClient({ servicePath: '127.0.0.1', port: emu.grpcPort, sslCreds: grpc.credentials.createInsecure(), projectId: emu.projectId, authClient: new PassThroughClient() as never });
 }
 
 /** What one ReadRows call returned: the rows (as plain objects) and each response's row count. */
