@@ -199,6 +199,13 @@ describe('errors as gRPC statuses', () => {
     expect(e.details).toContain(`Not found: Table ${P}:sr.nope`);
   });
 
+  it('a view → INVALID_ARGUMENT (3) with BigQuery\'s "non-table entities" text', async () => {
+    await q(`CREATE VIEW sr.basic_view AS SELECT i FROM sr.basic`);
+    const e = await codeOf(session(tablePath('sr', 'basic_view')));
+    expect(e.code).toBe(3);
+    expect(e.details).toContain('non-table entities cannot be read with the storage API');
+  });
+
   it('unknown selected field → INVALID_ARGUMENT (3)', async () => {
     expect((await codeOf(session(tablePath('sr', 'basic'), { selectedFields: ['nope'] }))).code).toBe(3);
   });

@@ -64,3 +64,13 @@ export function invalidReadArgument(message: string): BigQueryError {
 export function storageReadNotImplemented(what: string): BigQueryError {
   return new BigQueryError('notImplemented', `${what} is not implemented by bqemu yet`);
 }
+
+/**
+ * 400 invalid (gRPC INVALID_ARGUMENT): CreateReadSession on a view — the Storage Read API reads
+ * tables only (https://cloud.google.com/bigquery/docs/reference/storage#limitations). BigQuery's
+ * text, as quoted in public reports (https://github.com/coiled/dask-bigquery/issues/41):
+ * `non-table entities cannot be read with the storage API`.
+ */
+export function storageReadNonTable(): BigQueryError {
+  return new BigQueryError('invalid', 'non-table entities cannot be read with the storage API');
+}

@@ -147,6 +147,7 @@ export class ReadSessions {
       throw BigQueryError.tableNotFound(projectId, datasetId, tableId, false);
     }
     const table = this.engine.catalog.getTable(projectId, datasetId, tableId)!;
+    if (table.type !== 'TABLE') throw BigQueryError.storageReadNonTable();
     const columns = pickColumns(table.columns.map((c) => c.name), req.selectedFields, `${projectId}:${datasetId}.${tableId}`);
     const select = columns.map((c) => quote(c)).join(', ') || '*';
     const where = req.rowRestriction.trim() ? `\nWHERE (\n${req.rowRestriction}\n)` : '';
