@@ -18,7 +18,6 @@ import { BigQueryError } from '../../errors/errors.js';
 import type { JobManager } from '../../jobs/jobs.js';
 import type { BqType, Value } from '../../types/types.js';
 import { decodeJsonValue } from '../../wire/rest-values.js';
-import type { ArrowFieldSpec } from '../../wire/arrow.js';
 
 /** How long a session can be read (BigQuery: 6 hours; ReadSession.expire_time). */
 export const READ_SESSION_TTL_MS = 6 * 3600 * 1000;
@@ -26,6 +25,13 @@ export const READ_SESSION_TTL_MS = 6 * 3600 * 1000;
 export const MIN_ROWS_PER_STREAM = 1000;
 /** BigQuery's system limit on streams per session (CreateReadSessionRequest.max_stream_count). */
 export const MAX_STREAMS = 1000;
+
+/** A column of a session: name, BigQuery type, mode (the field shape src/wire/arrow.ts encodes). */
+export interface SessionField {
+  name: string;
+  type: BqType;
+  required?: boolean;
+}
 
 /** The rows a stream serves: `[start, end)` of its session's rows. */
 export interface StreamRange {
@@ -37,7 +43,7 @@ export interface StreamRange {
 export interface ReadSessionState {
   name: string;
   expireMs: number;
-  fields: ArrowFieldSpec[];
+  fields: SessionField[];
   rows: Value[][];
   /** Stream names → their ranges (split streams are added here too). */
   streams: Map<string, StreamRange>;
@@ -139,7 +145,7 @@ export class ReadSessions {
     for (const [k, s] of this.sessions) if (s.expireMs <= now) this.sessions.delete(k);
   }
 
-  private async readTable(req: SessionRequest): Promise<{ fields: ArrowFieldSpec[]; rows: Value[][] }> {
+  private async readTable(req: SessionRequest): Promise<{ fields: SessionField[]; rows: Value[][] }> {
     const { projectId, datasetId, tableId } = req.table;
     const anon = this.jobs.jobOfAnonymousTable(projectId, datasetId, tableId);
     if (anon) return this.readAnonymous(req, anon);
@@ -173,7 +179,7 @@ export class ReadSessions {
     }
   }
 
-  private readAnonymous(req: SessionRequest, job: Parameters<JobManager['page']>[0]): { fields: ArrowFieldSpec[]; rows: Value[][] } {
+  private readAnonymous(req: SessionRequest, job: Parameters<JobManager['page']>[0]): { fields: SessionField[]; rows: Value[][] } {
     if (req.rowRestriction.trim()) throw BigQueryError.notSupported('A row restriction on a query result table', { in: 'request' });
     const page = this.jobs.page(job, 0, Number.MAX_SAFE_INTEGER);
     const types = page.fields.map((f) => f.type);
