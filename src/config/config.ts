@@ -160,12 +160,19 @@ export const KNOBS = [
   knob({ key: 'maxRunningJobs', flag: '--max-running-jobs <n>', env: 'BQEMU_MAX_RUNNING_JOBS', defaultText: String(DEFAULT_MAX_RUNNING_JOBS), help: 'query jobs running at once; later ones stay PENDING', parse: integer(1) }),
 ] as const satisfies readonly Knob[];
 
+/**
+ * The default port of the gRPC Storage Read API. When it is taken, the emulator serves gRPC on a
+ * free port instead and logs a warning (src/server/server.ts); a port given explicitly other than
+ * this one must be free.
+ */
+export const DEFAULT_GRPC_PORT = 9060;
+
 /** Defaults of every knob that has one. */
 function defaults(): Omit<EmulatorConfig, 'dataset' | 'dataDir' | 'memoryLimit' | 'tempDirectory' | 'jsUdfTimeoutMs' | 'jsUdfMemoryMb'> {
   return {
     host: '127.0.0.1',
     port: 9050,
-    grpcPort: 9060,
+    grpcPort: DEFAULT_GRPC_PORT,
     projectId: 'test-project',
     logRequests: false,
     logLevel: 'info',

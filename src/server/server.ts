@@ -7,7 +7,7 @@ import { Engine } from '../engine/engine.js';
 import { JobManager, type ResultLimits } from '../jobs/jobs.js';
 import { BigQueryError } from '../errors/errors.js';
 import { setAllowedLocalDirs } from '../jobs/source-uris.js';
-import { resolveConfig, type EmulatorConfig } from '../config/config.js';
+import { DEFAULT_GRPC_PORT, resolveConfig, type EmulatorConfig } from '../config/config.js';
 import { createLogger, type Logger } from '../config/logger.js';
 import { setJsUdfLimits } from '../config/limits.js';
 import { MAX_PATH_PARAM_CHARS, MAX_REQUEST_BYTES, MAX_UPLOAD_REQUEST_BYTES } from '../config/request-limits.js';
@@ -27,6 +27,7 @@ import { addRequestValidation } from './rest/request-validation.js';
 import { networkGuards } from './rest/network-guards.js';
 import { clientError, drainRequestBody, frameworkError } from './rest/framework-errors.js';
 import { cappedEnvelope } from './rest/reference-ids.js';
+import { startGrpcServer } from './grpc/grpc-server.js';
 
 /**
  * Options of an embedded emulator: any knob of `EmulatorConfig` (src/config/config.ts; absent ones
@@ -55,6 +56,10 @@ export interface Emulator {
   config: EmulatorConfig;
   /** The emulator's structured logger. */
   log: Logger;
+  /** The bound port of the gRPC Storage Read API (src/server/grpc/). */
+  grpcPort: number;
+  /** `host:port` of the gRPC Storage Read API. */
+  grpcAddress: string;
   close(): Promise<void>;
 }
 
@@ -147,14 +152,30 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   discoveryRoutes(app, ctx);
   const address = await app.listen({ host, port: config.port });
   const url = address.replace('[::1]', 'localhost');
-  log.info({ component: 'server', url, host, port: Number(new URL(url).port), grpcPort: config.grpcPort, projectId, dataDir: config.dataDir ?? null }, 'server listening');
+  // An embedded emulator on a free REST port (tests) takes a free gRPC port too unless one is named.
+  const grpcPort = knobs.grpcPort ?? (config.port === 0 ? 0 : config.grpcPort);
+  const grpcLog = log.child({ component: 'grpc' });
+  const startGrpc = (port: number) => startGrpcServer({ host, port, engine, jobs, log: grpcLog });
+  const grpc = await startGrpc(grpcPort)
+    .catch((e: unknown) => {
+      // The default port taken (another emulator, a test run beside this one): a free port instead.
+      if (grpcPort !== DEFAULT_GRPC_PORT || !/EADDRINUSE|address already in use/i.test(String((e as Error)?.message))) throw e;
+      grpcLog.warn({ port: grpcPort }, 'the default gRPC port is taken; serving the Storage Read API on a free port');
+      return startGrpc(0);
+    })
+    .catch(async (e: unknown) => {
+      await app.close();
+      engine.stop();
+      throw e;
+    });
+  log.info({ component: 'server', url, host, port: Number(new URL(url).port), grpcPort: grpc.port, projectId, dataDir: config.dataDir ?? null }, 'server listening');
   ctx.baseUrl = () => url;
   let closed = false;
   const close = async () => {
     if (closed) return;
     closed = true;
-    await app.close();
+    await Promise.all([app.close(), grpc.close()]);
     engine.stop();
   };
-  return { url, projectId, engine, app, config, log, close };
+  return { url, projectId, engine, app, config, log, grpcPort: grpc.port, grpcAddress: grpc.address, close };
 }

@@ -1,0 +1,76 @@
+/**
+ * Errors of the BigQuery Storage Read API (google.cloud.bigquery.storage.v1.BigQueryRead, served
+ * over gRPC by src/server/grpc/). They are ordinary BigQueryErrors; src/errors/grpc-status.ts maps
+ * each to the gRPC status code the API answers with. Texts without a recording are the emulator's
+ * own wording and say so.
+ */
+import { BigQueryError } from './bigquery-error.js';
+
+/**
+ * 400 invalid (gRPC INVALID_ARGUMENT): a resource name that does not have the shape the API
+ * expects, e.g. a read stream that is not `projects/P/locations/L/sessions/S/streams/T`
+ * (the emulator's wording; the shapes are the resource patterns of storage.proto and stream.proto).
+ */
+export function malformedResourceName(kind: string, name: string, pattern: string): BigQueryError {
+  return new BigQueryError('invalid', `Invalid ${kind} name '${name}': expected ${pattern}`);
+}
+
+/**
+ * 404 notFound (gRPC NOT_FOUND): a well-formed session or stream name this emulator never issued
+ * or has forgotten (sessions expire 6 hours after creation: ReadSession.expire_time in
+ * storage.proto). The emulator's wording.
+ */
+export function readSessionNotFound(kind: 'session' | 'stream', name: string): BigQueryError {
+  return new BigQueryError('notFound', `Not found: read ${kind} ${name}`);
+}
+
+/**
+ * 400 invalid (gRPC INVALID_ARGUMENT): `readOptions.selectedFields` names a column the table
+ * does not have (the official client's system test expects code 3 for it). The emulator's wording.
+ */
+export function selectedFieldNotFound(field: string, table: string): BigQueryError {
+  return new BigQueryError('invalid', `Field ${field} in selected_fields was not found in the schema of table ${table}`);
+}
+
+/**
+ * 400 invalid (gRPC INVALID_ARGUMENT): `readOptions.rowRestriction` failed to analyze; `detail`
+ * is the ZetaSQL analyzer's text (the restriction is analyzed like any query's WHERE clause).
+ */
+export function invalidRowRestriction(detail: string): BigQueryError {
+  return new BigQueryError('invalid', `Invalid row restriction: ${detail}`);
+}
+
+/**
+ * 400 outOfRange (gRPC OUT_OF_RANGE): ReadRows at an `offset` past the end of the stream
+ * (ReadRowsRequest.offset in storage.proto). The emulator's wording.
+ */
+export function readOffsetOutOfRange(offset: number, rows: number, stream: string): BigQueryError {
+  return new BigQueryError('outOfRange', `The offset ${offset} is beyond the end of stream ${stream} (${rows} rows)`);
+}
+
+/**
+ * 400 invalid (gRPC INVALID_ARGUMENT): a request field outside its documented range
+ * (maxStreamCount < preferredMinStreamCount, SplitReadStream fraction outside (0, 1), a negative
+ * offset: the field comments of storage.proto). The emulator's wording.
+ */
+export function invalidReadArgument(message: string): BigQueryError {
+  return new BigQueryError('invalid', message);
+}
+
+/**
+ * 501 notImplemented (gRPC UNIMPLEMENTED): a Storage Read API feature the emulator does not
+ * serve yet (AVRO sessions, for now). The emulator's wording.
+ */
+export function storageReadNotImplemented(what: string): BigQueryError {
+  return new BigQueryError('notImplemented', `${what} is not implemented by bqemu yet`);
+}
+
+/**
+ * 400 invalid (gRPC INVALID_ARGUMENT): CreateReadSession on a view — the Storage Read API reads
+ * tables only (https://cloud.google.com/bigquery/docs/reference/storage#limitations). BigQuery's
+ * text, as quoted in public reports (https://github.com/coiled/dask-bigquery/issues/41):
+ * `non-table entities cannot be read with the storage API`.
+ */
+export function storageReadNonTable(): BigQueryError {
+  return new BigQueryError('invalid', 'non-table entities cannot be read with the storage API');
+}

@@ -1,0 +1,166 @@
+/**
+ * The handlers of `google.cloud.bigquery.storage.v1.BigQueryRead` (storage.proto): CreateReadSession,
+ * ReadRows (server streaming, Arrow record batches with backpressure) and SplitReadStream. Request
+ * and response messages are the plain objects of @grpc/proto-loader (protos.ts: camelCase fields,
+ * int64 as strings, enums as names). Errors are BigQueryErrors sent as gRPC statuses
+ * (src/errors/grpc-status.ts); anything else is a bug and answers INTERNAL.
+ */
+import * as grpc from '@grpc/grpc-js';
+import { BigQueryError, grpcCodeOf } from '../../errors/errors.js';
+import type { Logger } from '../../config/logger.js';
+import { arrowRecordBatchBytes, arrowSchemaBytes } from '../../wire/arrow.js';
+import { callerFromHeaders } from '../rest/context.js';
+import { parseTablePath, partitionRows, type ReadSessions } from './read-session.js';
+
+/** Most rows one ReadRows response carries. */
+export const MAX_ROWS_PER_RESPONSE = 10_000;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- proto-loader messages are untyped plain objects
+type Msg = Record<string, any>;
+
+/** The gRPC status of an error thrown by a handler (BigQueryError → its code; anything else INTERNAL). */
+function statusOf(e: unknown, log: Logger): grpc.ServiceError {
+  const err = e instanceof BigQueryError ? e : undefined;
+  if (!err) log.error({ err: e }, 'bug: a Storage Read API handler failed unexpectedly');
+  const code = err ? grpcCodeOf(err) : grpc.status.INTERNAL;
+  const details = err ? err.message : String((e as Error)?.message ?? e);
+  return Object.assign(new Error(details), { code, details, metadata: new grpc.Metadata() });
+}
+
+/** The caller identity of a call (`x-bqemu-caller` / `x-bqemu-groups` metadata, as the REST headers). */
+function callerOf(md: grpc.Metadata) {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(md.getMap())) headers[k] = typeof v === 'string' ? v : v.toString('utf8');
+  return callerFromHeaders(headers);
+}
+
+const timestamp = (ms: number) => ({ seconds: String(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1e6 });
+
+/** A rough size of the rows (8 bytes per fixed-width value, the length of strings and bytes). */
+function estimatedBytes(rows: unknown[][]): number {
+  let n = 0;
+  for (const r of rows) for (const v of r) n += typeof v === 'string' ? v.length : v instanceof Uint8Array ? v.length : 8;
+  return n;
+}
+
+/** The BigQueryRead service implementation over `sessions`. */
+export function bigQueryReadHandlers(sessions: ReadSessions, log: Logger): grpc.UntypedServiceImplementation {
+  return {
+    CreateReadSession: (call: grpc.ServerUnaryCall<Msg, Msg>, cb: grpc.sendUnaryData<Msg>) => {
+      createReadSession(sessions, call.request, callerOf(call.metadata)).then((r) => cb(null, r), (e) => cb(statusOf(e, log)));
+    },
+    ReadRows: (call: grpc.ServerWritableStream<Msg, Msg>) => {
+      // Response headers first, as a Google front end sends them: the Node client (google-gax over
+      // retry-request) re-sends a streaming call that fails before any response metadata.
+      call.sendMetadata(new grpc.Metadata());
+      readRows(sessions, call).then(
+        () => call.end(),
+        (e) => call.emit('error', statusOf(e, log)),
+      );
+    },
+    SplitReadStream: (call: grpc.ServerUnaryCall<Msg, Msg>, cb: grpc.sendUnaryData<Msg>) => {
+      try {
+        cb(null, splitReadStream(sessions, call.request));
+      } catch (e) {
+        cb(statusOf(e, log));
+      }
+    },
+  };
+}
+
+/**
+ * CreateReadSession: the session resource with its streams and Arrow schema.
+ * @throws BigQueryError invalid for a malformed table name, a bad selected field or restriction;
+ *   notFound for a missing table; notImplemented for AVRO (a later slice).
+ */
+async function createReadSession(sessions: ReadSessions, req: Msg, caller: ReturnType<typeof callerOf>): Promise<Msg> {
+  const rs: Msg = req.readSession ?? {};
+  const table = parseTablePath(String(rs.table ?? ''));
+  if (rs.dataFormat === 'AVRO') throw BigQueryError.storageReadNotImplemented('The AVRO data format of the Storage Read API');
+  if (rs.dataFormat !== 'ARROW') throw BigQueryError.invalidReadArgument('read_session.data_format must be ARROW or AVRO');
+  const opts: Msg = rs.readOptions ?? {};
+  const maxStreams = Number(req.maxStreamCount ?? 0);
+  const minStreams = Number(req.preferredMinStreamCount ?? 0);
+  partitionRows(1, maxStreams, minStreams); // argument checks before any read
+  const s = await sessions.create(
+    { table, selectedFields: (opts.selectedFields ?? []) as string[], rowRestriction: String(opts.rowRestriction ?? ''), caller },
+    'us',
+    (rows) => partitionRows(rows, maxStreams, minStreams),
+  );
+  const bytes = String(estimatedBytes(s.rows));
+  return {
+    name: s.name,
+    expireTime: timestamp(s.expireMs),
+    dataFormat: 'ARROW',
+    arrowSchema: { serializedSchema: Buffer.from(arrowSchemaBytes(s.fields)) },
+    table: rs.table,
+    tableModifiers: rs.tableModifiers ?? null,
+    readOptions: opts,
+    streams: [...s.streams.keys()].map((name) => ({ name })),
+    estimatedTotalBytesScanned: bytes,
+    estimatedTotalPhysicalFileSize: bytes,
+    estimatedRowCount: String(s.rows.length),
+    traceId: rs.traceId ?? '',
+  };
+}
+
+/** Waits until the call's buffer drains (write() returned false) or the call ends. */
+function drained(call: grpc.ServerWritableStream<Msg, Msg>): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      call.off('drain', done);
+      call.off('close', done);
+      resolve();
+    };
+    call.on('drain', done);
+    call.on('close', done);
+  });
+}
+
+/**
+ * ReadRows: the stream's rows from `offset`, in Arrow record batches of at most
+ * MAX_ROWS_PER_RESPONSE rows, the schema on the first response.
+ * @throws BigQueryError invalid/notFound for a bad stream name; outOfRange past the end.
+ */
+async function readRows(sessions: ReadSessions, call: grpc.ServerWritableStream<Msg, Msg>): Promise<void> {
+  const name = String(call.request.readStream ?? '');
+  const offset = Number(call.request.offset ?? 0);
+  const { session, range } = sessions.stream(name);
+  const total = range.end - range.start;
+  if (!Number.isInteger(offset) || offset < 0) throw BigQueryError.invalidReadArgument(`Invalid offset ${call.request.offset}`);
+  if (offset > total) throw BigQueryError.readOffsetOutOfRange(offset, total, name);
+  let first = true;
+  for (let at = offset; at < total && !call.cancelled; ) {
+    const n = Math.min(MAX_ROWS_PER_RESPONSE, total - at);
+    const rows = session.rows.slice(range.start + at, range.start + at + n);
+    const msg: Msg = {
+      arrowRecordBatch: { serializedRecordBatch: Buffer.from(arrowRecordBatchBytes(session.fields, rows)), rowCount: String(n) },
+      rowCount: String(n),
+      stats: { progress: { atResponseStart: at / total, atResponseEnd: (at + n) / total } },
+      throttleState: { throttlePercent: 0 },
+    };
+    if (first) msg.arrowSchema = { serializedSchema: Buffer.from(arrowSchemaBytes(session.fields)) };
+    first = false;
+    at += n;
+    if (!call.write(msg)) await drained(call);
+  }
+}
+
+/**
+ * SplitReadStream: a primary and a remainder stream that partition the stream's rows at
+ * `fraction`; a stream too small to split answers an empty response (BigQuery's answer: no
+ * primary and no remainder, storage.proto SplitReadStreamResponse).
+ * @throws BigQueryError invalid for a fraction outside (0, 1) or a bad name; notFound for an unknown stream.
+ */
+function splitReadStream(sessions: ReadSessions, req: Msg): Msg {
+  const name = String(req.name ?? '');
+  const { session, range } = sessions.stream(name);
+  const fraction = Number(req.fraction ?? 0);
+  if (!(fraction > 0 && fraction < 1)) throw BigQueryError.invalidReadArgument(`Invalid fraction ${req.fraction}: it must be in (0.0, 1.0)`);
+  const mid = range.start + Math.floor((range.end - range.start) * fraction);
+  if (mid <= range.start || mid >= range.end) return {};
+  return {
+    primaryStream: { name: sessions.addStream(session, { start: range.start, end: mid }) },
+    remainderStream: { name: sessions.addStream(session, { start: mid, end: range.end }) },
+  };
+}

@@ -1,0 +1,233 @@
+/**
+ * Read sessions of the Storage Read API: what CreateReadSession reads and how its rows are split
+ * into streams. A session's rows are taken once, when it is created (a consistent snapshot, as
+ * BigQuery's sessions are), through the engine's normal query path: `SELECT <selectedFields> FROM
+ * <table> WHERE (<rowRestriction>)` analyzed by ZetaSQL, so names, types, row access policies and
+ * errors are the query's. Each stream owns a contiguous range of those rows.
+ *
+ * First slice: the rows are held in memory for the session's life (the streaming-from-DuckDB read
+ * is a later slice). Sessions live 6 hours (ReadSession.expire_time, storage.proto).
+ */
+import { randomBytes } from 'node:crypto';
+import { preParseRewrites } from '../../analyzer/pre-parse.js';
+import { stripComments } from '../../engine/analyze.js';
+import type { Engine, QueryOptions } from '../../engine/engine.js';
+import { checkQueryText } from '../../engine/query-text-limits.js';
+import { executeStatement } from '../../engine/statements.js';
+import { BigQueryError } from '../../errors/errors.js';
+import type { JobManager } from '../../jobs/jobs.js';
+import type { BqType, Value } from '../../types/types.js';
+import { decodeJsonValue } from '../../wire/rest-values.js';
+
+/** How long a session can be read (BigQuery: 6 hours; ReadSession.expire_time). */
+export const READ_SESSION_TTL_MS = 6 * 3600 * 1000;
+/** Fewest rows a stream gets: a small table is one stream whatever maxStreamCount asks (recorded: storage_read/sr_create_session_multi_stream, 10 rows and max 4 → 1 stream). */
+export const MIN_ROWS_PER_STREAM = 1000;
+/** BigQuery's system limit on streams per session (CreateReadSessionRequest.max_stream_count). */
+export const MAX_STREAMS = 1000;
+
+/** A column of a session: name, BigQuery type, mode (the field shape src/wire/arrow.ts encodes). */
+export interface SessionField {
+  name: string;
+  type: BqType;
+  required?: boolean;
+}
+
+/** The rows a stream serves: `[start, end)` of its session's rows. */
+export interface StreamRange {
+  start: number;
+  end: number;
+}
+
+/** One read session. */
+export interface ReadSessionState {
+  name: string;
+  expireMs: number;
+  fields: SessionField[];
+  rows: Value[][];
+  /** Stream names → their ranges (split streams are added here too). */
+  streams: Map<string, StreamRange>;
+}
+
+/** A table path of the API: `projects/P/datasets/D/tables/T`. */
+export interface TablePath {
+  projectId: string;
+  datasetId: string;
+  tableId: string;
+}
+
+const TABLE_NAME = /^projects\/([^/]+)\/datasets\/([^/]+)\/tables\/([^/]+)$/;
+const STREAM_NAME = /^(projects\/[^/]+\/locations\/[^/]+\/sessions\/[^/]+)\/streams\/[^/]+$/;
+
+/** Parses `projects/P/datasets/D/tables/T`. @throws BigQueryError invalid (INVALID_ARGUMENT) otherwise. */
+export function parseTablePath(name: string): TablePath {
+  const m = TABLE_NAME.exec(name);
+  if (!m) throw BigQueryError.malformedResourceName('table', name, 'projects/{project}/datasets/{dataset}/tables/{table}');
+  return { projectId: m[1], datasetId: m[2], tableId: m[3] };
+}
+
+const newId = () => randomBytes(12).toString('hex');
+const quote = (s: string) => '`' + s.replace(/[`\\]/g, (c) => '\\' + c) + '`';
+
+/**
+ * Streams for `rows` rows: none for an empty table; else `maxStreamCount` (0: as many as the table
+ * size allows), never more than one per MIN_ROWS_PER_STREAM rows nor MAX_STREAMS, and not fewer
+ * than one. Contiguous, near-equal ranges covering every row exactly once.
+ * @throws BigQueryError invalid when 0 < maxStreamCount < preferredMinStreamCount.
+ */
+export function partitionRows(rows: number, maxStreamCount: number, preferredMinStreamCount: number): StreamRange[] {
+  if (maxStreamCount < 0 || preferredMinStreamCount < 0) throw BigQueryError.invalidReadArgument('max_stream_count and preferred_min_stream_count must be non-negative');
+  if (maxStreamCount > 0 && preferredMinStreamCount > maxStreamCount) {
+    throw BigQueryError.invalidReadArgument(`max_stream_count (${maxStreamCount}) must be at least preferred_min_stream_count (${preferredMinStreamCount})`);
+  }
+  if (rows === 0) return [];
+  const cap = Math.min(MAX_STREAMS, Math.ceil(rows / MIN_ROWS_PER_STREAM));
+  const n = Math.max(1, Math.min(cap, maxStreamCount > 0 ? maxStreamCount : cap));
+  return Array.from({ length: n }, (_, i) => ({ start: Math.floor((i * rows) / n), end: Math.floor(((i + 1) * rows) / n) }));
+}
+
+/** What CreateReadSession asks for, already taken from the request. */
+export interface SessionRequest {
+  table: TablePath;
+  selectedFields: string[];
+  rowRestriction: string;
+  caller?: QueryOptions['caller'];
+}
+
+/** The live sessions of one emulator. */
+export class ReadSessions {
+  private readonly sessions = new Map<string, ReadSessionState>();
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly jobs: JobManager,
+  ) {}
+
+  /**
+   * Reads the table of `req` into a new session split into the given stream ranges.
+   * @throws BigQueryError notFound for a missing dataset or table; invalid for an unknown selected
+   *   field or a restriction the analyzer rejects; the query's own errors otherwise.
+   */
+  async create(req: SessionRequest, location: string, split: (rows: number) => StreamRange[]): Promise<ReadSessionState> {
+    this.evictExpired();
+    const { fields, rows } = await this.readTable(req);
+    const name = `projects/${req.table.projectId}/locations/${location}/sessions/${newId()}`;
+    const streams = new Map<string, StreamRange>();
+    for (const r of split(rows.length)) streams.set(`${name}/streams/${newId()}`, r);
+    const s: ReadSessionState = { name, expireMs: Date.now() + READ_SESSION_TTL_MS, fields, rows, streams };
+    this.sessions.set(name, s);
+    return s;
+  }
+
+  /**
+   * The session and range of a stream name.
+   * @throws BigQueryError invalid for a malformed name, notFound for an unknown or expired one.
+   */
+  stream(name: string): { session: ReadSessionState; range: StreamRange } {
+    const m = STREAM_NAME.exec(name);
+    if (!m) throw BigQueryError.malformedResourceName('read stream', name, 'projects/{project}/locations/{location}/sessions/{session}/streams/{stream}');
+    const session = this.sessions.get(m[1]);
+    if (!session || session.expireMs <= Date.now()) throw BigQueryError.readSessionNotFound('session', m[1]);
+    const range = session.streams.get(name);
+    if (!range) throw BigQueryError.readSessionNotFound('stream', name);
+    return { session, range };
+  }
+
+  /** Adds a stream serving `range` to `session`; returns its name. */
+  addStream(session: ReadSessionState, range: StreamRange): string {
+    const name = `${session.name}/streams/${newId()}`;
+    session.streams.set(name, range);
+    return name;
+  }
+
+  private evictExpired(): void {
+    const now = Date.now();
+    for (const [k, s] of this.sessions) if (s.expireMs <= now) this.sessions.delete(k);
+  }
+
+  private async readTable(req: SessionRequest): Promise<{ fields: SessionField[]; rows: Value[][] }> {
+    const { projectId, datasetId, tableId } = req.table;
+    const anon = this.jobs.jobOfAnonymousTable(projectId, datasetId, tableId);
+    if (anon) return this.readAnonymous(req, anon);
+    if (!this.engine.catalog.getDataset(projectId, datasetId) || !this.engine.catalog.getTable(projectId, datasetId, tableId)) {
+      throw BigQueryError.tableNotFound(projectId, datasetId, tableId, false);
+    }
+    const table = this.engine.catalog.getTable(projectId, datasetId, tableId)!;
+    if (table.type !== 'TABLE') throw BigQueryError.storageReadNonTable();
+    const columns = pickColumns(table.columns.map((c) => c.name), req.selectedFields, `${projectId}:${datasetId}.${tableId}`);
+    const select = columns.map((c) => quote(c)).join(', ') || '*';
+    const where = req.rowRestriction.trim() ? `\nWHERE (\n${req.rowRestriction}\n)` : '';
+    const sql = `SELECT ${select} FROM ${quote(`${projectId}.${datasetId}.${tableId}`)}${where}`;
+    const opts: QueryOptions = { projectId, caller: req.caller };
+    const r = await this.runQuery(sql, opts, !!where);
+    const required = new Map(table.columns.map((c) => [c.name, c.required] as const));
+    return { fields: (r.schema ?? []).map((f) => ({ name: f.name, type: f.type, required: !!required.get(f.name) })), rows: r.rows ?? [] };
+  }
+
+  /** One SELECT through the engine's analyzer; a restriction that breaks it is INVALID_ARGUMENT. */
+  private async runQuery(sql: string, opts: QueryOptions, restricted: boolean) {
+    try {
+      checkQueryText(sql);
+      const text = preParseRewrites(sql);
+      const a = await this.engine.statements.analyze(text, 0, opts, { named: new Map(), positional: [] });
+      const rest = Buffer.from(text).subarray(a.next).toString('utf8');
+      if (a.stmt.kind !== 'QueryStmt' || stripComments(rest)) throw BigQueryError.invalidRowRestriction('a row restriction is one boolean expression');
+      return await executeStatement(this.engine, a.stmt, a.tables, opts);
+    } catch (e) {
+      if (restricted && e instanceof BigQueryError && e.reason === 'invalidQuery') throw BigQueryError.invalidRowRestriction(e.message);
+      throw e;
+    }
+  }
+
+  private readAnonymous(req: SessionRequest, job: Parameters<JobManager['page']>[0]): { fields: SessionField[]; rows: Value[][] } {
+    if (req.rowRestriction.trim()) throw BigQueryError.notSupported('A row restriction on a query result table', { in: 'request' });
+    const page = this.jobs.page(job, 0, Number.MAX_SAFE_INTEGER);
+    const types = page.fields.map((f) => f.type);
+    const kept = page.rows ?? page.encodedRows?.map((r) => decodeRestRow(JSON.parse(r) as RestRow, types));
+    if (!kept) throw BigQueryError.tableNotFound(req.table.projectId, req.table.datasetId, req.table.tableId, false);
+    const { projectId, datasetId, tableId } = req.table;
+    const all = page.fields.map((f) => f.name);
+    const columns = pickColumns(all, req.selectedFields, `${projectId}:${datasetId}.${tableId}`);
+    const index = columns.map((c) => all.indexOf(c));
+    return {
+      fields: index.map((i) => ({ name: page.fields[i].name, type: page.fields[i].type, required: !!page.fields[i].required })),
+      rows: kept.map((r) => index.map((i) => r[i])),
+    };
+  }
+}
+
+/**
+ * The columns to read, in the table's order: all of them when `selected` is empty, else those
+ * named (case-insensitively, as BigQuery column names are).
+ * @throws BigQueryError invalid for a name the table lacks.
+ */
+function pickColumns(all: string[], selected: string[], table: string): string[] {
+  if (!selected.length) return all;
+  const wanted = new Set<string>();
+  for (const f of selected) {
+    const top = f.split('.')[0].toLowerCase();
+    const hit = all.find((c) => c.toLowerCase() === top);
+    if (!hit) throw BigQueryError.selectedFieldNotFound(f, table);
+    wanted.add(hit);
+  }
+  return all.filter((c) => wanted.has(c));
+}
+
+/** A result row kept as its REST JSON text (`{f:[{v}]}`, src/jobs/job-results.ts). */
+interface RestRow {
+  f: { v: unknown }[];
+}
+
+/**
+ * A REST JSON row of a kept query result back to domain values: ARRAY cells are `[{v}]`, STRUCT
+ * cells `{f:[{v}]}`, scalars their REST text decoded by the JSON value decoder (src/wire/rest-json.ts).
+ */
+function decodeRestRow(row: RestRow, types: BqType[]): Value[] {
+  const cell = (v: unknown, t: BqType, path: string): Value => {
+    if (v === null || v === undefined) return null;
+    if (t.kind === 'ARRAY') return (v as { v: unknown }[]).map((e, i) => cell(e.v, t.element, `${path}[${i}]`));
+    if (t.kind === 'STRUCT') return (v as RestRow).f.map((c, i) => cell(c.v, t.fields[i].type, `${path}.${t.fields[i].name}`));
+    return decodeJsonValue(v, t, path);
+  };
+  return row.f.map((c, i) => cell(c.v, types[i], `f${i}`));
+}
