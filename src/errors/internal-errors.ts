@@ -83,3 +83,8 @@ export const functionTable = {
   /** `page(<file>): expected one exported table, got <n>`. */
   pageTableCount: (file: string, n: number): BigQueryError => internal(`page(${file}): expected one exported table, got ${n}`),
 };
+
+/** 500: a domain value the wire layer cannot encode as an Avro value of a type (Storage Read API, src/wire/avro.ts). */
+export function cannotEncodeAvroValue(shown: string, kind: string): BigQueryError {
+  return internal(`Cannot encode ${shown} as an Avro value of type ${kind}`);
+}

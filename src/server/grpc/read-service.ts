@@ -1,6 +1,6 @@
 /**
  * The handlers of `google.cloud.bigquery.storage.v1.BigQueryRead` (storage.proto): CreateReadSession,
- * ReadRows (server streaming, Arrow record batches with backpressure) and SplitReadStream. Request
+ * ReadRows (server streaming, Arrow record batches or Avro rows, with backpressure) and SplitReadStream. Request
  * and response messages are the plain objects of @grpc/proto-loader (protos.ts: camelCase fields,
  * int64 as strings, enums as names). Errors are BigQueryErrors sent as gRPC statuses
  * (src/errors/grpc-status.ts); anything else is a bug and answers INTERNAL.
@@ -9,8 +9,10 @@ import * as grpc from '@grpc/grpc-js';
 import { BigQueryError, grpcCodeOf } from '../../errors/errors.js';
 import type { Logger } from '../../config/logger.js';
 import { arrowRecordBatchBytes, arrowSchemaBytes } from '../../wire/arrow.js';
+import { avroRowsBytes, avroSchemaJson } from '../../wire/avro.js';
 import { callerFromHeaders } from '../rest/context.js';
-import { parseTablePath, partitionRows, type ReadSessions } from './read-session.js';
+import type { Value } from '../../types/types.js';
+import { parseTablePath, partitionRows, type DataFormat, type ReadSessions, type SessionField } from './read-session.js';
 
 /** Most rows one ReadRows response carries. */
 export const MAX_ROWS_PER_RESPONSE = 10_000;
@@ -69,15 +71,14 @@ export function bigQueryReadHandlers(sessions: ReadSessions, log: Logger): grpc.
 }
 
 /**
- * CreateReadSession: the session resource with its streams and Arrow schema.
+ * CreateReadSession: the session resource with its streams and its Arrow or Avro schema.
  * @throws BigQueryError invalid for a malformed table name, a bad selected field or restriction;
- *   notFound for a missing table; notImplemented for AVRO (a later slice).
+ *   notFound for a missing table.
  */
 async function createReadSession(sessions: ReadSessions, req: Msg, caller: ReturnType<typeof callerOf>): Promise<Msg> {
   const rs: Msg = req.readSession ?? {};
   const table = parseTablePath(String(rs.table ?? ''));
-  if (rs.dataFormat === 'AVRO') throw BigQueryError.storageReadNotImplemented('The AVRO data format of the Storage Read API');
-  if (rs.dataFormat !== 'ARROW') throw BigQueryError.invalidReadArgument('read_session.data_format must be ARROW or AVRO');
+  if (rs.dataFormat !== 'ARROW' && rs.dataFormat !== 'AVRO') throw BigQueryError.invalidReadArgument('read_session.data_format must be ARROW or AVRO');
   const opts: Msg = rs.readOptions ?? {};
   const maxStreams = Number(req.maxStreamCount ?? 0);
   const minStreams = Number(req.preferredMinStreamCount ?? 0);
@@ -86,13 +87,14 @@ async function createReadSession(sessions: ReadSessions, req: Msg, caller: Retur
     { table, selectedFields: (opts.selectedFields ?? []) as string[], rowRestriction: String(opts.rowRestriction ?? ''), caller },
     'us',
     (rows) => partitionRows(rows, maxStreams, minStreams),
+    rs.dataFormat,
   );
   const bytes = String(estimatedBytes(s.rows));
   return {
     name: s.name,
     expireTime: timestamp(s.expireMs),
-    dataFormat: 'ARROW',
-    arrowSchema: { serializedSchema: Buffer.from(arrowSchemaBytes(s.fields)) },
+    dataFormat: s.dataFormat,
+    ...schemaOf(s),
     table: rs.table,
     tableModifiers: rs.tableModifiers ?? null,
     readOptions: opts,
@@ -102,6 +104,23 @@ async function createReadSession(sessions: ReadSessions, req: Msg, caller: Retur
     estimatedRowCount: String(s.rows.length),
     traceId: rs.traceId ?? '',
   };
+}
+
+/** The schema field of a session's messages: `arrowSchema` (IPC schema message) or `avroSchema` (JSON text). */
+function schemaOf(s: { dataFormat: DataFormat; fields: SessionField[] }): Msg {
+  return s.dataFormat === 'AVRO' ? { avroSchema: { schema: avroSchemaJson(s.fields) } } : { arrowSchema: { serializedSchema: Buffer.from(arrowSchemaBytes(s.fields)) } };
+}
+
+/**
+ * The rows part of a ReadRows response. The batch's own rowCount is deprecated and left 0 in both
+ * formats: BigQuery answers the count in ReadRowsResponse.rowCount only (recorded
+ * conformance/grpc/storage_read/sr_create_session_one_stream: arrow row_count "0" vs "10";
+ * read_session_avro_basic: avro_rows carries no row_count).
+ */
+function rowsOf(s: { dataFormat: DataFormat; fields: SessionField[] }, rows: Value[][]): Msg {
+  return s.dataFormat === 'AVRO'
+    ? { avroRows: { serializedBinaryRows: Buffer.from(avroRowsBytes(s.fields, rows)), rowCount: '0' } }
+    : { arrowRecordBatch: { serializedRecordBatch: Buffer.from(arrowRecordBatchBytes(s.fields, rows)), rowCount: '0' } };
 }
 
 /** Waits until the call's buffer drains (write() returned false) or the call ends. */
@@ -134,14 +153,12 @@ async function readRows(sessions: ReadSessions, call: grpc.ServerWritableStream<
     const n = Math.min(MAX_ROWS_PER_RESPONSE, total - at);
     const rows = session.rows.slice(range.start + at, range.start + at + n);
     const msg: Msg = {
-      // The batch's own rowCount is deprecated and left 0: BigQuery answers the count in ReadRowsResponse.rowCount
-      // only (recorded conformance/grpc/storage_read/sr_create_session_one_stream: row_count "0" vs "10").
-      arrowRecordBatch: { serializedRecordBatch: Buffer.from(arrowRecordBatchBytes(session.fields, rows)), rowCount: '0' },
+      ...rowsOf(session, rows),
       rowCount: String(n),
       stats: { progress: { atResponseStart: at / total, atResponseEnd: (at + n) / total } },
       throttleState: { throttlePercent: 0 },
     };
-    if (first) msg.arrowSchema = { serializedSchema: Buffer.from(arrowSchemaBytes(session.fields)) };
+    if (first) Object.assign(msg, schemaOf(session));
     first = false;
     at += n;
     if (!call.write(msg)) await drained(call);

@@ -39,9 +39,13 @@ export interface StreamRange {
   end: number;
 }
 
+/** The row format of a session (ReadSession.data_format). */
+export type DataFormat = 'ARROW' | 'AVRO';
+
 /** One read session. */
 export interface ReadSessionState {
   name: string;
+  dataFormat: DataFormat;
   expireMs: number;
   fields: SessionField[];
   rows: Value[][];
@@ -104,17 +108,17 @@ export class ReadSessions {
   ) {}
 
   /**
-   * Reads the table of `req` into a new session split into the given stream ranges.
+   * Reads the table of `req` into a new session split into the given stream ranges, served in `dataFormat`.
    * @throws BigQueryError notFound for a missing dataset or table; invalid for an unknown selected
    *   field or a restriction the analyzer rejects; the query's own errors otherwise.
    */
-  async create(req: SessionRequest, location: string, split: (rows: number) => StreamRange[]): Promise<ReadSessionState> {
+  async create(req: SessionRequest, location: string, split: (rows: number) => StreamRange[], dataFormat: DataFormat = 'ARROW'): Promise<ReadSessionState> {
     this.evictExpired();
     const { fields, rows } = await this.readTable(req);
     const name = `projects/${req.table.projectId}/locations/${location}/sessions/${newId()}`;
     const streams = new Map<string, StreamRange>();
     for (const r of split(rows.length)) streams.set(`${name}/streams/${newId()}`, r);
-    const s: ReadSessionState = { name, expireMs: Date.now() + READ_SESSION_TTL_MS, fields, rows, streams };
+    const s: ReadSessionState = { name, dataFormat, expireMs: Date.now() + READ_SESSION_TTL_MS, fields, rows, streams };
     this.sessions.set(name, s);
     return s;
   }
