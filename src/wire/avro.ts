@@ -121,6 +121,7 @@ class AvroWriter {
 
   /** A long (or int): zig-zag, then base-128 varint, low group first. */
   long(v: bigint | number): void {
+    if (typeof v === 'bigint' && v < 0x40000000n && v > -0x40000000n) v = Number(v);
     if (typeof v === 'number' && Number.isSafeInteger(v) && Math.abs(v) < 2 ** 30) {
       let z = (v << 1) ^ (v >> 31);
       z >>>= 0;
