@@ -84,7 +84,7 @@ async function createReadSession(sessions: ReadSessions, req: Msg, caller: Retur
   const minStreams = Number(req.preferredMinStreamCount ?? 0);
   partitionRows(1, maxStreams, minStreams); // argument checks before any read
   const s = await sessions.create(
-    { table, selectedFields: (opts.selectedFields ?? []) as string[], rowRestriction: String(opts.rowRestriction ?? ''), caller },
+    { table, selectedFields: (opts.selectedFields ?? []) as string[], rowRestriction: String(opts.rowRestriction ?? ''), snapshotTime: snapshotTimeOf(rs.tableModifiers), caller },
     'us',
     (rows) => partitionRows(rows, maxStreams, minStreams),
     rs.dataFormat,
@@ -104,6 +104,24 @@ async function createReadSession(sessions: ReadSessions, req: Msg, caller: Retur
     estimatedRowCount: String(s.rows.length),
     traceId: rs.traceId ?? '',
   };
+}
+
+/**
+ * TableModifiers.snapshot_time (google.protobuf.Timestamp `{seconds, nanos}`) as GoogleSQL timestamp
+ * text with microseconds (BigQuery's precision); undefined when unset (read as of now).
+ * @throws BigQueryError invalid for a negative or out-of-range timestamp.
+ */
+function snapshotTimeOf(mods: Msg | null | undefined): string | undefined {
+  const ts = mods?.snapshotTime;
+  if (!ts) return undefined;
+  const seconds = Number(ts.seconds ?? 0);
+  const nanos = Number(ts.nanos ?? 0);
+  if (!Number.isFinite(seconds) || nanos < 0 || nanos > 999_999_999) throw BigQueryError.invalidReadArgument('table_modifiers.snapshot_time is not a valid timestamp');
+  if (seconds === 0 && nanos === 0) return undefined;
+  const d = new Date(seconds * 1000);
+  if (Number.isNaN(d.getTime())) throw BigQueryError.invalidReadArgument('table_modifiers.snapshot_time is not a valid timestamp');
+  const micros = String(Math.floor(nanos / 1000)).padStart(6, '0');
+  return `${d.toISOString().slice(0, 19).replace('T', ' ')}.${micros}+00`;
 }
 
 /** The schema field of a session's messages: `arrowSchema` (IPC schema message) or `avroSchema` (JSON text). */

@@ -95,6 +95,8 @@ export interface SessionRequest {
   table: TablePath;
   selectedFields: string[];
   rowRestriction: string;
+  /** TableModifiers.snapshot_time as a GoogleSQL timestamp literal text (`2024-01-02 03:04:05.123456+00`); absent = now. */
+  snapshotTime?: string;
   caller?: QueryOptions['caller'];
 }
 
@@ -161,7 +163,8 @@ export class ReadSessions {
     const columns = pickColumns(table.columns.map((c) => c.name), req.selectedFields, `${projectId}:${datasetId}.${tableId}`);
     const select = columns.map((c) => quote(c)).join(', ') || '*';
     const where = req.rowRestriction.trim() ? `\nWHERE (\n${req.rowRestriction}\n)` : '';
-    const sql = `SELECT ${select} FROM ${quote(`${projectId}.${datasetId}.${tableId}`)}${where}`;
+    const asOf = req.snapshotTime ? ` FOR SYSTEM_TIME AS OF TIMESTAMP '${req.snapshotTime}'` : '';
+    const sql = `SELECT ${select} FROM ${quote(`${projectId}.${datasetId}.${tableId}`)}${asOf}${where}`;
     const opts: QueryOptions = { projectId, caller: req.caller };
     const r = await this.runQuery(sql, opts, !!where);
     const required = new Map(table.columns.map((c) => [c.name, c.required] as const));
@@ -185,6 +188,7 @@ export class ReadSessions {
 
   private readAnonymous(req: SessionRequest, job: Parameters<JobManager['page']>[0]): { fields: SessionField[]; rows: Value[][] } {
     if (req.rowRestriction.trim()) throw BigQueryError.notSupported('A row restriction on a query result table', { in: 'request' });
+    if (req.snapshotTime) throw BigQueryError.notSupported('A snapshot time on a query result table', { in: 'request' });
     const page = this.jobs.page(job, 0, Number.MAX_SAFE_INTEGER);
     const types = page.fields.map((f) => f.type);
     const kept = page.rows ?? page.encodedRows?.map((r) => decodeRestRow(JSON.parse(r) as RestRow, types));
