@@ -85,3 +85,34 @@ describe('tableModifiers.snapshotTime', () => {
     expect(e.code).toBe(3);
   });
 });
+
+describe('readOptions.samplePercentage', () => {
+  beforeAll(async () => {
+    await q(`CREATE TABLE so.many AS SELECT x AS id FROM UNNEST(GENERATE_ARRAY(1, 10000)) AS x`);
+  });
+
+  it('100 reads every row; unset reads every row', async () => {
+    expect((await readAll(tablePath('many'), { samplePercentage: 100, maxStreamCount: 4 })).rows).toHaveLength(10_000);
+    expect((await readAll(tablePath('many'))).rows).toHaveLength(10_000);
+  });
+
+  it('0 reads no row (TABLESAMPLE SYSTEM (0 PERCENT))', async () => {
+    const { s, rows } = await readAll(tablePath('many'), { samplePercentage: 0 });
+    expect(rows).toHaveLength(0);
+    expect(s.streams ?? []).toHaveLength(0);
+  });
+
+  it('50 on 10,000 rows reads between 3,000 and 7,000 distinct table rows', async () => {
+    const { rows } = await readAll(tablePath('many'), { samplePercentage: 50, maxStreamCount: 3 });
+    expect(rows.length).toBeGreaterThan(3000);
+    expect(rows.length).toBeLessThan(7000);
+    const ids = rows.map((r) => Number(r.id));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.every((i) => i >= 1 && i <= 10_000)).toBe(true);
+  });
+
+  it('outside 0..100 is INVALID_ARGUMENT', async () => {
+    expect((await errorOf(readAll(tablePath('many'), { samplePercentage: 101 }))).code).toBe(3);
+    expect((await errorOf(readAll(tablePath('many'), { samplePercentage: -1 }))).code).toBe(3);
+  });
+});

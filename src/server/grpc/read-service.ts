@@ -84,7 +84,7 @@ async function createReadSession(sessions: ReadSessions, req: Msg, caller: Retur
   const minStreams = Number(req.preferredMinStreamCount ?? 0);
   partitionRows(1, maxStreams, minStreams); // argument checks before any read
   const s = await sessions.create(
-    { table, selectedFields: (opts.selectedFields ?? []) as string[], rowRestriction: String(opts.rowRestriction ?? ''), snapshotTime: snapshotTimeOf(rs.tableModifiers), caller },
+    { table, selectedFields: (opts.selectedFields ?? []) as string[], rowRestriction: String(opts.rowRestriction ?? ''), snapshotTime: snapshotTimeOf(rs.tableModifiers), samplePercentage: samplePercentageOf(opts), caller },
     'us',
     (rows) => partitionRows(rows, maxStreams, minStreams),
     rs.dataFormat,
@@ -122,6 +122,18 @@ function snapshotTimeOf(mods: Msg | null | undefined): string | undefined {
   if (Number.isNaN(d.getTime())) throw BigQueryError.invalidReadArgument('table_modifiers.snapshot_time is not a valid timestamp');
   const micros = String(Math.floor(nanos / 1000)).padStart(6, '0');
   return `${d.toISOString().slice(0, 19).replace('T', ' ')}.${micros}+00`;
+}
+
+/**
+ * ReadOptions.sample_percentage (proto3 `optional double`: unset → undefined, every row read).
+ * @throws BigQueryError invalid outside [0, 100].
+ */
+function samplePercentageOf(opts: Msg): number | undefined {
+  const p = opts.samplePercentage;
+  if (p === undefined || p === null) return undefined;
+  const n = Number(p);
+  if (!(n >= 0 && n <= 100)) throw BigQueryError.invalidReadArgument(`read_options.sample_percentage must be between 0 and 100, got ${p}`);
+  return n;
 }
 
 /** The schema field of a session's messages: `arrowSchema` (IPC schema message) or `avroSchema` (JSON text). */

@@ -97,6 +97,8 @@ export interface SessionRequest {
   rowRestriction: string;
   /** TableModifiers.snapshot_time as a GoogleSQL timestamp literal text (`2024-01-02 03:04:05.123456+00`); absent = now. */
   snapshotTime?: string;
+  /** ReadOptions.sample_percentage, 0–100 (already checked); absent = every row. */
+  samplePercentage?: number;
   caller?: QueryOptions['caller'];
 }
 
@@ -116,7 +118,8 @@ export class ReadSessions {
    */
   async create(req: SessionRequest, location: string, split: (rows: number) => StreamRange[], dataFormat: DataFormat = 'ARROW'): Promise<ReadSessionState> {
     this.evictExpired();
-    const { fields, rows } = await this.readTable(req);
+    const { fields, rows: all } = await this.readTable(req);
+    const rows = req.samplePercentage === undefined ? all : sampleRows(all, req.samplePercentage);
     const name = `projects/${req.table.projectId}/locations/${location}/sessions/${newId()}`;
     const streams = new Map<string, StreamRange>();
     for (const r of split(rows.length)) streams.set(`${name}/streams/${newId()}`, r);
@@ -202,6 +205,27 @@ export class ReadSessions {
       rows: kept.map((r) => index.map((i) => r[i])),
     };
   }
+}
+
+/**
+ * A sample of about `percent`% of `rows` (ReadOptions.sample_percentage: BigQuery plans it as
+ * TABLESAMPLE SYSTEM (p PERCENT), choosing data blocks at random). Here each row is one block, kept
+ * when a hash of its position falls below the percentage: deterministic for a given row order,
+ * 0 keeps no row and 100 keeps every row, as TABLESAMPLE does.
+ */
+export function sampleRows<T>(rows: T[], percent: number): T[] {
+  if (percent >= 100) return rows;
+  if (percent <= 0) return [];
+  const threshold = (percent / 100) * 2 ** 32;
+  return rows.filter((_, i) => mix32(i) < threshold);
+}
+
+/** A 32-bit integer hash (the finalizer of MurmurHash3), unsigned. */
+function mix32(n: number): number {
+  let h = (n ^ 0x9e3779b9) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
 /**
