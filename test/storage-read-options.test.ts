@@ -116,3 +116,49 @@ describe('readOptions.samplePercentage', () => {
     expect((await errorOf(readAll(tablePath('many'), { samplePercentage: -1 }))).code).toBe(3);
   });
 });
+
+describe('nested readOptions.selectedFields', () => {
+  beforeAll(async () => {
+    await q(`CREATE TABLE so.nested (id INT64, s STRUCT<a STRING, b INT64, c STRUCT<x INT64, y STRING>>, arr ARRAY<STRUCT<p INT64, q STRING>>)`);
+    await q(`INSERT INTO so.nested VALUES
+      (1, STRUCT('one', 10, STRUCT(100, 'c1')), [STRUCT(1, 'q1'), STRUCT(2, 'q2')]),
+      (2, NULL, [])`);
+  });
+
+  const byId = (a: Record<string, unknown>, b: Record<string, unknown>) => Number(a.id) - Number(b.id);
+
+  it('s.a returns the struct with only the selected sub-field', async () => {
+    const { rows } = await readAll(tablePath('nested'), { selectedFields: ['id', 's.a'] });
+    expect(rows.sort(byId).map((r) => ({ id: r.id, s: r.s === null ? null : JSON.parse(JSON.stringify(r.s)) }))).toEqual([
+      { id: 1n, s: { a: 'one' } },
+      { id: 2n, s: null },
+    ]);
+  });
+
+  it('sub-fields keep the table order, nested paths go deeper, the list order does not matter', async () => {
+    const { rows } = await readAll(tablePath('nested'), { selectedFields: ['s.c.y', 's.a'] });
+    expect(rows).toHaveLength(2);
+    const one = rows.find((r) => r.s !== null)!;
+    expect(Object.keys(one)).toEqual(['s']);
+    expect(Object.keys(JSON.parse(JSON.stringify(one.s)))).toEqual(['a', 'c']);
+    expect(JSON.parse(JSON.stringify(one.s))).toEqual({ a: 'one', c: { y: 'c1' } });
+  });
+
+  it('naming the struct and a sub-field keeps the whole struct', async () => {
+    const { rows } = await readAll(tablePath('nested'), { selectedFields: ['s', 's.a'] });
+    const one = rows.find((r) => r.s !== null)!;
+    expect(JSON.parse(JSON.stringify(one.s, (_, v) => (typeof v === 'bigint' ? Number(v) : v)))).toEqual({ a: 'one', b: 10, c: { x: 100, y: 'c1' } });
+  });
+
+  it('a path through an ARRAY of STRUCTs prunes each element', async () => {
+    const { rows } = await readAll(tablePath('nested'), { selectedFields: ['id', 'arr.q'] });
+    const arrs = rows.sort(byId).map((r) => JSON.parse(JSON.stringify(r.arr)));
+    expect(arrs).toEqual([[{ q: 'q1' }, { q: 'q2' }], []]);
+  });
+
+  it('an unknown sub-field is INVALID_ARGUMENT', async () => {
+    const e = await errorOf(readAll(tablePath('nested'), { selectedFields: ['s.nope'] }));
+    expect(e.code).toBe(3);
+    expect(e.details).toContain('s.nope');
+  });
+});

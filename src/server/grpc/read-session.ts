@@ -18,6 +18,7 @@ import { BigQueryError } from '../../errors/errors.js';
 import type { JobManager } from '../../jobs/jobs.js';
 import type { BqType, Value } from '../../types/types.js';
 import { decodeJsonValue } from '../../wire/rest-values.js';
+import { pruneNestedFields } from './selected-fields.js';
 
 /** How long a session can be read (BigQuery: 6 hours; ReadSession.expire_time). */
 export const READ_SESSION_TTL_MS = 6 * 3600 * 1000;
@@ -118,7 +119,9 @@ export class ReadSessions {
    */
   async create(req: SessionRequest, location: string, split: (rows: number) => StreamRange[], dataFormat: DataFormat = 'ARROW'): Promise<ReadSessionState> {
     this.evictExpired();
-    const { fields, rows: all } = await this.readTable(req);
+    const read = await this.readTable(req);
+    const { projectId, datasetId, tableId } = req.table;
+    const { fields, rows: all } = pruneNestedFields(read.fields, read.rows, req.selectedFields, `${projectId}:${datasetId}.${tableId}`);
     const rows = req.samplePercentage === undefined ? all : sampleRows(all, req.samplePercentage);
     const name = `projects/${req.table.projectId}/locations/${location}/sessions/${newId()}`;
     const streams = new Map<string, StreamRange>();
