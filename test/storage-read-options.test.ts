@@ -83,6 +83,20 @@ describe('tableModifiers.snapshotTime', () => {
     await q(`CREATE TABLE so.young (id INT64)`);
     const e = await errorOf(readAll(tablePath('young'), { snapshotTime: tsOf(Date.now() - 3_600_000) }));
     expect(e.code).toBe(3);
+    expect(e.details).toContain('Cannot read before');
+  });
+
+  it('with a row restriction too, a bad snapshot time is still the snapshot error, not the restriction', async () => {
+    const e = await errorOf(
+      client.createReadSession({
+        parent: `projects/${P}`,
+        readSession: { table: tablePath('young'), dataFormat: 'ARROW', tableModifiers: { snapshotTime: tsOf(Date.now() + 3_600_000) }, readOptions: { rowRestriction: 'id > 0' } },
+        maxStreamCount: 1,
+      }),
+    );
+    expect(e.code).toBe(3);
+    expect(e.details).toContain('Cannot read from a timestamp in the future');
+    expect(e.details).not.toContain('row restriction');
   });
 });
 

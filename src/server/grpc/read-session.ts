@@ -3,7 +3,9 @@
  * into streams. A session's rows are taken once, when it is created (a consistent snapshot, as
  * BigQuery's sessions are), through the engine's normal query path: `SELECT <selectedFields> FROM
  * <table> WHERE (<rowRestriction>)` analyzed by ZetaSQL, so names, types, row access policies and
- * errors are the query's. Each stream owns a contiguous range of those rows.
+ * errors are the query's. Each stream owns a contiguous range of those rows. `tableModifiers.snapshotTime`
+ * adds `FOR SYSTEM_TIME AS OF` (the table history), `samplePercentage` samples the rows read
+ * (sampleRows) and nested selected fields prune STRUCT columns (selected-fields.ts).
  *
  * First slice: the rows are held in memory for the session's life (the streaming-from-DuckDB read
  * is a later slice). Sessions live 6 hours (ReadSession.expire_time, storage.proto).
@@ -70,6 +72,9 @@ export function parseTablePath(name: string): TablePath {
   if (!m) throw BigQueryError.malformedResourceName('table', name, 'projects/{project}/datasets/{dataset}/tables/{table}');
   return { projectId: m[1], datasetId: m[2], tableId: m[3] };
 }
+
+/** The texts of the query path's time-travel errors (src/errors/query-errors.ts): a snapshot time's, not the restriction's. */
+const TIME_TRAVEL_ERROR = /^(Invalid snapshot time |Cannot read from a timestamp in the future|FOR SYSTEM_TIME AS OF )/;
 
 const newId = () => randomBytes(12).toString('hex');
 const quote = (s: string) => '`' + s.replace(/[`\\]/g, (c) => '\\' + c) + '`';
@@ -187,7 +192,7 @@ export class ReadSessions {
       if (a.stmt.kind !== 'QueryStmt' || stripComments(rest)) throw BigQueryError.invalidRowRestriction('a row restriction is one boolean expression');
       return await executeStatement(this.engine, a.stmt, a.tables, opts);
     } catch (e) {
-      if (restricted && e instanceof BigQueryError && e.reason === 'invalidQuery') throw BigQueryError.invalidRowRestriction(e.message);
+      if (restricted && e instanceof BigQueryError && e.reason === 'invalidQuery' && !TIME_TRAVEL_ERROR.test(e.message)) throw BigQueryError.invalidRowRestriction(e.message);
       throw e;
     }
   }
