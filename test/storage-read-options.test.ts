@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
-import { readClient, readStream, type ReadClient } from './helpers/storage-read.js';
+import { readAvroStream, readClient, readStream, type ReadClient } from './helpers/storage-read.js';
 
 let t: TestEmulator;
 let client: ReadClient;
@@ -168,6 +168,20 @@ describe('nested readOptions.selectedFields', () => {
     const { rows } = await readAll(tablePath('nested'), { selectedFields: ['id', 'arr.q'] });
     const arrs = rows.sort(byId).map((r) => JSON.parse(JSON.stringify(r.arr)));
     expect(arrs).toEqual([[{ q: 'q1' }, { q: 'q2' }], []]);
+  });
+
+  it('AVRO sessions prune the struct the same way (schema and rows)', async () => {
+    const [s] = await client.createReadSession({
+      parent: `projects/${P}`,
+      readSession: { table: tablePath('nested'), dataFormat: 'AVRO', readOptions: { selectedFields: ['id', 's.b'] } },
+      maxStreamCount: 1,
+    });
+    const schema = s.avroSchema!.schema as string;
+    const rows = (await readAvroStream(client, schema, s.streams![0].name!)).rows.map((r) => JSON.parse(JSON.stringify(r, (_, v) => (typeof v === 'bigint' ? Number(v) : v))));
+    expect(rows.sort((a, b) => a.id - b.id)).toEqual([
+      { id: 1, s: { b: 10 } },
+      { id: 2, s: null },
+    ]);
   });
 
   it('an unknown sub-field is INVALID_ARGUMENT', async () => {
