@@ -58,14 +58,6 @@ export function invalidReadArgument(message: string): BigQueryError {
 }
 
 /**
- * 501 notImplemented (gRPC UNIMPLEMENTED): a Storage Read API feature the emulator does not
- * serve yet (AVRO sessions, for now). The emulator's wording.
- */
-export function storageReadNotImplemented(what: string): BigQueryError {
-  return new BigQueryError('notImplemented', `${what} is not implemented by bqemu yet`);
-}
-
-/**
  * 400 invalid (gRPC INVALID_ARGUMENT): CreateReadSession on a view — the Storage Read API reads
  * tables only (https://cloud.google.com/bigquery/docs/reference/storage#limitations). BigQuery's
  * text, as quoted in public reports (https://github.com/coiled/dask-bigquery/issues/41):
