@@ -21,6 +21,7 @@
  */
 import fs from 'node:fs';
 import avro from 'avsc';
+import { twosComplement } from '../wire/avro.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Column } from '../types/schema.js';
 import { parseScaled } from '../types/decimal.js';
@@ -94,17 +95,6 @@ interface AvroField {
   conv: (v: Value) => unknown;
 }
 
-/** Two's-complement big-endian bytes of an integer. */
-function twosComplement(n: bigint): Buffer {
-  const bytes: number[] = [];
-  let x = n;
-  do {
-    bytes.unshift(Number(x & 0xffn));
-    x >>= 8n;
-  } while (!(x === 0n && !(bytes[0] & 0x80)) && !(x === -1n && bytes[0] & 0x80));
-  return Buffer.from(bytes);
-}
-
 function avroType(t: BqType, logical: boolean, name: string, nullable: boolean): AvroField {
   const inner = ((): AvroField => {
     switch (t.kind) {
@@ -119,7 +109,7 @@ function avroType(t: BqType, logical: boolean, name: string, nullable: boolean):
       case 'NUMERIC':
       case 'BIGNUMERIC': {
         const [precision, scale] = t.kind === 'NUMERIC' ? [38, 9] : [77, 38];
-        return { schema: { type: 'bytes', logicalType: 'decimal', precision, scale }, conv: (v) => twosComplement(parseScaled(String(v), scale) ?? 0n) };
+        return { schema: { type: 'bytes', logicalType: 'decimal', precision, scale }, conv: (v) => Buffer.from(twosComplement(parseScaled(String(v), scale) ?? 0n)) };
       }
       case 'TIMESTAMP':
         return { schema: { type: 'long', logicalType: 'timestamp-micros' }, conv: (v) => Number(v) };

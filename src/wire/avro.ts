@@ -180,7 +180,12 @@ function fault(v: Value, t: BqType): never {
 }
 
 /** The minimal two's-complement big-endian bytes of `n` (Avro's decimal on bytes). */
-function twosComplement(n: bigint): Uint8Array {
+/**
+ * The minimal big-endian two's-complement bytes of an integer: the body of an Avro `decimal`
+ * (https://avro.apache.org/docs/1.11.1/specification/#decimal), used by the Storage Read API's Avro
+ * rows here and by EXPORT DATA / extract Avro files (src/engine/export-writers.ts).
+ */
+export function twosComplement(n: bigint): Uint8Array {
   let len = 1;
   while (n < -(1n << BigInt(8 * len - 1)) || n >= 1n << BigInt(8 * len - 1)) len++;
   let u = BigInt.asUintN(8 * len, n);
