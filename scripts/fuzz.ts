@@ -20,7 +20,8 @@ import fc from 'fast-check';
 import { createScene } from '../test/fuzz/fuzz-scene.js';
 import { describe, formatTable, FuzzTally, isIncomplete, jobIdOf, judgeQuery, runRequests, type FuzzOutcome } from '../test/fuzz/fuzz-run.js';
 import { send, type FuzzRequest, type FuzzResponse } from '../test/fuzz/http-target.js';
-import { LivenessProbe, percentile } from '../test/fuzz/liveness-probe.js';
+import { percentile } from '../test/fuzz/liveness-probe.js';
+import { ProbeProcess } from '../test/fuzz/probe-process.js';
 import { anyMalformedRequest, LONG_RUN_SIZES, readBackRequests, type Scene } from '../test/fuzz/rest-requests.js';
 import { anyRunaway } from '../test/fuzz/runaway-queries.js';
 import { runRunaway } from '../test/fuzz/runaway-run.js';
@@ -59,8 +60,9 @@ const wedges: { at: string; lastRequests: string[] }[] = [];
 const lagSamples: LagSample[] = [];
 const recent: string[] = [];
 let respawning: Promise<void> | undefined;
-// The second client follows the current target across restarts.
-const probe = new LivenessProbe(() => target.emu.url, PROJECT, 50);
+// The second client, in a process of its own (this harness's own stalls are not the emulator's),
+// follows the current target across restarts.
+let probe: ProbeProcess;
 
 async function startTarget(generation: number): Promise<Target> {
   const emu = await spawnEmulator({ projectId: PROJECT });
@@ -76,7 +78,7 @@ async function restart(why: string): Promise<void> {
     lagSamples.push(...old.emu.lagSamples());
     await old.emu.stop();
     target = await startTarget(old.generation + 1);
-    probe.consecutiveFailures = 0;
+    probe.retarget(target.emu.url);
     respawning = undefined;
   })();
   await respawning;
@@ -159,7 +161,7 @@ async function pool(n: number, source: Iterator<FuzzRequest>, judge?: (q: FuzzRe
 async function main(): Promise<number> {
   console.log(`bqemu fuzz: ${minutes} min, seed ${seed}, families ${[...families].join(',')}, failures to ${args.out}`);
   target = await startTarget(0);
-  probe.start();
+  probe = new ProbeProcess(target.emu.url, PROJECT, 50);
   const rest = stream(anyMalformedRequest(target.scene, LONG_RUN_SIZES), seed);
   const queries = corpusQueries(target.scene);
   const sqlArb = fc.oneof(mutatedSql(queries, SQL_TEST_SIZES), mutatedSql(queries, SQL_LIMIT_SIZES));
@@ -201,6 +203,7 @@ async function main(): Promise<number> {
   const lagMax = Math.max(0, ...lagSamples.map((l) => l.max));
   const rssMax = Math.max(0, ...lagSamples.map((l) => l.rss));
   console.log(`\n== bqemu fuzz summary (${minutes} min, seed ${seed}) ==\n${tally.kindTable()}\n`);
+  console.log(`largest answers:\n${tally.largestAnswers()}\n`);
   console.log(
     formatTable(
       ['measure', 'value'],

@@ -43,6 +43,16 @@ function processes(): Proc[] {
   return out;
 }
 
+/**
+ * True when `p` is a child of `parent` or of one of its children: analyzers are started by the
+ * emulator's launcher process (src/analyzer/launcher.ts), or by the emulator itself without one.
+ */
+function startedBy(p: Proc, parent: number | undefined, all = processes()): boolean {
+  if (p.ppid === parent) return true;
+  const up = all.find((x) => x.pid === p.ppid);
+  return !!up && up.ppid === parent;
+}
+
 /** Live (not zombie) process `pid`, if any. */
 const live = (pid: number) => processes().find((p) => p.pid === pid && p.state !== 'Z');
 
@@ -72,7 +82,7 @@ async function spawnEmulator(): Promise<{ child: ChildProcess; port: number; ana
   child.stderr!.on('data', (d) => (out += d));
   await until(() => out.includes('bqemu serving') || child.exitCode !== null, 'the emulator to start', 30_000);
   if (child.exitCode !== null) throw new Error(`emulator exited: ${out}`);
-  const analyzer = await until(() => processes().find((p) => p.ppid === child.pid && p.cmd.includes('remote_server') && p.state !== 'Z'), 'its analyzer child');
+  const analyzer = await until(() => processes().find((p) => startedBy(p, child.pid) && p.cmd.includes('remote_server') && p.state !== 'Z'), 'its analyzer child');
   const m = /unix:(\S+)\/zs\.sock/.exec(analyzer.cmd);
   if (!m) throw new Error(`unexpected analyzer command line: ${analyzer.cmd}`);
   return { child, port, analyzer, sockDir: m[1] };
@@ -107,6 +117,9 @@ describe.skipIf(!HAS_PROC)('analyzer supervision (needs Linux /proc)', () => {
       const next = t.emu.engine.analyzer.pid!;
       expect(next).not.toBe(pid);
       expect(live(next)?.cmd).toContain('remote_server');
+      // Started by the launcher, not forked from this (large) process on its event loop.
+      expect(live(next)?.ppid).not.toBe(process.pid);
+      expect(startedBy(live(next)!, process.pid)).toBe(true);
       // And once more, right after a query: supervision is not a one-shot.
       process.kill(next, 'SIGKILL');
       const [again] = await t.bq.query({ query: 'SELECT 3 AS three' });
@@ -138,14 +151,17 @@ describe.skipIf(!HAS_PROC)('analyzer supervision (needs Linux /proc)', () => {
     it('kill -9 of the emulator leaves no analyzer behind (the kernel ends it with its parent)', async () => {
       const emu = await spawnEmulator();
       started.push(emu.child);
-      const children = processes().filter((p) => p.ppid === emu.child.pid && p.cmd.includes('remote_server') && p.state !== 'Z');
+      const children = processes().filter((p) => startedBy(p, emu.child.pid) && p.cmd.includes('remote_server') && p.state !== 'Z');
       expect(children.map((p) => p.pid)).toContain(emu.analyzer.pid);
+      // Every process it started itself too (the analyzers' launcher).
+      const own = processes().filter((p) => p.ppid === emu.child.pid && p.state !== 'Z');
       const exited = new Promise<void>((resolve) => emu.child.once('exit', () => resolve()));
       const killedAt = Date.now();
       process.kill(emu.child.pid!, 'SIGKILL');
       await exited;
       // SIGKILL gives the emulator no chance to stop its child: setpriv --pdeathsig does.
       await until(() => children.every((c) => !live(c.pid)), 'every analyzer to be gone', 5000);
+      await until(() => own.every((c) => !live(c.pid)), 'every process it started to be gone', 5000);
       // Liveness bound: the kernel signals the child as its parent exits (well under 1 s).
       expect(Date.now() - killedAt).toBeLessThan(1000);
       expect(analyzersWith(emu.sockDir)).toEqual([]);

@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { silentLogger, type Logger } from '../config/logger.js';
+import { launchChild, startLauncher } from './launcher.js';
 
 const require = createRequire(import.meta.url);
 
@@ -96,7 +97,8 @@ export class StderrLines {
   private partial = '';
   private logged = 0;
 
-  constructor(private readonly log: Logger, private readonly pid: number | undefined) {}
+  /** @param pid the child's pid for the log lines (may be set later, once known). */
+  constructor(private readonly log: Logger, public pid: number | undefined) {}
 
   push(chunk: Buffer | string): void {
     const lines = (this.partial + chunk.toString()).split('\n');
@@ -134,7 +136,7 @@ let setpriv = process.platform === 'linux' ? ['/usr/bin/setpriv', '/bin/setpriv'
 export class AnalyzerProcess {
   readonly dir: string;
   readonly address: string;
-  private child?: ChildProcess;
+  private child?: RunningChild;
   private stopping = false;
   private stderr?: StderrLines;
   /** Pid of the last child started (kept after it exits, for diagnostics). */
@@ -150,45 +152,56 @@ export class AnalyzerProcess {
     this.address = `unix:${path.join(this.dir, 'zs.sock')}:0`;
   }
 
-  /** Starts the child (idempotent while it runs). */
+  /** Starts the child (idempotent while it runs), through the launcher when one runs (src/analyzer/launcher.ts). */
   start(): void {
-    if (this.stopping || (this.child && this.child.exitCode === null && this.child.signalCode === null)) return;
+    if (this.stopping || this.child) return;
     const sock = path.join(this.dir, 'zs.sock');
     fs.rmSync(sock + ':0', { force: true });
     const args = [`unix:${sock}`, '0'];
     // setpriv execs the analyzer: the child's pid and command line are the analyzer's own.
     const wrapper = setpriv;
-    // Standard error is read (never left to fill its pipe) and logged line by line.
-    const child = wrapper
-      ? spawn(wrapper, ['--pdeathsig', 'KILL', '--', binaryPath(), ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
-      : spawn(binaryPath(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const cmd = wrapper ? [wrapper, '--pdeathsig', 'KILL', '--', binaryPath(), ...args] : [binaryPath(), ...args];
     const startedAt = Date.now();
-    this.child = child;
-    this.lastPid = child.pid;
-    const stderr = (this.stderr = new StderrLines(this.log, child.pid));
-    child.stderr?.on('data', (d: Buffer) => stderr.push(d));
-    child.stderr?.on('end', () => stderr.end());
-    // A failed spawn also emits 'exit', which handles it; the error itself is only logged.
-    child.on('error', (e) => this.log.warn({ err: e, binary: wrapper ?? binaryPath() }, 'analyzer spawn failed'));
-    fs.writeFileSync(path.join(this.dir, 'child.pid'), String(child.pid ?? ''));
-    this.log.info({ childPid: child.pid, socket: sock, pdeathsig: !!wrapper }, 'analyzer spawned');
-    child.on('exit', (code, signal) => {
+    const stderr = (this.stderr = new StderrLines(this.log, undefined));
+    const running: RunningChild = { kill: () => undefined };
+    this.child = running;
+    const spawned = (pid: number | undefined) => {
+      running.pid = stderr.pid = this.lastPid = pid;
+      if (this.child !== running) return;
+      fs.writeFileSync(path.join(this.dir, 'child.pid'), String(pid ?? ''));
+      this.log.info({ childPid: pid, socket: sock, pdeathsig: !!wrapper, launcher: !direct }, 'analyzer spawned');
+    };
+    const exited = (code: number | null, signal: string | null) => {
       // setpriv itself failed (exit status 1 at once, e.g. a sandbox refusing prctl): spawn directly from now on.
       const setprivFailed = wrapper && code === 1 && Date.now() - startedAt < 2000;
       if (setprivFailed) setpriv = undefined;
-      if (this.child !== child || this.stopping) {
-        this.log.debug({ childPid: child.pid, code, signal }, 'analyzer exited (stopped)');
+      stderr.end();
+      if (this.child !== running || this.stopping) {
+        this.log.debug({ childPid: running.pid, code, signal }, 'analyzer exited (stopped)');
         return;
       }
-      // Logged once standard error is closed too ('close' follows 'exit'), so the tail holds the child's last words.
-      const uptimeMs = Date.now() - startedAt;
-      child.once('close', () => {
-        stderr.end();
-        this.log.warn({ childPid: child.pid, code, signal, uptime_ms: uptimeMs, stderrTail: stderr.tail, ...(setprivFailed ? { note: 'setpriv failed; spawning without it from now on' } : {}) }, 'analyzer exited unexpectedly');
-      });
+      this.log.warn({ childPid: running.pid, code, signal, uptime_ms: Date.now() - startedAt, stderrTail: stderr.tail, ...(setprivFailed ? { note: 'setpriv failed; spawning without it from now on' } : {}) }, 'analyzer exited unexpectedly');
       this.child = undefined;
       this.onExit?.();
-    });
+    };
+    const launched = startLauncher(wrapper ? [wrapper, '--pdeathsig', 'KILL', '--'] : undefined)
+      ? launchChild(cmd[0]!, cmd.slice(1), { onSpawned: spawned, onStderr: (d) => stderr.push(d), onExit: exited })
+      : undefined;
+    const direct = !launched;
+    if (launched) {
+      running.kill = () => launched.kill();
+      return;
+    }
+    // No launcher here: spawn directly (blocks the event loop for the fork; see launcher.ts).
+    // Standard error is read (never left to fill its pipe) and logged line by line.
+    const child: ChildProcess = spawn(cmd[0]!, cmd.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
+    running.kill = () => child.kill('SIGKILL');
+    child.stderr?.on('data', (d: Buffer) => stderr.push(d));
+    // A failed spawn also emits 'exit', which handles it; the error itself is only logged.
+    child.on('error', (e) => this.log.warn({ err: e, binary: cmd[0] }, 'analyzer spawn failed'));
+    spawned(child.pid);
+    // Reported once standard error is closed too ('close' follows 'exit'), so the tail holds the child's last words.
+    child.once('close', (code, signal) => exited(code, signal));
   }
 
   /** The last lines the current (or last) child wrote to standard error (diagnostics). */
@@ -204,17 +217,24 @@ export class AnalyzerProcess {
   /** Stops the child and removes the private directory. Synchronous so it can run on 'exit'. */
   stop(): void {
     this.stopping = true;
-    if (this.child?.pid) {
+    const c = this.child;
+    this.child = undefined;
+    if (c?.pid) {
       try {
-        process.kill(this.child.pid, 'SIGKILL');
+        process.kill(c.pid, 'SIGKILL');
       } catch (e) {
         // ESRCH: the child already exited; nothing else can fail here.
-        this.log.debug({ childPid: this.child.pid, err: e }, 'analyzer already gone at stop');
+        this.log.debug({ childPid: c.pid, err: e }, 'analyzer already gone at stop');
       }
-    }
-    this.child = undefined;
+    } else c?.kill();
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** The analyzer child this process runs: its pid once known, and how to kill it. */
+interface RunningChild {
+  pid?: number;
+  kill(): void;
 }
 
 let prespawned: AnalyzerProcess | undefined;

@@ -38,9 +38,16 @@ export class FuzzTally {
   /** Requests that should have been refused (a wrong type, enum or missing field) but got a 2xx. */
   readonly acceptedInvalid = new Map<string, number>();
   readonly failures: FuzzOutcome[] = [];
+  /** Largest answer (characters kept, `+` when cut) and slowest answer per method or kind. */
+  readonly largest = new Map<string, { chars: number; cut: boolean; ms: number }>();
 
   /** Records one outcome. */
   add(o: FuzzOutcome): void {
+    const label = `${o.req.label ?? o.req.kind} ${o.req.method}`;
+    const big = this.largest.get(label) ?? { chars: 0, cut: false, ms: 0 };
+    this.largest.set(label, big);
+    if (o.res.text.length > big.chars) Object.assign(big, { chars: o.res.text.length, cut: o.res.truncated === true });
+    big.ms = Math.max(big.ms, o.res.ms);
     const k = this.byKind.get(o.req.kind) ?? { requests: 0, ok2xx: 0, err4xx: 0, err5xx: 0, hangs: 0, connection: 0, shape: 0, incomplete: 0, maxMs: 0 };
     this.byKind.set(o.req.kind, k);
     k.requests++;
@@ -80,6 +87,12 @@ export class FuzzTally {
     const rows = [...this.byKind.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([kind, c]) => row(kind, c));
     rows.push(row('TOTAL', this.totals()));
     return formatTable(head, rows);
+  }
+
+  /** The `n` methods with the largest answers: method, largest answer in KB, slowest answer in ms. */
+  largestAnswers(n = 12): string {
+    const rows = [...this.largest.entries()].sort((a, b) => b[1].chars - a[1].chars).slice(0, n);
+    return formatTable(['method', 'largest answer KB', 'slowest ms'], rows.map(([k, v]) => [k, `${Math.round(v.chars / 1024)}${v.cut ? '+' : ''}`, Math.round(v.ms)]));
   }
 
   /** Failure causes, most frequent first, with one example request each. */

@@ -40,6 +40,8 @@ export class LivenessProbe {
   private running = false;
   /** Probes failed in a row since the last good answer (a wedge or a dead emulator). */
   consecutiveFailures = 0;
+  /** Called after each probe (answered or not). */
+  onProbe?: () => void;
   private loop?: Promise<void>;
   private readonly agent: http.Agent = newAgent();
   private n = Math.floor(Math.random() * 1e6) * 1000;
@@ -59,6 +61,7 @@ export class LivenessProbe {
     this.loop = (async () => {
       while (this.running) {
         await this.probeOnce();
+        this.onProbe?.();
         await new Promise((r) => setTimeout(r, this.intervalMs));
       }
     })();

@@ -215,6 +215,7 @@ export class Database implements MetaPersistence {
       let cache = this.prepared.get(c);
       if (!cache) this.prepared.set(c, (cache = new Map()));
       let p = cache.get(sql);
+      let evicted: DuckDBPreparedStatement | undefined;
       try {
         if (p) {
           // Most recently used last.
@@ -233,15 +234,19 @@ export class Database implements MetaPersistence {
           if (cache.size > PREPARED_PER_CONNECTION) {
             const [oldest, stmt] = cache.entries().next().value as [string, DuckDBPreparedStatement];
             cache.delete(oldest);
-            stmt.destroySync();
+            // Destroyed once `p` has run: by then no result of it can still be the connection's query.
+            evicted = stmt;
           }
         }
-        return await run(p);
+        const out = await run(p);
+        evicted?.destroySync();
+        return out;
       } catch (e) {
         if (p && cache.get(sql) === p) {
           cache.delete(sql);
-          p.destroySync();
+          await retireFailed(c, p);
         }
+        evicted?.destroySync();
         throw mapDuckDBError(e, this.log);
       }
     });
@@ -392,4 +397,21 @@ export class Database implements MetaPersistence {
     for (const c of busy) c.interrupt();
     if (!busy.length) this.instance.closeSync();
   }
+}
+
+/**
+ * Destroys a prepared statement whose run failed or was stopped early, without stalling the event
+ * loop. Its query can still be the connection's active one (a streamed result left unread, an
+ * interrupted scan whose executor tasks are winding down), and DuckDB cleans an active query up —
+ * waiting for its tasks — in whichever thread touches it next: a `destroySync` now would wait on
+ * the main thread (measured in the fuzz run: single calls of 100–370 ms). Running a trivial
+ * statement first has that cleanup happen on a DuckDB worker thread; the destroy is then cheap.
+ */
+async function retireFailed(c: DuckDBConnection, p: DuckDBPreparedStatement): Promise<void> {
+  try {
+    await c.run('SELECT 1');
+  } catch {
+    // The connection is unusable anyway: the destroy below is all that is left to do.
+  }
+  p.destroySync();
 }
