@@ -12,6 +12,7 @@ import { createLogger, type Logger } from '../config/logger.js';
 import { setJsUdfLimits } from '../config/limits.js';
 import { MAX_PATH_PARAM_CHARS, MAX_REQUEST_BYTES, MAX_UPLOAD_REQUEST_BYTES } from '../config/request-limits.js';
 import { serializeReply } from '../wire/resources.js';
+import { streamLargeReplies } from './reply-chunks.js';
 import type { RestContext } from './rest/context.js';
 import { projectsRoutes } from './rest/projects.js';
 import { datasetsRoutes } from './rest/datasets.js';
@@ -116,6 +117,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   });
   app.addHook('onRequest', networkGuards({ host, allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins }));
   app.addHook('onRoute', addRequestValidation);
+  app.addHook('onSend', streamLargeReplies);
   app.setErrorHandler(async (err: Error & { statusCode?: number; code?: string }, req, reply) => {
     // An oversized body: read the rest before answering, or the client never sees the 400.
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && !(await drainRequestBody(req.raw))) reply.header('connection', 'close');
