@@ -230,6 +230,7 @@ async function main(): Promise<number> {
   if (tally.acceptedInvalid.size) console.log(`\naccepted with 2xx although invalid (not failed): ${[...tally.acceptedInvalid].map(([k, n]) => `${k} ${n}`).join(', ')}`);
   for (const c of crashes) console.log(`\ncrash at ${c.at}: exit ${c.exit}\n last requests:\n  ${c.lastRequests.join('\n  ')}\n output tail:\n${c.output}`);
   for (const w of wedges) console.log(`\nwedge at ${w.at}, last requests:\n  ${w.lastRequests.join('\n  ')}`);
+  if (s.slowest?.length) console.log(`\nslowest SELECT n answers (ms):\n${s.slowest.join('\n')}`);
   if (s.failureSamples.length) console.log(`\nSELECT n failures, first ones:\n${s.failureSamples.join('\n')}`);
   const failed = tally.failures.length > 0 || crashes.length > 0 || wedges.length > 0 || s.failures > 0 || s.p99 > p99Bound;
   console.log(`\n${failed ? 'FAIL' : 'PASS'}: ${tally.failures.length} failing requests (written to ${args.out}), ${crashes.length} crashes, ${wedges.length} wedges, ${s.failures} unanswered probes, probe p99 ${s.p99.toFixed(1)} ms (bound ${p99Bound} ms)`);

@@ -178,6 +178,31 @@ describe('slow analyses', () => {
     expect(latencies[4]).toBeLessThan(3000);
   });
 
+  it.skipIf(process.platform !== 'linux')('a long analysis lowers its process in CPU priority and new calls go to another process', async () => {
+    /** Nice value of every thread of `pid` (field 19 of /proc/PID/task/TID/stat). */
+    const nices = (pid: number) =>
+      fs.readdirSync(`/proc/${pid}/task`).map((tid) => {
+        const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      });
+    const analyzer = t.emu.engine.analyzer;
+    const slow = query(SLOW, { dryRun: true });
+    // Past ANALYZER_HEAVY_CALL_MS plus a watch interval, the slow call's process is heavy.
+    await new Promise((r) => setTimeout(r, 1000));
+    const heavy = analyzer.pids.filter((pid) => nices(pid).every((n) => n === 10));
+    expect(heavy).toHaveLength(1);
+    // A new text is analyzed by another (ordinary priority) process.
+    const { sql, value } = newText();
+    const [rows] = await t.bq.query({ query: sql });
+    expect(Object.values(rows[0])).toEqual([Number(value)]);
+    expect(analyzer.pids.some((pid) => pid !== heavy[0] && nices(pid).every((n) => n === 0))).toBe(true);
+    expect((await slow).status).toBe(200);
+    // Once its call ended, the heavy process is back to ordinary priority (root may raise it
+    // again) or retired (anyone else).
+    await new Promise((r) => setTimeout(r, 100));
+    if (analyzer.pids.includes(heavy[0]!)) expect(nices(heavy[0]!).every((n) => n === 0)).toBe(true);
+  });
+
   it('an analysis past the call deadline fails alone, its process is replaced, the next query works', async () => {
     const analyzer = t.emu.engine.analyzer;
     const before = analyzer.pids;

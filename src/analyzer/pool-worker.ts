@@ -91,6 +91,8 @@ export class Worker {
   readonly inflight = new Set<Pending>();
   isReady = false;
   dead = false;
+  /** Lowered in priority for a long call (see ANALYZER_HEAVY_CALL_MS): new calls go elsewhere. */
+  heavy = false;
 
   constructor(readonly proc: AnalyzerProcess, delayMs: number) {
     // Spawn first: the child boots while the protos load (the first connection loads them).

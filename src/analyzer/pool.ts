@@ -17,12 +17,14 @@
  * process needs nothing registered again.
  */
 import * as grpc from '@grpc/grpc-js';
+import fs from 'node:fs';
+import os from 'node:os';
 import { AnalyzerProcess, takePrespawned } from './process.js';
 import { Worker, type Connection, type Pending } from './pool-worker.js';
 import { BigQueryError } from '../errors/errors.js';
 import { silentLogger, type Logger } from '../config/logger.js';
 import {
-  ANALYZER_CALL_DEADLINE_MS, ANALYZER_CANCEL_RESTART_AFTER_MS, ANALYZER_POOL_MAX, ANALYZER_PROBE_DEADLINE_MS,
+  ANALYZER_CALL_DEADLINE_MS, ANALYZER_CANCEL_RESTART_AFTER_MS, ANALYZER_HEAVY_CALL_MS, ANALYZER_HEAVY_EXTRA, ANALYZER_HEAVY_NICE, ANALYZER_POOL_MAX, ANALYZER_PROBE_DEADLINE_MS,
   ANALYZER_STALL_PROBE_AFTER_MS, ANALYZER_SUSPECT_MIN_CHARS, ANALYZER_WATCH_INTERVAL_MS, ANALYZER_CRASH_WINDOW_MS, ANALYZER_RESTART_BACKOFF_MS, ANALYZER_RESTART_BACKOFF_MAX_MS,
 } from '../config/analyzer-limits.js';
 
@@ -99,15 +101,65 @@ export class AnalyzerPool {
     return w;
   }
 
-  /** An idle ready process, else (starting one more when allowed) the least busy one. */
+  /**
+   * An idle ready ordinary process, else (starting one more when allowed) the least busy one.
+   * Heavy processes (a long call running, see ANALYZER_HEAVY_CALL_MS) get new calls only when no
+   * ordinary process lives.
+   */
   private pick(): Worker {
     const live = this.workers.filter((w) => !w.dead);
-    const idle = live.find((w) => w.isReady && w.inflight.size === 0);
+    const ordinary = live.filter((w) => !w.heavy);
+    const idle = ordinary.find((w) => w.isReady && w.inflight.size === 0);
     if (idle) return idle;
-    if (!live.length) return this.spawn();
-    if (live.length < this.maxSize && live.every((w) => w.isReady)) this.spawn();
-    const ready = live.filter((w) => w.isReady);
-    return (ready.length ? ready : live).reduce((a, b) => (b.inflight.size < a.inflight.size ? b : a));
+    if (!ordinary.length && live.length >= this.maxSize + ANALYZER_HEAVY_EXTRA) {
+      const ready = live.filter((w) => w.isReady);
+      return (ready.length ? ready : live).reduce((a, b) => (b.inflight.size < a.inflight.size ? b : a));
+    }
+    if (!ordinary.length) return this.spawn();
+    if (ordinary.length < this.maxSize && ordinary.every((w) => w.isReady) && live.length < this.maxSize + ANALYZER_HEAVY_EXTRA) this.spawn();
+    const ready = ordinary.filter((w) => w.isReady);
+    return (ready.length ? ready : ordinary).reduce((a, b) => (b.inflight.size < a.inflight.size ? b : a));
+  }
+
+  /**
+   * Marks `w` heavy: every thread of its process gets nice ANALYZER_HEAVY_NICE (Linux; a no-op
+   * where /proc or setpriority is unavailable) and new calls go to other processes.
+   */
+  private makeHeavy(w: Worker): void {
+    w.heavy = true;
+    const pid = w.proc.pid;
+    if (!pid) return;
+    let tids: string[] = [String(pid)];
+    try {
+      tids = fs.readdirSync(`/proc/${pid}/task`);
+    } catch {
+      // No /proc: the main thread only.
+    }
+    for (const tid of tids) {
+      try {
+        os.setPriority(Number(tid), ANALYZER_HEAVY_NICE);
+      } catch {
+        // The thread ended meanwhile, or no permission: it keeps its priority.
+      }
+    }
+    this.log.debug({ childPid: pid }, 'analyzer process running a long call: lowered in priority');
+  }
+
+  /**
+   * A heavy process whose calls all ended: back to ordinary priority where this process may raise
+   * it again (root or CAP_SYS_NICE), else retired (a replacement starts when calls need one).
+   */
+  private settleHeavy(w: Worker): void {
+    if (!w.heavy || w.dead || w.inflight.size) return;
+    const pid = w.proc.pid;
+    try {
+      if (!pid) throw new Error('no pid');
+      for (const tid of fs.readdirSync(`/proc/${pid}/task`)) os.setPriority(Number(tid), 0);
+      w.heavy = false;
+    } catch {
+      w.close();
+      this.workers = this.workers.filter((x) => x !== w);
+    }
   }
 
   private send(p: Pending): void {
@@ -144,9 +196,11 @@ export class AnalyzerPool {
   /** Takes `p` off its process and connection (closing a connection of its own); returns its gRPC call. */
   private detach(p: Pending): grpc.ClientUnaryCall | undefined {
     const c = p.call;
-    p.worker?.inflight.delete(p);
+    const w = p.worker;
+    w?.inflight.delete(p);
     p.conn?.inflight.delete(p);
-    if (p.conn && p.worker) p.worker.release(p.conn);
+    if (p.conn && w) w.release(p.conn);
+    if (w?.heavy && !w.inflight.size) queueMicrotask(() => this.settleHeavy(w));
     p.worker = undefined;
     p.conn = undefined;
     p.call = undefined;
@@ -251,6 +305,10 @@ export class AnalyzerPool {
       const now = Date.now();
       for (const w of [...this.workers]) {
         if (w.dead || !w.isReady) continue;
+        if (!w.heavy) for (const p of w.inflight) if (p.sentAt !== undefined && now - p.sentAt >= ANALYZER_HEAVY_CALL_MS) {
+          this.makeHeavy(w);
+          break;
+        }
         for (const conn of [w.shared, ...w.dedicated]) {
           if (!conn.inflight.size || conn.probing || now - conn.lastAnswer < ANALYZER_STALL_PROBE_AFTER_MS) continue;
           let oldest = Infinity;

@@ -43,6 +43,20 @@ export const ANALYZER_WATCH_INTERVAL_MS = 100;
 export const ANALYZER_POOL_MAX = Math.max(2, os.availableParallelism?.() ?? os.cpus().length);
 
 /**
+ * A call running longer than this (ms) makes its process a heavy one: the process is lowered in
+ * CPU priority (ANALYZER_HEAVY_NICE) and gets no new calls while another process can take them
+ * (a fresh one is started when none can), so the second client's short analyses are not queued
+ * behind, or starved by, a hostile text. Ordinary statements analyze in 1–20 ms.
+ */
+export const ANALYZER_HEAVY_CALL_MS = 250;
+
+/** Nice value of a heavy analyzer process (every thread of it): the kernel favours the others ~9:1. */
+export const ANALYZER_HEAVY_NICE = 10;
+
+/** Heavy processes kept at most besides ANALYZER_POOL_MAX ordinary ones (each holds a call at most until its deadline). */
+export const ANALYZER_HEAVY_EXTRA = 2;
+
+/**
  * Largest request sent to an analyzer, bytes: the ZetaSQL server's own receive limit (gRPC's
  * default 4 MiB; it refuses more with "Received message larger than max"). A query is at most
  * 1,024K characters (https://cloud.google.com/bigquery/quotas#query_jobs) plus the catalog of the

@@ -15,6 +15,8 @@ export interface LatencyStats {
   /** Probes that got no correct answer (hang, error, wrong value). */
   failures: number;
   failureSamples: string[];
+  /** The slowest answers, each with where its time went (see LivenessProbe.explainAfterMs). */
+  slowest?: string[];
 }
 
 /** Percentile of a sorted array (nearest rank). */
@@ -42,6 +44,13 @@ export class LivenessProbe {
   consecutiveFailures = 0;
   /** Called after each probe (answered or not). */
   onProbe?: () => void;
+  /**
+   * An answer slower than this (ms) is explained: the job's creation, start and end times
+   * (jobs.get) split it into before the job existed (HTTP, body, event loop), queued, running
+   * (analysis + execution) and after it ended (encoding, sending). The 10 slowest are kept.
+   */
+  explainAfterMs = Infinity;
+  private slowest: { ms: number; text: string }[] = [];
   private loop?: Promise<void>;
   private readonly agent: http.Agent = newAgent();
   private n = Math.floor(Math.random() * 1e6) * 1000;
@@ -70,6 +79,7 @@ export class LivenessProbe {
   /** One probe; returns its latency in ms or undefined on failure. */
   async probeOnce(): Promise<number | undefined> {
     const n = ++this.n;
+    const sentAt = Date.now();
     const res = await send(
       typeof this.baseUrl === 'string' ? this.baseUrl : this.baseUrl(),
       { kind: 'probe', method: 'POST', path: `/bigquery/v2/projects/${this.projectId}/queries`, body: JSON.stringify({ query: `SELECT ${n}`, useLegacySql: false }) },
@@ -85,12 +95,30 @@ export class LivenessProbe {
     if (res.status === 200 && value === String(n)) {
       this.consecutiveFailures = 0;
       this.latencies.push(res.ms);
+      if (res.ms > this.explainAfterMs && (this.slowest.length < 10 || res.ms > this.slowest[this.slowest.length - 1]!.ms)) await this.explain(res.text, sentAt, sentAt + res.ms, res.ms);
       return res.ms;
     }
     this.failures++;
     this.consecutiveFailures++;
     if (this.samples.length < 5) this.samples.push(`SELECT ${n}: ${res.failure ?? res.status} after ${Math.round(res.ms)} ms ${res.text.slice(0, 200)}`);
     return undefined;
+  }
+
+  private async explain(answer: string, sentAt: number, answeredAt: number, ms: number): Promise<void> {
+    const base = typeof this.baseUrl === 'string' ? this.baseUrl : this.baseUrl();
+    const id = (JSON.parse(answer) as { jobReference?: { jobId?: string } }).jobReference?.jobId;
+    const job = await send(base, { kind: 'probe', method: 'GET', path: `/bigquery/v2/projects/${this.projectId}/jobs/${id}?location=US` }, 5000, this.agent);
+    let text = `${Math.round(ms)} ms at ${new Date(sentAt).toISOString().slice(11, 23)}`;
+    try {
+      const st = (JSON.parse(job.text) as { statistics?: { creationTime?: string; startTime?: string; endTime?: string } }).statistics ?? {};
+      const [c, s, e] = [st.creationTime, st.startTime, st.endTime].map(Number);
+      text += `: before the job ${c! - sentAt}, queued ${s! - c!}, running ${e! - s!}, after ${answeredAt - e!}`;
+    } catch {
+      text += ': (no job statistics)';
+    }
+    this.slowest.push({ ms, text });
+    this.slowest.sort((a, b) => b.ms - a.ms);
+    this.slowest.length = Math.min(this.slowest.length, 10);
   }
 
   /** Stops probing and waits for the probe in flight. */
@@ -103,7 +131,7 @@ export class LivenessProbe {
 
   /** Latencies so far. */
   stats(): LatencyStats {
-    return summarize(this.latencies, this.failures, this.samples);
+    return { ...summarize(this.latencies, this.failures, this.samples), slowest: this.slowest.map((x) => x.text) };
   }
 
   /** Forget the samples so far (e.g. warm-up). */

@@ -73,6 +73,7 @@ async function runChild(): Promise<void> {
   const [url, projectId, interval] = process.argv.slice(2);
   let current = url!;
   const probe = new LivenessProbe(() => current, projectId!, Number(interval));
+  probe.explainAfterMs = 100;
   let stopping = false;
   process.on('message', (m: ToChild) => {
     if ('url' in m) {
