@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
 import { STREAMED_REPLY_MIN_CHARS, utf8Chunks } from '../src/server/reply-chunks.js';
+import { LIST_PAGE_MAX_CHARS } from '../src/wire/resources.js';
 
 async function concat(r: AsyncIterable<Buffer>): Promise<Buffer> {
   const parts: Buffer[] = [];
@@ -63,5 +64,36 @@ describe('large answers through the client', () => {
     const small = await post('SELECT 1');
     expect(small.headers.get('content-length')).not.toBeNull();
     expect((await small.json()).rows[0].f[0].v).toBe('1');
+  });
+});
+
+describe('list pages stop at LIST_PAGE_MAX_CHARS', () => {
+  let t: TestEmulator;
+  beforeAll(async () => {
+    t = await startTestEmulator({ projectId: 'large-list' });
+  });
+  afterAll(async () => {
+    await t.emu.close();
+  });
+
+  it('jobs.list of jobs with 900 KB query texts: a page holds what fits, nextPageToken continues, every job is listed once', async () => {
+    const comment = 'x'.repeat(900 * 1024);
+    const ids: string[] = [];
+    // 14 jobs × 900 KB of query text (under BigQuery's 1,024K-character query limit): over 10 MB.
+    for (let i = 0; i < 14; i++) {
+      const [job] = await t.bq.createQueryJob({ query: `/* ${comment} */ SELECT ${i} AS n` });
+      await job.getQueryResults();
+      ids.push(job.id!);
+    }
+    const [first, next] = await t.bq.getJobs({ autoPaginate: false, maxResults: 1000 });
+    expect(first.length).toBeGreaterThan(0);
+    expect(first.length).toBeLessThan(14);
+    expect(first.length * 900 * 1024).toBeLessThanOrEqual(LIST_PAGE_MAX_CHARS + 1024 * 1024);
+    expect(next?.pageToken).toBeTruthy();
+    // The client follows nextPageToken (with maxResults set it stops at a short page, as against BigQuery).
+    const [all] = await t.bq.getJobs();
+    const listed = all.map((j) => j.id);
+    expect(new Set(listed).size).toBe(listed.length);
+    expect([...listed].sort()).toEqual([...ids].sort());
   });
 });

@@ -206,22 +206,41 @@ export function serializeReply(payload: unknown): string {
 const LIST_SLICE_MS = 4;
 
 /**
- * The JSON array text of `items.map(toItem)`, built item by item and yielding to the event loop
- * whenever a stretch took more than a few milliseconds: a list page of multi-megabyte resources
- * (a thousand jobs, datasets with long access lists) no longer blocks every other client for the
- * whole serialisation. Returned as {@link RawJson} for a top-level field of a reply.
+ * Largest list page (`jobs.list`, `datasets.list`, `tables.list`, `routines.list`), in characters
+ * of JSON: a page stops there even when `maxResults` allows more items (at least one item is
+ * always listed) and `nextPageToken` continues after the last item listed — the way BigQuery caps
+ * a page of rows at 10 MB (https://cloud.google.com/bigquery/docs/paging-results). Without it a
+ * default `jobs.list` page (1,000 jobs, each up to a 1 MB query text) could be a gigabyte.
  */
-export async function jsonArrayYielding<T>(items: readonly T[], toItem: (x: T) => unknown): Promise<RawJson> {
-  const parts = new Array<string>(items.length);
+export const LIST_PAGE_MAX_CHARS = 10 * 1024 * 1024;
+
+/** A list page's items as JSON array text, and how many of the offered items it holds. */
+export class ListPageJson extends RawJson {
+  constructor(json: string, readonly count: number) {
+    super(json);
+  }
+}
+
+/**
+ * The JSON array text of `items.map(toItem)` for a list page, built item by item and yielding to
+ * the event loop whenever a stretch took more than a few milliseconds, so a page of
+ * multi-megabyte resources does not block every other client for the whole serialisation. Stops
+ * after the item that reaches `maxChars` (LIST_PAGE_MAX_CHARS): `count` says how many were listed.
+ */
+export async function jsonArrayYielding<T>(items: readonly T[], toItem: (x: T) => unknown, maxChars = LIST_PAGE_MAX_CHARS): Promise<ListPageJson> {
+  const parts: string[] = [];
+  let chars = 0;
   let since = performance.now();
-  for (let i = 0; i < items.length; i++) {
-    parts[i] = JSON.stringify(toItem(items[i]));
+  for (let i = 0; i < items.length && chars < maxChars; i++) {
+    const text = JSON.stringify(toItem(items[i]));
+    parts.push(text);
+    chars += text.length + 1;
     if (performance.now() - since > LIST_SLICE_MS) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       since = performance.now();
     }
   }
-  return new RawJson(`[${parts.join(',')}]`);
+  return new ListPageJson(`[${parts.join(',')}]`, parts.length);
 }
 
 /** Opaque page token for a row offset. */

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BigQueryError } from '../../errors/errors.js';
 import { dropDataset } from '../../engine/ddl.js';
-import { datasetListItem, datasetResource, jsonArrayYielding, offsetOfToken, pageToken } from '../../wire/resources.js';
+import { datasetListItem, datasetResource, jsonArrayYielding, type ListPageJson, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { intParam, objectBody, requireDataset, type PathParams, type RestContext } from './context.js';
 import type { Dataset, RequestBodies, RequestJson } from '../../types/generated/bigquery-v2.js';
 
@@ -72,7 +72,8 @@ export function datasetsRoutes(app: FastifyInstance, ctx: RestContext): void {
     const max = intParam(q.maxResults, 'maxResults') ?? 1000;
     const page = all.slice(start, start + max);
     const out: Record<string, unknown> = { kind: 'bigquery#datasetList', etag: '', datasets: await jsonArrayYielding(page, datasetListItem) };
-    if (start + page.length < all.length) out.nextPageToken = pageToken(start + page.length);
+    const listed = (out.datasets as ListPageJson).count;
+    if (start + listed < all.length) out.nextPageToken = pageToken(start + listed);
     return out;
   });
 

@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { JobRecord, JobState } from '../../jobs/jobs.js';
-import { schemaOf, encodeRowsJson, jsonArrayYielding, offsetOfToken, pageToken, rowsJson } from '../../wire/resources.js';
+import { schemaOf, encodeRowsJson, jsonArrayYielding, type ListPageJson, offsetOfToken, pageToken, rowsJson } from '../../wire/resources.js';
 import { jobResource, jobStatistics } from './job-resources.js';
 import { callerFromHeaders, intParam, objectBody, type PathParams, type RestContext } from './context.js';
 import type { RequestBodies } from '../../types/generated/bigquery-v2.js';
@@ -125,7 +125,8 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
         return item;
       }),
     };
-    if (start + page.length < all.length) out.nextPageToken = pageToken(start + page.length);
+    const listed = (out.jobs as ListPageJson).count;
+    if (start + listed < all.length) out.nextPageToken = pageToken(start + listed);
     return out;
   });
 

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RoutineArgument, RoutineMeta } from '../../catalog/store.js';
 import { BigQueryError } from '../../errors/errors.js';
 import type { BqType } from '../../types/types.js';
-import { etagOf, jsonArrayYielding, offsetOfToken, pageToken } from '../../wire/resources.js';
+import { etagOf, jsonArrayYielding, type ListPageJson, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { intParam, objectBody, requireDataset, type RestContext } from './context.js';
 import type { Argument, RequestBodies, RequestJson, Routine, StandardSqlDataType, StandardSqlField } from '../../types/generated/bigquery-v2.js';
 
@@ -156,7 +156,8 @@ export function routinesRoutes(app: FastifyInstance, ctx: RestContext): void {
     const max = intParam(req.query.maxResults, 'maxResults') ?? 1000;
     const page = all.slice(start, start + max);
     const out: Record<string, unknown> = { routines: await jsonArrayYielding(page, (r) => routineResource(r, false)) };
-    if (start + page.length < all.length) out.nextPageToken = pageToken(start + page.length);
+    const listed = (out.routines as ListPageJson).count;
+    if (start + listed < all.length) out.nextPageToken = pageToken(start + listed);
     return out;
   });
 

@@ -12,7 +12,7 @@ import { resultFields } from '../../engine/statement-context.js';
 import { columnFromField, columnTypeSql, fieldFromColumn, type Column, type TableFieldSchema } from '../../types/schema.js';
 import { paramsKey } from '../../types/type-params.js';
 import { checkSetDataType } from '../../engine/type-params.js';
-import { jsonArrayYielding, offsetOfToken, pageToken, tableListItem, tableResource } from '../../wire/resources.js';
+import { jsonArrayYielding, type ListPageJson, offsetOfToken, pageToken, tableListItem, tableResource } from '../../wire/resources.js';
 import { intParam, objectBody, requireDataset, requireTable, type PathParams, type RestContext } from './context.js';
 import type { RequestBodies, RequestJson, Table } from '../../types/generated/bigquery-v2.js';
 import { duckType } from '../../engine/duckdb/types.js';
@@ -104,7 +104,8 @@ export function tablesRoutes(app: FastifyInstance, ctx: RestContext): void {
     const max = intParam(req.query.maxResults, 'maxResults') ?? 1000;
     const page = all.slice(start, start + max);
     const out: Record<string, unknown> = { kind: 'bigquery#tableList', etag: '', tables: await jsonArrayYielding(page, tableListItem), totalItems: all.length };
-    if (start + page.length < all.length) out.nextPageToken = pageToken(start + page.length);
+    const listed = (out.tables as ListPageJson).count;
+    if (start + listed < all.length) out.nextPageToken = pageToken(start + listed);
     return out;
   });
 
