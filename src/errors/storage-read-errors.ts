@@ -66,3 +66,15 @@ export function invalidReadArgument(message: string): BigQueryError {
 export function storageReadNonTable(): BigQueryError {
   return new BigQueryError('invalid', 'non-table entities cannot be read with the storage API');
 }
+
+/**
+ * 412 conditionNotMet (gRPC FAILED_PRECONDITION): ReadRows or SplitReadStream on a stream whose
+ * session's `expireTime` has passed (sessions live 6 hours: ReadSession.expire_time in
+ * storage.proto). BigQuery's text, as its clients report it
+ * (https://github.com/GoogleCloudDataproc/spark-bigquery-connector/issues/1316):
+ * `there was an error operating on 'projects/…/streams/…': session expired at 2024-11-23T09:59:13+00:00`.
+ */
+export function readSessionExpired(stream: string, expireMs: number): BigQueryError {
+  const at = new Date(expireMs).toISOString().slice(0, 19) + '+00:00';
+  return new BigQueryError('conditionNotMet', `there was an error operating on '${stream}': session expired at ${at}`);
+}

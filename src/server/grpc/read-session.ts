@@ -26,6 +26,8 @@ import { pruneNestedFields } from './selected-fields.js';
 export const READ_SESSION_TTL_MS = 6 * 3600 * 1000;
 /** Fewest rows a stream gets: a small table is one stream whatever maxStreamCount asks (recorded: storage_read/sr_create_session_multi_stream, 10 rows and max 4 → 1 stream). */
 export const MIN_ROWS_PER_STREAM = 1000;
+/** How long the name of an expired session is remembered, so ReadRows can say it expired (the emulator's choice: a day). */
+export const EXPIRED_SESSION_MEMORY_MS = 24 * 3600 * 1000;
 /** BigQuery's system limit on streams per session (CreateReadSessionRequest.max_stream_count). */
 export const MAX_STREAMS = 1000;
 
@@ -111,6 +113,8 @@ export interface SessionRequest {
 /** The live sessions of one emulator. */
 export class ReadSessions {
   private readonly sessions = new Map<string, ReadSessionState>();
+  /** Names of expired sessions whose rows were dropped → their expiry (ms since the epoch). */
+  private readonly expired = new Map<string, number>();
 
   constructor(
     private readonly engine: Engine,
@@ -138,13 +142,16 @@ export class ReadSessions {
 
   /**
    * The session and range of a stream name.
-   * @throws BigQueryError invalid for a malformed name, notFound for an unknown or expired one.
+   * @throws BigQueryError invalid for a malformed name; conditionNotMet (FAILED_PRECONDITION,
+   *   "session expired at …") once the session's expireTime has passed; notFound for an unknown one.
    */
   stream(name: string): { session: ReadSessionState; range: StreamRange } {
     const m = STREAM_NAME.exec(name);
     if (!m) throw BigQueryError.malformedResourceName('read stream', name, 'projects/{project}/locations/{location}/sessions/{session}/streams/{stream}');
     const session = this.sessions.get(m[1]);
-    if (!session || session.expireMs <= Date.now()) throw BigQueryError.readSessionNotFound('session', m[1]);
+    const expiredAt = session ? session.expireMs : this.expired.get(m[1]);
+    if (expiredAt !== undefined && expiredAt <= Date.now()) throw BigQueryError.readSessionExpired(name, expiredAt);
+    if (!session) throw BigQueryError.readSessionNotFound('session', m[1]);
     const range = session.streams.get(name);
     if (!range) throw BigQueryError.readSessionNotFound('stream', name);
     return { session, range };
@@ -157,9 +164,18 @@ export class ReadSessions {
     return name;
   }
 
+  /**
+   * Drops the rows of expired sessions, keeping their names and expiry (for EXPIRED_SESSION_MEMORY_MS)
+   * so that a late ReadRows answers "session expired" rather than "not found".
+   */
   private evictExpired(): void {
     const now = Date.now();
-    for (const [k, s] of this.sessions) if (s.expireMs <= now) this.sessions.delete(k);
+    for (const [k, s] of this.sessions) {
+      if (s.expireMs > now) continue;
+      this.sessions.delete(k);
+      this.expired.set(k, s.expireMs);
+    }
+    for (const [k, at] of this.expired) if (at + EXPIRED_SESSION_MEMORY_MS <= now) this.expired.delete(k);
   }
 
   private async readTable(req: SessionRequest): Promise<{ fields: SessionField[]; rows: Value[][] }> {
