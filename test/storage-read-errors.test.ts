@@ -13,6 +13,13 @@
  * - A table dropped between CreateReadSession and ReadRows: the session still serves the rows
  *   of its snapshot (a session reads the table as of its creation, "snapshot consistency" of
  *   https://cloud.google.com/bigquery/docs/reference/storage).
+ * - A row restriction with a subquery: INVALID_ARGUMENT "request failed: Row filter for p.d.t is
+ *   invalid. Filter is '(<restriction>)'" (BigQuery's text, as its clients report it:
+ *   https://github.com/GoogleCloudDataproc/spark-bigquery-connector/issues/278 and /issues/543);
+ *   one the analyzer rejects gets the same text followed by the analyzer's, its location relative
+ *   to the restriction; one over 1 MB: "read_session.read_options.row_restriction exceeded maximum
+ *   allowed length. Maximum bytes allowed: 1048576" (/issues/1301 there; the 1 MB limit of
+ *   TableReadOptions.row_restriction in stream.proto).
  * - maxStreamCount / preferredMinStreamCount negative, or a minimum above the maximum, and
  *   malformed table names (no project, an empty segment, a missing table id): INVALID_ARGUMENT (3).
  */
@@ -104,6 +111,35 @@ describe('streams and tables that do not match', () => {
     expect(rows.map((r) => Number(r.id)).sort()).toEqual([1, 2, 3]);
     // A new session on the dropped table is NOT_FOUND.
     expect((await failure(session(tablePath('se', 'dropped')))).code).toBe(5);
+  });
+});
+
+async function restricted(rowRestriction: string) {
+  return client.createReadSession({ parent: `projects/${P}`, readSession: { table: tablePath('se', 't'), dataFormat: 'ARROW', readOptions: { rowRestriction } }, maxStreamCount: 1 });
+}
+
+describe('row restrictions the API refuses', () => {
+  it("a subquery → INVALID_ARGUMENT (3) \"Row filter for p.d.t is invalid\"", async () => {
+    for (const r of ['id > (SELECT 1)', 'id IN (SELECT id FROM se.t)', 'EXISTS(SELECT 1)']) {
+      const e = await failure(restricted(r));
+      expect(e.code, r).toBe(3);
+      expect(e.details, r).toBe(`request failed: Row filter for ${P}.se.t is invalid. Filter is '(${r})'`);
+    }
+  });
+
+  it("an expression the analyzer rejects → the same text and the analyzer's, located in the restriction", async () => {
+    const e = await failure(restricted('id > 1 AND\n  nope = 2'));
+    expect(e.code).toBe(3);
+    expect(e.details).toBe(`request failed: Row filter for ${P}.se.t is invalid. Filter is '(id > 1 AND\n  nope = 2)'. Unrecognized name: nope at [2:3]`);
+  });
+
+  it('a restriction over 1 MB → INVALID_ARGUMENT (3) with the maximum in bytes', async () => {
+    const e = await failure(restricted(`id IN (${Array.from({ length: 150_000 }, (_, i) => i).join(', ')})`));
+    expect(e.code).toBe(3);
+    expect(e.details).toBe('read_session.read_options.row_restriction exceeded maximum allowed length. Maximum bytes allowed: 1048576');
+    // A long IN list under the limit is analyzed like any restriction (ids 1–10 are all in 0–999).
+    const [s] = await restricted(`id IN (${Array.from({ length: 1000 }, (_, i) => i).join(', ')})`);
+    expect(Number(s.estimatedRowCount)).toBe(10);
   });
 });
 

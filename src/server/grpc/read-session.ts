@@ -180,6 +180,7 @@ export class ReadSessions {
 
   private async readTable(req: SessionRequest): Promise<{ fields: SessionField[]; rows: Value[][] }> {
     const { projectId, datasetId, tableId } = req.table;
+    if (Buffer.byteLength(req.rowRestriction, 'utf8') > MAX_ROW_RESTRICTION_BYTES) throw BigQueryError.rowRestrictionTooLong(MAX_ROW_RESTRICTION_BYTES);
     const anon = this.jobs.jobOfAnonymousTable(projectId, datasetId, tableId);
     if (anon) return this.readAnonymous(req, anon);
     if (!this.engine.catalog.getDataset(projectId, datasetId) || !this.engine.catalog.getTable(projectId, datasetId, tableId)) {
@@ -193,22 +194,28 @@ export class ReadSessions {
     const asOf = req.snapshotTime ? ` FOR SYSTEM_TIME AS OF TIMESTAMP '${req.snapshotTime}'` : '';
     const sql = `SELECT ${select} FROM ${quote(`${projectId}.${datasetId}.${tableId}`)}${asOf}${where}`;
     const opts: QueryOptions = { projectId, caller: req.caller };
-    const r = await this.runQuery(sql, opts, !!where);
+    const r = await this.runQuery(sql, opts, where ? { table: `${projectId}.${datasetId}.${tableId}`, filter: req.rowRestriction } : undefined);
     const required = new Map(table.columns.map((c) => [c.name, c.required] as const));
     return { fields: (r.schema ?? []).map((f) => ({ name: f.name, type: f.type, required: !!required.get(f.name) })), rows: r.rows ?? [] };
   }
 
-  /** One SELECT through the engine's analyzer; a restriction that breaks it is INVALID_ARGUMENT. */
-  private async runQuery(sql: string, opts: QueryOptions, restricted: boolean) {
+  /**
+   * One SELECT through the engine's analyzer; a restriction that breaks it, or holds a subquery
+   * (the API filters rows of one table, it runs no query), is INVALID_ARGUMENT. The restriction
+   * starts on line 3 of `sql` (readTable), so the analyzer's `at [L:C]` is moved back two lines.
+   */
+  private async runQuery(sql: string, opts: QueryOptions, restriction?: { table: string; filter: string }) {
+    const invalid = (detail?: string) => BigQueryError.invalidRowRestriction(restriction!.table, restriction!.filter, detail && restrictionLocation(detail, restriction!.filter));
     try {
       checkQueryText(sql);
       const text = preParseRewrites(sql);
       const a = await this.engine.statements.analyze(text, 0, opts, { named: new Map(), positional: [] });
       const rest = Buffer.from(text).subarray(a.next).toString('utf8');
-      if (a.stmt.kind !== 'QueryStmt' || stripComments(rest)) throw BigQueryError.invalidRowRestriction('a row restriction is one boolean expression');
+      if (a.stmt.kind !== 'QueryStmt' || stripComments(rest)) throw invalid();
+      if (restriction && hasSubquery(a.stmt)) throw invalid();
       return await executeStatement(this.engine, a.stmt, a.tables, opts);
     } catch (e) {
-      if (restricted && e instanceof BigQueryError && e.reason === 'invalidQuery' && !TIME_TRAVEL_ERROR.test(e.message)) throw BigQueryError.invalidRowRestriction(e.message);
+      if (restriction && e instanceof BigQueryError && e.reason === 'invalidQuery' && !TIME_TRAVEL_ERROR.test(e.message)) throw invalid(e.message);
       throw e;
     }
   }
@@ -229,6 +236,27 @@ export class ReadSessions {
       rows: kept.map((r) => index.map((i) => r[i])),
     };
   }
+}
+
+/** Longest row restriction, in UTF-8 bytes (TableReadOptions.row_restriction: "Restricted to a maximum length for 1 MB"). */
+export const MAX_ROW_RESTRICTION_BYTES = 1_048_576;
+
+/** Whether a resolved statement holds a subquery anywhere (a `SubqueryExpr` node, src/analyzer/ast.ts kinds). */
+function hasSubquery(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(hasSubquery);
+  if (!node || typeof node !== 'object') return false;
+  if ((node as { kind?: unknown }).kind === 'SubqueryExpr') return true;
+  return Object.values(node).some(hasSubquery);
+}
+
+/**
+ * The analyzer's `detail` with its `at [L:C]` made relative to the restriction (which starts on
+ * line 3 of the generated SELECT); a location outside the restriction (the SELECT's own closing
+ * parenthesis) is dropped.
+ */
+function restrictionLocation(detail: string, filter: string): string {
+  const lines = filter.split('\n').length;
+  return detail.replace(/ at \[(\d+):(\d+)\]/, (_, l: string, c: string) => (Number(l) - 2 >= 1 && Number(l) - 2 <= lines ? ` at [${Number(l) - 2}:${c}]` : ''));
 }
 
 /**
