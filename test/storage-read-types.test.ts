@@ -23,7 +23,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableFromIPC, type Data, type Field, type Table } from 'apache-arrow';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
-import { readClient, type ReadClient } from './helpers/storage-read.js';
+import { readClient, tableReaderClient, type ReadClient } from './helpers/storage-read.js';
 
 let t: TestEmulator;
 let client: ReadClient;
@@ -184,5 +184,23 @@ describe('every BigQuery type through the GAPIC client in ARROW', () => {
       expect(col(three.tb, name).getValid(three.i), name).toBe(false);
     }
     for (const name of ['arr', 'arrs', 'ga']) expect([...(three.json[name] as Iterable<unknown>)], name).toEqual([]);
+  });
+
+  it('the high-level reader.ReadClient reads the same table: every type through its Arrow record batches', async () => {
+    const rc = tableReaderClient(t.emu);
+    try {
+      const reader = await rc.createArrowTableReader({ table: { projectId: P, datasetId: 'ty', tableId: 'all_types' } });
+      const ids: bigint[] = [];
+      let names: string[] = [];
+      for await (const batch of await reader.getRecordBatchStream()) {
+        names = batch.schema.fields.map((f: Field) => f.name);
+        for (let i = 0; i < batch.numRows; i++) ids.push(batch.getChild('id')!.get(i) as bigint);
+        expect(String(batch.getChild('iv')!.type)).toBe('Interval<MONTH_DAY_NANO>');
+      }
+      expect(names).toEqual(['id', 'f', 'n', 'bn', 'b', 's', 'y', 'd', 't', 'dt', 'ts', 'g', 'j', 'iv', 'rd', 'rdt', 'rts', 'st', 'arr', 'arrs', 'ga']);
+      expect(ids.sort()).toEqual([1n, 2n, 3n]);
+    } finally {
+      rc.close();
+    }
   });
 });
