@@ -9,6 +9,10 @@
  *   columns of the session's schema — maintainers of Google's Spark connector, which passes its
  *   `filter` option as the row restriction:
  *   https://github.com/GoogleCloudDataproc/spark-bigquery-connector/issues/50 and /issues/118);
+ *   a table with `require_partition_filter` is read only with a restriction on its partitioning
+ *   column, else INVALID_ARGUMENT "Cannot query over table … without a filter over column(s) … that
+ *   can be used for partition elimination" (reported through the same connector's Storage Read
+ *   path: https://github.com/GoogleCloudDataproc/spark-bigquery-connector/issues/60);
  * - table snapshots (`CREATE SNAPSHOT TABLE … CLONE …`) and table clones (`CREATE TABLE … CLONE …`),
  *   each with its own rows, independent of later changes to the base table
  *   (https://cloud.google.com/bigquery/docs/table-snapshots-intro,
@@ -95,6 +99,17 @@ describe('partitioned tables', () => {
     await q(`INSERT INTO tk.by_range VALUES (1, 5), (2, 15), (3, 25), (4, 150), (5, NULL)`);
     expect(ids((await readAll(tablePath('tk', 'by_range'), { rowRestriction: `bucket BETWEEN 10 AND 29` })).rows)).toEqual([2, 3]);
     expect(ids((await readAll(tablePath('tk', 'by_range'), { rowRestriction: `bucket >= 100 OR bucket IS NULL` })).rows)).toEqual([4, 5]);
+  });
+
+  it('a table with require_partition_filter needs a restriction on its partitioning column', async () => {
+    await q(`CREATE TABLE tk.must_filter (id INT64, day DATE) PARTITION BY day OPTIONS (require_partition_filter = TRUE)`);
+    await q(`INSERT INTO tk.must_filter VALUES (1, DATE '2024-01-01'), (2, DATE '2024-01-02')`);
+    expect(ids((await readAll(tablePath('tk', 'must_filter'), { rowRestriction: `day = '2024-01-02'` })).rows)).toEqual([2]);
+    for (const rowRestriction of ['', 'id = 1']) {
+      const e = await failure(readAll(tablePath('tk', 'must_filter'), { rowRestriction }));
+      expect(e.code, rowRestriction).toBe(3);
+      expect(e.details, rowRestriction).toContain(`Cannot query over table '${P}.tk.must_filter' without a filter over column(s) 'day' that can be used for partition elimination`);
+    }
   });
 
   it('an ingestion-time partitioned table: _PARTITIONTIME in the restriction, not in the schema', async () => {
