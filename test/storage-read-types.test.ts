@@ -40,11 +40,11 @@ beforeAll(async () => {
   await q(`CREATE SCHEMA ty`);
   await q(`CREATE TABLE ty.all_types (id INT64 NOT NULL, f FLOAT64, n NUMERIC, bn BIGNUMERIC, b BOOL, s STRING, y BYTES, d DATE, t TIME, dt DATETIME, ts TIMESTAMP,
     g GEOGRAPHY, j JSON, iv INTERVAL, rd RANGE<DATE>, rdt RANGE<DATETIME>, rts RANGE<TIMESTAMP>,
-    st STRUCT<a INT64, b ARRAY<STRING>, c STRUCT<x DATE>>, arr ARRAY<INT64>, arrs ARRAY<STRUCT<k STRING, v FLOAT64>>, ga ARRAY<GEOGRAPHY>)`);
+    st STRUCT<a INT64, b ARRAY<STRING>, c STRUCT<x DATE>>, arr ARRAY<INT64>, arrs ARRAY<STRUCT<k STRING, v FLOAT64>>, ga ARRAY<GEOGRAPHY>, sg STRUCT<g GEOGRAPHY, j JSON>)`);
   await q(`INSERT INTO ty.all_types VALUES (1, 2.5, NUMERIC '123.456789012', BIGNUMERIC '-1.5', TRUE, 'héllo', b'\\x00\\xff', DATE '2026-05-20', TIME '12:34:56.5',
     DATETIME '2026-05-20 12:34:56.123456', TIMESTAMP '2026-05-20 12:34:56.789 UTC', ST_GEOGPOINT(1, 2), JSON '{"a":1}', INTERVAL '1-2 3 4:5:6.789' YEAR TO SECOND,
     RANGE(DATE '2024-01-01', NULL), RANGE(DATETIME '2024-01-01 00:00:00', DATETIME '2024-02-01 00:00:00'), RANGE(NULL, TIMESTAMP '2024-01-01 00:00:00 UTC'),
-    STRUCT(7, ['p', NULL], STRUCT(DATE '1970-01-02')), [1, 2], [STRUCT('a', 1.5), STRUCT(NULL, NULL)], [ST_GEOGPOINT(3, 4)])`);
+    STRUCT(7, ['p', NULL], STRUCT(DATE '1970-01-02')), [1, 2], [STRUCT('a', 1.5), STRUCT(NULL, NULL)], [ST_GEOGPOINT(3, 4)], STRUCT(ST_GEOGPOINT(5, 6), JSON '[1]'))`);
   await q(`INSERT INTO ty.all_types (id, n, bn, iv, st) VALUES (2, NUMERIC '-0.000000001', BIGNUMERIC '0.00000000000000000000000000000000000001',
     INTERVAL -5 DAY, STRUCT(NULL, NULL, NULL))`);
   await q(`INSERT INTO ty.all_types (id) VALUES (3)`);
@@ -111,7 +111,7 @@ describe('every BigQuery type through the GAPIC client in ARROW', () => {
       rdt: 'Struct<{start:Timestamp<MICROSECOND>, end:Timestamp<MICROSECOND>}>',
       rts: 'Struct<{start:Timestamp<MICROSECOND, UTC>, end:Timestamp<MICROSECOND, UTC>}>',
       st: 'Struct<{a:Int64, b:List<Utf8>, c:Struct<{x:Date32<DAY>}>}>',
-      arr: 'List<Int64>', arrs: 'List<Struct<{k:Utf8, v:Float64}>>', ga: 'List<Utf8>',
+      arr: 'List<Int64>', arrs: 'List<Struct<{k:Utf8, v:Float64}>>', ga: 'List<Utf8>', sg: 'Struct<{g:Utf8, j:Utf8}>',
     });
     // Decimal precision and scale as BigQuery declares them (decimal128(38, 9), decimal256(76, 38)).
     expect(fields.n.type).toMatchObject({ precision: 38, scale: 9, bitWidth: 128 });
@@ -129,7 +129,14 @@ describe('every BigQuery type through the GAPIC client in ARROW', () => {
     expect(meta(fields.j)).toEqual({ 'ARROW:extension:name': 'google:sqlType:json' });
     expect(meta(fields.dt)).toEqual({ 'ARROW:extension:name': 'google:sqlType:datetime' });
     expect(meta(fields.ga)).toEqual({ 'ARROW:extension:name': 'google:sqlType:geography', 'ARROW:extension:metadata': '{"encoding": "WKT"}' });
-    for (const name of ['id', 'f', 'n', 'bn', 'b', 's', 'y', 'd', 't', 'ts', 'iv', 'st', 'arr']) expect(meta(fields[name])).toEqual({});
+    for (const name of ['id', 'f', 'n', 'bn', 'b', 's', 'y', 'd', 't', 'ts', 'iv', 'rd', 'rdt', 'rts', 'st', 'arr', 'sg']) expect(meta(fields[name]), name).toEqual({});
+    // RANGE bounds are bare element types: no DATETIME metadata on RANGE<DATETIME>'s start and end
+    // (python-bigquery `bq_to_arrow_range_data_type`: `struct([("start", T), ("end", T)])`).
+    for (const name of ['rd', 'rdt', 'rts']) for (const c of fields[name].type.children as Field[]) expect(meta(c), `${name}.${c.name}`).toEqual({});
+    // STRUCT sub-fields carry their own type's metadata (each sub-field is a field of its own type).
+    const nested = Object.fromEntries((fields.sg.type.children as Field[]).map((c) => [c.name, meta(c)]));
+    expect(nested).toEqual({ g: meta(fields.g), j: meta(fields.j) });
+    expect(meta(fields.sg)).toEqual({});
   });
 
   it('reads every value in its Arrow representation, and NULLs at every depth', async () => {
@@ -168,6 +175,7 @@ describe('every BigQuery type through the GAPIC client in ARROW', () => {
     expect([...(one.json.arr as Iterable<unknown>)]).toEqual([1n, 2n]);
     expect([...(one.json.arrs as Iterable<{ toJSON(): unknown }>)].map((x) => x.toJSON())).toEqual([{ k: 'a', v: 1.5 }, { k: null, v: null }]);
     expect([...(one.json.ga as Iterable<unknown>)]).toEqual(['POINT(3 4)']);
+    expect((one.json.sg as { toJSON(): unknown }).toJSON()).toEqual({ g: 'POINT(5 6)', j: '[1]' });
 
     // Row 2: the smallest NUMERIC and BIGNUMERIC steps, a negative INTERVAL, a STRUCT whose fields are all NULL.
     expect(at(two, 'n')).toBe(-1n);
@@ -180,7 +188,7 @@ describe('every BigQuery type through the GAPIC client in ARROW', () => {
     expect([...(two.json.st as { b: Iterable<unknown> }).b]).toEqual([]); // a NULL ARRAY is read as empty (REPEATED)
 
     // Row 3: NULL in every NULLABLE column, empty REPEATED columns.
-    for (const name of ['f', 'n', 'bn', 'b', 's', 'y', 'd', 't', 'dt', 'ts', 'g', 'j', 'iv', 'rd', 'rdt', 'rts', 'st']) {
+    for (const name of ['f', 'n', 'bn', 'b', 's', 'y', 'd', 't', 'dt', 'ts', 'g', 'j', 'iv', 'rd', 'rdt', 'rts', 'st', 'sg']) {
       expect(col(three.tb, name).getValid(three.i), name).toBe(false);
     }
     for (const name of ['arr', 'arrs', 'ga']) expect([...(three.json[name] as Iterable<unknown>)], name).toEqual([]);
@@ -197,7 +205,7 @@ describe('every BigQuery type through the GAPIC client in ARROW', () => {
         for (let i = 0; i < batch.numRows; i++) ids.push(batch.getChild('id')!.get(i) as bigint);
         expect(String(batch.getChild('iv')!.type)).toBe('Interval<MONTH_DAY_NANO>');
       }
-      expect(names).toEqual(['id', 'f', 'n', 'bn', 'b', 's', 'y', 'd', 't', 'dt', 'ts', 'g', 'j', 'iv', 'rd', 'rdt', 'rts', 'st', 'arr', 'arrs', 'ga']);
+      expect(names).toEqual(['id', 'f', 'n', 'bn', 'b', 's', 'y', 'd', 't', 'dt', 'ts', 'g', 'j', 'iv', 'rd', 'rdt', 'rts', 'st', 'arr', 'arrs', 'ga', 'sg']);
       expect(ids.sort()).toEqual([1n, 2n, 3n]);
     } finally {
       rc.close();
