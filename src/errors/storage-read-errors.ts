@@ -33,11 +33,25 @@ export function selectedFieldNotFound(field: string, table: string): BigQueryErr
 }
 
 /**
- * 400 invalid (gRPC INVALID_ARGUMENT): `readOptions.rowRestriction` failed to analyze; `detail`
- * is the ZetaSQL analyzer's text (the restriction is analyzed like any query's WHERE clause).
+ * 400 invalid (gRPC INVALID_ARGUMENT): `readOptions.rowRestriction` is not a filter the API can
+ * apply to `table` (`project.dataset.table`). BigQuery's text, as its clients report it for a
+ * restriction with a subquery (https://github.com/GoogleCloudDataproc/spark-bigquery-connector/issues/278,
+ * https://github.com/GoogleCloudDataproc/spark-bigquery-connector/issues/543):
+ * `request failed: Row filter for p.d.t is invalid. Filter is '(<restriction>)'`. When the ZetaSQL
+ * analyzer rejected the restriction (it is analyzed like a query's WHERE clause), its text follows
+ * as `detail` (the emulator's addition, so the reader learns which name or type is wrong).
  */
-export function invalidRowRestriction(detail: string): BigQueryError {
-  return new BigQueryError('invalid', `Invalid row restriction: ${detail}`);
+export function invalidRowRestriction(table: string, filter: string, detail?: string): BigQueryError {
+  return new BigQueryError('invalid', `request failed: Row filter for ${table} is invalid. Filter is '(${filter})'${detail ? `. ${detail}` : ''}`);
+}
+
+/**
+ * 400 invalid (gRPC INVALID_ARGUMENT): a row restriction longer than 1 MB (TableReadOptions.row_restriction
+ * in stream.proto: "Restricted to a maximum length for 1 MB"). BigQuery's text, as its clients
+ * report it (https://github.com/GoogleCloudDataproc/spark-bigquery-connector/issues/1301).
+ */
+export function rowRestrictionTooLong(maxBytes: number): BigQueryError {
+  return new BigQueryError('invalid', `read_session.read_options.row_restriction exceeded maximum allowed length. Maximum bytes allowed: ${maxBytes}`);
 }
 
 /**
@@ -65,4 +79,16 @@ export function invalidReadArgument(message: string): BigQueryError {
  */
 export function storageReadNonTable(): BigQueryError {
   return new BigQueryError('invalid', 'non-table entities cannot be read with the storage API');
+}
+
+/**
+ * 412 conditionNotMet (gRPC FAILED_PRECONDITION): ReadRows or SplitReadStream on a stream whose
+ * session's `expireTime` has passed (sessions live 6 hours: ReadSession.expire_time in
+ * storage.proto). BigQuery's text, as its clients report it
+ * (https://github.com/GoogleCloudDataproc/spark-bigquery-connector/issues/1316):
+ * `there was an error operating on 'projects/…/streams/…': session expired at 2024-11-23T09:59:13+00:00`.
+ */
+export function readSessionExpired(stream: string, expireMs: number): BigQueryError {
+  const at = new Date(expireMs).toISOString().slice(0, 19) + '+00:00';
+  return new BigQueryError('conditionNotMet', `there was an error operating on '${stream}': session expired at ${at}`);
 }

@@ -24,7 +24,8 @@
  *   INTERVAL interval[month_day_nano] (months, days, nanoseconds = micros × 1000; no page above
  *     names INTERVAL's Arrow type — this is the one Arrow type holding its three parts without
  *     loss; to check against a recording)
- *   RANGE<T> struct<start: T, end: T> (NULL bound = unbounded) · STRUCT struct<fields…>
+ *   RANGE<T> struct<start: T, end: T> (NULL bound = unbounded; no field metadata on the bounds)
+ *     · STRUCT struct<fields…>
  *   ARRAY<T> list<item: T>, never NULL (a NULL array is read as empty)
  * Nullability: a column is nullable unless `required` (mode REQUIRED) or an ARRAY (mode REPEATED);
  * STRUCT sub-fields, RANGE bounds and list items are nullable. The field metadata of an ARRAY
@@ -111,7 +112,8 @@ function arrowTypeOf(t: BqType): DataType {
     case 'STRUCT':
       return new Struct(t.fields.map((f) => arrowFieldOf(f.name, f.type, true)));
     case 'RANGE':
-      return new Struct([arrowFieldOf('start', t.element, true), arrowFieldOf('end', t.element, true)]);
+      // Bare bounds: no extension metadata on `start`/`end`, even for RANGE<DATETIME> (the Python client's range struct).
+      return new Struct([new Field('start', arrowTypeOf(t.element), true), new Field('end', arrowTypeOf(t.element), true)]);
     case 'ARRAY':
       return new List(new Field('item', arrowTypeOf(t.element), true));
   }

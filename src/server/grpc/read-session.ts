@@ -26,6 +26,8 @@ import { pruneNestedFields } from './selected-fields.js';
 export const READ_SESSION_TTL_MS = 6 * 3600 * 1000;
 /** Fewest rows a stream gets: a small table is one stream whatever maxStreamCount asks (recorded: storage_read/sr_create_session_multi_stream, 10 rows and max 4 → 1 stream). */
 export const MIN_ROWS_PER_STREAM = 1000;
+/** How long the name of an expired session is remembered, so ReadRows can say it expired (the emulator's choice: a day). */
+export const EXPIRED_SESSION_MEMORY_MS = 24 * 3600 * 1000;
 /** BigQuery's system limit on streams per session (CreateReadSessionRequest.max_stream_count). */
 export const MAX_STREAMS = 1000;
 
@@ -111,6 +113,8 @@ export interface SessionRequest {
 /** The live sessions of one emulator. */
 export class ReadSessions {
   private readonly sessions = new Map<string, ReadSessionState>();
+  /** Names of expired sessions whose rows were dropped → their expiry (ms since the epoch). */
+  private readonly expired = new Map<string, number>();
 
   constructor(
     private readonly engine: Engine,
@@ -138,13 +142,16 @@ export class ReadSessions {
 
   /**
    * The session and range of a stream name.
-   * @throws BigQueryError invalid for a malformed name, notFound for an unknown or expired one.
+   * @throws BigQueryError invalid for a malformed name; conditionNotMet (FAILED_PRECONDITION,
+   *   "session expired at …") once the session's expireTime has passed; notFound for an unknown one.
    */
   stream(name: string): { session: ReadSessionState; range: StreamRange } {
     const m = STREAM_NAME.exec(name);
     if (!m) throw BigQueryError.malformedResourceName('read stream', name, 'projects/{project}/locations/{location}/sessions/{session}/streams/{stream}');
     const session = this.sessions.get(m[1]);
-    if (!session || session.expireMs <= Date.now()) throw BigQueryError.readSessionNotFound('session', m[1]);
+    const expiredAt = session ? session.expireMs : this.expired.get(m[1]);
+    if (expiredAt !== undefined && expiredAt <= Date.now()) throw BigQueryError.readSessionExpired(name, expiredAt);
+    if (!session) throw BigQueryError.readSessionNotFound('session', m[1]);
     const range = session.streams.get(name);
     if (!range) throw BigQueryError.readSessionNotFound('stream', name);
     return { session, range };
@@ -157,13 +164,23 @@ export class ReadSessions {
     return name;
   }
 
+  /**
+   * Drops the rows of expired sessions, keeping their names and expiry (for EXPIRED_SESSION_MEMORY_MS)
+   * so that a late ReadRows answers "session expired" rather than "not found".
+   */
   private evictExpired(): void {
     const now = Date.now();
-    for (const [k, s] of this.sessions) if (s.expireMs <= now) this.sessions.delete(k);
+    for (const [k, s] of this.sessions) {
+      if (s.expireMs > now) continue;
+      this.sessions.delete(k);
+      this.expired.set(k, s.expireMs);
+    }
+    for (const [k, at] of this.expired) if (at + EXPIRED_SESSION_MEMORY_MS <= now) this.expired.delete(k);
   }
 
   private async readTable(req: SessionRequest): Promise<{ fields: SessionField[]; rows: Value[][] }> {
     const { projectId, datasetId, tableId } = req.table;
+    if (Buffer.byteLength(req.rowRestriction, 'utf8') > MAX_ROW_RESTRICTION_BYTES) throw BigQueryError.rowRestrictionTooLong(MAX_ROW_RESTRICTION_BYTES);
     const anon = this.jobs.jobOfAnonymousTable(projectId, datasetId, tableId);
     if (anon) return this.readAnonymous(req, anon);
     if (!this.engine.catalog.getDataset(projectId, datasetId) || !this.engine.catalog.getTable(projectId, datasetId, tableId)) {
@@ -177,22 +194,28 @@ export class ReadSessions {
     const asOf = req.snapshotTime ? ` FOR SYSTEM_TIME AS OF TIMESTAMP '${req.snapshotTime}'` : '';
     const sql = `SELECT ${select} FROM ${quote(`${projectId}.${datasetId}.${tableId}`)}${asOf}${where}`;
     const opts: QueryOptions = { projectId, caller: req.caller };
-    const r = await this.runQuery(sql, opts, !!where);
+    const r = await this.runQuery(sql, opts, where ? { table: `${projectId}.${datasetId}.${tableId}`, filter: req.rowRestriction } : undefined);
     const required = new Map(table.columns.map((c) => [c.name, c.required] as const));
     return { fields: (r.schema ?? []).map((f) => ({ name: f.name, type: f.type, required: !!required.get(f.name) })), rows: r.rows ?? [] };
   }
 
-  /** One SELECT through the engine's analyzer; a restriction that breaks it is INVALID_ARGUMENT. */
-  private async runQuery(sql: string, opts: QueryOptions, restricted: boolean) {
+  /**
+   * One SELECT through the engine's analyzer; a restriction that breaks it, or holds a subquery
+   * (the API filters rows of one table, it runs no query), is INVALID_ARGUMENT. The restriction
+   * starts on line 3 of `sql` (readTable), so the analyzer's `at [L:C]` is moved back two lines.
+   */
+  private async runQuery(sql: string, opts: QueryOptions, restriction?: { table: string; filter: string }) {
+    const invalid = (detail?: string) => BigQueryError.invalidRowRestriction(restriction!.table, restriction!.filter, detail && restrictionLocation(detail, restriction!.filter));
     try {
       checkQueryText(sql);
       const text = preParseRewrites(sql);
       const a = await this.engine.statements.analyze(text, 0, opts, { named: new Map(), positional: [] });
       const rest = Buffer.from(text).subarray(a.next).toString('utf8');
-      if (a.stmt.kind !== 'QueryStmt' || stripComments(rest)) throw BigQueryError.invalidRowRestriction('a row restriction is one boolean expression');
+      if (a.stmt.kind !== 'QueryStmt' || stripComments(rest)) throw invalid();
+      if (restriction && hasSubquery(a.stmt)) throw invalid();
       return await executeStatement(this.engine, a.stmt, a.tables, opts);
     } catch (e) {
-      if (restricted && e instanceof BigQueryError && e.reason === 'invalidQuery' && !TIME_TRAVEL_ERROR.test(e.message)) throw BigQueryError.invalidRowRestriction(e.message);
+      if (restriction && e instanceof BigQueryError && e.reason === 'invalidQuery' && !TIME_TRAVEL_ERROR.test(e.message)) throw invalid(e.message);
       throw e;
     }
   }
@@ -213,6 +236,27 @@ export class ReadSessions {
       rows: kept.map((r) => index.map((i) => r[i])),
     };
   }
+}
+
+/** Longest row restriction, in UTF-8 bytes (TableReadOptions.row_restriction: "Restricted to a maximum length for 1 MB"). */
+export const MAX_ROW_RESTRICTION_BYTES = 1_048_576;
+
+/** Whether a resolved statement holds a subquery anywhere (a `SubqueryExpr` node, src/analyzer/ast.ts kinds). */
+function hasSubquery(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(hasSubquery);
+  if (!node || typeof node !== 'object') return false;
+  if ((node as { kind?: unknown }).kind === 'SubqueryExpr') return true;
+  return Object.values(node).some(hasSubquery);
+}
+
+/**
+ * The analyzer's `detail` with its `at [L:C]` made relative to the restriction (which starts on
+ * line 3 of the generated SELECT); a location outside the restriction (the SELECT's own closing
+ * parenthesis) is dropped.
+ */
+function restrictionLocation(detail: string, filter: string): string {
+  const lines = filter.split('\n').length;
+  return detail.replace(/ at \[(\d+):(\d+)\]/, (_, l: string, c: string) => (Number(l) - 2 >= 1 && Number(l) - 2 <= lines ? ` at [${Number(l) - 2}:${c}]` : ''));
 }
 
 /**
