@@ -32,7 +32,10 @@ export interface SpawnedEmulator {
   exit?: { code: number | null; signal: NodeJS.Signals | null };
   /** The last lines of its stderr/stdout (for crash reports). */
   outputTail(): string;
-  /** Event-loop/RSS samples recorded so far. */
+  /**
+   * Event-loop/RSS samples recorded so far, from the first second that ended after the emulator
+   * announced it was serving (its start-up — module loading, the first analyzer — is not serving).
+   */
   lagSamples(): LagSample[];
   /** Stops it (SIGTERM, then SIGKILL after 5 s) and removes its scratch files. */
   stop(): Promise<void>;
@@ -82,7 +85,7 @@ export async function spawnEmulator(opts: { projectId?: string; extraArgs?: stri
     outputTail: () => tail,
     lagSamples: () => {
       try {
-        return fs.readFileSync(lagFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LagSample);
+        return fs.readFileSync(lagFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LagSample).filter((l) => l.t >= servingAt + 1000);
       } catch {
         return [];
       }
@@ -110,6 +113,7 @@ export async function spawnEmulator(opts: { projectId?: string; extraArgs?: stri
   child.once('exit', (code, signal) => {
     emu.exit = { code, signal };
   });
+  let servingAt = Infinity;
   emu.url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`bqemu did not start within ${opts.startTimeoutMs ?? 60_000} ms: ${tail}`)), opts.startTimeoutMs ?? 60_000);
     const onData = () => {
@@ -117,6 +121,7 @@ export async function spawnEmulator(opts: { projectId?: string; extraArgs?: stri
       if (m) {
         clearTimeout(timer);
         child.stdout!.off('data', onData);
+        servingAt = Date.now();
         resolve(m[1]!);
       }
     };
