@@ -4,6 +4,7 @@
  * docs/ARCHITECTURE.md §7). Port 0 picks a free port.
  */
 import * as grpc from '@grpc/grpc-js';
+import { format } from 'node:util';
 import type { Logger } from '../../config/logger.js';
 import type { Engine } from '../../engine/engine.js';
 import type { JobManager } from '../../jobs/jobs.js';
@@ -26,6 +27,13 @@ export interface GrpcServer {
  * @throws Error when the port cannot be bound.
  */
 export async function startGrpcServer(opts: { host: string; port: number; engine: Engine; jobs: JobManager; log: Logger }): Promise<GrpcServer> {
+  // grpc-js's own messages (e.g. "No address added" when the port is taken, answered by a free
+  // port in server.ts) go through the emulator's logger instead of straight to standard error.
+  grpc.setLogger({
+    error: (...a: unknown[]) => opts.log.warn({ grpcJs: format(...a) }, 'grpc-js'),
+    info: (...a: unknown[]) => opts.log.debug({ grpcJs: format(...a) }, 'grpc-js'),
+    debug: (...a: unknown[]) => opts.log.debug({ grpcJs: format(...a) }, 'grpc-js'),
+  });
   const server = new grpc.Server({ 'grpc.max_send_message_length': 128 * 1024 * 1024 });
   server.addService(loadBigQueryReadService(), bigQueryReadHandlers(new ReadSessions(opts.engine, opts.jobs), opts.log));
   const host = opts.host.includes(':') && !opts.host.startsWith('[') ? `[${opts.host}]` : opts.host;
