@@ -3,8 +3,8 @@
  * itself produced or that Google's and Apache's clients declare for it — never with bqemu's own
  * output:
  * - QUOTED_READ_RESPONSE: the `avroSchema.schema` text of a real ReadRowsResponse quoted verbatim in
- *   a public bug report (AdrianStrugala/AvroConvert issue 89: "this is how the data comes from the
- *   bigquery storage api"), its first two columns — both NULLABLE STRING, as its rows' bytes show
+ *   a public bug report to the AvroConvert library on GitHub ("this is how the data comes from the
+ *   bigquery storage api", titled "Trouble getting this to work with BigQuery"), its first two columns — both NULLABLE STRING, as its rows' bytes show
  *   (`02 06 "695"`, `02 08 "1284"`);
  * - QUOTED_NESTED: a Storage Read schema with a REPEATED RECORD quoted by a Beam user (record
  *   `__root__`, array items record `__s_0`, no namespace), three of its columns;
