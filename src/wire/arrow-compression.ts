@@ -43,6 +43,9 @@ const IPC_CODEC: Record<BufferCompression, CompressionType> = {
 /** A Buffer view of `data` without copying (the napi libraries take Buffers). */
 const asBuffer = (data: Uint8Array) => (Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
 
+/** Zstandard level 1: Arrow C++'s default for IPC buffers (faster than zstd's own default 3, and no larger on columnar buffers). */
+const ZSTD_PARAMETERS = { compressionLevel: 1 };
+
 /** The uncompressed lengths of the buffers compressed since the last `compressRecordBatch` began, in order. */
 let encodedLengths: number[] = [];
 
@@ -51,7 +54,7 @@ compressionRegistry.set(CompressionType.LZ4_FRAME, {
   decode: (data) => decompressFrameSync(asBuffer(data)),
 });
 compressionRegistry.set(CompressionType.ZSTD, {
-  encode: (data) => (encodedLengths.push(data.length), zstdCompress(data)),
+  encode: (data) => (encodedLengths.push(data.length), zstdCompress(data, ZSTD_PARAMETERS)),
   decode: (data) => zstdDecompress(data),
 });
 
