@@ -26,7 +26,7 @@
  * that decompresses to another length ("Failed to fully decompress buffer"). The lengths are
  * recorded as the codecs compress and written back over the prefixes (`fixLengthPrefixes`).
  */
-import { CompressionType, Message, RecordBatchReader, RecordBatchStreamWriter, compressionRegistry } from 'apache-arrow';
+import { CompressionType, Message, RecordBatchReader, RecordBatchStreamWriter, compressionRegistry, type RecordBatch } from 'apache-arrow';
 import { compressFrameSync, decompressFrameSync } from 'lz4-napi';
 import { compress as zstdCompress, decompress as zstdDecompress } from 'zstd-napi';
 import { BigQueryError } from '../errors/errors.js';
@@ -104,6 +104,19 @@ function schemaMessageLength(stream: Uint8Array): number {
 const EOS_BYTES = 8;
 
 /**
+ * The record-batch message (no schema, no end-of-stream marker) of apache-arrow `RecordBatch`
+ * `batch` with its body buffers compressed by `codec` — for an encoder that holds the batch itself
+ * (no decoding needed); `compressRecordBatch` for one that holds its bytes.
+ */
+export function compressedRecordBatchBytes(batch: RecordBatch, codec: BufferCompression): Uint8Array {
+  encodedLengths = [];
+  const out = RecordBatchStreamWriter.writeAll([batch], { compressionType: IPC_CODEC[codec] }).toUint8Array(true);
+  const msg = out.slice(schemaMessageLength(out), out.length - EOS_BYTES);
+  fixLengthPrefixes(msg, encodedLengths);
+  return msg;
+}
+
+/**
  * The record-batch message `batch` (an uncompressed `ReadRowsResponse.arrow_record_batch.serialized_record_batch`)
  * with its body buffers compressed by `codec`: the same rows, a `BodyCompression` header, each
  * buffer prefixed with its uncompressed length and compressed (module docstring). Without a
@@ -116,10 +129,6 @@ export function compressRecordBatch(batch: Uint8Array, codec: BufferCompression 
   const stream = new Uint8Array(head.length + batch.length);
   stream.set(head);
   stream.set(batch, head.length);
-  const batches = RecordBatchReader.from(stream).readAll();
-  encodedLengths = [];
-  const out = RecordBatchStreamWriter.writeAll(batches, { compressionType: IPC_CODEC[codec] }).toUint8Array(true);
-  const msg = out.slice(schemaMessageLength(out), out.length - EOS_BYTES);
-  fixLengthPrefixes(msg, encodedLengths);
-  return msg;
+  const [decoded] = RecordBatchReader.from(stream).readAll();
+  return compressedRecordBatchBytes(decoded, codec);
 }
