@@ -15,7 +15,9 @@
  *   BIGNUMERIC decimal(77, 38));
  * - EXPORT_DOCS: BigQuery "Export table data", Avro export details (TIMESTAMP always
  *   timestamp-micros; DATE, TIME, DATETIME as date, time-micros and string `datetime` logical types
- *   with useAvroLogicalTypes, strings without; NULLABLE union, REPEATED array).
+ *   with useAvroLogicalTypes, strings without; NULLABLE union, REPEATED array; "Parameterized
+ *   NUMERIC(P[, S]) and BIGNUMERIC(P[, S]) data types transfer their precision and scale type
+ *   parameters to the Avro decimal logical type").
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -170,6 +172,27 @@ describe('Avro export files (extract jobs, EXPORT DATA)', () => {
     expect(() => avroSchemaOf([{ name: 'i', type: T('INTERVAL') }], { target: 'export', logicalTypes: true })).toThrow(/not supported/);
   });
 
+  it('parameterized NUMERIC(P, S) / BIGNUMERIC(P) columns, sub-fields and elements are decimal(P, S), values at scale S (EXPORT_DOCS)', () => {
+    const dec = (precision: number, scale: number) => ({ type: 'bytes', logicalType: 'decimal', precision, scale });
+    const s = avroSchemaOf(
+      [
+        { name: 'n', type: T('NUMERIC'), precision: 10, scale: 2 },
+        { name: 'b', type: T('BIGNUMERIC'), precision: 40, required: true },
+        { name: 'st', type: { kind: 'STRUCT', fields: [{ name: 'x', type: T('NUMERIC') }] }, subfields: [{ precision: 5, scale: 1 }] },
+        { name: 'a', type: { kind: 'ARRAY', element: T('NUMERIC') }, precision: 6, scale: 3 },
+        { name: 'plain', type: T('NUMERIC') },
+      ],
+      { target: 'export', logicalTypes: false },
+    );
+    expect(s.fields).toEqual([
+      { name: 'n', type: ['null', dec(10, 2)] },
+      { name: 'b', type: dec(40, 0) },
+      { name: 'st', type: ['null', { type: 'record', name: 'Root_st', fields: [{ name: 'x', type: ['null', dec(5, 1)] }] }] },
+      { name: 'a', type: { type: 'array', items: dec(6, 3) } },
+      { name: 'plain', type: ['null', dec(38, 9)] },
+    ]);
+  });
+
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bqemu-avro-'));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -178,9 +201,10 @@ describe('Avro export files (extract jobs, EXPORT DATA)', () => {
       { name: 'id', type: T('INT64'), required: true },
       { name: 'ts', type: T('TIMESTAMP'), required: false },
       { name: 'd', type: T('DATE'), required: false },
+      { name: 'n', type: T('NUMERIC'), required: false, precision: 10, scale: 2 },
     ];
     const file = path.join(dir, 'x.avro');
-    await writeAvro(file, columns, [[2n ** 63n - 1n, 253402300799999999n, '9999-12-31'], [-(2n ** 53n) - 1n, null, null]], 'deflate', true);
+    await writeAvro(file, columns, [[2n ** 63n - 1n, 253402300799999999n, '9999-12-31', '-12345678.9'], [-(2n ** 53n) - 1n, null, null, null]], 'deflate', true);
     let headerSchema = '';
     const records: unknown[] = [];
     const typeHook = (x: unknown) => (x === 'long' || (x as { type?: string })?.type === 'long' ? bigLongReader : undefined);
@@ -200,11 +224,13 @@ describe('Avro export files (extract jobs, EXPORT DATA)', () => {
         { name: 'id', type: 'long' },
         { name: 'ts', type: ['null', { type: 'long', logicalType: 'timestamp-micros' }] },
         { name: 'd', type: ['null', { type: 'int', logicalType: 'date' }] },
+        { name: 'n', type: ['null', { type: 'bytes', logicalType: 'decimal', precision: 10, scale: 2 }] },
       ],
     });
+    // -1234567890 (= -12345678.90 at scale 2) in big-endian two's complement: 0xB6 0x69 0xFD 0x2E.
     expect(records).toEqual([
-      { id: 2n ** 63n - 1n, ts: 253402300799999999n, d: 2_932_896 },
-      { id: -(2n ** 53n) - 1n, ts: null, d: null },
+      { id: 2n ** 63n - 1n, ts: 253402300799999999n, d: 2_932_896, n: Buffer.from([0xb6, 0x69, 0xfd, 0x2e]) },
+      { id: -(2n ** 53n) - 1n, ts: null, d: null, n: null },
     ]);
   });
 });

@@ -22,6 +22,9 @@
  *     bound = unbounded — no source names it either; export refuses both (BigQuery: "RANGE types
  *     aren't supported in Avro export")
  *   STRUCT record · ARRAY<T> array of T, never NULL (a NULL array is written empty)
+ *   Export only: a parameterized NUMERIC(P[, S]) / BIGNUMERIC(P[, S]) column is decimal(P, S)
+ *   (BigQuery: "Parameterized NUMERIC(P[, S]) and BIGNUMERIC(P[, S]) data types transfer their
+ *   precision and scale type parameters to the Avro decimal logical type"; S absent = 0).
  * Nullability: a column is the union ["null", T] unless `required` (mode REQUIRED) or an ARRAY
  * (mode REPEATED); STRUCT sub-fields and RANGE bounds are unions too; array items are not
  * (BigQuery arrays hold no NULL). Anonymous STRUCT fields are named `_field_<i+1>`.
@@ -43,13 +46,18 @@
  */
 import avro from 'avsc';
 import type { BqType, IntervalValue, RangeValue, Value } from '../types/types.js';
+import type { ParamTree } from '../types/type-params.js';
 import { BIGNUMERIC_SCALE, NUMERIC_SCALE, parseScaled } from '../types/decimal.js';
 import { formatInterval } from '../types/interval.js';
 import { parseDateText, parseTimeText } from '../types/temporal.js';
 import { BigQueryError } from '../errors/errors.js';
 
-/** One top-level column (the shape of src/wire/arrow.ts's `ArrowField`). */
-export interface AvroField {
+/**
+ * One top-level column (the shape of src/wire/arrow.ts's `ArrowField`); a table column
+ * (src/types/schema.ts `Column`) also carries its type parameters (`precision`, `scale`,
+ * `subfields`), which export files honour.
+ */
+export interface AvroField extends ParamTree {
   name: string;
   type: BqType;
   required?: boolean;
@@ -113,8 +121,19 @@ const decimal = (t: BqType, scale: number) => (v: Value) => {
   return scaled === null ? fault(v, t) : Buffer.from(twosComplement(scaled));
 };
 
-/** BigQuery type `t` of the field at `path` mapped per `b` (module docstring). */
-function mapType(t: BqType, path: readonly string[], b: Build): Mapped {
+/** The Avro decimal of a NUMERIC/BIGNUMERIC: BigQuery's fixed precision and scale, or an export's type parameters. */
+function decimalType(t: BqType, params: ParamTree | undefined, b: Build): Mapped {
+  const [precision, scale] =
+    b.mapping.target === 'export' && params?.precision !== undefined
+      ? [params.precision, params.scale ?? 0]
+      : t.kind === 'NUMERIC'
+        ? [38, NUMERIC_SCALE]
+        : [77, BIGNUMERIC_SCALE];
+  return { schema: { type: 'bytes', logicalType: 'decimal', precision, scale }, conv: decimal(t, scale) };
+}
+
+/** BigQuery type `t` of the field at `path` (type parameters `params`) mapped per `b` (module docstring). */
+function mapType(t: BqType, path: readonly string[], b: Build, params?: ParamTree): Mapped {
   const read = b.mapping.target === 'storage-read';
   const logical = b.mapping.target === 'storage-read' || b.mapping.logicalTypes;
   switch (t.kind) {
@@ -131,9 +150,8 @@ function mapType(t: BqType, path: readonly string[], b: Build): Mapped {
     case 'BYTES':
       return { schema: 'bytes', conv: (v) => (v instanceof Uint8Array ? Buffer.from(v.buffer, v.byteOffset, v.byteLength) : fault(v, t)) };
     case 'NUMERIC':
-      return { schema: { type: 'bytes', logicalType: 'decimal', precision: 38, scale: NUMERIC_SCALE }, conv: decimal(t, NUMERIC_SCALE) };
     case 'BIGNUMERIC':
-      return { schema: { type: 'bytes', logicalType: 'decimal', precision: 77, scale: BIGNUMERIC_SCALE }, conv: decimal(t, BIGNUMERIC_SCALE) };
+      return decimalType(t, params, b);
     case 'DATE':
       if (!logical) return { schema: 'string', conv: text(t) };
       return { schema: { type: 'int', logicalType: 'date' }, conv: (v) => (typeof v === 'string' ? parseDateText(v) : null) ?? fault(v, t) };
@@ -154,7 +172,7 @@ function mapType(t: BqType, path: readonly string[], b: Build): Mapped {
     case 'STRUCT': {
       const fields = t.fields.map((f, i) => ({ name: avroName(f.name, i), type: f.type }));
       const name = b.recordName(path);
-      const mapped = fields.map((f) => ({ name: f.name, m: mapField(f.type, true, [...path, f.name], b) }));
+      const mapped = fields.map((f, i) => ({ name: f.name, m: mapField(f.type, true, [...path, f.name], b, params?.subfields?.[i]) }));
       return {
         schema: { type: 'record', name, fields: mapped.map((f) => ({ name: f.name, type: f.m.schema })) },
         conv: (v) => {
@@ -180,7 +198,7 @@ function mapType(t: BqType, path: readonly string[], b: Build): Mapped {
       };
     }
     case 'ARRAY': {
-      const item = mapType(t.element, path, b);
+      const item = mapType(t.element, path, b, params); // a REPEATED field's parameters are its elements'
       return {
         schema: { type: 'array', items: item.schema },
         conv: (v) => {
@@ -193,8 +211,8 @@ function mapType(t: BqType, path: readonly string[], b: Build): Mapped {
 }
 
 /** A field of type `t`: a ["null", T] union when nullable, never for an ARRAY (NULL written as an empty array). */
-function mapField(t: BqType, nullable: boolean, path: readonly string[], b: Build): Mapped {
-  const m = mapType(t, path, b);
+function mapField(t: BqType, nullable: boolean, path: readonly string[], b: Build, params?: ParamTree): Mapped {
+  const m = mapType(t, path, b, params);
   if (t.kind === 'ARRAY') return { schema: m.schema, conv: (v) => m.conv(v ?? []) };
   if (!nullable) return { schema: m.schema, conv: (v) => (v === null || v === undefined ? fault(null, t) : m.conv(v)) };
   return { schema: ['null', m.schema], conv: (v) => (v === null || v === undefined ? null : m.conv(v)) };
@@ -207,7 +225,7 @@ function mapRow(fields: readonly AvroField[], mapping: AvroMapping) {
     mapping,
     recordName: mapping.target === 'storage-read' ? () => `__s_${next++}` : (path) => [AVRO_EXPORT_ROOT_RECORD, ...path].join('_'),
   };
-  const columns = fields.map((f) => ({ name: f.name, m: mapField(f.type, !f.required, [f.name], b) }));
+  const columns = fields.map((f) => ({ name: f.name, m: mapField(f.type, !f.required, [f.name], b, f) }));
   const schema = {
     type: 'record',
     name: mapping.target === 'storage-read' ? AVRO_ROOT_RECORD : AVRO_EXPORT_ROOT_RECORD,
