@@ -9,6 +9,7 @@ import * as grpc from '@grpc/grpc-js';
 import { BigQueryError, grpcCodeOf } from '../../errors/errors.js';
 import type { Logger } from '../../config/logger.js';
 import { arrowRecordBatchBytes, arrowSchemaBytes } from '../../wire/arrow.js';
+import { bufferCompressionOf, compressRecordBatch, type BufferCompression } from '../../wire/arrow-compression.js';
 import { avroRowsBytes, avroSchemaJson } from '../../wire/avro.js';
 import { callerFromHeaders } from '../rest/context.js';
 import type { Value } from '../../types/types.js';
@@ -83,12 +84,14 @@ async function createReadSession(sessions: ReadSessions, req: Msg, caller: Retur
   const maxStreams = Number(req.maxStreamCount ?? 0);
   const minStreams = Number(req.preferredMinStreamCount ?? 0);
   partitionRows(1, maxStreams, minStreams); // argument checks before any read
+  const bufferCompression = rs.dataFormat === 'ARROW' ? bufferCompressionOf(opts) : undefined;
   const s = await sessions.create(
     { table, selectedFields: (opts.selectedFields ?? []) as string[], rowRestriction: String(opts.rowRestriction ?? ''), snapshotTime: snapshotTimeOf(rs.tableModifiers), samplePercentage: samplePercentageOf(opts), caller },
     'us',
     (rows) => partitionRows(rows, maxStreams, minStreams),
     rs.dataFormat,
   );
+  s.bufferCompression = bufferCompression;
   const bytes = String(estimatedBytes(s.rows));
   return {
     name: s.name,
@@ -147,10 +150,10 @@ function schemaOf(s: { dataFormat: DataFormat; fields: SessionField[] }): Msg {
  * conformance/grpc/storage_read/sr_create_session_one_stream: arrow row_count "0" vs "10";
  * read_session_avro_basic: avro_rows carries no row_count).
  */
-function rowsOf(s: { dataFormat: DataFormat; fields: SessionField[] }, rows: Value[][]): Msg {
+function rowsOf(s: { dataFormat: DataFormat; fields: SessionField[]; bufferCompression?: BufferCompression }, rows: Value[][]): Msg {
   return s.dataFormat === 'AVRO'
     ? { avroRows: { serializedBinaryRows: Buffer.from(avroRowsBytes(s.fields, rows)), rowCount: '0' } }
-    : { arrowRecordBatch: { serializedRecordBatch: Buffer.from(arrowRecordBatchBytes(s.fields, rows)), rowCount: '0' } };
+    : { arrowRecordBatch: { serializedRecordBatch: Buffer.from(compressRecordBatch(arrowRecordBatchBytes(s.fields, rows), s.bufferCompression, () => arrowSchemaBytes(s.fields))), rowCount: '0' } };
 }
 
 /** Waits until the call's buffer drains (write() returned false) or the call ends. */

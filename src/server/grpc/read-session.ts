@@ -19,6 +19,7 @@ import { executeStatement } from '../../engine/statements.js';
 import { BigQueryError } from '../../errors/errors.js';
 import type { JobManager } from '../../jobs/jobs.js';
 import type { BqType, Value } from '../../types/types.js';
+import type { BufferCompression } from '../../wire/arrow-compression.js';
 import { decodeJsonValue } from '../../wire/rest-values.js';
 import { pruneNestedFields } from './selected-fields.js';
 
@@ -56,6 +57,8 @@ export interface ReadSessionState {
   rows: Value[][];
   /** Stream names → their ranges (split streams are added here too). */
   streams: Map<string, StreamRange>;
+  /** ARROW sessions: the record batches' buffer compression (read_options.arrow_serialization_options). */
+  bufferCompression?: BufferCompression;
 }
 
 /** A table path of the API: `projects/P/datasets/D/tables/T`. */
