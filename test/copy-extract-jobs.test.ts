@@ -150,6 +150,15 @@ describe('extract jobs', () => {
     ]);
   });
 
+  it('INT64 beyond 2^53 survives an Avro extract and load back exactly', async () => {
+    await t.bq.query({ query: `CREATE TABLE ${DS}.bigints AS SELECT * FROM UNNEST([9223372036854775807, -9223372036854775808, 9007199254740993]) AS n` });
+    const [job] = await t.bq.dataset(DS).table('bigints').extract(gcsFile('avro/bigints.avro'), { format: 'AVRO' } as never);
+    expect(job.status?.state).toBe('DONE');
+    await t.bq.createJob({ configuration: { load: { sourceUris: ['gs://bkt/avro/bigints.avro'], sourceFormat: 'AVRO', destinationTable: { projectId: P, datasetId: DS, tableId: 'bigintsback' } } } });
+    const [back] = await t.bq.query({ query: `SELECT CAST(n AS STRING) AS n FROM ${DS}.bigintsback ORDER BY n` });
+    expect(back.map((r: any) => r.n).sort()).toEqual(['-9223372036854775808', '9007199254740993', '9223372036854775807']);
+  });
+
   it('extracts Avro (read back with avsc) and loads it back', async () => {
     const [job] = await t.bq.dataset(DS).table('src').extract(gcsFile('avro/src.avro'), { compression: 'DEFLATE' });
     expect(job.status?.state).toBe('DONE');

@@ -14,6 +14,7 @@
  */
 import fs from 'node:fs';
 import avro from 'avsc';
+import { BigIntLong } from '../wire/avro.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Column } from '../types/schema.js';
 import type { BqType } from '../types/types.js';
@@ -115,7 +116,8 @@ export async function readAvro(files: string[], useLogicalTypes: boolean): Promi
   for (const f of files) {
     let conv: Conv | undefined;
     await new Promise<void>((resolve, reject) => {
-      const dec = avro.createFileDecoder(f);
+      // Longs as bigint: INT64 beyond 2^53 (avsc's own long refuses them) loads exactly.
+      const dec = avro.createFileDecoder(f, { parseHook: (schema: avro.Schema) => avro.Type.forSchema(schema, { registry: { long: BigIntLong } }) } as never);
       dec.on('metadata', (_type: unknown, _codec: unknown, header: { meta: Record<string, Buffer> }) => {
         try {
           const schema = JSON.parse(header.meta['avro.schema'].toString('utf8'));

@@ -263,7 +263,7 @@ const longScratch = Buffer.alloc(8);
  * writer hands it a bigint or a safe integer and it writes the 8 little-endian bytes avsc then
  * zig-zag encodes (avsc `LongType.__with`).
  */
-const BigIntLong = avro.types.LongType.__with({
+export const BigIntLong = avro.types.LongType.__with({
   fromBuffer: (b: Buffer) => b.readBigInt64LE(),
   toBuffer: (n: bigint | number) => {
     longScratch.writeBigInt64LE(BigInt(n));
