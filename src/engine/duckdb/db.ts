@@ -22,6 +22,7 @@ import path from 'node:path';
 import type { MetaPersistence } from '../../catalog/store.js';
 import { BigQueryError } from '../../errors/errors.js';
 import { mapDuckDBError } from './duckdb-errors.js';
+import { PreparedStatements } from './prepared-statements.js';
 import { currentInterrupter, interruptedError, runWithJsUdfs, type Interrupter } from './interrupts.js';
 import { duckMemoryLimit, type DatabaseOptions } from './settings.js';
 import { installFunctionPrelude } from '../../functions/prelude.js';
@@ -32,8 +33,6 @@ export { Interrupter, currentInterrupterSignal, runInterruptible, runWithJsUdfs 
 export { duckMemoryLimit, type DatabaseOptions } from './settings.js';
 
 const POOL_SIZE = 4;
-/** Prepared statements kept per pooled connection (Database.readAll). */
-const PREPARED_PER_CONNECTION = 32;
 
 /** The database whose write turn the current async context holds (see Database.serializeWrite). */
 const writeTurn = new AsyncLocalStorage<Database>();
@@ -179,7 +178,7 @@ export class Database implements MetaPersistence {
 
   /**
    * Runs a query and reads every row. The statement is prepared once per connection and kept
-   * (least recently used first out, {@link PREPARED_PER_CONNECTION}): a repeated query skips
+   * (least recently used first out, src/engine/duckdb/prepared-statements.ts): a repeated query skips
    * DuckDB's parse and plan (measured: `SELECT 1`-sized queries 0.41 → 0.21 ms). DuckDB re-binds a
    * kept statement when the catalog changed and evaluates CURRENT_TIMESTAMP, random() … per run.
    * Text DuckDB cannot prepare (several statements) runs unprepared.
@@ -212,48 +211,16 @@ export class Database implements MetaPersistence {
   /** Runs `sql` through the connection's kept prepared statement (see readAll), or `unprepared`. */
   private async runPrepared<T>(sql: string, run: (p: DuckDBPreparedStatement) => Promise<T>, unprepared: (c: DuckDBConnection) => Promise<T>): Promise<T> {
     return this.withConnection(async (c) => {
-      let cache = this.prepared.get(c);
-      if (!cache) this.prepared.set(c, (cache = new Map()));
-      let p = cache.get(sql);
-      let evicted: DuckDBPreparedStatement | undefined;
       try {
-        if (p) {
-          // Most recently used last.
-          cache.delete(sql);
-          cache.set(sql, p);
-        } else {
-          try {
-            p = await c.prepare(sql);
-          } catch {
-            // Not preparable (e.g. several statements, or a statement DuckDB cannot prepare): run it unprepared, whose errors are mapped below.
-            return await unprepared(c);
-          }
-          cache.set(sql, p);
-          // A cancel that arrived while preparing interrupted nothing: honour it before running.
-          if (currentInterrupter.getStore()?.interrupted) throw interruptedError();
-          if (cache.size > PREPARED_PER_CONNECTION) {
-            const [oldest, stmt] = cache.entries().next().value as [string, DuckDBPreparedStatement];
-            cache.delete(oldest);
-            // Destroyed once `p` has run: by then no result of it can still be the connection's query.
-            evicted = stmt;
-          }
-        }
-        const out = await run(p);
-        evicted?.destroySync();
-        return out;
+        return await this.prepared.run(c, sql, run, unprepared);
       } catch (e) {
-        if (p && cache.get(sql) === p) {
-          cache.delete(sql);
-          await retireFailed(c, p);
-        }
-        evicted?.destroySync();
         throw mapDuckDBError(e, this.log);
       }
     });
   }
 
   /** Prepared statements kept per pooled connection (see readAll). */
-  private readonly prepared = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
+  private readonly prepared = new PreparedStatements();
 
   /** Runs several statements on one connection inside a transaction (all or nothing). */
   async transaction(statements: string[]): Promise<number[]> {
@@ -389,7 +356,7 @@ export class Database implements MetaPersistence {
     if (this.ownTempDir) fs.rmSync(this.ownTempDir, { recursive: true, force: true });
     const busy = this.pool.filter((c) => !this.free.includes(c));
     for (const c of this.free) {
-      for (const p of this.prepared.get(c)?.values() ?? []) p.destroySync();
+      this.prepared.destroyAll(c);
       c.closeSync();
     }
     this.free = [];
@@ -399,19 +366,3 @@ export class Database implements MetaPersistence {
   }
 }
 
-/**
- * Destroys a prepared statement whose run failed or was stopped early, without stalling the event
- * loop. Its query can still be the connection's active one (a streamed result left unread, an
- * interrupted scan whose executor tasks are winding down), and DuckDB cleans an active query up —
- * waiting for its tasks — in whichever thread touches it next: a `destroySync` now would wait on
- * the main thread (measured in the fuzz run: single calls of 100–370 ms). Running a trivial
- * statement first has that cleanup happen on a DuckDB worker thread; the destroy is then cheap.
- */
-async function retireFailed(c: DuckDBConnection, p: DuckDBPreparedStatement): Promise<void> {
-  try {
-    await c.run('SELECT 1');
-  } catch {
-    // The connection is unusable anyway: the destroy below is all that is left to do.
-  }
-  p.destroySync();
-}
