@@ -21,12 +21,15 @@ const CHUNK_CHARS = 256 * 1024;
  * exactly `Buffer.from(text, 'utf8')`.
  */
 export function utf8Chunks(text: string, chunkChars = CHUNK_CHARS): Readable {
-  function* chunks(): Generator<Buffer> {
+  async function* chunks(): AsyncGenerator<Buffer> {
     for (let at = 0; at < text.length; ) {
       let end = Math.min(text.length, at + chunkChars);
       // A high surrogate at the cut belongs with the low one after it.
       const last = text.charCodeAt(end - 1);
       if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+      // Back to the event loop between chunks: a socket that keeps accepting would otherwise pull
+      // the whole text through promise callbacks without other clients getting a turn.
+      if (at > 0) await new Promise<void>((resolve) => setImmediate(resolve));
       yield Buffer.from(text.slice(at, end), 'utf8');
       at = end;
     }
