@@ -202,6 +202,7 @@ async function main(): Promise<number> {
   const lagP99 = percentile(lagSamples.map((l) => l.p99).sort((a, b) => a - b), 99);
   const lagMax = Math.max(0, ...lagSamples.map((l) => l.max));
   const rssMax = Math.max(0, ...lagSamples.map((l) => l.rss));
+  const heapMax = Math.max(0, ...lagSamples.map((l) => l.heap));
   console.log(`\n== bqemu fuzz summary (${minutes} min, seed ${seed}) ==\n${tally.kindTable()}\n`);
   console.log(`largest answers:\n${tally.largestAnswers()}\n`);
   console.log(
@@ -223,6 +224,7 @@ async function main(): Promise<number> {
         ['event-loop lag p99 of 1 s windows ms', lagP99],
         ['event-loop lag max ms', lagMax],
         ['emulator RSS max MB', Math.round(rssMax / 1e6)],
+        ['emulator V8 heap max MB', Math.round(heapMax / 1e6)],
       ],
     ),
   );
