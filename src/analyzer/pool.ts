@@ -307,6 +307,11 @@ export class AnalyzerPool {
         if (w.dead || !w.isReady) continue;
         if (!w.heavy) for (const p of w.inflight) if (p.sentAt !== undefined && now - p.sentAt >= ANALYZER_HEAVY_CALL_MS) {
           this.makeHeavy(w);
+          // Calls that only share the process with the long one go to an ordinary process.
+          for (const other of [...w.inflight]) if (other.sentAt === undefined || now - other.sentAt < ANALYZER_HEAVY_CALL_MS) {
+            this.detach(other)?.cancel();
+            this.send(other);
+          }
           break;
         }
         for (const conn of [w.shared, ...w.dedicated]) {
