@@ -1,6 +1,8 @@
 /**
  * The handlers of `google.cloud.bigquery.storage.v1.BigQueryRead` (storage.proto): CreateReadSession,
- * ReadRows (server streaming, Arrow record batches or Avro rows, with backpressure) and SplitReadStream. Request
+ * ReadRows (server streaming, Arrow record batches or Avro rows, read from DuckDB batch by batch
+ * with backpressure: the next batch is read only once the call's buffer has room, and a cancelled
+ * call ends the DuckDB query) and SplitReadStream. Request
  * and response messages are the plain objects of @grpc/proto-loader (protos.ts: camelCase fields,
  * int64 as strings, enums as names). Errors are BigQueryErrors sent as gRPC statuses
  * (src/errors/grpc-status.ts); anything else is a bug and answers INTERNAL.
@@ -8,13 +10,18 @@
 import * as grpc from '@grpc/grpc-js';
 import { BigQueryError, grpcCodeOf } from '../../errors/errors.js';
 import type { Logger } from '../../config/logger.js';
-import { arrowRecordBatchBytes, arrowSchemaBytes } from '../../wire/arrow.js';
+import { arrowRecordBatchBytesFromColumns, arrowSchemaBytes } from '../../wire/arrow.js';
 import { avroRowsBytes, avroSchemaJson } from '../../wire/avro.js';
 import { callerFromHeaders } from '../rest/context.js';
 import type { Value } from '../../types/types.js';
+import type { RowBatch } from '../../engine/storage-read.js';
 import { parseTablePath, partitionRows, type DataFormat, type ReadSessions, type SessionField } from './read-session.js';
 
-/** Most rows one ReadRows response carries. */
+/**
+ * Rows one ReadRows response carries: a response closes at the first DuckDB chunk (≤ 2,048 rows)
+ * that reaches this count, so one holds at most MAX_ROWS_PER_RESPONSE + 2,047 rows. One batch is
+ * what a stream holds in JS memory at a time.
+ */
 export const MAX_ROWS_PER_RESPONSE = 10_000;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- proto-loader messages are untyped plain objects
@@ -37,13 +44,6 @@ function callerOf(md: grpc.Metadata) {
 }
 
 const timestamp = (ms: number) => ({ seconds: String(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1e6 });
-
-/** A rough size of the rows (8 bytes per fixed-width value, the length of strings and bytes). */
-function estimatedBytes(rows: unknown[][]): number {
-  let n = 0;
-  for (const r of rows) for (const v of r) n += typeof v === 'string' ? v.length : v instanceof Uint8Array ? v.length : 8;
-  return n;
-}
 
 /** The BigQueryRead service implementation over `sessions`. */
 export function bigQueryReadHandlers(sessions: ReadSessions, log: Logger): grpc.UntypedServiceImplementation {
@@ -89,7 +89,7 @@ async function createReadSession(sessions: ReadSessions, req: Msg, caller: Retur
     (rows) => partitionRows(rows, maxStreams, minStreams),
     rs.dataFormat,
   );
-  const bytes = String(estimatedBytes(s.rows));
+  const bytes = String(s.estimatedBytes);
   return {
     name: s.name,
     expireTime: timestamp(s.expireMs),
@@ -101,7 +101,7 @@ async function createReadSession(sessions: ReadSessions, req: Msg, caller: Retur
     streams: [...s.streams.keys()].map((name) => ({ name })),
     estimatedTotalBytesScanned: bytes,
     estimatedTotalPhysicalFileSize: bytes,
-    estimatedRowCount: String(s.rows.length),
+    estimatedRowCount: String(s.rowCount),
     traceId: rs.traceId ?? '',
   };
 }
@@ -147,28 +147,34 @@ function schemaOf(s: { dataFormat: DataFormat; fields: SessionField[] }): Msg {
  * conformance/grpc/storage_read/sr_create_session_one_stream: arrow row_count "0" vs "10";
  * read_session_avro_basic: avro_rows carries no row_count).
  */
-function rowsOf(s: { dataFormat: DataFormat; fields: SessionField[] }, rows: Value[][]): Msg {
-  return s.dataFormat === 'AVRO'
-    ? { avroRows: { serializedBinaryRows: Buffer.from(avroRowsBytes(s.fields, rows)), rowCount: '0' } }
-    : { arrowRecordBatch: { serializedRecordBatch: Buffer.from(arrowRecordBatchBytes(s.fields, rows)), rowCount: '0' } };
+function rowsOf(s: { dataFormat: DataFormat; fields: SessionField[] }, b: RowBatch): Msg {
+  if (s.dataFormat === 'AVRO') {
+    // Avro sessions read domain values only (ReadSessions.batches with raw false).
+    const cols = b.columns as Value[][];
+    const rows = Array.from({ length: b.rowCount }, (_, i) => cols.map((c) => c[i]));
+    return { avroRows: { serializedBinaryRows: Buffer.from(avroRowsBytes(s.fields, rows)), rowCount: '0' } };
+  }
+  const bytes = arrowRecordBatchBytesFromColumns(s.fields, b.columns, b.rowCount);
+  return { arrowRecordBatch: { serializedRecordBatch: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), rowCount: '0' } };
 }
 
-/** Waits until the call's buffer drains (write() returned false) or the call ends. */
+/** Waits until the call's buffer drains (write() returned false), or the call is cancelled or ends. */
 function drained(call: grpc.ServerWritableStream<Msg, Msg>): Promise<void> {
+  if (call.cancelled) return Promise.resolve();
   return new Promise((resolve) => {
+    const events = ['drain', 'close', 'cancelled', 'finish'] as const;
     const done = () => {
-      call.off('drain', done);
-      call.off('close', done);
+      for (const ev of events) call.off(ev, done);
       resolve();
     };
-    call.on('drain', done);
-    call.on('close', done);
+    for (const ev of events) call.on(ev, done);
   });
 }
 
 /**
- * ReadRows: the stream's rows from `offset`, in Arrow record batches of at most
- * MAX_ROWS_PER_RESPONSE rows, the schema on the first response.
+ * ReadRows: the stream's rows from `offset`, in batches of about MAX_ROWS_PER_RESPONSE rows read
+ * from DuckDB one at a time (the next only after the previous was written and the call's buffer
+ * drained), the schema on the first response. A cancelled call stops the read and ends its query.
  * @throws BigQueryError invalid/notFound for a bad stream name; outOfRange past the end.
  */
 async function readRows(sessions: ReadSessions, call: grpc.ServerWritableStream<Msg, Msg>): Promise<void> {
@@ -179,19 +185,20 @@ async function readRows(sessions: ReadSessions, call: grpc.ServerWritableStream<
   if (!Number.isInteger(offset) || offset < 0) throw BigQueryError.invalidReadArgument(`Invalid offset ${call.request.offset}`);
   if (offset > total) throw BigQueryError.readOffsetOutOfRange(offset, total, name);
   let first = true;
-  for (let at = offset; at < total && !call.cancelled; ) {
-    const n = Math.min(MAX_ROWS_PER_RESPONSE, total - at);
-    const rows = session.rows.slice(range.start + at, range.start + at + n);
+  let at = offset;
+  for await (const b of sessions.batches(session, range.start + offset, range.end, MAX_ROWS_PER_RESPONSE, session.dataFormat === 'ARROW')) {
+    if (call.cancelled) break;
     const msg: Msg = {
-      ...rowsOf(session, rows),
-      rowCount: String(n),
-      stats: { progress: { atResponseStart: at / total, atResponseEnd: (at + n) / total } },
+      ...rowsOf(session, b),
+      rowCount: String(b.rowCount),
+      stats: { progress: { atResponseStart: at / total, atResponseEnd: (at + b.rowCount) / total } },
       throttleState: { throttlePercent: 0 },
     };
     if (first) Object.assign(msg, schemaOf(session));
     first = false;
-    at += n;
+    at += b.rowCount;
     if (!call.write(msg)) await drained(call);
+    if (call.cancelled) break;
   }
 }
 

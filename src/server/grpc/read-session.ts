@@ -1,26 +1,29 @@
 /**
  * Read sessions of the Storage Read API: what CreateReadSession reads and how its rows are split
- * into streams. A session's rows are taken once, when it is created (a consistent snapshot, as
- * BigQuery's sessions are), through the engine's normal query path: `SELECT <selectedFields> FROM
- * <table> WHERE (<rowRestriction>)` analyzed by ZetaSQL, so names, types, row access policies and
- * errors are the query's. Each stream owns a contiguous range of those rows. `tableModifiers.snapshotTime`
- * adds `FOR SYSTEM_TIME AS OF` (the table history), `samplePercentage` samples the rows read
- * (sampleRows) and nested selected fields prune STRUCT columns (selected-fields.ts).
- *
- * First slice: the rows are held in memory for the session's life (the streaming-from-DuckDB read
- * is a later slice). Sessions live 6 hours (ReadSession.expire_time, storage.proto).
+ * into streams. A session's query is `SELECT <selectedFields> FROM <table> WHERE (<rowRestriction>)`,
+ * analyzed by ZetaSQL (names, types, row access policies and errors are the query's) and lowered
+ * to DuckDB SQL once, at creation, when its rows are counted; `tableModifiers.snapshotTime` adds
+ * `FOR SYSTEM_TIME AS OF` (the table history), `samplePercentage` samples the rows
+ * (src/engine/storage-read.ts sampledSql) and nested selected fields prune STRUCT columns
+ * (selected-fields.ts). Each stream owns a contiguous range of the session's rows, numbered in the
+ * query's fixed order (src/engine/storage-read.ts); ReadRows streams a range straight from DuckDB
+ * (`batches`), never the whole table in memory. Rows a later INSERT appends are not read (the
+ * session reads the table as of its creation); a later UPDATE or DELETE is (known gap: BigQuery
+ * pins the session's snapshot). A query job's anonymous result table is read from the rows the job
+ * kept (already in memory). Sessions live 6 hours (ReadSession.expire_time, storage.proto).
  */
 import { randomBytes } from 'node:crypto';
 import { preParseRewrites } from '../../analyzer/pre-parse.js';
 import { stripComments } from '../../engine/analyze.js';
 import type { Engine, QueryOptions } from '../../engine/engine.js';
 import { checkQueryText } from '../../engine/query-text-limits.js';
-import { executeStatement } from '../../engine/statements.js';
+import { lowerReadQuery, measureRows, readBatches, sampledSql, type RowBatch } from '../../engine/storage-read.js';
 import { BigQueryError } from '../../errors/errors.js';
 import type { JobManager } from '../../jobs/jobs.js';
 import type { BqType, Value } from '../../types/types.js';
 import { decodeJsonValue } from '../../wire/rest-values.js';
-import { pruneNestedFields } from './selected-fields.js';
+import { RAW_LAYOUT } from '../../wire/arrow.js';
+import { nestedPrunings, type ColumnPruning } from './selected-fields.js';
 
 /** How long a session can be read (BigQuery: 6 hours; ReadSession.expire_time). */
 export const READ_SESSION_TTL_MS = 6 * 3600 * 1000;
@@ -45,13 +48,24 @@ export interface StreamRange {
 /** The row format of a session (ReadSession.data_format). */
 export type DataFormat = 'ARROW' | 'AVRO';
 
+/**
+ * Where a session's rows come from: a DuckDB query (tables; its columns of the unpruned `types`)
+ * or rows already in memory (a query job's kept results). `prunings[j]` prunes column j's values
+ * to the session's field type (nested selected fields).
+ */
+export type SessionRows = ({ kind: 'query'; sql: string; types: BqType[] } | { kind: 'memory'; rows: Value[][] }) & { prunings: ColumnPruning[] };
+
 /** One read session. */
 export interface ReadSessionState {
   name: string;
   dataFormat: DataFormat;
   expireMs: number;
   fields: SessionField[];
-  rows: Value[][];
+  /** Rows of the session (every stream's range lies in [0, rowCount)). */
+  rowCount: number;
+  /** A rough size of the rows in bytes (CreateReadSession's estimates). */
+  estimatedBytes: number;
+  source: SessionRows;
   /** Stream names → their ranges (split streams are added here too). */
   streams: Map<string, StreamRange>;
 }
@@ -118,7 +132,8 @@ export class ReadSessions {
   ) {}
 
   /**
-   * Reads the table of `req` into a new session split into the given stream ranges, served in `dataFormat`.
+   * A new session over the table of `req`, its rows split into the given stream ranges, served in
+   * `dataFormat`. The table's rows are counted, not read.
    * @throws BigQueryError notFound for a missing dataset or table; invalid for an unknown selected
    *   field or a restriction the analyzer rejects; the query's own errors otherwise.
    */
@@ -126,14 +141,37 @@ export class ReadSessions {
     this.evictExpired();
     const read = await this.readTable(req);
     const { projectId, datasetId, tableId } = req.table;
-    const { fields, rows: all } = pruneNestedFields(read.fields, read.rows, req.selectedFields, `${projectId}:${datasetId}.${tableId}`);
-    const rows = req.samplePercentage === undefined ? all : sampleRows(all, req.samplePercentage);
+    const { fields, prunings } = nestedPrunings(read.fields, req.selectedFields, `${projectId}:${datasetId}.${tableId}`);
     const name = `projects/${req.table.projectId}/locations/${location}/sessions/${newId()}`;
     const streams = new Map<string, StreamRange>();
-    for (const r of split(rows.length)) streams.set(`${name}/streams/${newId()}`, r);
-    const s: ReadSessionState = { name, dataFormat, expireMs: Date.now() + READ_SESSION_TTL_MS, fields, rows, streams };
+    for (const r of split(read.rows)) streams.set(`${name}/streams/${newId()}`, r);
+    const s: ReadSessionState = { name, dataFormat, expireMs: Date.now() + READ_SESSION_TTL_MS, fields, rowCount: read.rows, estimatedBytes: read.bytes, source: { ...read.source, prunings }, streams };
     this.sessions.set(name, s);
     return s;
+  }
+
+  /**
+   * Rows [from, to) of `session`, in batches of about `rowsPerBatch` rows (src/engine/storage-read.ts
+   * readBatches: pulled from DuckDB as the consumer iterates; stopping the iteration ends the
+   * query). Columns come as raw Arrow columns where the type allows and `raw` (Arrow sessions), else
+   * as domain values; nested selected fields are pruned here.
+   * @throws BigQueryError the query's errors.
+   */
+  async *batches(session: ReadSessionState, from: number, to: number, rowsPerBatch: number, raw: boolean): AsyncGenerator<RowBatch> {
+    const src = session.source;
+    const prune = (b: RowBatch): RowBatch => {
+      if (src.prunings.every((p) => !p)) return b;
+      return { rowCount: b.rowCount, columns: b.columns.map((c, j) => (src.prunings[j] ? (c as Value[]).map(src.prunings[j]!) : c)) };
+    };
+    if (src.kind === 'memory') {
+      for (let at = from; at < to; at += rowsPerBatch) {
+        const rows = src.rows.slice(at, Math.min(to, at + rowsPerBatch));
+        yield prune({ rowCount: rows.length, columns: session.fields.map((_, j) => rows.map((r) => r[j])) });
+      }
+      return;
+    }
+    const rawColumns = src.types.map((t, j) => raw && !src.prunings[j] && !!RAW_LAYOUT[t.kind]);
+    for await (const b of readBatches(this.engine, { sql: src.sql, types: src.types, raw: rawColumns, from, count: to - from, rowsPerBatch })) yield prune(b);
   }
 
   /**
@@ -162,7 +200,8 @@ export class ReadSessions {
     for (const [k, s] of this.sessions) if (s.expireMs <= now) this.sessions.delete(k);
   }
 
-  private async readTable(req: SessionRequest): Promise<{ fields: SessionField[]; rows: Value[][] }> {
+  /** The session query of `req`: its columns, its rows' source, their count and estimated bytes. */
+  private async readTable(req: SessionRequest): Promise<{ fields: SessionField[]; rows: number; bytes: number; source: SessionRowsSource }> {
     const { projectId, datasetId, tableId } = req.table;
     const anon = this.jobs.jobOfAnonymousTable(projectId, datasetId, tableId);
     if (anon) return this.readAnonymous(req, anon);
@@ -177,27 +216,33 @@ export class ReadSessions {
     const asOf = req.snapshotTime ? ` FOR SYSTEM_TIME AS OF TIMESTAMP '${req.snapshotTime}'` : '';
     const sql = `SELECT ${select} FROM ${quote(`${projectId}.${datasetId}.${tableId}`)}${asOf}${where}`;
     const opts: QueryOptions = { projectId, caller: req.caller };
-    const r = await this.runQuery(sql, opts, !!where);
+    const lowered = await this.lowerQuery(sql, opts, !!where);
     const required = new Map(table.columns.map((c) => [c.name, c.required] as const));
-    return { fields: (r.schema ?? []).map((f) => ({ name: f.name, type: f.type, required: !!required.get(f.name) })), rows: r.rows ?? [] };
+    const sampled = req.samplePercentage === undefined ? lowered.sql : sampledSql(lowered.sql, req.samplePercentage);
+    const size = await measureRows(this.engine, sampled, lowered.fields);
+    return {
+      fields: lowered.fields.map((f) => ({ name: f.name, type: f.type, required: !!required.get(f.name) })),
+      ...size,
+      source: { kind: 'query', sql: sampled, types: lowered.fields.map((f) => f.type) },
+    };
   }
 
-  /** One SELECT through the engine's analyzer; a restriction that breaks it is INVALID_ARGUMENT. */
-  private async runQuery(sql: string, opts: QueryOptions, restricted: boolean) {
+  /** One SELECT analyzed by the engine's analyzer and lowered (not run); a restriction that breaks it is INVALID_ARGUMENT. */
+  private async lowerQuery(sql: string, opts: QueryOptions, restricted: boolean) {
     try {
       checkQueryText(sql);
       const text = preParseRewrites(sql);
       const a = await this.engine.statements.analyze(text, 0, opts, { named: new Map(), positional: [] });
       const rest = Buffer.from(text).subarray(a.next).toString('utf8');
       if (a.stmt.kind !== 'QueryStmt' || stripComments(rest)) throw BigQueryError.invalidRowRestriction('a row restriction is one boolean expression');
-      return await executeStatement(this.engine, a.stmt, a.tables, opts);
+      return await lowerReadQuery(this.engine, a.stmt, a.tables, opts);
     } catch (e) {
       if (restricted && e instanceof BigQueryError && e.reason === 'invalidQuery' && !TIME_TRAVEL_ERROR.test(e.message)) throw BigQueryError.invalidRowRestriction(e.message);
       throw e;
     }
   }
 
-  private readAnonymous(req: SessionRequest, job: Parameters<JobManager['page']>[0]): { fields: SessionField[]; rows: Value[][] } {
+  private readAnonymous(req: SessionRequest, job: Parameters<JobManager['page']>[0]): { fields: SessionField[]; rows: number; bytes: number; source: SessionRowsSource } {
     if (req.rowRestriction.trim()) throw BigQueryError.notSupported('A row restriction on a query result table', { in: 'request' });
     if (req.snapshotTime) throw BigQueryError.notSupported('A snapshot time on a query result table', { in: 'request' });
     const page = this.jobs.page(job, 0, Number.MAX_SAFE_INTEGER);
@@ -208,18 +253,32 @@ export class ReadSessions {
     const all = page.fields.map((f) => f.name);
     const columns = pickColumns(all, req.selectedFields, `${projectId}:${datasetId}.${tableId}`);
     const index = columns.map((c) => all.indexOf(c));
+    const picked = kept.map((r) => index.map((i) => r[i]));
+    const rows = req.samplePercentage === undefined ? picked : sampleRows(picked, req.samplePercentage);
     return {
       fields: index.map((i) => ({ name: page.fields[i].name, type: page.fields[i].type, required: !!page.fields[i].required })),
-      rows: kept.map((r) => index.map((i) => r[i])),
+      rows: rows.length,
+      bytes: estimatedBytes(rows),
+      source: { kind: 'memory', rows },
     };
   }
 }
 
+/** A session's row source before its prunings are known. */
+type SessionRowsSource = { kind: 'query'; sql: string; types: BqType[] } | { kind: 'memory'; rows: Value[][] };
+
+/** A rough size of in-memory rows (8 bytes per fixed-width value, the length of strings and bytes). */
+function estimatedBytes(rows: Value[][]): number {
+  let n = 0;
+  for (const r of rows) for (const v of r) n += typeof v === 'string' ? v.length : v instanceof Uint8Array ? v.length : 8;
+  return n;
+}
+
 /**
- * A sample of about `percent`% of `rows` (ReadOptions.sample_percentage: BigQuery plans it as
- * TABLESAMPLE SYSTEM (p PERCENT), choosing data blocks at random). Here each row is one block, kept
- * when a hash of its position falls below the percentage: deterministic for a given row order,
- * 0 keeps no row and 100 keeps every row, as TABLESAMPLE does.
+ * A sample of about `percent`% of in-memory `rows` (ReadOptions.sample_percentage on a query
+ * result table; tables are sampled in SQL, src/engine/storage-read.ts sampledSql): each row is one
+ * block, kept when a hash of its position falls below the percentage — deterministic for a given
+ * row order, 0 keeps no row and 100 keeps every row, as TABLESAMPLE does.
  */
 export function sampleRows<T>(rows: T[], percent: number): T[] {
   if (percent >= 100) return rows;
