@@ -94,6 +94,23 @@ export interface BatchRead {
 }
 
 /**
+ * Rows of Storage Read streams in JS memory, over every stream of the process (a test seam:
+ * a stream must hold at most one batch, never its table). `held`: rows pulled from DuckDB whose
+ * batch the consumer has not released yet (a batch is released when the next one is asked for or
+ * the read ends); `peakHeld` its highest value since reset; `pulled`: rows pulled in all.
+ */
+export const storageReadRows = {
+  held: 0,
+  peakHeld: 0,
+  pulled: 0,
+  /** Zeroes the peak and the pulled count. */
+  reset(): void {
+    this.peakHeld = this.held;
+    this.pulled = 0;
+  },
+};
+
+/**
  * Rows [from, from + count) of `sql`, batch by batch, pulled from DuckDB only as the consumer
  * asks for the next batch (a consumer that stops iterating ends the query and frees its
  * connection). Only the batch being built is held in memory.
@@ -103,15 +120,29 @@ export async function* readBatches(e: Engine, r: BatchRead): AsyncGenerator<RowB
   if (r.count <= 0) return;
   const slice = (skip: number) => `SELECT * FROM (${r.sql}) LIMIT ${r.count - skip} OFFSET ${r.from + skip}`;
   const cursor = await e.db.openCursor(slice(0), slice);
+  const stats = storageReadRows;
+  let held = 0;
   try {
     const builder = new ColumnBatchBuilder(r.types, r.raw);
     for (;;) {
       const chunk = await cursor.next();
-      if (chunk) builder.add(chunk);
-      if (builder.rowCount && (!chunk || builder.rowCount >= r.rowsPerBatch)) yield builder.take();
+      if (chunk) {
+        builder.add(chunk);
+        held += chunk.rowCount;
+        stats.held += chunk.rowCount;
+        stats.pulled += chunk.rowCount;
+        stats.peakHeld = Math.max(stats.peakHeld, stats.held);
+      }
+      if (builder.rowCount && (!chunk || builder.rowCount >= r.rowsPerBatch)) {
+        const b = builder.take();
+        yield b;
+        held -= b.rowCount;
+        stats.held -= b.rowCount;
+      }
       if (!chunk) return;
     }
   } finally {
+    stats.held -= held;
     cursor.close();
   }
 }

@@ -1,0 +1,167 @@
+/**
+ * ReadRows streamed from DuckDB (src/engine/storage-read.ts, src/server/grpc/read-service.ts),
+ * through the official Node client (`@google-cloud/bigquery-storage` GAPIC v1.BigQueryReadClient,
+ * Arrow decoded with apache-arrow): a stream holds one batch in memory, never its table; a reader
+ * that stops reading holds back the query (gRPC backpressure); a cancelled read ends its DuckDB
+ * query; rows inserted after CreateReadSession are not read (storage.proto ReadSession: a session
+ * reads the table as of its creation, "If not set, interpreted as now" for snapshot_time). Expected
+ * rows follow from the SQL that generated them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tableFromIPC } from 'apache-arrow';
+import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+import { readClient, readStream, type ReadClient } from './helpers/storage-read.js';
+import { storageReadRows } from '../src/engine/storage-read.js';
+import { MAX_ROWS_PER_RESPONSE } from '../src/server/grpc/read-service.js';
+
+let t: TestEmulator;
+let client: ReadClient;
+const P = 'test-project';
+const tablePath = (tb: string) => `projects/${P}/datasets/st/tables/${tb}`;
+const q = async (sql: string) => (await t.bq.query({ query: sql }))[0];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Most rows one stream may hold: one response's worth plus one DuckDB chunk. */
+const ONE_BATCH = MAX_ROWS_PER_RESPONSE + 2048;
+const BIG = 500_000;
+
+async function session(table: string, maxStreamCount = 1, selectedFields: string[] = []) {
+  const [s] = await client.createReadSession({ parent: `projects/${P}`, readSession: { table, dataFormat: 'ARROW', readOptions: { selectedFields } }, maxStreamCount });
+  return { s, schema: s.arrowSchema!.serializedSchema as Uint8Array };
+}
+
+/** Decodes one response's record batch with the session schema. */
+function decode(schema: Uint8Array, batch: Uint8Array) {
+  const bytes = new Uint8Array(schema.length + batch.length);
+  bytes.set(schema);
+  bytes.set(batch, schema.length);
+  return tableFromIPC(bytes);
+}
+
+beforeAll(async () => {
+  t = await startTestEmulator({ projectId: P });
+  client = readClient(t.emu);
+  await q(`CREATE SCHEMA st`);
+  await q(`CREATE TABLE st.big AS SELECT x AS id, CONCAT(REPEAT('x', 200), CAST(x AS STRING)) AS s FROM UNNEST(GENERATE_ARRAY(1, ${BIG})) AS x`);
+}, 120_000);
+
+afterAll(async () => {
+  await client?.close();
+  await t?.emu.close();
+});
+
+describe('streaming from DuckDB', () => {
+  it(`reads a ${BIG}-row table through one stream holding at most one batch at a time`, async () => {
+    const { s, schema } = await session(tablePath('big'));
+    storageReadRows.reset();
+    let rows = 0;
+    let idSum = 0n;
+    let maxResponse = 0;
+    for await (const r of client.readRows({ readStream: s.streams![0].name!, offset: 0 })) {
+      const tb = decode(schema, r.arrowRecordBatch!.serializedRecordBatch as Uint8Array);
+      const ids = tb.getChild('id')!;
+      for (let i = 0; i < tb.numRows; i++) idSum += ids.get(i) as bigint;
+      if (rows === 0) expect(tb.getChild('s')!.get(0)).toBe('x'.repeat(200) + '1');
+      rows += tb.numRows;
+      maxResponse = Math.max(maxResponse, tb.numRows);
+    }
+    expect(rows).toBe(BIG);
+    expect(idSum).toBe((BigInt(BIG) * BigInt(BIG + 1)) / 2n);
+    expect(maxResponse).toBeLessThanOrEqual(ONE_BATCH);
+    expect(storageReadRows.pulled).toBe(BIG);
+    expect(storageReadRows.peakHeld).toBeLessThanOrEqual(ONE_BATCH);
+    expect(storageReadRows.held).toBe(0);
+  }, 60_000);
+
+  it('4 streams read in parallel hold at most one batch each, and their union is the table', async () => {
+    const { s, schema } = await session(tablePath('big'), 4, ['id']);
+    expect(s.streams).toHaveLength(4);
+    storageReadRows.reset();
+    const parts = await Promise.all(s.streams!.map((st) => readStream(client, schema, st.name!)));
+    const seen = new Uint8Array(BIG + 1);
+    for (const p of parts) for (const r of p.rows) seen[Number(r.id)]++;
+    expect(seen.subarray(1).every((n) => n === 1)).toBe(true);
+    expect(storageReadRows.peakHeld).toBeLessThanOrEqual(4 * ONE_BATCH);
+  }, 60_000);
+
+  it('a reader that stops reading holds back the query (backpressure), then reads on to the end', async () => {
+    const { s } = await session(tablePath('big'));
+    storageReadRows.reset();
+    const call = client.readRows({ readStream: s.streams![0].name!, offset: 0 });
+    let rows = 0;
+    const ended = new Promise<void>((resolve, reject) => {
+      call.on('data', (r: { rowCount?: unknown }) => {
+        rows += Number(r.rowCount);
+        if (rows === Number(r.rowCount)) call.pause();
+      });
+      call.on('end', resolve);
+      call.on('error', reject);
+    });
+    await sleep(1000);
+    // Paused after its first response: the server stopped pulling once gRPC's buffers filled.
+    expect(rows).toBeLessThan(BIG);
+    expect(storageReadRows.pulled).toBeLessThan(BIG / 4);
+    expect(storageReadRows.held).toBeLessThanOrEqual(ONE_BATCH);
+    call.resume();
+    await ended;
+    expect(rows).toBe(BIG);
+  }, 60_000);
+
+  it('cancelling a read mid-stream ends its DuckDB query and frees its connection', async () => {
+    const { s } = await session(tablePath('big'));
+    const call = client.readRows({ readStream: s.streams![0].name!, offset: 0 });
+    await new Promise<void>((resolve) => call.once('data', () => resolve()));
+    expect(t.emu.engine.db.openCursors).toBe(1);
+    call.on('error', () => undefined); // the client reports its own cancellation as CANCELLED
+    call.cancel();
+    for (let i = 0; i < 100 && t.emu.engine.db.openCursors > 0; i++) await sleep(20);
+    expect(t.emu.engine.db.openCursors).toBe(0);
+    expect(storageReadRows.held).toBe(0);
+    const [row] = await q(`SELECT COUNT(*) AS n FROM st.big`);
+    expect(row.n).toBe(BIG);
+    // The stream can be read again, from where the reader stopped or from the start.
+    const again = await readStream(client, (await session(tablePath('big'), 1, ['id'])).schema, (await session(tablePath('big'), 1, ['id'])).s.streams![0].name!, BIG - 5);
+    expect(again.rows.map((r) => Number(r.id))).toEqual([BIG - 4, BIG - 3, BIG - 2, BIG - 1, BIG]);
+  }, 60_000);
+});
+
+describe('a session reads the table as of its creation', () => {
+  it('rows inserted after CreateReadSession are not read by the session; a new session reads them', async () => {
+    await q(`CREATE TABLE st.grow AS SELECT x AS id FROM UNNEST(GENERATE_ARRAY(1, 3000)) AS x`);
+    const before = await session(tablePath('grow'), 2);
+    expect(Number(before.s.estimatedRowCount)).toBe(3000);
+    await q(`INSERT INTO st.grow SELECT x FROM UNNEST(GENERATE_ARRAY(3001, 3500)) AS x`);
+    const parts = await Promise.all(before.s.streams!.map((st) => readStream(client, before.schema, st.name!)));
+    const ids = parts.flatMap((p) => p.rows.map((r) => Number(r.id))).sort((a, b) => a - b);
+    expect(ids).toEqual(Array.from({ length: 3000 }, (_, i) => i + 1));
+    const after = await session(tablePath('grow'));
+    expect((await readStream(client, after.schema, after.s.streams![0].name!)).rows).toHaveLength(3500);
+  });
+});
+
+describe('columns copied from DuckDB vectors keep every value', () => {
+  it('NULLs, multi-byte and long strings, bytes, dates and timestamps, read from an offset that is not a multiple of 8', async () => {
+    const n = 7000;
+    await q(`CREATE TABLE st.mixed AS SELECT x AS id,
+      IF(MOD(x, 7) = 0, NULL, CONCAT('é', REPEAT('ab', MOD(x, 11)), CAST(x AS STRING))) AS s,
+      IF(MOD(x, 5) = 0, NULL, x / 4) AS f,
+      IF(MOD(x, 3) = 0, NULL, CAST(CAST(x AS STRING) AS BYTES)) AS b,
+      IF(MOD(x, 9) = 0, NULL, DATE_ADD(DATE '2020-01-01', INTERVAL x DAY)) AS d,
+      IF(MOD(x, 4) = 0, NULL, TIMESTAMP_MICROS(x * 1000003)) AS ts
+      FROM UNNEST(GENERATE_ARRAY(1, ${n})) AS x`);
+    const { s, schema } = await session(tablePath('mixed'));
+    const offset = 1237;
+    const got = (await readStream(client, schema, s.streams![0].name!, offset)).rows;
+    expect(got).toHaveLength(n - offset);
+    const day0 = Date.UTC(2020, 0, 1);
+    for (const r of got) {
+      const x = Number(r.id);
+      expect(r.s).toBe(x % 7 === 0 ? null : `é${'ab'.repeat(x % 11)}${x}`);
+      expect(r.f).toBe(x % 5 === 0 ? null : x / 4);
+      expect(r.b === null ? null : Buffer.from(r.b as Uint8Array).toString()).toBe(x % 3 === 0 ? null : String(x));
+      expect(r.d === null ? null : Number(r.d)).toBe(x % 9 === 0 ? null : day0 + x * 86_400_000);
+      expect(r.ts === null ? null : Number(r.ts)).toBe(x % 4 === 0 ? null : (x * 1000003) / 1000);
+    }
+    // Rows are in the stream's order: the table's (ids offset+1 … n).
+    expect(got.map((r) => Number(r.id))).toEqual(Array.from({ length: n - offset }, (_, i) => offset + i + 1));
+  });
+});
