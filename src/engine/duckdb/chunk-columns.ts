@@ -142,7 +142,7 @@ function rawColumn(t: BqType, parts: { b: VectorBuffers; rows: number }[], total
  * for a column pruned in JS afterwards).
  */
 export class ColumnBatchBuilder {
-  private chunks: DuckDBDataChunk[] = [];
+  private chunks: { chunk: DuckDBDataChunk; rows: number }[] = [];
   private rows = 0;
   private readonly decoders: ColumnDecoder[];
 
@@ -158,10 +158,10 @@ export class ColumnBatchBuilder {
     return this.rows;
   }
 
-  /** Adds a chunk (kept, not copied, until take()). */
-  add(chunk: DuckDBDataChunk): void {
-    this.chunks.push(chunk);
-    this.rows += chunk.rowCount;
+  /** Adds the first `rows` rows of a chunk (default all; kept, not copied, until take()). */
+  add(chunk: DuckDBDataChunk, rows = chunk.rowCount): void {
+    this.chunks.push({ chunk, rows });
+    this.rows += rows;
   }
 
   /** The collected rows, column by column; the builder is empty afterwards. */
@@ -171,18 +171,17 @@ export class ColumnBatchBuilder {
     this.chunks = [];
     this.rows = 0;
     const columns = this.types.map((t, j): ColumnInput => {
-      const vectors = chunks.map((c) => c.getColumnVector(j));
+      const vectors = chunks.map((c) => c.chunk.getColumnVector(j));
       if (this.raw[j] && RAW_LAYOUT[t.kind]) {
         const bufs = vectors.map((v) => buffersOf(v, t));
-        if (bufs.every((b) => b)) return rawColumn(t, bufs.map((b, k) => ({ b: b!, rows: chunks[k].rowCount })), total);
+        if (bufs.every((b) => b)) return rawColumn(t, bufs.map((b, k) => ({ b: b!, rows: chunks[k].rows })), total);
       }
       const out: Value[] = new Array(total);
       const dec = this.decoders[j];
       let at = 0;
-      for (const v of vectors) {
-        const n = v.itemCount;
-        for (let i = 0; i < n; i++) out[at++] = dec(v.getItem(i));
-      }
+      vectors.forEach((v, k) => {
+        for (let i = 0; i < chunks[k].rows; i++) out[at++] = dec(v.getItem(i));
+      });
       return out;
     });
     return { rowCount: total, columns };

@@ -158,23 +158,45 @@ function rowsOf(s: { dataFormat: DataFormat; fields: SessionField[] }, b: RowBat
   return { arrowRecordBatch: { serializedRecordBatch: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), rowCount: '0' } };
 }
 
-/** Waits until the call's buffer drains (write() returned false), or the call is cancelled or ends. */
-function drained(call: grpc.ServerWritableStream<Msg, Msg>): Promise<void> {
-  if (call.cancelled) return Promise.resolve();
-  return new Promise((resolve) => {
-    const events = ['drain', 'close', 'cancelled', 'finish'] as const;
-    const done = () => {
-      for (const ev of events) call.off(ev, done);
-      resolve();
-    };
-    for (const ev of events) call.on(ev, done);
-  });
+/**
+ * Responses a stream may have written and not yet handed to HTTP/2: past this many, ReadRows waits
+ * before reading the next batch from DuckDB (grpc-js would otherwise queue 16 messages before
+ * write() returns false). With HTTP/2 flow control behind it, a reader that stops reading stops
+ * the DuckDB query after a few batches.
+ */
+const MAX_QUEUED_RESPONSES = 2;
+
+/** Counts a call's responses written and not yet flushed; `room()` waits until fewer than MAX_QUEUED_RESPONSES are, or the call is cancelled or ends. */
+function writeQueue(call: grpc.ServerWritableStream<Msg, Msg>) {
+  let queued = 0;
+  let wake: (() => void) | undefined;
+  const ended = () => wake?.();
+  const events = ['close', 'cancelled', 'finish', 'error'] as const;
+  return {
+    write(msg: Msg): void {
+      queued++;
+      call.write(msg, () => {
+        queued--;
+        wake?.();
+      });
+    },
+    async room(): Promise<void> {
+      if (queued < MAX_QUEUED_RESPONSES || call.cancelled) return;
+      for (const ev of events) call.on(ev, ended);
+      try {
+        while (queued >= MAX_QUEUED_RESPONSES && !call.cancelled && !call.destroyed) await new Promise<void>((r) => (wake = r));
+      } finally {
+        wake = undefined;
+        for (const ev of events) call.off(ev, ended);
+      }
+    },
+  };
 }
 
 /**
  * ReadRows: the stream's rows from `offset`, in batches of about MAX_ROWS_PER_RESPONSE rows read
- * from DuckDB one at a time (the next only after the previous was written and the call's buffer
- * drained), the schema on the first response. A cancelled call stops the read and ends its query.
+ * from DuckDB one at a time (the next only while fewer than MAX_QUEUED_RESPONSES responses wait to
+ * be sent), the schema on the first response. A cancelled call stops the read and ends its query.
  * @throws BigQueryError invalid/notFound for a bad stream name; outOfRange past the end.
  */
 async function readRows(sessions: ReadSessions, call: grpc.ServerWritableStream<Msg, Msg>): Promise<void> {
@@ -186,6 +208,7 @@ async function readRows(sessions: ReadSessions, call: grpc.ServerWritableStream<
   if (offset > total) throw BigQueryError.readOffsetOutOfRange(offset, total, name);
   let first = true;
   let at = offset;
+  const out = writeQueue(call);
   for await (const b of sessions.batches(session, range.start + offset, range.end, MAX_ROWS_PER_RESPONSE, session.dataFormat === 'ARROW')) {
     if (call.cancelled) break;
     const msg: Msg = {
@@ -197,7 +220,8 @@ async function readRows(sessions: ReadSessions, call: grpc.ServerWritableStream<
     if (first) Object.assign(msg, schemaOf(session));
     first = false;
     at += b.rowCount;
-    if (!call.write(msg)) await drained(call);
+    out.write(msg);
+    await out.room();
     if (call.cancelled) break;
   }
 }
