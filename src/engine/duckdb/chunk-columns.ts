@@ -128,9 +128,16 @@ function rawColumn(t: BqType, parts: { b: VectorBuffers; rows: number }[], total
   row = 0;
   for (const p of parts) {
     const view = p.b.dataView!;
+    // Inline texts (≤ 12 bytes) are copied byte by byte from the string_t array: no view per value.
+    const src = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
     for (let i = 0; i < p.rows; i++, row++) {
-      const len = offsets[row + 1] - offsets[row];
-      if (len) data.set(stringBytes(view, i, len), offsets[row]);
+      const at = offsets[row];
+      const len = offsets[row + 1] - at;
+      if (len === 0) continue;
+      if (len <= 12) {
+        const from = i * 16 + 4;
+        for (let k = 0; k < len; k++) data[at + k] = src[from + k];
+      } else data.set(stringBytes(view, i, len), at);
     }
   }
   return { layout: 'varWidth', length: total, offsets, bytes: data, validity, nullCount };

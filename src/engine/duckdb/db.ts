@@ -255,17 +255,24 @@ export class Database implements MetaPersistence {
     let result: DuckDBResult | undefined;
     let position = 0;
     let done = false;
+    // One chunk is fetched ahead: DuckDB computes it while the caller encodes the previous one.
+    let ahead: Promise<DuckDBDataChunk | null> | undefined;
     const close = () => {
       if (done) return;
       done = true;
       result = undefined;
-      this.releaseCursorConnection(conn);
+      // A fetch still running on the connection settles before the connection is reused.
+      const release = () => this.releaseCursorConnection(conn);
+      if (ahead) ahead.then(release, release);
+      else release();
     };
     const fetch = () =>
       runWithJsUdfs(async () => {
         try {
           result ??= await conn.stream(position ? reopen(position) : sql);
-          return await result.fetchChunk();
+          const ch = await result.fetchChunk();
+          position += ch?.rowCount ?? 0;
+          return ch;
         } catch (e) {
           result = undefined; // a re-run starts from `position`
           throw e;
@@ -275,14 +282,19 @@ export class Database implements MetaPersistence {
       next: async () => {
         if (done) return null;
         try {
-          const ch = await fetch();
+          const ch = await (ahead ?? fetch());
+          ahead = undefined;
           if (!ch || ch.rowCount === 0) {
             close();
             return null;
           }
-          position += ch.rowCount;
+          if (!done) {
+            ahead = fetch();
+            ahead.catch(() => undefined); // its error is the next call's
+          }
           return ch;
         } catch (e) {
+          ahead = undefined;
           close();
           throw mapDuckDBError(e, this.log);
         }
@@ -290,7 +302,7 @@ export class Database implements MetaPersistence {
       close,
     };
     try {
-      // The first chunk's query starts now, so errors in the SQL surface from openCursor.
+      // The query starts now, so errors in the SQL surface from openCursor.
       result = await runWithJsUdfs(() => conn.stream(sql));
     } catch (e) {
       close();
