@@ -19,6 +19,7 @@ import { DuckDBBigIntVector, DuckDBBlobVector, DuckDBDateVector, DuckDBDoubleVec
 import { RAW_LAYOUT, type ColumnInput, type RawColumn } from '../../wire/arrow.js';
 import type { BqType, Value } from '../../types/types.js';
 import { makeColumnDecoder, type ColumnDecoder } from './values.js';
+import { BigQueryError } from '../../errors/errors.js';
 
 /** The vector class holding each raw-layout BigQuery type as DuckDB stores it. */
 const RAW_VECTOR: Partial<Record<BqType['kind'], abstract new (...a: never[]) => DuckDBVector>> = {
@@ -69,15 +70,15 @@ function countValid(bitmap: Uint8Array, n: number): number {
 }
 
 /**
- * The Arrow validity bitmap of `parts` (each chunk's mask, `rows` long) put end to end, and its
- * NULL count; null bitmap when no row is NULL.
+ * The Arrow validity bitmap of `parts` (each chunk's validity bytes, LSB first, `rows` long; null
+ * when all valid) put end to end, and its NULL count; null bitmap when no row is NULL.
  */
-function joinValidity(parts: { mask: BigUint64Array | null; rows: number }[], total: number): { validity: Uint8Array | null; nullCount: number } {
+function joinValidity(parts: { mask: Uint8Array | null; rows: number }[], total: number): { validity: Uint8Array | null; nullCount: number } {
   if (parts.every((p) => !p.mask)) return { validity: null, nullCount: 0 };
   const out = new Uint8Array((total + 7) >> 3);
   let at = 0;
   for (const p of parts) {
-    const bytes = maskBytes(p.mask);
+    const bytes = p.mask;
     if (!bytes) {
       for (let i = 0; i < p.rows; i++) out[(at + i) >> 3] |= 1 << ((at + i) & 7);
     } else if ((at & 7) === 0) {
@@ -99,58 +100,78 @@ function stringBytes(view: DataView, i: number, len: number): Uint8Array {
   return duckdbBindings.get_data_from_pointer(view.buffer as ArrayBuffer, at + 8, len);
 }
 
-/** One column's chunks joined into a RawColumn (every part has the buffers of `buffersOf`). */
-function rawColumn(t: BqType, parts: { b: VectorBuffers; rows: number }[], total: number): RawColumn {
-  const { validity, nullCount } = joinValidity(parts.map((p) => ({ mask: p.b.validity!.data, rows: p.rows })), total);
-  if (RAW_LAYOUT[t.kind] === 'fixed') {
-    const first = parts[0]?.b.items ?? new BigInt64Array(0);
-    const values = new (first.constructor as new (n: number) => BigInt64Array | Float64Array | Int32Array)(total);
+/** One chunk's share of a column, copied out of the chunk: raw buffers, or domain values. */
+type ColumnPart =
+  | { kind: 'fixed'; rows: number; values: BigInt64Array | Float64Array | Int32Array; mask: Uint8Array | null }
+  | { kind: 'varWidth'; rows: number; offsets: Int32Array; bytes: Uint8Array; mask: Uint8Array | null }
+  | { kind: 'values'; rows: number; values: Value[] };
+
+/** The first `rows` rows of a raw vector (buffers `b`) copied out as a part. */
+function rawPart(t: BqType, b: VectorBuffers, rows: number): ColumnPart {
+  const m = b.validity!.data;
+  const mb = maskBytes(m);
+  const mask = mb ? mb.slice(0, (rows + 7) >> 3) : null;
+  if (RAW_LAYOUT[t.kind] === 'fixed') return { kind: 'fixed', rows, values: b.items!.slice(0, rows), mask };
+  const view = b.dataView!;
+  const offsets = new Int32Array(rows + 1);
+  let bytes = 0;
+  for (let i = 0; i < rows; i++) {
+    if (valid(m, mb, i)) bytes += view.getUint32(i * 16, true);
+    offsets[i + 1] = bytes;
+  }
+  const data = new Uint8Array(bytes);
+  // Inline texts (≤ 12 bytes) are copied byte by byte from the string_t array: no view per value.
+  const src = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+  for (let i = 0; i < rows; i++) {
+    const at = offsets[i];
+    const len = offsets[i + 1] - at;
+    if (len === 0) continue;
+    if (len <= 12) {
+      const from = i * 16 + 4;
+      for (let k = 0; k < len; k++) data[at + k] = src[from + k];
+    } else data.set(stringBytes(view, i, len), at);
+  }
+  return { kind: 'varWidth', rows, offsets, bytes: data, mask };
+}
+
+/** Parts of one column (all raw of the same layout) joined into one RawColumn. */
+function joinRaw(parts: ColumnPart[], total: number): RawColumn {
+  const { validity, nullCount } = joinValidity(parts.map((p) => ({ mask: p.kind === 'values' ? null : p.mask, rows: p.rows })), total);
+  if (parts[0].kind === 'fixed') {
+    const fixed = parts as Extract<ColumnPart, { kind: 'fixed' }>[];
+    const values = new (fixed[0].values.constructor as new (n: number) => BigInt64Array | Float64Array | Int32Array)(total);
     let at = 0;
-    for (const p of parts) {
-      values.set(p.b.items!.subarray(0, p.rows) as never, at);
+    for (const p of fixed) {
+      values.set(p.values as never, at);
       at += p.rows;
     }
     return { layout: 'fixed', length: total, values, validity, nullCount };
   }
+  const vars = parts as Extract<ColumnPart, { kind: 'varWidth' }>[];
   const offsets = new Int32Array(total + 1);
-  let bytes = 0;
+  const bytes = new Uint8Array(vars.reduce((n, p) => n + p.bytes.length, 0));
   let row = 0;
-  for (const p of parts) {
-    const view = p.b.dataView!;
-    const mask = p.b.validity!.data;
-    const mb = maskBytes(mask);
-    for (let i = 0; i < p.rows; i++, row++) {
-      if (valid(mask, mb, i)) bytes += view.getUint32(i * 16, true);
-      offsets[row + 1] = bytes;
-    }
+  let base = 0;
+  for (const p of vars) {
+    for (let i = 1; i <= p.rows; i++) offsets[row + i] = base + p.offsets[i];
+    bytes.set(p.bytes, base);
+    row += p.rows;
+    base += p.bytes.length;
   }
-  const data = new Uint8Array(bytes);
-  row = 0;
-  for (const p of parts) {
-    const view = p.b.dataView!;
-    // Inline texts (≤ 12 bytes) are copied byte by byte from the string_t array: no view per value.
-    const src = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
-    for (let i = 0; i < p.rows; i++, row++) {
-      const at = offsets[row];
-      const len = offsets[row + 1] - at;
-      if (len === 0) continue;
-      if (len <= 12) {
-        const from = i * 16 + 4;
-        for (let k = 0; k < len; k++) data[at + k] = src[from + k];
-      } else data.set(stringBytes(view, i, len), at);
-    }
-  }
-  return { layout: 'varWidth', length: total, offsets, bytes: data, validity, nullCount };
+  return { layout: 'varWidth', length: total, offsets, bytes, validity, nullCount };
 }
 
 /**
  * Collects DuckDB chunks into the columns of one batch. `types[j]` is the BigQuery type of column
  * j; `raw[j]` whether column j may be a RawColumn (false: always domain values, e.g. for Avro or
- * for a column pruned in JS afterwards).
+ * for a column pruned in JS afterwards). Each chunk is copied out when added (one chunk's work at
+ * a time, between the awaits of the read), so take() only joins buffers.
  */
 export class ColumnBatchBuilder {
-  private chunks: { chunk: DuckDBDataChunk; rows: number }[] = [];
+  private parts: ColumnPart[][];
   private rows = 0;
+  /** Per column, whether its chunks are copied raw (decided on the first chunk: a result's vector classes are fixed by its types). */
+  private rawMode: (boolean | undefined)[] = [];
   private readonly decoders: ColumnDecoder[];
 
   constructor(
@@ -158,6 +179,7 @@ export class ColumnBatchBuilder {
     private readonly raw: readonly boolean[],
   ) {
     this.decoders = types.map((t) => makeColumnDecoder(t));
+    this.parts = types.map(() => []);
   }
 
   /** Rows collected so far. */
@@ -165,30 +187,36 @@ export class ColumnBatchBuilder {
     return this.rows;
   }
 
-  /** Adds the first `rows` rows of a chunk (default all; kept, not copied, until take()). */
+  /** Copies the first `rows` rows of a chunk (default all) out of it. */
   add(chunk: DuckDBDataChunk, rows = chunk.rowCount): void {
-    this.chunks.push({ chunk, rows });
+    this.types.forEach((t, j) => {
+      const v = chunk.getColumnVector(j);
+      const b = this.rawMode[j] !== false && this.raw[j] && RAW_LAYOUT[t.kind] ? buffersOf(v, t) : undefined;
+      this.rawMode[j] ??= !!b;
+      if (this.rawMode[j]) {
+        if (!b) throw BigQueryError.cannotEncodeArrowValue(`a ${v.constructor.name} chunk after raw ones`, t.kind);
+        this.parts[j].push(rawPart(t, b, rows));
+        return;
+      }
+      const values: Value[] = new Array(rows);
+      const dec = this.decoders[j];
+      for (let i = 0; i < rows; i++) values[i] = dec(v.getItem(i));
+      this.parts[j].push({ kind: 'values', rows, values });
+    });
     this.rows += rows;
   }
 
   /** The collected rows, column by column; the builder is empty afterwards. */
   take(): { rowCount: number; columns: ColumnInput[] } {
-    const chunks = this.chunks;
     const total = this.rows;
-    this.chunks = [];
+    const parts = this.parts;
+    this.parts = this.types.map(() => []);
     this.rows = 0;
-    const columns = this.types.map((t, j): ColumnInput => {
-      const vectors = chunks.map((c) => c.chunk.getColumnVector(j));
-      if (this.raw[j] && RAW_LAYOUT[t.kind]) {
-        const bufs = vectors.map((v) => buffersOf(v, t));
-        if (bufs.every((b) => b)) return rawColumn(t, bufs.map((b, k) => ({ b: b!, rows: chunks[k].rows })), total);
-      }
-      const out: Value[] = new Array(total);
-      const dec = this.decoders[j];
-      let at = 0;
-      vectors.forEach((v, k) => {
-        for (let i = 0; i < chunks[k].rows; i++) out[at++] = dec(v.getItem(i));
-      });
+    const columns = parts.map((ps, j): ColumnInput => {
+      if (this.rawMode[j]) return joinRaw(ps, total);
+      if (ps.length === 1) return (ps[0] as Extract<ColumnPart, { kind: 'values' }>).values;
+      const out: Value[] = [];
+      for (const p of ps) for (const v of (p as Extract<ColumnPart, { kind: 'values' }>).values) out.push(v);
       return out;
     });
     return { rowCount: total, columns };

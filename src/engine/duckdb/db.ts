@@ -312,6 +312,28 @@ export class Database implements MetaPersistence {
   }
 
   /**
+   * Opens a cursor connection ahead of need when none is idle (a new connection installs the
+   * function prelude, ~100 ms): called when a read session is created, so that its first ReadRows
+   * finds one ready. Failures are logged only; openCursor opens its own.
+   */
+  warmCursorConnection(): void {
+    if (this.closing || this.cursorFree.length || this.cursorConns.size >= CURSOR_CONNECTIONS) return;
+    const placeholder = {} as DuckDBConnection; // counts toward the cap while it opens
+    this.cursorConns.add(placeholder);
+    connectionOf(this.instance).then(
+      (c) => {
+        this.cursorConns.delete(placeholder);
+        this.cursorConns.add(c);
+        this.releaseCursorConnection(c);
+      },
+      (err) => {
+        this.cursorConns.delete(placeholder);
+        logIgnored(this.log, 'opening a cursor connection ahead of need', 'warn')(err);
+      },
+    );
+  }
+
+  /**
    * Gives a cursor's connection back. A query left half-read still holds its transaction and
    * buffers: a trivial statement ends it before the connection is reused.
    */

@@ -139,6 +139,7 @@ export class ReadSessions {
    */
   async create(req: SessionRequest, location: string, split: (rows: number) => StreamRange[], dataFormat: DataFormat = 'ARROW'): Promise<ReadSessionState> {
     this.evictExpired();
+    this.engine.db.warmCursorConnection();
     const read = await this.readTable(req);
     const { projectId, datasetId, tableId } = req.table;
     const { fields, prunings } = nestedPrunings(read.fields, req.selectedFields, `${projectId}:${datasetId}.${tableId}`);
