@@ -8,7 +8,7 @@
  * separate in-memory DuckDB (same `@duckdb/node-api`) exported to Arrow IPC through the library's
  * public API (chunks streamed, `getColumns()` values → apache-arrow vectors → one IPC record batch
  * per chunk: @duckdb/node-api has no Arrow export of its own), and DuckDB's bare chunk scan (the
- * floor no export can beat). Targets (issue 13): ≥ 3M rows/s end to end, ≤ 1.5× DuckDB's export
+ * floor no export can beat). Targets of the Storage Read API: ≥ 3M rows/s end to end, ≤ 1.5× DuckDB's export
  * time, RSS growth < 200 MB while streaming, first batch < 50 ms.
  */
 import * as grpc from '@grpc/grpc-js';
@@ -226,7 +226,7 @@ export async function runStorageBench(opts: { rows: number; iters: number; log: 
       '',
       `Emulator RSS before the reads: ${rssStart.toFixed(0)} MB (node process; the analyzer's own processes excluded).`,
       '',
-      'Targets (issue 13):',
+      'Targets:',
       `- ≥ 3M rows/s end to end: 1 stream ${(best(one) / 1e6).toFixed(2)} M, 4 streams ${(best(four) / 1e6).toFixed(2)} M — ${check(Math.max(best(one), best(four)) >= 3e6)}`,
       `- ≤ 1.5× DuckDB's export time: 1 stream ${(median(one.map((r) => r.ms)) / exportMs).toFixed(2)}×, 4 streams ${(median(four.map((r) => r.ms)) / exportMs).toFixed(2)}× — ${check(Math.min(median(one.map((r) => r.ms)), median(four.map((r) => r.ms))) <= 1.5 * exportMs)}`,
       `  (next to the export without gRPC through the emulator's own vector copy: 1 stream ${(median(one.map((r) => r.ms)) / median(duckCopy.map((r) => r.ms))).toFixed(2)}×, 4 streams ${(median(four.map((r) => r.ms)) / median(duckCopy.map((r) => r.ms))).toFixed(2)}× — the cost of gRPC, protobuf and the client's decode)`,
