@@ -136,6 +136,22 @@ describe('a session reads the table as of its creation', () => {
     const after = await session(tablePath('grow'));
     expect((await readStream(client, after.schema, after.s.streams![0].name!)).rows).toHaveLength(3500);
   });
+
+  it('rows deleted or updated after CreateReadSession are read as they were (the table version of that moment)', async () => {
+    await q(`CREATE TABLE st.churn AS SELECT x AS id, x * 10 AS v FROM UNNEST(GENERATE_ARRAY(1, 4000)) AS x`);
+    const before = await session(tablePath('churn'), 2);
+    expect(before.s.streams).toHaveLength(2);
+    await q(`DELETE FROM st.churn WHERE MOD(id, 2) = 0`);
+    await q(`UPDATE st.churn SET v = -1 WHERE id < 100`);
+    const parts = await Promise.all(before.s.streams!.map((st) => readStream(client, before.schema, st.name!)));
+    const rows = parts.flatMap((p) => p.rows).sort((a, b) => Number(a.id) - Number(b.id));
+    expect(rows.map((r) => [Number(r.id), Number(r.v)])).toEqual(Array.from({ length: 4000 }, (_, i) => [i + 1, (i + 1) * 10]));
+    // Resumed mid-stream after the change, a stream continues in the same rows.
+    const tail = await readStream(client, before.schema, before.s.streams![1].name!, 1000);
+    expect(tail.rows.map((r) => Number(r.id))).toEqual(Array.from({ length: 1000 }, (_, i) => 3001 + i));
+    const now = await session(tablePath('churn'));
+    expect((await readStream(client, now.schema, now.s.streams![0].name!)).rows).toHaveLength(2000);
+  });
 });
 
 describe('columns copied from DuckDB vectors keep every value', () => {

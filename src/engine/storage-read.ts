@@ -8,8 +8,8 @@
  * `preserve_insertion_order`, on by default), so rows [a, b) are the same rows at every read (rows before a are skipped by ROW_NUMBER() OVER ()) —
  * what stream ranges, ReadRows offsets and SplitReadStream rely on. Rows a later INSERT appends
  * come after every row the session counted, so a session never reads them: it reads the table as
- * of its creation, as BigQuery's sessions do. (A later UPDATE or DELETE, rewriting rows in place,
- * is seen; see the session module.)
+ * of its creation, as BigQuery's sessions do (a later UPDATE or DELETE, rewriting rows in place,
+ * is read around through the table history: src/server/grpc/read-session.ts).
  */
 import { yieldIfLarge, type Node } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';

@@ -7,10 +7,13 @@
  * (src/engine/storage-read.ts sampledSql) and nested selected fields prune STRUCT columns
  * (selected-fields.ts). Each stream owns a contiguous range of the session's rows, numbered in the
  * query's fixed order (src/engine/storage-read.ts); ReadRows streams a range straight from DuckDB
- * (`batches`), never the whole table in memory. Rows a later INSERT appends are not read (the
- * session reads the table as of its creation); a later UPDATE or DELETE is (known gap: BigQuery
- * pins the session's snapshot). A query job's anonymous result table is read from the rows the job
- * kept (already in memory). Sessions live 6 hours (ReadSession.expire_time, storage.proto).
+ * (`batches`), never the whole table in memory. A session reads the table as of its creation:
+ * rows a later INSERT appends come after the rows it counted and are never read, and after a later
+ * UPDATE, DELETE, MERGE or replacement its streams read the table version of that moment from the
+ * table history (`settlePin`; emulator gaps: not for tables with row access policies, which refuse
+ * time travel, nor past the history's budgets, src/engine/history.ts). A query job's anonymous
+ * result table is read from the rows the job kept (already in memory). Sessions live 6 hours
+ * (ReadSession.expire_time, storage.proto).
  */
 import { randomBytes } from 'node:crypto';
 import { preParseRewrites } from '../../analyzer/pre-parse.js';
@@ -18,6 +21,8 @@ import { stripComments } from '../../engine/analyze.js';
 import type { Engine, QueryOptions } from '../../engine/engine.js';
 import { checkQueryText } from '../../engine/query-text-limits.js';
 import { lowerReadQuery, measureRows, readBatches, sampledSql, type RowBatch } from '../../engine/storage-read.js';
+import { databaseNowMicros, rewrittenSince } from '../../engine/history.js';
+import type { TableMeta } from '../../catalog/store.js';
 import { BigQueryError } from '../../errors/errors.js';
 import type { JobManager } from '../../jobs/jobs.js';
 import type { BqType, Value } from '../../types/types.js';
@@ -53,7 +58,21 @@ export type DataFormat = 'ARROW' | 'AVRO';
  * or rows already in memory (a query job's kept results). `prunings[j]` prunes column j's values
  * to the session's field type (nested selected fields).
  */
-export type SessionRows = ({ kind: 'query'; sql: string; types: BqType[] } | { kind: 'memory'; rows: Value[][] }) & { prunings: ColumnPruning[] };
+export type SessionRows = SessionRowsSource & { prunings: ColumnPruning[] };
+
+/**
+ * The moment a table session's rows were counted (database clock, µs) and how to lower its query
+ * as of then: when a write after it rewrote the table in place (src/engine/history.ts
+ * rewrittenSince), ReadRows reads that version instead of the live table.
+ */
+interface SessionPin {
+  table: TableMeta;
+  micros: number;
+  /** The session's SQL as of `micros` (FOR SYSTEM_TIME AS OF), sampled like the session's. */
+  lowerAsOf: () => Promise<string>;
+  /** Checked (and `sql` re-lowered if needed) once. */
+  settled?: boolean;
+}
 
 /** One read session. */
 export interface ReadSessionState {
@@ -171,8 +190,27 @@ export class ReadSessions {
       }
       return;
     }
+    await this.settlePin(src);
     const rawColumns = src.types.map((t, j) => raw && !src.prunings[j] && !!RAW_LAYOUT[t.kind]);
     for await (const b of readBatches(this.engine, { sql: src.sql, types: src.types, raw: rawColumns, from, count: to - from, rowsPerBatch })) yield prune(b);
+  }
+
+  /**
+   * A table session whose table was rewritten in place since its rows were counted reads the
+   * version of that moment from then on (a table whose history could not keep it is read live).
+   */
+  private async settlePin(src: Extract<SessionRows, { kind: 'query' }>): Promise<void> {
+    const pin = src.pin;
+    if (!pin || pin.settled) return;
+    if (await rewrittenSince(this.engine, pin.table, pin.micros)) {
+      try {
+        src.sql = await pin.lowerAsOf();
+      } catch (e) {
+        if (!(e instanceof BigQueryError)) throw e;
+        // The version is gone (history budget): the live rows, as before this check.
+      }
+    }
+    pin.settled = true;
   }
 
   /**
@@ -214,17 +252,21 @@ export class ReadSessions {
     const columns = pickColumns(table.columns.map((c) => c.name), req.selectedFields, `${projectId}:${datasetId}.${tableId}`);
     const select = columns.map((c) => quote(c)).join(', ') || '*';
     const where = req.rowRestriction.trim() ? `\nWHERE (\n${req.rowRestriction}\n)` : '';
-    const asOf = req.snapshotTime ? ` FOR SYSTEM_TIME AS OF TIMESTAMP '${req.snapshotTime}'` : '';
-    const sql = `SELECT ${select} FROM ${quote(`${projectId}.${datasetId}.${tableId}`)}${asOf}${where}`;
+    const queryAsOf = (asOf: string) => `SELECT ${select} FROM ${quote(`${projectId}.${datasetId}.${tableId}`)}${asOf}${where}`;
     const opts: QueryOptions = { projectId, caller: req.caller };
-    const lowered = await this.lowerQuery(sql, opts, !!where);
+    // Reading as of now: the moment is noted first, so that a later in-place write can be read around.
+    const pinned = !req.snapshotTime && !this.engine.catalog.listRowAccessPolicies(projectId, datasetId, tableId).length;
+    const micros = pinned ? await databaseNowMicros(this.engine) : 0;
+    const lowered = await this.lowerQuery(queryAsOf(req.snapshotTime ? ` FOR SYSTEM_TIME AS OF TIMESTAMP '${req.snapshotTime}'` : ''), opts, !!where);
     const required = new Map(table.columns.map((c) => [c.name, c.required] as const));
-    const sampled = req.samplePercentage === undefined ? lowered.sql : sampledSql(lowered.sql, req.samplePercentage);
+    const sample = (sql: string) => (req.samplePercentage === undefined ? sql : sampledSql(sql, req.samplePercentage));
+    const sampled = sample(lowered.sql);
     const size = await measureRows(this.engine, sampled, lowered.fields);
+    const lowerAsOf = async () => sample((await this.lowerQuery(queryAsOf(` FOR SYSTEM_TIME AS OF TIMESTAMP_MICROS(${micros})`), opts, !!where)).sql);
     return {
       fields: lowered.fields.map((f) => ({ name: f.name, type: f.type, required: !!required.get(f.name) })),
       ...size,
-      source: { kind: 'query', sql: sampled, types: lowered.fields.map((f) => f.type) },
+      source: { kind: 'query', sql: sampled, types: lowered.fields.map((f) => f.type), ...(pinned ? { pin: { table, micros, lowerAsOf } } : {}) },
     };
   }
 
@@ -266,7 +308,7 @@ export class ReadSessions {
 }
 
 /** A session's row source before its prunings are known. */
-type SessionRowsSource = { kind: 'query'; sql: string; types: BqType[] } | { kind: 'memory'; rows: Value[][] };
+type SessionRowsSource = { kind: 'query'; sql: string; types: BqType[]; pin?: SessionPin } | { kind: 'memory'; rows: Value[][] };
 
 /** A rough size of in-memory rows (8 bytes per fixed-width value, the length of strings and bytes). */
 function estimatedBytes(rows: Value[][]): number {
