@@ -154,6 +154,19 @@ describe('a session reads the table as of its creation', () => {
   });
 });
 
+describe('a restriction calling a JavaScript UDF', () => {
+  it('streams the rows the UDF keeps, split over two streams', async () => {
+    await q(`CREATE FUNCTION st.even(x INT64) RETURNS BOOL LANGUAGE js AS r"""return Number(x) % 2 === 0;"""`);
+    await q(`CREATE TABLE st.udf AS SELECT x AS id FROM UNNEST(GENERATE_ARRAY(1, 30000)) AS x`);
+    const [s] = await client.createReadSession({ parent: `projects/${P}`, readSession: { table: tablePath('udf'), dataFormat: 'ARROW', readOptions: { rowRestriction: 'st.even(id)' } }, maxStreamCount: 2 });
+    expect(Number(s.estimatedRowCount)).toBe(15000);
+    const schema = s.arrowSchema!.serializedSchema as Uint8Array;
+    const parts = await Promise.all(s.streams!.map((st) => readStream(client, schema, st.name!)));
+    const ids = parts.flatMap((p) => p.rows.map((r) => Number(r.id))).sort((a, b) => a - b);
+    expect(ids).toEqual(Array.from({ length: 15000 }, (_, i) => 2 * (i + 1)));
+  }, 60_000);
+});
+
 describe('columns copied from DuckDB vectors keep every value', () => {
   it('NULLs, multi-byte and long strings, bytes, dates and timestamps, read from an offset that is not a multiple of 8', async () => {
     const n = 7000;
