@@ -22,22 +22,17 @@ import path from 'node:path';
 import type { MetaPersistence } from '../../catalog/store.js';
 import { BigQueryError } from '../../errors/errors.js';
 import { mapDuckDBError } from './duckdb-errors.js';
+import { CursorPool, type ChunkCursor } from './cursor.js';
 import { currentInterrupter, interruptedError, runWithJsUdfs, type Interrupter } from './interrupts.js';
-import { duckMemoryLimit, type DatabaseOptions } from './settings.js';
-import { installFunctionPrelude } from '../../functions/prelude.js';
+import { duckMemoryLimit, openConnection, type DatabaseOptions } from './settings.js';
 import '../../functions/index.js';
 
 export { mapDuckDBError } from './duckdb-errors.js';
+export type { ChunkCursor } from './cursor.js';
 export { Interrupter, currentInterrupterSignal, runInterruptible, runWithJsUdfs } from './interrupts.js';
 export { duckMemoryLimit, type DatabaseOptions } from './settings.js';
 
 const POOL_SIZE = 4;
-/**
- * Connections kept for cursors (Database.openCursor) besides the pool: a Storage Read stream holds
- * its connection while its reader consumes it (minutes for a slow reader), so cursors never take
- * the pool's connections from queries. More cursors than this wait for one to close.
- */
-const CURSOR_CONNECTIONS = 8;
 /** Prepared statements kept per pooled connection (Database.readAll). */
 const PREPARED_PER_CONNECTION = 32;
 
@@ -60,27 +55,6 @@ function metaSql(c: { kind: string; key: string; json: string | null }): string 
   return `INSERT OR REPLACE INTO __bqemu_meta VALUES (${q(c.kind)}, ${q(c.key)}, ${q(c.json)})`;
 }
 
-/** A new connection of `instance` set up as every connection is (UTC, BigQuery's NULL order, the function prelude). */
-async function connectionOf(instance: DuckDBInstance): Promise<DuckDBConnection> {
-  const c = await instance.connect();
-  await c.run("SET TimeZone='UTC'");
-  await c.run("SET default_null_order='nulls_first_on_asc_last_on_desc'");
-  await installFunctionPrelude(c);
-  return c;
-}
-
-/**
- * A query's rows pulled one DuckDB chunk (≤ 2,048 rows) at a time, on demand (Database.openCursor):
- * DuckDB computes the next rows only when asked, so a slow reader holds back the query instead of
- * buffering its rows.
- */
-export interface ChunkCursor {
-  /** The next chunk of rows, or null after the last. @throws BigQueryError (DuckDB errors mapped). */
-  next(): Promise<DuckDBDataChunk | null>;
-  /** Ends the query and frees its connection (at once; safe to call twice or after the end). */
-  close(): void;
-}
-
 export class Database implements MetaPersistence {
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -89,7 +63,11 @@ export class Database implements MetaPersistence {
     readonly persistent: boolean,
     /** The engine's logger (src/config/logger.ts). */
     readonly log: Logger = silentLogger,
-  ) {}
+  ) {
+    this.cursors = new CursorPool(() => openConnection(instance), log);
+  }
+  /** Connections of cursors (openCursor). */
+  private readonly cursors: CursorPool;
   private free: DuckDBConnection[] = [];
   /** Writes are serialised (BigQuery queues DML per table; DuckDB's optimistic writes would conflict). */
   private writeChain: Promise<unknown> = Promise.resolve();
@@ -142,7 +120,7 @@ export class Database implements MetaPersistence {
       temp_directory: tempDir,
     });
     const pool: DuckDBConnection[] = [];
-    for (let i = 0; i < POOL_SIZE; i++) pool.push(await connectionOf(instance));
+    for (let i = 0; i < POOL_SIZE; i++) pool.push(await openConnection(instance));
     const db = new Database(instance, pool, file !== ':memory:', opts.log);
     db.ownTempDir = ownTempDir;
     db.free = [...pool];
@@ -230,144 +208,24 @@ export class Database implements MetaPersistence {
     await this.runPrepared(sql, (p) => drain(() => p.stream()), (c) => drain(() => c.stream(sql)));
   }
 
-  /** Cursor connections: every one opened, and the idle ones (see CURSOR_CONNECTIONS). */
-  private readonly cursorConns = new Set<DuckDBConnection>();
-  private cursorFree: DuckDBConnection[] = [];
-  private cursorWaiters: ((c: DuckDBConnection) => void)[] = [];
-
   /**
-   * Opens `sql` as a cursor on a connection of its own: rows are produced as {@link ChunkCursor.next}
-   * asks for them, and {@link ChunkCursor.close} ends the query. The query reads one consistent
-   * snapshot of the database (its own transaction) however long it is read. A statement whose
-   * JavaScript UDF batch is pending is re-run (runWithJsUdfs) from the row the cursor had reached:
-   * `reopen(position)` gives the SQL that skips the first `position` rows.
-   * @throws BigQueryError the query's errors (DuckDB errors mapped), databaseClosed after close.
+   * Opens `sql` as a cursor: its rows pulled one DuckDB chunk at a time as the caller asks, on a
+   * connection apart from the pool (src/engine/duckdb/cursor.ts). `reopen(position)`: the SQL
+   * skipping the first `position` rows. @throws BigQueryError the query's errors, databaseClosed.
    */
   async openCursor(sql: string, reopen: (position: number) => string = () => sql): Promise<ChunkCursor> {
     if (this.closing) throw BigQueryError.databaseClosed();
-    let c = this.cursorFree.pop();
-    if (!c && this.cursorConns.size < CURSOR_CONNECTIONS) {
-      c = await connectionOf(this.instance);
-      this.cursorConns.add(c);
-    }
-    if (!c) c = await new Promise<DuckDBConnection>((r) => this.cursorWaiters.push(r));
-    const conn = c;
-    let result: DuckDBResult | undefined;
-    let position = 0;
-    let done = false;
-    // One chunk is fetched ahead: DuckDB computes it while the caller encodes the previous one.
-    let ahead: Promise<DuckDBDataChunk | null> | undefined;
-    const close = () => {
-      if (done) return;
-      done = true;
-      result = undefined;
-      // A fetch still running on the connection settles before the connection is reused.
-      const release = () => this.releaseCursorConnection(conn);
-      if (ahead) ahead.then(release, release);
-      else release();
-    };
-    const fetch = () =>
-      runWithJsUdfs(async () => {
-        try {
-          result ??= await conn.stream(position ? reopen(position) : sql);
-          const ch = await result.fetchChunk();
-          position += ch?.rowCount ?? 0;
-          return ch;
-        } catch (e) {
-          result = undefined; // a re-run starts from `position`
-          throw e;
-        }
-      });
-    const cursor: ChunkCursor = {
-      next: async () => {
-        if (done) return null;
-        try {
-          const ch = await (ahead ?? fetch());
-          ahead = undefined;
-          if (!ch || ch.rowCount === 0) {
-            close();
-            return null;
-          }
-          if (!done) {
-            ahead = fetch();
-            ahead.catch(() => undefined); // its error is the next call's
-          }
-          return ch;
-        } catch (e) {
-          ahead = undefined;
-          close();
-          throw mapDuckDBError(e, this.log);
-        }
-      },
-      close,
-    };
-    try {
-      // The query starts now, so errors in the SQL surface from openCursor.
-      result = await runWithJsUdfs(() => conn.stream(sql));
-    } catch (e) {
-      close();
-      throw mapDuckDBError(e, this.log);
-    }
-    return cursor;
+    return this.cursors.open(sql, reopen);
   }
 
-  /**
-   * Opens a cursor connection ahead of need when none is idle (a new connection installs the
-   * function prelude, ~100 ms): called when a read session is created, so that its first ReadRows
-   * finds one ready. Failures are logged only; openCursor opens its own.
-   */
+  /** Opens a cursor connection ahead of need when none is idle (CursorPool.warm). */
   warmCursorConnection(): void {
-    if (this.closing || this.cursorFree.length || this.cursorConns.size >= CURSOR_CONNECTIONS) return;
-    const placeholder = {} as DuckDBConnection; // counts toward the cap while it opens
-    this.cursorConns.add(placeholder);
-    connectionOf(this.instance).then(
-      (c) => {
-        this.cursorConns.delete(placeholder);
-        this.cursorConns.add(c);
-        this.releaseCursorConnection(c);
-      },
-      (err) => {
-        this.cursorConns.delete(placeholder);
-        logIgnored(this.log, 'opening a cursor connection ahead of need', 'warn')(err);
-      },
-    );
-  }
-
-  /**
-   * Gives a cursor's connection back. A query left half-read still holds its transaction and
-   * buffers: a trivial statement ends it before the connection is reused.
-   */
-  private releaseCursorConnection(c: DuckDBConnection): void {
-    if (this.closing) {
-      this.cursorConns.delete(c);
-      c.closeSync();
-      return;
-    }
-    c.run('SELECT 1').then(
-      () => {
-        if (this.closing) {
-          this.cursorConns.delete(c);
-          c.closeSync();
-          return;
-        }
-        const w = this.cursorWaiters.shift();
-        if (w) w(c);
-        else this.cursorFree.push(c);
-      },
-      (err) => {
-        // A connection that cannot run SELECT 1 is not reused.
-        this.log.warn({ err }, 'closing a cursor connection that failed to reset');
-        this.cursorConns.delete(c);
-        c.closeSync();
-        const w = this.cursorWaiters.shift();
-        if (w) connectionOf(this.instance).then((n) => (this.cursorConns.add(n), w(n)), logIgnored(this.log, 'opening a cursor connection', 'warn'));
-      },
-    );
+    if (!this.closing) this.cursors.warm();
   }
 
   /** Cursors open now (a test seam: a cancelled Storage Read stream must not leave one open). */
   get openCursors(): number {
-    return this.cursorConns.size - this.cursorFree.length;
+    return this.cursors.openCount;
   }
 
   /** Runs `sql` through the connection's kept prepared statement (see readAll), or `unprepared`. */
@@ -543,12 +401,8 @@ export class Database implements MetaPersistence {
     if (this.closing) return;
     this.closing = true;
     if (this.ownTempDir) fs.rmSync(this.ownTempDir, { recursive: true, force: true });
-    for (const c of this.cursorFree) {
-      this.cursorConns.delete(c);
-      c.closeSync();
-    }
-    this.cursorFree = [];
-    // Open cursors hold no running statement between chunks: their connections close on release.
+    // Idle cursor connections close now, open cursors' when they close.
+    this.cursors.close();
     const busy = this.pool.filter((c) => !this.free.includes(c));
     for (const c of this.free) {
       for (const p of this.prepared.get(c)?.values() ?? []) p.destroySync();
