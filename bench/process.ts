@@ -18,6 +18,8 @@ export interface Spawned {
   projectId: string;
   /** ms from spawn to the first answered `SELECT 1`. */
   coldStartMs: number;
+  /** The Storage Read API's gRPC port. */
+  grpcPort: number;
   stop(): Promise<void>;
 }
 
@@ -97,11 +99,11 @@ export async function spawnEmulator(timeoutMs = 30_000): Promise<Spawned> {
     }
     await new Promise((r) => setTimeout(r, 5));
   }
-  return { child, url, projectId, coldStartMs: performance.now() - t0, stop };
+  return { child, url, projectId, coldStartMs: performance.now() - t0, grpcPort, stop };
 }
 
 /** VmRSS of a pid in MB (0 when it is gone). */
-function rssMb(pid: number): number {
+export function rssMb(pid: number): number {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) / 1024 : 0;

@@ -6,10 +6,15 @@
  * Options:
  *   --peer URL          also run every case against another endpoint (side-by-side column)
  *   --peer-project ID   project id on the peer (default bench-project)
- *   --only a,b          only these cases (names from cases.ts)
+ *   --only a,b          only these cases (names from cases.ts; `storage` = the Storage Read cases, storage-read.ts)
+ *   --storage-rows N    rows of the Storage Read table (default 10000000)
+ *   --storage-iters N   timed reads per Storage Read case (default 3, after one warm-up)
  *   --no-process        skip cold start and RSS
  *   --rss-queries N     small queries for the RSS run (default 10000; samples at 100, 1000, 2500, 5000 and N)
  *   --no-write          print only, do not write bench/results/
+ *
+ * The Storage Read cases run last, on an emulator of their own, and write
+ * `bench/results/<YYYY-MM-DD>-storage.md`.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +27,8 @@ import { ensureFreshBuild, rssRun, spawnEmulator, type Spawned } from './process
 import { checkLines, noteLines, resultsTable, processLines, stats, writeResults, type CaseResult, type RunResult, type Side } from './report.js';
 import { Target, errText } from './target.js';
 import { ReplayServer } from './replay.js';
+import { runStorageBench } from './storage-read.js';
+import fs from 'node:fs';
 
 /**
  * The client floor of a case (see replay.ts): its operation recorded once through the replay
@@ -52,10 +59,12 @@ interface Args {
   process: boolean;
   rssQueries: number;
   write: boolean;
+  storageRows: number;
+  storageIters: number;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { peerProject: 'bench-project', process: true, rssQueries: 10_000, write: true };
+  const a: Args = { peerProject: 'bench-project', process: true, rssQueries: 10_000, write: true, storageRows: 10_000_000, storageIters: 3 };
   for (let i = 0; i < argv.length; i++) {
     const v = () => {
       const x = argv[++i];
@@ -69,6 +78,8 @@ function parseArgs(argv: string[]): Args {
       case '--no-process': a.process = false; break;
       case '--rss-queries': a.rssQueries = Number(v()); break;
       case '--no-write': a.write = false; break;
+      case '--storage-rows': a.storageRows = Number(v()); break;
+      case '--storage-iters': a.storageIters = Number(v()); break;
       default: throw new Error(`unknown option ${argv[i]} (see bench/run.ts)`);
     }
   }
@@ -203,9 +214,29 @@ async function runProcess(args: Args, r: RunResult): Promise<void> {
   }
 }
 
+/** The Storage Read cases (storage-read.ts): prints their report and writes `<date>-storage.md`. */
+async function runStorage(args: Args): Promise<void> {
+  const load0 = os.loadavg()[0];
+  const t0 = performance.now();
+  const table = await runStorageBench({ rows: args.storageRows, iters: args.storageIters, log });
+  const date = new Date().toISOString().slice(0, 10);
+  const report = `# Storage Read API bench ${date}\n\n\`npm run bench -- ${process.argv.slice(2).join(' ')}\` on ${os.cpus().length} cores, load average ${load0.toFixed(2)} → ${os.loadavg()[0].toFixed(2)}, ${((performance.now() - t0) / 1000).toFixed(0)} s.\n\n${table}\n`;
+  process.stdout.write(`\n${report}\n`);
+  if (args.write) {
+    const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
+    let file = path.join(dir, `${date}-storage.md`);
+    for (let n = 2; fs.existsSync(file); n++) file = path.join(dir, `${date}-storage-${n}.md`);
+    fs.writeFileSync(file, report);
+    process.stdout.write(`results written to ${path.relative(process.cwd(), file)}\n`);
+  }
+}
+
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const args = parseArgs(argv);
+  const storage = !args.only || args.only.includes('storage');
+  if (args.only) args.only = args.only.filter((n) => n !== 'storage');
+  if (args.only && !args.only.length) return runStorage(args);
   const t0 = performance.now();
   const load0 = os.loadavg()[0];
   const cases = args.only ? CASES.filter((c) => args.only!.includes(c.name)) : CASES;
@@ -233,6 +264,7 @@ async function main(): Promise<void> {
     const file = writeResults(path.join(path.dirname(fileURLToPath(import.meta.url)), 'results'), r);
     process.stdout.write(`results written to ${path.relative(process.cwd(), file)}\n`);
   }
+  if (storage) await runStorage(args);
 }
 
 main().then(

@@ -273,6 +273,26 @@ export async function dropHistory(e: Engine, t: TableMeta): Promise<void> {
   if (h) await discard(e, keyOf(t), h);
 }
 
+/**
+ * Whether the rows `t` (as it was bound then) had at `micros` may no longer be the first rows of
+ * its live table: a write since changed or removed rows in place, or replaced the table (appends
+ * alone keep them: their versions are prefixes of the live table). A Storage Read session pinned
+ * at `micros` then reads that version (relationAsOf) instead of the live table.
+ */
+export async function rewrittenSince(e: Engine, t: TableMeta, micros: number): Promise<boolean> {
+  if (!keepsHistory(t)) return false;
+  const h = (await registry(e)).byTable.get(keyOf(t));
+  if (!h || micros >= h.liveSince) return false;
+  if (h.live !== t.duckName) return true;
+  const v = h.versions.find((x) => micros >= x.from && micros < x.to);
+  return !v?.prefix;
+}
+
+/** Now in microseconds since the epoch, from the database clock (the one table versions are stamped with). */
+export function databaseNowMicros(e: Engine): Promise<number> {
+  return nowMicros(e);
+}
+
 /** The earliest time (µs) a read of `t` may ask for. */
 function earliest(e: Engine, t: TableMeta, h: TableHistory | undefined): number {
   const created = h ? (h.versions[0]?.from ?? h.liveSince) : t.creationTime * 1000;

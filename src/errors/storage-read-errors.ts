@@ -46,6 +46,14 @@ export function invalidRowRestriction(table: string, filter: string, detail?: st
 }
 
 /**
+ * 400 invalidQuery: the statement a read session lowers is not a query (an internal guard; the
+ * session builds a SELECT itself). The emulator's wording.
+ */
+export function readSessionNotAQuery(): BigQueryError {
+  return new BigQueryError('invalidQuery', 'A Storage Read API session reads the rows of one query statement');
+}
+
+/**
  * 400 invalid (gRPC INVALID_ARGUMENT): a row restriction longer than 1 MB (TableReadOptions.row_restriction
  * in stream.proto: "Restricted to a maximum length for 1 MB"). BigQuery's text, as its clients
  * report it (https://github.com/GoogleCloudDataproc/spark-bigquery-connector/issues/1301).

@@ -18,6 +18,40 @@ import { BIGNUMERIC_SCALE, NUMERIC_SCALE, parseScaled } from '../types/decimal.j
 import { parseDateText, parseDatetimeText, parseTimeText } from '../types/temporal.js';
 import { BigQueryError } from '../errors/errors.js';
 
+/**
+ * A column already in Arrow's memory layout, as DuckDB hands out its vectors (an emulator-side
+ * shortcut around domain values for the types whose storage is Arrow's): `fixed` values one slot
+ * per row (INT64 BigInt64Array, FLOAT64 Float64Array, DATE Int32Array of days, TIME/DATETIME/
+ * TIMESTAMP BigInt64Array of µs); `varWidth` UTF-8 or binary bytes back to back with int32
+ * `offsets` (length + 1). `validity` is an LSB-first bitmap (bit i set = row i not NULL), null
+ * when no value is NULL; `nullCount` its zero bits.
+ */
+export type RawColumn =
+  | { layout: 'fixed'; length: number; values: BigInt64Array | Float64Array | Int32Array; validity: Uint8Array | null; nullCount: number }
+  | { layout: 'varWidth'; length: number; offsets: Int32Array; bytes: Uint8Array; validity: Uint8Array | null; nullCount: number };
+
+/** The values of one column of a batch: domain values in row order, or a {@link RawColumn}. */
+export type ColumnInput = readonly Value[] | RawColumn;
+
+/** The BigQuery types a {@link RawColumn} may hold, with its layout. */
+export const RAW_LAYOUT: Partial<Record<BqType['kind'], RawColumn['layout']>> = {
+  INT64: 'fixed',
+  FLOAT64: 'fixed',
+  DATE: 'fixed',
+  TIME: 'fixed',
+  DATETIME: 'fixed',
+  TIMESTAMP: 'fixed',
+  STRING: 'varWidth',
+  BYTES: 'varWidth',
+};
+
+/** The Arrow data of a raw column (its buffers used as they are). */
+function rawData(type: DataType, c: RawColumn): Data {
+  const nullBitmap = c.validity ?? undefined;
+  if (c.layout === 'fixed') return makeData({ type, length: c.length, nullCount: c.nullCount, nullBitmap, data: c.values } as never);
+  return makeData({ type, length: c.length, nullCount: c.nullCount, nullBitmap, valueOffsets: c.offsets, data: c.bytes } as never);
+}
+
 function fault(v: Value, t: BqType): never {
   const shown = v instanceof Uint8Array ? 'bytes' : JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? `${x}n` : x)) ?? String(v);
   throw BigQueryError.cannotEncodeArrowValue(shown.slice(0, 80), t.kind);
@@ -127,11 +161,19 @@ function childValues(values: readonly Value[], t: BqType, pick: (v: Value) => Va
 }
 
 /**
- * One Arrow column of BigQuery type `t` holding `values` (row order), typed `type` — the Arrow type
- * `arrowTypeOf(t)` of src/wire/arrow.ts built for it (its children for STRUCT, RANGE and ARRAY).
- * Raises `cannotEncodeArrowValue` (500) for a value that is not of `t`'s domain shape.
+ * One Arrow column of BigQuery type `t` holding `input` (domain values in row order, or a raw
+ * column already in Arrow's layout), typed `type` — the Arrow type `arrowTypeOf(t)` of
+ * src/wire/arrow.ts built for it (its children for STRUCT, RANGE and ARRAY). Raises
+ * `cannotEncodeArrowValue` (500) for a value that is not of `t`'s domain shape, or a raw column of
+ * a layout `t` does not have (RAW_LAYOUT).
  */
-export function arrowColumn(t: BqType, type: DataType, values: readonly Value[]): Data {
+export function arrowColumn(t: BqType, type: DataType, input: ColumnInput): Data {
+  if (!Array.isArray(input)) {
+    const raw = input as RawColumn;
+    if (RAW_LAYOUT[t.kind] !== raw.layout) throw BigQueryError.cannotEncodeArrowValue(`a ${raw.layout} column`, t.kind);
+    return rawData(type, raw);
+  }
+  const values = input as readonly Value[];
   switch (t.kind) {
     case 'INT64': {
       const data = new BigInt64Array(values.length);

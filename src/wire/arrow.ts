@@ -52,7 +52,10 @@ import {
   type DataType,
 } from 'apache-arrow';
 import type { BqType, Value } from '../types/types.js';
-import { arrowColumn } from './arrow-columns.js';
+import { arrowColumn, type ColumnInput } from './arrow-columns.js';
+
+export type { ColumnInput, RawColumn } from './arrow-columns.js';
+export { RAW_LAYOUT } from './arrow-columns.js';
 
 /** One top-level column of a read session: its name, BigQuery type and mode (REQUIRED when `required`). */
 export interface ArrowField {
@@ -130,7 +133,7 @@ function arrowSchemaOf(fields: readonly ArrowField[]): Schema {
 }
 
 /** The IPC stream of one batch of `rowCount` rows given column by column (`columns[j]` the values of `fields[j]`). */
-function ipcStream(schema: Schema, fields: readonly ArrowField[], columns: readonly (readonly Value[])[], rowCount: number): Uint8Array {
+function ipcStream(schema: Schema, fields: readonly ArrowField[], columns: readonly ColumnInput[], rowCount: number): Uint8Array {
   const children = fields.map((f, j) => arrowColumn(f.type, schema.fields[j].type, columns[j]));
   const data = makeData({ type: new Struct(schema.fields), length: rowCount, nullCount: 0, children });
   return RecordBatchStreamWriter.writeAll([new RecordBatch(schema, data)]).toUint8Array(true);
@@ -173,9 +176,11 @@ export function arrowRecordBatchBytes(fields: ArrowField[], rows: Value[][]): Ui
 /**
  * `arrowRecordBatchBytes` for values already held column by column (`columns[j][i]` the value of
  * column `fields[j]` in row i, each column `rowCount` long), as DuckDB hands out a chunk; skips the
- * row → column transposition. Same bytes, same errors.
+ * row → column transposition. A column may also be a RawColumn (buffers already in Arrow's layout,
+ * src/wire/arrow-columns.ts), used without copying. Same bytes, same errors. This is the one
+ * function that encodes a ReadRows batch: wrap it to post-process the bytes.
  */
-export function arrowRecordBatchBytesFromColumns(fields: ArrowField[], columns: readonly (readonly Value[])[], rowCount: number): Uint8Array {
+export function arrowRecordBatchBytesFromColumns(fields: ArrowField[], columns: readonly ColumnInput[], rowCount: number): Uint8Array {
   const stream = ipcStream(arrowSchemaOf(fields), fields, columns, rowCount);
   return stream.subarray(schemaMessageLength(stream), stream.length - EOS_BYTES);
 }

@@ -23,12 +23,13 @@ import type { MetaPersistence } from '../../catalog/store.js';
 import { BigQueryError } from '../../errors/errors.js';
 import { mapDuckDBError } from './duckdb-errors.js';
 import { PreparedStatements } from './prepared-statements.js';
+import { CursorPool, type ChunkCursor } from './cursor.js';
 import { currentInterrupter, interruptedError, runWithJsUdfs, type Interrupter } from './interrupts.js';
-import { duckMemoryLimit, type DatabaseOptions } from './settings.js';
-import { installFunctionPrelude } from '../../functions/prelude.js';
+import { duckMemoryLimit, openConnection, type DatabaseOptions } from './settings.js';
 import '../../functions/index.js';
 
 export { mapDuckDBError } from './duckdb-errors.js';
+export type { ChunkCursor } from './cursor.js';
 export { Interrupter, currentInterrupterSignal, runInterruptible, runWithJsUdfs } from './interrupts.js';
 export { duckMemoryLimit, type DatabaseOptions } from './settings.js';
 
@@ -61,7 +62,11 @@ export class Database implements MetaPersistence {
     readonly persistent: boolean,
     /** The engine's logger (src/config/logger.ts). */
     readonly log: Logger = silentLogger,
-  ) {}
+  ) {
+    this.cursors = new CursorPool(() => openConnection(instance), log);
+  }
+  /** Connections of cursors (openCursor). */
+  private readonly cursors: CursorPool;
   private free: DuckDBConnection[] = [];
   /** Writes are serialised (BigQuery queues DML per table; DuckDB's optimistic writes would conflict). */
   private writeChain: Promise<unknown> = Promise.resolve();
@@ -114,13 +119,7 @@ export class Database implements MetaPersistence {
       temp_directory: tempDir,
     });
     const pool: DuckDBConnection[] = [];
-    for (let i = 0; i < POOL_SIZE; i++) {
-      const c = await instance.connect();
-      await c.run("SET TimeZone='UTC'");
-      await c.run("SET default_null_order='nulls_first_on_asc_last_on_desc'");
-      await installFunctionPrelude(c);
-      pool.push(c);
-    }
+    for (let i = 0; i < POOL_SIZE; i++) pool.push(await openConnection(instance));
     const db = new Database(instance, pool, file !== ':memory:', opts.log);
     db.ownTempDir = ownTempDir;
     db.free = [...pool];
@@ -206,6 +205,26 @@ export class Database implements MetaPersistence {
         for (let ch = await r.fetchChunk(); ch && ch.rowCount > 0; ch = await r.fetchChunk()) visit(ch);
       });
     await this.runPrepared(sql, (p) => drain(() => p.stream()), (c) => drain(() => c.stream(sql)));
+  }
+
+  /**
+   * Opens `sql` as a cursor: its rows pulled one DuckDB chunk at a time as the caller asks, on a
+   * connection apart from the pool (src/engine/duckdb/cursor.ts). `reopen(position)`: the SQL
+   * skipping the first `position` rows. @throws BigQueryError the query's errors, databaseClosed.
+   */
+  async openCursor(sql: string, reopen: (position: number) => string = () => sql): Promise<ChunkCursor> {
+    if (this.closing) throw BigQueryError.databaseClosed();
+    return this.cursors.open(sql, reopen);
+  }
+
+  /** Opens a cursor connection ahead of need when none is idle (CursorPool.warm). */
+  warmCursorConnection(): void {
+    if (!this.closing) this.cursors.warm();
+  }
+
+  /** Cursors open now (a test seam: a cancelled Storage Read stream must not leave one open). */
+  get openCursors(): number {
+    return this.cursors.openCount;
   }
 
   /** Runs `sql` through the connection's kept prepared statement (see readAll), or `unprepared`. */
@@ -354,6 +373,8 @@ export class Database implements MetaPersistence {
     if (this.closing) return;
     this.closing = true;
     if (this.ownTempDir) fs.rmSync(this.ownTempDir, { recursive: true, force: true });
+    // Idle cursor connections close now, open cursors' when they close.
+    this.cursors.close();
     const busy = this.pool.filter((c) => !this.free.includes(c));
     for (const c of this.free) {
       this.prepared.destroyAll(c);

@@ -1,7 +1,10 @@
 /**
- * Resource settings of the embedded DuckDB database: its memory limit and spill directory.
+ * Settings of the embedded DuckDB database: its memory limit and spill directory, and what every
+ * connection runs with (UTC, BigQuery's NULL order, the function prelude).
  */
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { Logger } from '../../config/logger.js';
+import { installFunctionPrelude } from '../../functions/prelude.js';
 import os from 'node:os';
 import { DEFAULT_DUCKDB_MEMORY_FRACTION } from '../../config/limits.js';
 
@@ -28,4 +31,13 @@ export function duckMemoryLimit(given?: string): string {
     return given.trim();
   }
   return `${Math.max(256, Math.floor((os.totalmem() * DEFAULT_DUCKDB_MEMORY_FRACTION) / (1024 * 1024)))}MB`;
+}
+
+/** A new connection of `instance` set up as every connection is (TimeZone UTC, BigQuery's NULL order, the function prelude). */
+export async function openConnection(instance: DuckDBInstance): Promise<DuckDBConnection> {
+  const c = await instance.connect();
+  await c.run("SET TimeZone='UTC'");
+  await c.run("SET default_null_order='nulls_first_on_asc_last_on_desc'");
+  await installFunctionPrelude(c);
+  return c;
 }

@@ -1,6 +1,8 @@
 /**
  * The handlers of `google.cloud.bigquery.storage.v1.BigQueryRead` (storage.proto): CreateReadSession,
- * ReadRows (server streaming, Arrow record batches or Avro rows, with backpressure) and SplitReadStream. Request
+ * ReadRows (server streaming, Arrow record batches or Avro rows, read from DuckDB batch by batch
+ * with backpressure: the next batch is read only once the call's buffer has room, and a cancelled
+ * call ends the DuckDB query) and SplitReadStream. Request
  * and response messages are the plain objects of @grpc/proto-loader (protos.ts: camelCase fields,
  * int64 as strings, enums as names). Errors are BigQueryErrors sent as gRPC statuses
  * (src/errors/grpc-status.ts); anything else is a bug and answers INTERNAL.
@@ -8,14 +10,19 @@
 import * as grpc from '@grpc/grpc-js';
 import { BigQueryError, grpcCodeOf } from '../../errors/errors.js';
 import type { Logger } from '../../config/logger.js';
-import { arrowRecordBatchBytes, arrowSchemaBytes } from '../../wire/arrow.js';
+import { arrowRecordBatchBytesFromColumns, arrowSchemaBytes } from '../../wire/arrow.js';
 import { bufferCompressionOf, compressRecordBatch, type BufferCompression } from '../../wire/arrow-compression.js';
 import { avroRowsBytes, avroSchemaJson } from '../../wire/avro.js';
 import { callerFromHeaders } from '../rest/context.js';
 import type { Value } from '../../types/types.js';
+import type { RowBatch } from '../../engine/storage-read.js';
 import { parseTablePath, partitionRows, type DataFormat, type ReadSessions, type SessionField } from './read-session.js';
 
-/** Most rows one ReadRows response carries. */
+/**
+ * Rows one ReadRows response carries: a response closes at the first DuckDB chunk (≤ 2,048 rows)
+ * that reaches this count, so one holds at most MAX_ROWS_PER_RESPONSE + 2,047 rows. One batch is
+ * what a stream holds in JS memory at a time.
+ */
 export const MAX_ROWS_PER_RESPONSE = 10_000;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- proto-loader messages are untyped plain objects
@@ -38,13 +45,6 @@ function callerOf(md: grpc.Metadata) {
 }
 
 const timestamp = (ms: number) => ({ seconds: String(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1e6 });
-
-/** A rough size of the rows (8 bytes per fixed-width value, the length of strings and bytes). */
-function estimatedBytes(rows: unknown[][]): number {
-  let n = 0;
-  for (const r of rows) for (const v of r) n += typeof v === 'string' ? v.length : v instanceof Uint8Array ? v.length : 8;
-  return n;
-}
 
 /** The BigQueryRead service implementation over `sessions`. */
 export function bigQueryReadHandlers(sessions: ReadSessions, log: Logger): grpc.UntypedServiceImplementation {
@@ -92,7 +92,7 @@ async function createReadSession(sessions: ReadSessions, req: Msg, caller: Retur
     rs.dataFormat,
   );
   s.bufferCompression = bufferCompression;
-  const bytes = String(estimatedBytes(s.rows));
+  const bytes = String(s.estimatedBytes);
   return {
     name: s.name,
     expireTime: timestamp(s.expireMs),
@@ -104,7 +104,7 @@ async function createReadSession(sessions: ReadSessions, req: Msg, caller: Retur
     streams: [...s.streams.keys()].map((name) => ({ name })),
     estimatedTotalBytesScanned: bytes,
     estimatedTotalPhysicalFileSize: bytes,
-    estimatedRowCount: String(s.rows.length),
+    estimatedRowCount: String(s.rowCount),
     traceId: rs.traceId ?? '',
   };
 }
@@ -150,28 +150,56 @@ function schemaOf(s: { dataFormat: DataFormat; fields: SessionField[] }): Msg {
  * conformance/grpc/storage_read/sr_create_session_one_stream: arrow row_count "0" vs "10";
  * read_session_avro_basic: avro_rows carries no row_count).
  */
-function rowsOf(s: { dataFormat: DataFormat; fields: SessionField[]; bufferCompression?: BufferCompression }, rows: Value[][]): Msg {
-  return s.dataFormat === 'AVRO'
-    ? { avroRows: { serializedBinaryRows: Buffer.from(avroRowsBytes(s.fields, rows)), rowCount: '0' } }
-    : { arrowRecordBatch: { serializedRecordBatch: Buffer.from(compressRecordBatch(arrowRecordBatchBytes(s.fields, rows), s.bufferCompression, () => arrowSchemaBytes(s.fields))), rowCount: '0' } };
-}
-
-/** Waits until the call's buffer drains (write() returned false) or the call ends. */
-function drained(call: grpc.ServerWritableStream<Msg, Msg>): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      call.off('drain', done);
-      call.off('close', done);
-      resolve();
-    };
-    call.on('drain', done);
-    call.on('close', done);
-  });
+function rowsOf(s: { dataFormat: DataFormat; fields: SessionField[]; bufferCompression?: BufferCompression }, b: RowBatch): Msg {
+  if (s.dataFormat === 'AVRO') {
+    // Avro sessions read domain values only (ReadSessions.batches with raw false).
+    const cols = b.columns as Value[][];
+    const rows = Array.from({ length: b.rowCount }, (_, i) => cols.map((c) => c[i]));
+    return { avroRows: { serializedBinaryRows: Buffer.from(avroRowsBytes(s.fields, rows)), rowCount: '0' } };
+  }
+  const bytes = compressRecordBatch(arrowRecordBatchBytesFromColumns(s.fields, b.columns, b.rowCount), s.bufferCompression, () => arrowSchemaBytes(s.fields));
+  return { arrowRecordBatch: { serializedRecordBatch: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), rowCount: '0' } };
 }
 
 /**
- * ReadRows: the stream's rows from `offset`, in Arrow record batches of at most
- * MAX_ROWS_PER_RESPONSE rows, the schema on the first response.
+ * Responses a stream may have written and not yet handed to HTTP/2: past this many, ReadRows waits
+ * before reading the next batch from DuckDB (grpc-js would otherwise queue 16 messages before
+ * write() returns false). With HTTP/2 flow control behind it, a reader that stops reading stops
+ * the DuckDB query after a few batches.
+ */
+const MAX_QUEUED_RESPONSES = 2;
+
+/** Counts a call's responses written and not yet flushed; `room()` waits until fewer than MAX_QUEUED_RESPONSES are, or the call is cancelled or ends. */
+function writeQueue(call: grpc.ServerWritableStream<Msg, Msg>) {
+  let queued = 0;
+  let wake: (() => void) | undefined;
+  const ended = () => wake?.();
+  const events = ['close', 'cancelled', 'finish', 'error'] as const;
+  return {
+    write(msg: Msg): void {
+      queued++;
+      call.write(msg, () => {
+        queued--;
+        wake?.();
+      });
+    },
+    async room(): Promise<void> {
+      if (queued < MAX_QUEUED_RESPONSES || call.cancelled) return;
+      for (const ev of events) call.on(ev, ended);
+      try {
+        while (queued >= MAX_QUEUED_RESPONSES && !call.cancelled && !call.destroyed) await new Promise<void>((r) => (wake = r));
+      } finally {
+        wake = undefined;
+        for (const ev of events) call.off(ev, ended);
+      }
+    },
+  };
+}
+
+/**
+ * ReadRows: the stream's rows from `offset`, in batches of about MAX_ROWS_PER_RESPONSE rows read
+ * from DuckDB one at a time (the next only while fewer than MAX_QUEUED_RESPONSES responses wait to
+ * be sent), the schema on the first response. A cancelled call stops the read and ends its query.
  * @throws BigQueryError invalid/notFound for a bad stream name; outOfRange past the end.
  */
 async function readRows(sessions: ReadSessions, call: grpc.ServerWritableStream<Msg, Msg>): Promise<void> {
@@ -182,19 +210,22 @@ async function readRows(sessions: ReadSessions, call: grpc.ServerWritableStream<
   if (!Number.isInteger(offset) || offset < 0) throw BigQueryError.invalidReadArgument(`Invalid offset ${call.request.offset}`);
   if (offset > total) throw BigQueryError.readOffsetOutOfRange(offset, total, name);
   let first = true;
-  for (let at = offset; at < total && !call.cancelled; ) {
-    const n = Math.min(MAX_ROWS_PER_RESPONSE, total - at);
-    const rows = session.rows.slice(range.start + at, range.start + at + n);
+  let at = offset;
+  const out = writeQueue(call);
+  for await (const b of sessions.batches(session, range.start + offset, range.end, MAX_ROWS_PER_RESPONSE, session.dataFormat === 'ARROW')) {
+    if (call.cancelled) break;
     const msg: Msg = {
-      ...rowsOf(session, rows),
-      rowCount: String(n),
-      stats: { progress: { atResponseStart: at / total, atResponseEnd: (at + n) / total } },
+      ...rowsOf(session, b),
+      rowCount: String(b.rowCount),
+      stats: { progress: { atResponseStart: at / total, atResponseEnd: (at + b.rowCount) / total } },
       throttleState: { throttlePercent: 0 },
     };
     if (first) Object.assign(msg, schemaOf(session));
     first = false;
-    at += n;
-    if (!call.write(msg)) await drained(call);
+    at += b.rowCount;
+    out.write(msg);
+    await out.room();
+    if (call.cancelled) break;
   }
 }
 

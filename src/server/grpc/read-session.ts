@@ -1,27 +1,35 @@
 /**
  * Read sessions of the Storage Read API: what CreateReadSession reads and how its rows are split
- * into streams. A session's rows are taken once, when it is created (a consistent snapshot, as
- * BigQuery's sessions are), through the engine's normal query path: `SELECT <selectedFields> FROM
- * <table> WHERE (<rowRestriction>)` analyzed by ZetaSQL, so names, types, row access policies and
- * errors are the query's. Each stream owns a contiguous range of those rows. `tableModifiers.snapshotTime`
- * adds `FOR SYSTEM_TIME AS OF` (the table history), `samplePercentage` samples the rows read
- * (sampleRows) and nested selected fields prune STRUCT columns (selected-fields.ts).
- *
- * First slice: the rows are held in memory for the session's life (the streaming-from-DuckDB read
- * is a later slice). Sessions live 6 hours (ReadSession.expire_time, storage.proto).
+ * into streams. A session's query is `SELECT <selectedFields> FROM <table> WHERE (<rowRestriction>)`,
+ * analyzed by ZetaSQL (names, types, row access policies and errors are the query's) and lowered
+ * to DuckDB SQL once, at creation, when its rows are counted; `tableModifiers.snapshotTime` adds
+ * `FOR SYSTEM_TIME AS OF` (the table history), `samplePercentage` samples the rows
+ * (src/engine/storage-read.ts sampledSql) and nested selected fields prune STRUCT columns
+ * (selected-fields.ts). Each stream owns a contiguous range of the session's rows, numbered in the
+ * query's fixed order (src/engine/storage-read.ts); ReadRows streams a range straight from DuckDB
+ * (`batches`), never the whole table in memory. A session reads the table as of its creation:
+ * rows a later INSERT appends come after the rows it counted and are never read, and after a later
+ * UPDATE, DELETE, MERGE or replacement its streams read the table version of that moment from the
+ * table history (`settlePin`; emulator gaps: not for tables with row access policies, which refuse
+ * time travel, nor past the history's budgets, src/engine/history.ts). A query job's anonymous
+ * result table is read from the rows the job kept (already in memory). Sessions live 6 hours
+ * (ReadSession.expire_time, storage.proto).
  */
 import { randomBytes } from 'node:crypto';
 import { preParseRewrites } from '../../analyzer/pre-parse.js';
 import { stripComments } from '../../engine/analyze.js';
 import type { Engine, QueryOptions } from '../../engine/engine.js';
 import { checkQueryText } from '../../engine/query-text-limits.js';
-import { executeStatement } from '../../engine/statements.js';
+import { lowerReadQuery, measureRows, readBatches, sampledSql, type RowBatch } from '../../engine/storage-read.js';
+import { databaseNowMicros, rewrittenSince } from '../../engine/history.js';
+import type { TableMeta } from '../../catalog/store.js';
 import { BigQueryError } from '../../errors/errors.js';
 import type { JobManager } from '../../jobs/jobs.js';
 import type { BqType, Value } from '../../types/types.js';
 import type { BufferCompression } from '../../wire/arrow-compression.js';
 import { decodeJsonValue } from '../../wire/rest-values.js';
-import { pruneNestedFields } from './selected-fields.js';
+import { RAW_LAYOUT } from '../../wire/arrow.js';
+import { nestedPrunings, type ColumnPruning } from './selected-fields.js';
 
 /** How long a session can be read (BigQuery: 6 hours; ReadSession.expire_time). */
 export const READ_SESSION_TTL_MS = 6 * 3600 * 1000;
@@ -48,13 +56,38 @@ export interface StreamRange {
 /** The row format of a session (ReadSession.data_format). */
 export type DataFormat = 'ARROW' | 'AVRO';
 
+/**
+ * Where a session's rows come from: a DuckDB query (tables; its columns of the unpruned `types`)
+ * or rows already in memory (a query job's kept results). `prunings[j]` prunes column j's values
+ * to the session's field type (nested selected fields).
+ */
+export type SessionRows = SessionRowsSource & { prunings: ColumnPruning[] };
+
+/**
+ * The moment a table session's rows were counted (database clock, µs) and how to lower its query
+ * as of then: when a write after it rewrote the table in place (src/engine/history.ts
+ * rewrittenSince), ReadRows reads that version instead of the live table.
+ */
+interface SessionPin {
+  table: TableMeta;
+  micros: number;
+  /** The session's SQL as of `micros` (FOR SYSTEM_TIME AS OF), sampled like the session's. */
+  lowerAsOf: () => Promise<string>;
+  /** Checked (and `sql` re-lowered if needed) once. */
+  settled?: boolean;
+}
+
 /** One read session. */
 export interface ReadSessionState {
   name: string;
   dataFormat: DataFormat;
   expireMs: number;
   fields: SessionField[];
-  rows: Value[][];
+  /** Rows of the session (every stream's range lies in [0, rowCount)). */
+  rowCount: number;
+  /** A rough size of the rows in bytes (CreateReadSession's estimates). */
+  estimatedBytes: number;
+  source: SessionRows;
   /** Stream names → their ranges (split streams are added here too). */
   streams: Map<string, StreamRange>;
   /** ARROW sessions: the record batches' buffer compression (read_options.arrow_serialization_options). */
@@ -125,22 +158,71 @@ export class ReadSessions {
   ) {}
 
   /**
-   * Reads the table of `req` into a new session split into the given stream ranges, served in `dataFormat`.
+   * A new session over the table of `req`, its rows split into the given stream ranges, served in
+   * `dataFormat`. The table's rows are counted, not read.
    * @throws BigQueryError notFound for a missing dataset or table; invalid for an unknown selected
    *   field or a restriction the analyzer rejects; the query's own errors otherwise.
    */
   async create(req: SessionRequest, location: string, split: (rows: number) => StreamRange[], dataFormat: DataFormat = 'ARROW'): Promise<ReadSessionState> {
     this.evictExpired();
+    this.engine.db.warmCursorConnection();
     const read = await this.readTable(req);
     const { projectId, datasetId, tableId } = req.table;
-    const { fields, rows: all } = pruneNestedFields(read.fields, read.rows, req.selectedFields, `${projectId}:${datasetId}.${tableId}`);
-    const rows = req.samplePercentage === undefined ? all : sampleRows(all, req.samplePercentage);
+    const { fields, prunings } = nestedPrunings(read.fields, req.selectedFields, `${projectId}:${datasetId}.${tableId}`);
     const name = `projects/${req.table.projectId}/locations/${location}/sessions/${newId()}`;
     const streams = new Map<string, StreamRange>();
-    for (const r of split(rows.length)) streams.set(`${name}/streams/${newId()}`, r);
-    const s: ReadSessionState = { name, dataFormat, expireMs: Date.now() + READ_SESSION_TTL_MS, fields, rows, streams };
+    for (const r of split(read.rows)) streams.set(`${name}/streams/${newId()}`, r);
+    const s: ReadSessionState = { name, dataFormat, expireMs: Date.now() + READ_SESSION_TTL_MS, fields, rowCount: read.rows, estimatedBytes: read.bytes, source: { ...read.source, prunings }, streams };
     this.sessions.set(name, s);
     return s;
+  }
+
+  /**
+   * Rows [from, to) of `session`, in batches of about `rowsPerBatch` rows (src/engine/storage-read.ts
+   * readBatches: pulled from DuckDB as the consumer iterates; stopping the iteration ends the
+   * query). Columns come as raw Arrow columns where the type allows and `raw` (Arrow sessions), else
+   * as domain values; nested selected fields are pruned here.
+   * @throws BigQueryError the query's errors.
+   */
+  async *batches(session: ReadSessionState, from: number, to: number, rowsPerBatch: number, raw: boolean): AsyncGenerator<RowBatch> {
+    const src = session.source;
+    const prune = (b: RowBatch): RowBatch => {
+      if (src.prunings.every((p) => !p)) return b;
+      return { rowCount: b.rowCount, columns: b.columns.map((c, j) => (src.prunings[j] ? (c as Value[]).map(src.prunings[j]!) : c)) };
+    };
+    if (src.kind === 'memory') {
+      for (let at = from; at < to; at += rowsPerBatch) {
+        const rows = src.rows.slice(at, Math.min(to, at + rowsPerBatch));
+        yield prune({ rowCount: rows.length, columns: session.fields.map((_, j) => rows.map((r) => r[j])) });
+      }
+      return;
+    }
+    // The table dropped since the session was created: its rows are gone (the emulator keeps no
+    // dropped table's data; BigQuery's answer here is not documented).
+    if (src.table && !this.engine.catalog.getTable(src.table.projectId, src.table.datasetId, src.table.tableId)) {
+      throw BigQueryError.tableNotFound(src.table.projectId, src.table.datasetId, src.table.tableId, false);
+    }
+    await this.settlePin(src);
+    const rawColumns = src.types.map((t, j) => raw && !src.prunings[j] && !!RAW_LAYOUT[t.kind]);
+    for await (const b of readBatches(this.engine, { sql: src.sql, types: src.types, raw: rawColumns, from, count: to - from, rowsPerBatch })) yield prune(b);
+  }
+
+  /**
+   * A table session whose table was rewritten in place since its rows were counted reads the
+   * version of that moment from then on (a table whose history could not keep it is read live).
+   */
+  private async settlePin(src: Extract<SessionRows, { kind: 'query' }>): Promise<void> {
+    const pin = src.pin;
+    if (!pin || pin.settled) return;
+    if (await rewrittenSince(this.engine, pin.table, pin.micros)) {
+      try {
+        src.sql = await pin.lowerAsOf();
+      } catch (e) {
+        if (!(e instanceof BigQueryError)) throw e;
+        // The version is gone (history budget): the live rows, as before this check.
+      }
+    }
+    pin.settled = true;
   }
 
   /**
@@ -181,7 +263,8 @@ export class ReadSessions {
     for (const [k, at] of this.expired) if (at + EXPIRED_SESSION_MEMORY_MS <= now) this.expired.delete(k);
   }
 
-  private async readTable(req: SessionRequest): Promise<{ fields: SessionField[]; rows: Value[][] }> {
+  /** The session query of `req`: its columns, its rows' source, their count and estimated bytes. */
+  private async readTable(req: SessionRequest): Promise<{ fields: SessionField[]; rows: number; bytes: number; source: SessionRowsSource }> {
     const { projectId, datasetId, tableId } = req.table;
     if (Buffer.byteLength(req.rowRestriction, 'utf8') > MAX_ROW_RESTRICTION_BYTES) throw BigQueryError.rowRestrictionTooLong(MAX_ROW_RESTRICTION_BYTES);
     const anon = this.jobs.jobOfAnonymousTable(projectId, datasetId, tableId);
@@ -194,20 +277,32 @@ export class ReadSessions {
     const columns = pickColumns(table.columns.map((c) => c.name), req.selectedFields, `${projectId}:${datasetId}.${tableId}`);
     const select = columns.map((c) => quote(c)).join(', ') || '*';
     const where = req.rowRestriction.trim() ? `\nWHERE (\n${req.rowRestriction}\n)` : '';
-    const asOf = req.snapshotTime ? ` FOR SYSTEM_TIME AS OF TIMESTAMP '${req.snapshotTime}'` : '';
-    const sql = `SELECT ${select} FROM ${quote(`${projectId}.${datasetId}.${tableId}`)}${asOf}${where}`;
+    const queryAsOf = (asOf: string) => `SELECT ${select} FROM ${quote(`${projectId}.${datasetId}.${tableId}`)}${asOf}${where}`;
     const opts: QueryOptions = { projectId, caller: req.caller };
-    const r = await this.runQuery(sql, opts, where ? { table: `${projectId}.${datasetId}.${tableId}`, filter: req.rowRestriction } : undefined);
+    const restriction = where ? { table: `${projectId}.${datasetId}.${tableId}`, filter: req.rowRestriction } : undefined;
+    // Reading as of now: the moment is noted first, so that a later in-place write can be read around.
+    const pinned = !req.snapshotTime && !this.engine.catalog.listRowAccessPolicies(projectId, datasetId, tableId).length;
+    const micros = pinned ? await databaseNowMicros(this.engine) : 0;
+    const lowered = await this.lowerQuery(queryAsOf(req.snapshotTime ? ` FOR SYSTEM_TIME AS OF TIMESTAMP '${req.snapshotTime}'` : ''), opts, restriction);
     const required = new Map(table.columns.map((c) => [c.name, c.required] as const));
-    return { fields: (r.schema ?? []).map((f) => ({ name: f.name, type: f.type, required: !!required.get(f.name) })), rows: r.rows ?? [] };
+    const sample = (sql: string) => (req.samplePercentage === undefined ? sql : sampledSql(sql, req.samplePercentage));
+    const sampled = sample(lowered.sql);
+    const size = await measureRows(this.engine, sampled, lowered.fields);
+    const lowerAsOf = async () => sample((await this.lowerQuery(queryAsOf(` FOR SYSTEM_TIME AS OF TIMESTAMP_MICROS(${micros})`), opts, restriction)).sql);
+    return {
+      fields: lowered.fields.map((f) => ({ name: f.name, type: f.type, required: !!required.get(f.name) })),
+      ...size,
+      source: { kind: 'query', sql: sampled, types: lowered.fields.map((f) => f.type), table: req.table, ...(pinned ? { pin: { table, micros, lowerAsOf } } : {}) },
+    };
   }
 
   /**
-   * One SELECT through the engine's analyzer; a restriction that breaks it, or holds a subquery
-   * (the API filters rows of one table, it runs no query), is INVALID_ARGUMENT. The restriction
-   * starts on line 3 of `sql` (readTable), so the analyzer's `at [L:C]` is moved back two lines.
+   * One SELECT analyzed by the engine's analyzer and lowered (not run); a restriction that breaks
+   * it, or holds a subquery (the API filters rows of one table, it runs no query), is
+   * INVALID_ARGUMENT. The restriction starts on line 3 of `sql` (readTable), so the analyzer's
+   * `at [L:C]` is moved back two lines.
    */
-  private async runQuery(sql: string, opts: QueryOptions, restriction?: { table: string; filter: string }) {
+  private async lowerQuery(sql: string, opts: QueryOptions, restriction?: { table: string; filter: string }) {
     const invalid = (detail?: string) => BigQueryError.invalidRowRestriction(restriction!.table, restriction!.filter, detail && restrictionLocation(detail, restriction!.filter));
     try {
       checkQueryText(sql);
@@ -216,14 +311,14 @@ export class ReadSessions {
       const rest = Buffer.from(text).subarray(a.next).toString('utf8');
       if (a.stmt.kind !== 'QueryStmt' || stripComments(rest)) throw invalid();
       if (restriction && hasSubquery(a.stmt)) throw invalid();
-      return await executeStatement(this.engine, a.stmt, a.tables, opts);
+      return await lowerReadQuery(this.engine, a.stmt, a.tables, opts);
     } catch (e) {
       if (restriction && e instanceof BigQueryError && e.reason === 'invalidQuery' && !TIME_TRAVEL_ERROR.test(e.message)) throw invalid(e.message);
       throw e;
     }
   }
 
-  private readAnonymous(req: SessionRequest, job: Parameters<JobManager['page']>[0]): { fields: SessionField[]; rows: Value[][] } {
+  private readAnonymous(req: SessionRequest, job: Parameters<JobManager['page']>[0]): { fields: SessionField[]; rows: number; bytes: number; source: SessionRowsSource } {
     if (req.rowRestriction.trim()) throw BigQueryError.notSupported('A row restriction on a query result table', { in: 'request' });
     if (req.snapshotTime) throw BigQueryError.notSupported('A snapshot time on a query result table', { in: 'request' });
     const page = this.jobs.page(job, 0, Number.MAX_SAFE_INTEGER);
@@ -234,9 +329,13 @@ export class ReadSessions {
     const all = page.fields.map((f) => f.name);
     const columns = pickColumns(all, req.selectedFields, `${projectId}:${datasetId}.${tableId}`);
     const index = columns.map((c) => all.indexOf(c));
+    const picked = kept.map((r) => index.map((i) => r[i]));
+    const rows = req.samplePercentage === undefined ? picked : sampleRows(picked, req.samplePercentage);
     return {
       fields: index.map((i) => ({ name: page.fields[i].name, type: page.fields[i].type, required: !!page.fields[i].required })),
-      rows: kept.map((r) => index.map((i) => r[i])),
+      rows: rows.length,
+      bytes: estimatedBytes(rows),
+      source: { kind: 'memory', rows },
     };
   }
 }
@@ -262,11 +361,21 @@ function restrictionLocation(detail: string, filter: string): string {
   return detail.replace(/ at \[(\d+):(\d+)\]/, (_, l: string, c: string) => (Number(l) - 2 >= 1 && Number(l) - 2 <= lines ? ` at [${Number(l) - 2}:${c}]` : ''));
 }
 
+/** A session's row source before its prunings are known. */
+type SessionRowsSource = { kind: 'query'; sql: string; types: BqType[]; pin?: SessionPin; table?: TablePath } | { kind: 'memory'; rows: Value[][] };
+
+/** A rough size of in-memory rows (8 bytes per fixed-width value, the length of strings and bytes). */
+function estimatedBytes(rows: Value[][]): number {
+  let n = 0;
+  for (const r of rows) for (const v of r) n += typeof v === 'string' ? v.length : v instanceof Uint8Array ? v.length : 8;
+  return n;
+}
+
 /**
- * A sample of about `percent`% of `rows` (ReadOptions.sample_percentage: BigQuery plans it as
- * TABLESAMPLE SYSTEM (p PERCENT), choosing data blocks at random). Here each row is one block, kept
- * when a hash of its position falls below the percentage: deterministic for a given row order,
- * 0 keeps no row and 100 keeps every row, as TABLESAMPLE does.
+ * A sample of about `percent`% of in-memory `rows` (ReadOptions.sample_percentage on a query
+ * result table; tables are sampled in SQL, src/engine/storage-read.ts sampledSql): each row is one
+ * block, kept when a hash of its position falls below the percentage — deterministic for a given
+ * row order, 0 keeps no row and 100 keeps every row, as TABLESAMPLE does.
  */
 export function sampleRows<T>(rows: T[], percent: number): T[] {
   if (percent >= 100) return rows;

@@ -70,22 +70,34 @@ function prune(t: BqType, keep: Keep, path: string, table: string): Pruning {
   return { type: { kind: 'ARRAY', element: structType }, value: (v) => (v === null ? null : (v as Value[]).map(pruneStruct)) };
 }
 
+/** A value pruner per column (undefined: the column is kept as it is). */
+export type ColumnPruning = ((v: Value) => Value) | undefined;
+
 /**
- * Prunes the STRUCT columns of a session to the sub-fields `selected` names (top-level columns
- * were already chosen by the query; a column named whole, or not named, is kept as is).
- * @param fields the session's columns; @param rows its rows (STRUCT values are Value[] in field order).
+ * The STRUCT columns of a session pruned to the sub-fields `selected` names (top-level columns
+ * were already chosen by the query; a column named whole, or not named, is kept as is): the pruned
+ * fields, and per column the function pruning its values (STRUCT values are Value[] in field order).
  * @throws BigQueryError invalid (gRPC INVALID_ARGUMENT) for an unknown sub-field.
  */
-export function pruneNestedFields(fields: SessionField[], rows: Value[][], selected: string[], table: string): { fields: SessionField[]; rows: Value[][] } {
-  if (!selected.some((s) => s.includes('.'))) return { fields, rows };
+export function nestedPrunings(fields: SessionField[], selected: string[], table: string): { fields: SessionField[]; prunings: ColumnPruning[] } {
+  const none = { fields, prunings: fields.map(() => undefined) };
+  if (!selected.some((s) => s.includes('.'))) return none;
   const tree = keepTree(selected);
   const prunings = fields.map((f) => {
     const k = tree.get(f.name.toLowerCase());
     return k && k !== 'all' ? prune(f.type, k, f.name, table) : undefined;
   });
-  if (prunings.every((p) => !p)) return { fields, rows };
-  return {
-    fields: fields.map((f, i) => (prunings[i] ? { ...f, type: prunings[i]!.type } : f)),
-    rows: rows.map((r) => r.map((v, i) => (prunings[i] ? prunings[i]!.value(v) : v))),
-  };
+  if (prunings.every((p) => !p)) return none;
+  return { fields: fields.map((f, i) => (prunings[i] ? { ...f, type: prunings[i]!.type } : f)), prunings: prunings.map((p) => p?.value) };
+}
+
+/**
+ * `nestedPrunings` applied to whole rows.
+ * @param fields the session's columns; @param rows its rows.
+ * @throws BigQueryError invalid (gRPC INVALID_ARGUMENT) for an unknown sub-field.
+ */
+export function pruneNestedFields(fields: SessionField[], rows: Value[][], selected: string[], table: string): { fields: SessionField[]; rows: Value[][] } {
+  const p = nestedPrunings(fields, selected, table);
+  if (p.prunings.every((f) => !f)) return { fields, rows };
+  return { fields: p.fields, rows: rows.map((r) => r.map((v, i) => (p.prunings[i] ? p.prunings[i]!(v) : v))) };
 }
