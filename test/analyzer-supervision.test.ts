@@ -73,10 +73,12 @@ async function until<T>(f: () => T | undefined | false, what: string, ms = 10_00
 /** Starts `node bin/bqemu.js serve --port P` and waits for its "serving" line. */
 async function spawnEmulator(): Promise<{ child: ChildProcess; port: number; analyzer: Proc; sockDir: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/bqemu.js'), 'serve', '--port', String(port), '--project', 'sup-project'], {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/bqemu.js'), 'serve', '--port', String(port), '--grpc-port', '0', '--project', 'sup-project'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Killed by afterAll even when a check below throws (a leaked emulator holds its ports for good).
+  started.push(child);
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

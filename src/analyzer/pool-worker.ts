@@ -7,7 +7,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { AnalyzerProcess } from './process.js';
 import { serviceConstructor } from './local-service.js';
-import { ANALYZER_MAX_RECEIVE_BYTES, ANALYZER_MAX_SEND_BYTES, ANALYZER_START_TIMEOUT_MS } from '../config/analyzer-limits.js';
+import { ANALYZER_MAX_RECEIVE_BYTES, ANALYZER_MAX_SEND_BYTES, ANALYZER_START_TIMEOUT_MS, ANALYZER_SUSPECT_MIN_CHARS } from '../config/analyzer-limits.js';
 
 /** A unary gRPC call's completion callback. */
 type Callback = (e: grpc.ServiceError | null, res: unknown) => void;
@@ -114,9 +114,14 @@ export class Worker {
     this.ready.catch(() => undefined);
   }
 
-  /** The connection for a call: the shared one, or a new one of its own for a resent call. */
+  /**
+   * The connection for a call: the shared one, or a new one of its own for a resent call and for a
+   * long text (ANALYZER_SUSPECT_MIN_CHARS or more: its request, and the answer or error, can fill
+   * the HTTP/2 connection's flow-control window, and a short call behind it on the shared
+   * connection waited for the stall watch — ~2.1 s in the fuzz run).
+   */
   connectionFor(p: Pending): Connection {
-    if (!p.losses) return this.shared;
+    if (!p.losses && p.textChars < ANALYZER_SUSPECT_MIN_CHARS) return this.shared;
     const c = new Connection(this.proc.address, true);
     this.dedicated.add(c);
     return c;
