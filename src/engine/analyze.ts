@@ -45,6 +45,18 @@ export function stripComments(s: string): string {
 
 const MAX_CACHE = 2000;
 
+/**
+ * Analyses kept in the cache are bounded by the size of their statements too: a resolved AST holds
+ * ~170 bytes of objects per character of its statement (a 100,000-literal IN list: ~100 MB), and
+ * 2,000 such entries kept every large hostile text of a fuzz run alive (V8 heap 1.45 GB, garbage
+ * collection the largest share of the event-loop stalls). Statements over
+ * ANALYSIS_CACHE_MAX_STATEMENT_BYTES are not kept; the kept ones hold at most
+ * ANALYSIS_CACHE_MAX_TOTAL_BYTES of statement text (oldest out first). Short statements — the ones
+ * that repeat, e.g. inside script loops — are unaffected.
+ */
+const ANALYSIS_CACHE_MAX_STATEMENT_BYTES = 64 * 1024;
+const ANALYSIS_CACHE_MAX_TOTAL_BYTES = 4 * 1024 * 1024;
+
 /** ZetaSQL rewrites that turn constructs into simpler resolved AST (PIVOT → aggregation, …). */
 const ANALYZER_REWRITES = [
   'REWRITE_FLATTEN', 'REWRITE_ARRAY_FILTER_TRANSFORM', 'REWRITE_UNPIVOT', 'REWRITE_PIVOT', 'REWRITE_ARRAY_INCLUDES',
@@ -52,7 +64,9 @@ const ANALYZER_REWRITES = [
 ];
 
 export class StatementAnalyzer {
-  private cache = new Map<string, AnalyzedStatement & { next: number }>();
+  private cache = new Map<string, AnalyzedStatement & { next: number; bytes: number }>();
+  /** Statement bytes of the analyses in `cache`. */
+  private cachedBytes = 0;
   private extractCache = new Map<string, { names: string[][]; next: number }>();
 
   constructor(
@@ -207,8 +221,25 @@ export class StatementAnalyzer {
       }
     }
     const out = { stmt, tables, next };
-    remember(this.cache, key, out);
+    this.keep(key, { ...out, bytes: next - pos });
     return out;
+  }
+
+  /** Keeps an analysis in the cache within its bounds (MAX_CACHE entries, ANALYSIS_CACHE_MAX_* bytes). */
+  private keep(key: string, entry: AnalyzedStatement & { next: number; bytes: number }): void {
+    if (entry.bytes > ANALYSIS_CACHE_MAX_STATEMENT_BYTES) return;
+    const same = this.cache.get(key);
+    if (same) {
+      this.cache.delete(key);
+      this.cachedBytes -= same.bytes;
+    }
+    while (this.cache.size && (this.cache.size >= MAX_CACHE || this.cachedBytes + entry.bytes > ANALYSIS_CACHE_MAX_TOTAL_BYTES)) {
+      const [oldest, old] = this.cache.entries().next().value as [string, { bytes: number }];
+      this.cache.delete(oldest);
+      this.cachedBytes -= old.bytes;
+    }
+    this.cache.set(key, entry);
+    this.cachedBytes += entry.bytes;
   }
 
   /** Adds a stored routine to the catalog under the path the statement wrote. */
