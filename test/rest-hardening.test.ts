@@ -110,6 +110,12 @@ describe('request bodies are validated against the discovery document', () => {
     expect(r.json.error.message).toMatch(/^Invalid value at 'table\.schema\.fields' /);
   });
 
+  it('a table stored with a snapshotDefinition.snapshotTime that is no time does not break INFORMATION_SCHEMA.TABLES (was a 500 "NaN cannot be converted to a BigInt", found by the fuzz run)', async () => {
+    await post(`/datasets/${D}/tables`, { tableReference: { tableId: 'badsnap' }, schema: { fields: [{ name: 'x', type: 'STRING' }] }, snapshotDefinition: { snapshotTime: 'not a time', baseTableReference: { projectId: P, datasetId: D, tableId: 'nope' } } });
+    const r = await post('/queries', { query: `SELECT table_name FROM \`${P}.${D}.INFORMATION_SCHEMA.TABLES\` ORDER BY table_name`, useLegacySql: false });
+    expect(r.status).toBe(200);
+  });
+
   it('answers JSON that does not parse in the protobuf parser\'s words, with an excerpt and a caret', async () => {
     const r = await raw(base, 'POST', `/bigquery/v2/projects/${P}/queries`, { body: '{"query": "SELECT 1" "x": 2}', headers: JSON_TYPE });
     expectGoogleError(r, 400, 'invalid');

@@ -82,8 +82,8 @@ export const JOB_VIEWS: Record<string, [string, BqType][]> = { JOBS: JOBS_COLUMN
 /** The principal the emulator runs every job as (the Job resource's `user_email`, src/server/rest/job-resources.ts). */
 const USER_EMAIL = 'bqemu@localhost';
 
-const micros = (ms: number | undefined): Value => (ms === undefined ? null : BigInt(Math.trunc(ms)) * 1000n);
-const big = (n: number | undefined): Value => (n === undefined ? null : BigInt(Math.trunc(n)));
+const micros = (ms: number | undefined): Value => (ms === undefined || !Number.isFinite(ms) ? null : BigInt(Math.trunc(ms)) * 1000n);
+const big = (n: number | undefined): Value => (n === undefined || !Number.isFinite(n) ? null : BigInt(Math.trunc(n)));
 const ref = (t: Partial<TableRefLike> | undefined): Value => (t?.tableId ? [t.projectId ?? null, t.datasetId ?? null, t.tableId] : null);
 
 /**

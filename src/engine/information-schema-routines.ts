@@ -30,7 +30,7 @@ export const ROUTINE_VIEWS: Record<string, ColSpec[]> = {
   ],
 };
 
-const micros = (ms: number): Value => BigInt(Math.trunc(ms)) * 1000n;
+const micros = (ms: number): Value => (Number.isFinite(ms) ? BigInt(Math.trunc(ms)) * 1000n : null);
 /** A GoogleSQL string literal as BigQuery writes option values (`"text"`). */
 const strLit = (s: string) => JSON.stringify(s);
 

@@ -21,7 +21,8 @@ import { VIEWS } from './information-schema-views.js';
 import { ROUTINE_VIEWS, routineViewRows } from './information-schema-routines.js';
 import { JOB_VIEWS, jobViewRows } from './information-schema-jobs.js';
 
-const micros = (ms: number | string | undefined): Value => (ms === undefined || ms === '' ? null : BigInt(Math.trunc(Number(ms))) * 1000n);
+/** Milliseconds (a number or its text) → microseconds; null when absent or not a finite number (no stored value breaks a read). */
+const micros = (ms: number | string | undefined): Value => (ms === undefined || ms === '' || !Number.isFinite(Number(ms)) ? null : BigInt(Math.trunc(Number(ms))) * 1000n);
 const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
 /** A GoogleSQL string literal as BigQuery writes option values (`"text"`). */
 const strLit = (s: string) => JSON.stringify(s);
