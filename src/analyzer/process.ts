@@ -152,8 +152,12 @@ export class AnalyzerProcess {
     this.address = `unix:${path.join(this.dir, 'zs.sock')}:0`;
   }
 
-  /** Starts the child (idempotent while it runs), through the launcher when one runs (src/analyzer/launcher.ts). */
-  start(): void {
+  /**
+   * Starts the child (idempotent while it runs), through the launcher (src/analyzer/launcher.ts)
+   * unless `direct`: the first child at start-up is spawned directly (the emulator is still small,
+   * so the fork is cheap, and waiting for the launcher's own start would delay the first answer).
+   */
+  start(direct = false): void {
     if (this.stopping || this.child) return;
     const sock = path.join(this.dir, 'zs.sock');
     fs.rmSync(sock + ':0', { force: true });
@@ -169,7 +173,7 @@ export class AnalyzerProcess {
       running.pid = stderr.pid = this.lastPid = pid;
       if (this.child !== running) return;
       fs.writeFileSync(path.join(this.dir, 'child.pid'), String(pid ?? ''));
-      this.log.info({ childPid: pid, socket: sock, pdeathsig: !!wrapper, launcher: !direct }, 'analyzer spawned');
+      this.log.info({ childPid: pid, socket: sock, pdeathsig: !!wrapper, launcher: !!launched }, 'analyzer spawned');
     };
     const exited = (code: number | null, signal: string | null) => {
       // setpriv itself failed (exit status 1 at once, e.g. a sandbox refusing prctl): spawn directly from now on.
@@ -184,10 +188,9 @@ export class AnalyzerProcess {
       this.child = undefined;
       this.onExit?.();
     };
-    const launched = startLauncher(wrapper ? [wrapper, '--pdeathsig', 'KILL', '--'] : undefined)
+    const launched = !direct && startLauncher(launcherWrapper())
       ? launchChild(cmd[0]!, cmd.slice(1), { onSpawned: spawned, onStderr: (d) => stderr.push(d), onExit: exited })
       : undefined;
-    const direct = !launched;
     if (launched) {
       running.kill = () => launched.kill();
       return;
@@ -246,7 +249,14 @@ let prespawned: AnalyzerProcess | undefined;
 export function prespawnAnalyzer(log?: Logger): void {
   reapOrphans();
   prespawned = new AnalyzerProcess(log);
-  prespawned.start();
+  prespawned.start(true);
+  // The launcher boots meanwhile, ready for every later child.
+  startLauncher(launcherWrapper());
+}
+
+/** The command prefix the launcher runs under: setpriv with `--pdeathsig KILL` where available. */
+function launcherWrapper(): string[] | undefined {
+  return setpriv ? [setpriv, '--pdeathsig', 'KILL', '--'] : undefined;
 }
 
 /** The prespawned child, once. */
