@@ -25,7 +25,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
-import { readClient, readStream, type ReadClient } from './helpers/storage-read.js';
+import { readClient, readStream, type ReadClient, grpcErrorOf } from './helpers/storage-read.js';
 
 let t: TestEmulator;
 let client: ReadClient;
@@ -43,14 +43,6 @@ async function session(table: string, extra: { maxStreamCount?: number; preferre
   return { s, schema: s.arrowSchema!.serializedSchema as Uint8Array };
 }
 
-async function failure(p: Promise<unknown>): Promise<{ code: number; details: string }> {
-  try {
-    await p;
-  } catch (e) {
-    return e as { code: number; details: string };
-  }
-  throw new Error('expected the call to fail');
-}
 
 beforeAll(async () => {
   t = await startTestEmulator({ projectId: P });
@@ -80,16 +72,16 @@ describe('expired sessions', () => {
     vi.setSystemTime(expireMs - 1000);
     expect((await readStream(client, schema, stream, 3)).rows).toHaveLength(7); // one second before: still readable
     vi.setSystemTime(expireMs + 1000);
-    const e = await failure(readStream(client, schema, stream));
+    const e = await grpcErrorOf(readStream(client, schema, stream));
     expect(e.code).toBe(9);
     expect(e.details).toBe(`there was an error operating on '${stream}': session expired at ${expireText}`);
-    const split = await failure(client.splitReadStream({ name: stream, fraction: 0.5 }));
+    const split = await grpcErrorOf(client.splitReadStream({ name: stream, fraction: 0.5 }));
     expect(split.code).toBe(9);
 
     // A new session (which drops the expired sessions' rows) leaves the old stream expired, not unknown.
     const fresh = await session(tablePath('se', 't'));
     expect((await readStream(client, fresh.schema, fresh.s.streams![0].name!)).rows).toHaveLength(10);
-    expect((await failure(readStream(client, schema, stream))).code).toBe(9);
+    expect((await grpcErrorOf(readStream(client, schema, stream))).code).toBe(9);
   });
 });
 
@@ -98,9 +90,9 @@ describe('streams and tables that do not match', () => {
     const a = await session(tablePath('se', 't'));
     const b = await session(tablePath('se', 't'));
     const streamOfB = b.s.streams![0].name!.split('/').pop();
-    const e = await failure(readStream(client, a.schema, `${a.s.name}/streams/${streamOfB}`));
+    const e = await grpcErrorOf(readStream(client, a.schema, `${a.s.name}/streams/${streamOfB}`));
     expect(e.code).toBe(5);
-    expect((await failure(client.splitReadStream({ name: `${a.s.name}/streams/${streamOfB}`, fraction: 0.5 }))).code).toBe(5);
+    expect((await grpcErrorOf(client.splitReadStream({ name: `${a.s.name}/streams/${streamOfB}`, fraction: 0.5 }))).code).toBe(5);
   });
 
   it('a table dropped after CreateReadSession: ReadRows → NOT_FOUND (5) "Not found: Table …", never DuckDB\'s text', async () => {
@@ -108,11 +100,11 @@ describe('streams and tables that do not match', () => {
     await q(`CREATE TABLE se.dropped AS SELECT x AS id FROM UNNEST([1, 2, 3]) AS x`);
     const { s, schema } = await session(tablePath('se', 'dropped'));
     await q(`DROP TABLE se.dropped`);
-    const e = await failure(readStream(client, schema, s.streams![0].name!));
+    const e = await grpcErrorOf(readStream(client, schema, s.streams![0].name!));
     expect(e.code).toBe(5);
     expect(e.details).toBe(`Not found: Table ${P}:se.dropped`);
     // A new session on the dropped table is NOT_FOUND too.
-    expect((await failure(session(tablePath('se', 'dropped')))).code).toBe(5);
+    expect((await grpcErrorOf(session(tablePath('se', 'dropped')))).code).toBe(5);
   });
 });
 
@@ -123,7 +115,7 @@ async function restricted(rowRestriction: string) {
 describe('row restrictions the API refuses', () => {
   it("a subquery → INVALID_ARGUMENT (3) \"Row filter for p.d.t is invalid\"", async () => {
     for (const r of ['id > (SELECT 1)', 'id IN (SELECT id FROM se.t)', 'EXISTS(SELECT 1)', '2 IN UNNEST(ARRAY(SELECT id FROM se.t))']) {
-      const e = await failure(restricted(r));
+      const e = await grpcErrorOf(restricted(r));
       expect(e.code, r).toBe(3);
       expect(e.details, r).toBe(`request failed: Row filter for ${P}.se.t is invalid. Filter is '(${r})'`);
     }
@@ -132,13 +124,13 @@ describe('row restrictions the API refuses', () => {
   });
 
   it("an expression the analyzer rejects → the same text and the analyzer's, located in the restriction", async () => {
-    const e = await failure(restricted('id > 1 AND\n  nope = 2'));
+    const e = await grpcErrorOf(restricted('id > 1 AND\n  nope = 2'));
     expect(e.code).toBe(3);
     expect(e.details).toBe(`request failed: Row filter for ${P}.se.t is invalid. Filter is '(id > 1 AND\n  nope = 2)'. Unrecognized name: nope at [2:3]`);
   });
 
   it('a restriction over 1 MB → INVALID_ARGUMENT (3) with the maximum in bytes', async () => {
-    const e = await failure(restricted(`id IN (${Array.from({ length: 150_000 }, (_, i) => i).join(', ')})`));
+    const e = await grpcErrorOf(restricted(`id IN (${Array.from({ length: 150_000 }, (_, i) => i).join(', ')})`));
     expect(e.code).toBe(3);
     expect(e.details).toBe('read_session.read_options.row_restriction exceeded maximum allowed length. Maximum bytes allowed: 1048576');
     // A long IN list under the limit is analyzed like any restriction (ids 1–10 are all in 0–999).
@@ -150,7 +142,7 @@ describe('row restrictions the API refuses', () => {
 describe('request arguments', () => {
   it('a negative maxStreamCount or preferredMinStreamCount, or a minimum above the maximum → INVALID_ARGUMENT (3)', async () => {
     for (const extra of [{ maxStreamCount: -1 }, { preferredMinStreamCount: -2 }, { maxStreamCount: 2, preferredMinStreamCount: 3 }]) {
-      const e = await failure(session(tablePath('se', 't'), extra));
+      const e = await grpcErrorOf(session(tablePath('se', 't'), extra));
       expect(e.code, JSON.stringify(extra)).toBe(3);
     }
     // maxStreamCount 0 lets the server decide, and the minimum may then be anything.
@@ -159,13 +151,13 @@ describe('request arguments', () => {
 
   it('a table name without a project, with an empty segment or without a table id → INVALID_ARGUMENT (3)', async () => {
     for (const name of ['datasets/se/tables/t', 'projects//datasets/se/tables/t', `projects/${P}/datasets/se/tables/`, `projects/${P}/datasets/se`, `${P}.se.t`, '']) {
-      const e = await failure(session(name));
+      const e = await grpcErrorOf(session(name));
       expect(e.code, name).toBe(3);
     }
   });
 
   it('a table of another project or dataset that does not exist → NOT_FOUND (5)', async () => {
-    expect((await failure(session(`projects/other-project/datasets/se/tables/t`))).code).toBe(5);
-    expect((await failure(session(tablePath('nope', 't')))).code).toBe(5);
+    expect((await grpcErrorOf(session(`projects/other-project/datasets/se/tables/t`))).code).toBe(5);
+    expect((await grpcErrorOf(session(tablePath('nope', 't')))).code).toBe(5);
   });
 });

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
-import { readAvroStream, readClient, readStream, type ReadClient } from './helpers/storage-read.js';
+import { readAvroStream, readClient, readStream, type ReadClient, grpcErrorOf } from './helpers/storage-read.js';
 
 let t: TestEmulator;
 let client: ReadClient;
@@ -41,14 +41,6 @@ async function readAll(table: string, extra: Extra = {}) {
   return { s, rows };
 }
 
-async function errorOf(p: Promise<unknown>): Promise<{ code: number; details: string }> {
-  try {
-    await p;
-  } catch (e) {
-    return e as { code: number; details: string };
-  }
-  throw new Error('expected the call to fail');
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const tsOf = (ms: number) => ({ seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 });
@@ -81,13 +73,13 @@ describe('tableModifiers.snapshotTime', () => {
 
   it('a snapshot time before the table existed is INVALID_ARGUMENT', async () => {
     await q(`CREATE TABLE so.young (id INT64)`);
-    const e = await errorOf(readAll(tablePath('young'), { snapshotTime: tsOf(Date.now() - 3_600_000) }));
+    const e = await grpcErrorOf(readAll(tablePath('young'), { snapshotTime: tsOf(Date.now() - 3_600_000) }));
     expect(e.code).toBe(3);
     expect(e.details).toContain('Cannot read before');
   });
 
   it('with a row restriction too, a bad snapshot time is still the snapshot error, not the restriction', async () => {
-    const e = await errorOf(
+    const e = await grpcErrorOf(
       client.createReadSession({
         parent: `projects/${P}`,
         readSession: { table: tablePath('young'), dataFormat: 'ARROW', tableModifiers: { snapshotTime: tsOf(Date.now() + 3_600_000) }, readOptions: { rowRestriction: 'id > 0' } },
@@ -126,8 +118,8 @@ describe('readOptions.samplePercentage', () => {
   });
 
   it('outside 0..100 is INVALID_ARGUMENT', async () => {
-    expect((await errorOf(readAll(tablePath('many'), { samplePercentage: 101 }))).code).toBe(3);
-    expect((await errorOf(readAll(tablePath('many'), { samplePercentage: -1 }))).code).toBe(3);
+    expect((await grpcErrorOf(readAll(tablePath('many'), { samplePercentage: 101 }))).code).toBe(3);
+    expect((await grpcErrorOf(readAll(tablePath('many'), { samplePercentage: -1 }))).code).toBe(3);
   });
 });
 
@@ -185,7 +177,7 @@ describe('nested readOptions.selectedFields', () => {
   });
 
   it('an unknown sub-field is INVALID_ARGUMENT', async () => {
-    const e = await errorOf(readAll(tablePath('nested'), { selectedFields: ['s.nope'] }));
+    const e = await grpcErrorOf(readAll(tablePath('nested'), { selectedFields: ['s.nope'] }));
     expect(e.code).toBe(3);
     expect(e.details).toContain('s.nope');
   });

@@ -33,7 +33,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
 import { http } from './helpers/http.js';
-import { readClient, readStream, type ReadClient } from './helpers/storage-read.js';
+import { readClient, readStream, type ReadClient, grpcErrorOf } from './helpers/storage-read.js';
 
 let t: TestEmulator;
 let client: ReadClient;
@@ -57,14 +57,6 @@ async function readAll(table: string, opts: { rowRestriction?: string; selectedF
 /** The ids of the rows read, ascending. */
 const ids = (rows: Record<string, unknown>[]) => rows.map((r) => Number(r.id)).sort((a, b) => a - b);
 
-async function failure(p: Promise<unknown>): Promise<{ code: number; details: string }> {
-  try {
-    await p;
-  } catch (e) {
-    return e as { code: number; details: string };
-  }
-  throw new Error('expected the call to fail');
-}
 
 beforeAll(async () => {
   t = await startTestEmulator({ projectId: P });
@@ -106,7 +98,7 @@ describe('partitioned tables', () => {
     await q(`INSERT INTO tk.must_filter VALUES (1, DATE '2024-01-01'), (2, DATE '2024-01-02')`);
     expect(ids((await readAll(tablePath('tk', 'must_filter'), { rowRestriction: `day = '2024-01-02'` })).rows)).toEqual([2]);
     for (const rowRestriction of ['', 'id = 1']) {
-      const e = await failure(readAll(tablePath('tk', 'must_filter'), { rowRestriction }));
+      const e = await grpcErrorOf(readAll(tablePath('tk', 'must_filter'), { rowRestriction }));
       expect(e.code, rowRestriction).toBe(3);
       expect(e.details, rowRestriction).toContain(`Cannot query over table '${P}.tk.must_filter' without a filter over column(s) 'day' that can be used for partition elimination`);
     }
@@ -192,7 +184,7 @@ describe('what cannot be read', () => {
     await q(`CREATE TABLE tk.mv_src (id INT64)`);
     await q(`INSERT INTO tk.mv_src VALUES (1), (2)`);
     await q(`CREATE MATERIALIZED VIEW tk.mv AS SELECT COUNT(*) AS n FROM tk.mv_src`);
-    const e = await failure(readAll(tablePath('tk', 'mv')));
+    const e = await grpcErrorOf(readAll(tablePath('tk', 'mv')));
     expect(e.code).toBe(3);
     expect(e.details).toContain('non-table entities cannot be read with the storage API');
   });

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
-import { readAvroStream, readClient, readStream, tableReaderClient, type ReadClient } from './helpers/storage-read.js';
+import { readAvroStream, readClient, readStream, tableReaderClient, type ReadClient, grpcErrorOf } from './helpers/storage-read.js';
 
 let t: TestEmulator;
 let client: ReadClient;
@@ -36,14 +36,6 @@ async function readAll(table: string, extra: Parameters<typeof session>[1] = {},
   return { s, rows };
 }
 
-async function codeOf(p: Promise<unknown>): Promise<{ code: number; details: string }> {
-  try {
-    await p;
-  } catch (e) {
-    return e as { code: number; details: string };
-  }
-  throw new Error('expected the call to fail');
-}
 
 beforeAll(async () => {
   t = await startTestEmulator({ projectId: P });
@@ -312,39 +304,39 @@ describe('the high-level reader.ReadClient', () => {
 
 describe('errors as gRPC statuses', () => {
   it('missing table → NOT_FOUND (5) with "Not found: Table p:d.t"', async () => {
-    const e = await codeOf(session(tablePath('sr', 'nope')));
+    const e = await grpcErrorOf(session(tablePath('sr', 'nope')));
     expect(e.code).toBe(5);
     expect(e.details).toContain(`Not found: Table ${P}:sr.nope`);
   });
 
   it('a view → INVALID_ARGUMENT (3) with BigQuery\'s "non-table entities" text', async () => {
     await q(`CREATE VIEW sr.basic_view AS SELECT i FROM sr.basic`);
-    const e = await codeOf(session(tablePath('sr', 'basic_view')));
+    const e = await grpcErrorOf(session(tablePath('sr', 'basic_view')));
     expect(e.code).toBe(3);
     expect(e.details).toContain('non-table entities cannot be read with the storage API');
   });
 
   it('unknown selected field → INVALID_ARGUMENT (3)', async () => {
-    expect((await codeOf(session(tablePath('sr', 'basic'), { selectedFields: ['nope'] }))).code).toBe(3);
+    expect((await grpcErrorOf(session(tablePath('sr', 'basic'), { selectedFields: ['nope'] }))).code).toBe(3);
   });
 
   it("bad row restriction → INVALID_ARGUMENT (3) with the analyzer's text", async () => {
-    const e = await codeOf(session(tablePath('sr', 'basic'), { rowRestriction: 'nope = 1' }));
+    const e = await grpcErrorOf(session(tablePath('sr', 'basic'), { rowRestriction: 'nope = 1' }));
     expect(e.code).toBe(3);
     expect(e.details).toMatch(/Unrecognized name: nope/);
-    const inj = await codeOf(session(tablePath('sr', 'basic'), { rowRestriction: `TRUE); DROP TABLE sr.basic; SELECT (1` }));
+    const inj = await grpcErrorOf(session(tablePath('sr', 'basic'), { rowRestriction: `TRUE); DROP TABLE sr.basic; SELECT (1` }));
     expect(inj.code).toBe(3);
     expect((await readAll(tablePath('sr', 'basic'))).rows).toHaveLength(4);
   });
 
   it('offset past the end → OUT_OF_RANGE (11)', async () => {
     const { s, schema } = await session(tablePath('sr', 'basic'));
-    expect((await codeOf(readStream(client, schema, s.streams![0].name!, 5))).code).toBe(11);
+    expect((await grpcErrorOf(readStream(client, schema, s.streams![0].name!, 5))).code).toBe(11);
   });
 
   it('malformed names → INVALID_ARGUMENT (3); unknown sessions → NOT_FOUND (5)', async () => {
-    expect((await codeOf(session('datasets/sr/tables/basic'))).code).toBe(3);
-    expect((await codeOf(readStream(client, new Uint8Array(), 'not-a-stream'))).code).toBe(3);
-    expect((await codeOf(readStream(client, new Uint8Array(), `projects/${P}/locations/us/sessions/x/streams/y`))).code).toBe(5);
+    expect((await grpcErrorOf(session('datasets/sr/tables/basic'))).code).toBe(3);
+    expect((await grpcErrorOf(readStream(client, new Uint8Array(), 'not-a-stream'))).code).toBe(3);
+    expect((await grpcErrorOf(readStream(client, new Uint8Array(), `projects/${P}/locations/us/sessions/x/streams/y`))).code).toBe(5);
   });
 });

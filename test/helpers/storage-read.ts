@@ -84,3 +84,13 @@ export async function readAvroStream(client: ReadClient, schema: string, stream:
   }
   return out;
 }
+
+/** The gRPC error a storage client call raised: its status code and details (fails the test when the call succeeds). */
+export async function grpcErrorOf(p: Promise<unknown>): Promise<{ code: number; details: string }> {
+  try {
+    await p;
+  } catch (e) {
+    return e as { code: number; details: string };
+  }
+  throw new Error('expected the call to fail');
+}
