@@ -4,10 +4,10 @@
  * {@link decodeAnswer} decodes it in one worker thread (answer-decoder-worker.ts), so that the
  * resolved AST of a huge statement (a 100,000-item IN list: seconds of protobuf decoding and
  * garbage collection) never stalls the other clients of the emulator. The main thread only
- * parses the worker's JSON text.
+ * parses the worker's JSON fragments, yielding between slices (answer-fragments.ts).
  */
 import { Worker } from 'node:worker_threads';
-import { parseAnswerJson } from './answer-json.js';
+import { fromFragments, type AnswerFragments } from './answer-fragments.js';
 import { ANSWER_DECODER_HEAP_MB } from '../config/analyzer-limits.js';
 import { workerScript } from '../config/worker-script.js';
 
@@ -43,19 +43,20 @@ function decoder(): Worker {
   // The main thread's stack size, so an answer too deep to decode there is too deep here too.
   const w = new Worker(script, { eval: evalCode, resourceLimits: { maxOldGenerationSizeMb: ANSWER_DECODER_HEAP_MB, stackSizeMb: 1 } });
   w.unref();
-  w.on('message', (m: 'ready' | { id: number; json?: string; error?: string }) => {
+  w.on('message', (m: 'ready' | { id: number; fragments?: AnswerFragments; error?: string }) => {
     if (m === 'ready') return;
     const p = waiting.get(m.id);
     if (!p) return;
     waiting.delete(m.id);
     if (m.error !== undefined) return p.reject(new Error(m.error));
-    try {
-      const o = parseAnswerJson(m.json!) as Record<string | symbol, unknown>;
-      o[NORMALIZED] = true;
-      p.resolve(o);
-    } catch (e) {
-      p.reject(e as Error);
-    }
+    fromFragments(m.fragments!).then(
+      (v) => {
+        const o = v as Record<string | symbol, unknown>;
+        o[NORMALIZED] = true;
+        p.resolve(o);
+      },
+      (e: Error) => p.reject(e),
+    );
   });
   w.on('error', (e: Error) => failAll(`the answer decoder failed: ${e.message}`));
   w.on('exit', () => {
