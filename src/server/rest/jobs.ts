@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { JobRecord, JobState } from '../../jobs/jobs.js';
-import { schemaOf, encodeRowsJson, jsonArrayYielding, type ListPageJson, offsetOfToken, pageToken, rowsJson } from '../../wire/resources.js';
+import { schemaOf, encodeRowsJson, jsonArrayYielding, ListItemJsonCache, type ListPageJson, offsetOfToken, pageToken, rowsJson } from '../../wire/resources.js';
 import { jobResource, jobStatistics } from './job-resources.js';
 import { callerFromHeaders, intParam, objectBody, type PathParams, type RestContext } from './context.js';
 import type { RequestBodies } from '../../types/generated/bigquery-v2.js';
@@ -77,6 +77,8 @@ function resultPage(ctx: RestContext, j: JobRecord, q: Record<string, unknown>, 
 }
 
 export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
+  // jobs.list items of DONE jobs (they no longer change) are serialised once (src/wire/resources.ts).
+  const doneJobJson = new ListItemJsonCache<JobRecord>((j) => j.state === 'DONE');
   type Req = FastifyRequest<{ Params: PathParams; Querystring: Record<string, string | string[]>; Body: unknown }>;
   const base = () => ctx.baseUrl();
 
@@ -107,12 +109,13 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
     const start = offsetOfToken(q.pageToken as string | undefined) ?? 0;
     const max = intParam(q.maxResults, 'maxResults') ?? 1000;
     const page = all.slice(start, start + max);
+    const b = base();
     const out: Record<string, unknown> = {
       kind: 'bigquery#jobList',
       etag: '',
       // Serialised item by item, yielding between items (a page can hold megabytes of configuration).
       jobs: await jsonArrayYielding(page, (j) => {
-        const r = jobResource(base(), j);
+        const r = jobResource(b, j);
         // projection=minimal: "Does not include the job configuration" (discovery); the recorded
         // minimal item (job_list_in_project) is {id, kind, jobReference, state, statistics, status}.
         const item: Record<string, unknown> = { kind: r.kind, id: r.id, jobReference: r.jobReference, state: j.state, statistics: r.statistics, status: r.status };
@@ -123,7 +126,7 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
         }
         if (j.error) item.errorResult = j.error.toErrorProto();
         return item;
-      }),
+      }, undefined, doneJobJson.forKey(`${b} ${projection}`)),
     };
     const listed = (out.jobs as ListPageJson).count;
     if (start + listed < all.length) out.nextPageToken = pageToken(start + listed);
