@@ -67,6 +67,8 @@ export async function spawnEmulator(opts: { projectId?: string; extraArgs?: stri
     [
       // BQEMU_CPU_PROF_DIR=dir: a CPU profile of the emulator, written when it stops (SIGTERM).
       ...(process.env.BQEMU_CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.BQEMU_CPU_PROF_DIR] : []),
+      // BQEMU_NODE_FLAGS="--trace-gc …": extra V8/Node flags for an investigation.
+      ...(process.env.BQEMU_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean),
       '--import', path.join(ROOT, 'test/fuzz/event-loop-lag-preload.mjs'), path.join(ROOT, 'bin/bqemu.js'), 'serve', '--port', '0', '--project', projectId, ...(opts.extraArgs ?? [])
     ],
     { cwd: dir, env: { ...process.env, BQEMU_LAG_FILE: lagFile }, stdio: ['ignore', 'pipe', 'pipe'] },
@@ -77,6 +79,12 @@ export async function spawnEmulator(opts: { projectId?: string; extraArgs?: stri
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
+  // BQEMU_EMULATOR_OUTPUT=file: the emulator's whole stdout and stderr, for an investigation.
+  if (process.env.BQEMU_EMULATOR_OUTPUT) {
+    const out = fs.createWriteStream(process.env.BQEMU_EMULATOR_OUTPUT);
+    child.stdout!.pipe(out);
+    child.stderr!.pipe(out);
+  }
   const emu: SpawnedEmulator = {
     url: '',
     projectId,
