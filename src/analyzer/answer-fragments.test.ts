@@ -27,6 +27,21 @@ describe('answer fragments', () => {
       expect(back).toEqual(parseAnswerJson(JSON.stringify(value, jsonReplacer)));
     });
 
+  it('cuts and restores a chain deeper than JSON.stringify goes (no recursion)', async () => {
+    const back = await fromFragments(toFragments(chain(20_000)));
+    type Call = { argumentList: [Call, { value: { int64Value: string } }]; kind: string };
+    let node = back as Call;
+    const seen: string[] = [];
+    while (node.kind === 'FunctionCall') {
+      seen.push(node.argumentList[1].value.int64Value);
+      node = node.argumentList[0];
+    }
+    expect(seen.length).toBe(20_000);
+    expect(seen[0]).toBe('19999');
+    expect(seen[19_999]).toBe('0');
+    expect(node).toEqual({ kind: 'Literal', value: { int64Value: '1' } });
+  });
+
   it('cuts a deep chain into several fragments', () => {
     expect(toFragments(chain(800)).fragments.length).toBeGreaterThan(1);
   });

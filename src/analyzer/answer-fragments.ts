@@ -33,9 +33,7 @@ interface Composed {
 
 /**
  * Cuts `value` (plain JSON data; Uint8Array and non-finite numbers allowed) into fragments of at
- * most about `maxChars` characters each; a value nested too deep for that (thousands of levels)
- * becomes one fragment.
- * @throws RangeError when the value nests deeper than even `JSON.stringify` allows.
+ * most about `maxChars` characters each, at any depth (no recursion).
  */
 export function toFragments(value: unknown, maxChars = FRAGMENT_MAX_CHARS): AnswerFragments {
   const out: AnswerFragments = { fragments: [], holes: [] };
@@ -45,56 +43,76 @@ export function toFragments(value: unknown, maxChars = FRAGMENT_MAX_CHARS): Answ
     return out.fragments.length - 1;
   };
   const leaf = (holder: unknown, key: string, v: unknown): string | undefined => JSON.stringify(jsonReplacer.call(holder, key, v));
-  const compose = (v: unknown): Composed | undefined => {
-    if (v === null || typeof v !== 'object' || v instanceof Uint8Array) return undefined;
-    if (Array.isArray(v)) {
-      const chunks: number[] = [];
-      let parts: string[] = [];
-      let holes: FragmentHole[] = [];
-      let chars = 0;
-      for (let i = 0; i < v.length; i++) {
-        const c = compose(v[i]);
-        const text = c ? c.text : (leaf(v, String(i), v[i]) ?? 'null');
-        if (c) for (const [p, f] of c.holes) holes.push([[parts.length, ...p], f]);
-        parts.push(text);
-        chars += text.length + 1;
-        if (chars > maxChars && i < v.length - 1) {
-          chunks.push(emit({ text: `[${parts.join(',')}]`, holes }));
-          parts = [];
-          holes = [];
-          chars = 0;
-        }
-      }
-      const c: Composed = { text: `[${parts.join(',')}]`, holes };
-      if (!chunks.length) return chars > maxChars ? { text: 'null', holes: [[[], emit(c)]] } : c;
-      chunks.push(emit(c));
-      return { text: 'null', holes: [[[], chunks]] };
-    }
-    const o = v as Record<string, unknown>;
-    const parts: string[] = [];
-    const holes: FragmentHole[] = [];
-    let chars = 0;
-    for (const k in o) {
-      if (!Object.prototype.hasOwnProperty.call(o, k)) continue;
-      const c = compose(o[k]);
-      const text = c ? c.text : leaf(o, k, o[k]);
-      if (text === undefined) continue;
-      if (c) for (const [p, f] of c.holes) holes.push([[k, ...p], f]);
-      parts.push(`${JSON.stringify(k)}:${text}`);
-      chars += text.length + k.length + 4;
-    }
-    const c: Composed = { text: `{${parts.join(',')}}`, holes };
-    return chars > maxChars ? { text: 'null', holes: [[[], emit(c)]] } : c;
-  };
-  try {
-    // The last fragment is the root (a one-hole 'null' when the root itself was cut out).
-    emit(compose(value) ?? { text: leaf({ '': value }, '', value) ?? 'null', holes: [] });
-  } catch (e) {
-    if (!(e instanceof RangeError)) throw e;
-    // Nested deeper than compose's stack allows (JSON.stringify goes deeper): one fragment.
-    return { fragments: [JSON.stringify(value, jsonReplacer)], holes: [[]] };
+  const composite = (v: unknown): v is object => v !== null && typeof v === 'object' && !(v instanceof Uint8Array);
+  // An explicit stack instead of recursion: resolved ASTs nest thousands of levels deep.
+  interface Frame {
+    node: Record<string | number, unknown>;
+    keys: (string | number)[];
+    next: number;
+    array: boolean;
+    parts: string[];
+    holes: FragmentHole[];
+    chars: number;
+    chunks: number[];
   }
-  return out;
+  const open = (v: object): Frame => {
+    const array = Array.isArray(v);
+    const keys: (string | number)[] = array ? Array.from({ length: (v as unknown[]).length }, (_, i) => i) : [];
+    if (!array) for (const k in v) if (Object.prototype.hasOwnProperty.call(v, k)) keys.push(k);
+    return { node: v as Record<string | number, unknown>, keys, next: 0, array, parts: [], holes: [], chars: 0, chunks: [] };
+  };
+  /** Adds one member's text (and the holes inside it) to the frame's current piece. */
+  const add = (f: Frame, key: string | number, text: string, holes: FragmentHole[]): void => {
+    const at = f.array ? f.parts.length : key;
+    for (const [p, frag] of holes) f.holes.push([[at, ...p], frag]);
+    f.parts.push(f.array ? text : `${JSON.stringify(key)}:${text}`);
+    f.chars += text.length + (f.array ? 1 : String(key).length + 4);
+    // A wide array is cut into consecutive array fragments.
+    if (f.array && f.chars > maxChars && f.next < f.keys.length) {
+      f.chunks.push(emit({ text: `[${f.parts.join(',')}]`, holes: f.holes }));
+      f.parts = [];
+      f.holes = [];
+      f.chars = 0;
+    }
+  };
+  const close = (f: Frame): Composed => {
+    const c: Composed = { text: f.array ? `[${f.parts.join(',')}]` : `{${f.parts.join(',')}}`, holes: f.holes };
+    if (f.chunks.length) {
+      f.chunks.push(emit(c));
+      return { text: 'null', holes: [[[], f.chunks]] };
+    }
+    return f.chars > maxChars ? { text: 'null', holes: [[[], emit(c)]] } : c;
+  };
+  if (!composite(value)) {
+    emit({ text: leaf({ '': value }, '', value) ?? 'null', holes: [] });
+    return out;
+  }
+  const stack: Frame[] = [open(value)];
+  for (;;) {
+    const f = stack[stack.length - 1];
+    let descended = false;
+    while (f.next < f.keys.length) {
+      const key = f.keys[f.next++];
+      const v = f.node[key];
+      if (composite(v)) {
+        stack.push(open(v));
+        descended = true;
+        break;
+      }
+      const text = leaf(f.node, String(key), v);
+      if (text !== undefined) add(f, key, text, []);
+      else if (f.array) add(f, key, 'null', []);
+    }
+    if (descended) continue;
+    const done = close(stack.pop()!);
+    const parent = stack[stack.length - 1];
+    if (!parent) {
+      // The last fragment is the root (a one-hole 'null' when the root itself was cut out).
+      emit(done);
+      return out;
+    }
+    add(parent, parent.keys[parent.next - 1], done.text, done.holes);
+  }
 }
 
 /** Longest stretch in ms of parsing before {@link fromFragments} lets other work run. */
