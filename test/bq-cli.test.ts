@@ -125,6 +125,15 @@ describe.skipIf(!BQ)(`bq CLI${BQ ? '' : ' (skipped: the `bq` command is not inst
     expect(text(badQuery)).toContain('Unrecognized name: no_such_column at [1:8]');
   });
 
+  it('bq query --destination_table prints the result, not a DML row count (issue 15 item 5)', async () => {
+    const out = ok(await bq('query', '--nouse_legacy_sql', `--destination_table=${P}:cli_ds.seven`, 'SELECT 7 AS seven'));
+    // A SELECT into a destination is statementType SELECT with no numDmlAffectedRows (recorded
+    // api_configuration/doc_create_if_needed_new_destination), so bq prints the rows.
+    expect(JSON.parse(out)).toEqual([{ seven: '7' }]);
+    const [rows] = await t.bq.query({ query: `SELECT seven FROM \`${P}.cli_ds.seven\`` });
+    expect(rows).toEqual([{ seven: 7 }]);
+  });
+
   it('bq update sets a description (PATCH with If-Match)', async () => {
     ok(await bq('update', '--description', 'set by bq', `${P}:cli_ds.people`));
     const [m] = await t.bq.dataset('cli_ds').table('people').getMetadata();

@@ -32,6 +32,12 @@ export interface StatementResult {
   schema?: ResultField[];
   rows?: Value[][];
   numDmlAffectedRows?: number;
+  /**
+   * Rows a query job wrote to its `destinationTable` (the query plan's records written). Not a DML
+   * count: a SELECT into a destination reports statementType SELECT and no numDmlAffectedRows
+   * (recorded api_configuration/doc_create_if_needed_new_destination).
+   */
+  destinationRowsWritten?: number;
   ddlOperationPerformed?: 'CREATE' | 'SKIP' | 'REPLACE' | 'DROP' | 'ALTER';
   ddlTargetTable?: TableRef;
   /** CREATE/DROP FUNCTION, PROCEDURE and TABLE FUNCTION: the routine (JobStatistics2.ddlTargetRoutine). */

@@ -135,7 +135,7 @@ export async function applyDestination(
       await insertValues(e, t, rowsFor(t, schema, rows));
     } else await insertValues(e, existing, rows);
   }
-  result.numDmlAffectedRows = rows.length;
+  result.destinationRowsWritten = rows.length;
   if (opts.readBack === false) return;
   // A query job's results are its destination table (recorded api_configuration/write_append_*).
   const t = e.catalog.getTable(ref.projectId, ref.datasetId, ref.tableId)!;

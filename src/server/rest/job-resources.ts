@@ -37,7 +37,7 @@ function queryPlan(j: JobRecord): Record<string, unknown>[] {
   const ms = String(j.stats?.slotMs ?? 0);
   const r = j.result!;
   // Rows may be kept encoded (JobRecord.encodedRows) once the job finished.
-  const written = r.numDmlAffectedRows ?? resultRowCount(j);
+  const written = r.numDmlAffectedRows ?? r.destinationRowsWritten ?? resultRowCount(j);
   const reads = (r.referencedTables ?? []).map((t) => `FROM ${t.projectId}.${t.datasetId}.${t.tableId}`);
   return [
     {
