@@ -134,7 +134,15 @@ describe('tables.get', () => {
     const basic = basicTable.metadata;
     expect(basic.numRows).toBeUndefined();
     expect(basic.numBytes).toBeUndefined();
+    // STORAGE_STATS: "storage statistics (numBytes, numLongTermBytes, numRows and lastModifiedTime)".
+    expect(basic.lastModifiedTime).toBeUndefined();
+    expect(basic.numLongTermBytes).toBeUndefined();
+    expect(basic.creationTime).toBe(full.creationTime);
     expect(basic.schema.fields.length).toBe(2);
+    const [fullView] = await ds.table('tbl').get({ view: 'FULL' } as never);
+    expect(fullView.metadata).toMatchObject({ numRows: '2', numBytes: full.numBytes, lastModifiedTime: full.lastModifiedTime });
+    const bad = await http(t.emu.url, 'GET', `/bigquery/v2/projects/${P}/datasets/${D}/tables/tbl?view=NOPE`);
+    expect(bad.status).toBe(400);
     const raw = await http(t.emu.url, 'GET', `/bigquery/v2/projects/${P}/datasets/${D}/tables/tbl?view=STORAGE_STATS`);
     expect(raw.body.numRows).toBe('2');
   });

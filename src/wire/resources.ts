@@ -104,7 +104,10 @@ export function tableResource(base: string, t: TableMeta, numRows: number, view?
     location: 'US',
   };
   if (t.type === 'VIEW') body.view = { query: t.viewQuery, useLegacySql: false };
-  else if (view !== 'BASIC') {
+  // view=BASIC: "does not include storage statistics"; STORAGE_STATS (the default) adds "numBytes,
+  // numLongTermBytes, numRows and lastModifiedTime" (tables.get `view` in the discovery document).
+  if (view === 'BASIC') delete body.lastModifiedTime;
+  else if (t.type !== 'VIEW') {
     body.numRows = String(numRows);
     body.numBytes = '0';
     body.numLongTermBytes = '0';
