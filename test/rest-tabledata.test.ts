@@ -148,6 +148,44 @@ describe('tabledata.insertAll', () => {
   });
 });
 
+describe('tabledata.insertAll de-duplication by insertId (issue 15 item 6)', () => {
+  // "BigQuery uses the insertId property to de-duplicate your data on a best effort basis"
+  // (https://cloud.google.com/bigquery/docs/streaming-data-into-bigquery): a retried batch within the
+  // window does not add its rows twice.
+  const countOf = async (table: string) => {
+    const [rows] = await t.bq.query({ query: `SELECT COUNT(*) AS c FROM \`${P}.${D}.${table}\`` });
+    return rows[0].c as number;
+  };
+
+  it('a batch sent twice with the same insertIds adds its rows once', async () => {
+    const [table] = await ds.createTable('dedup_ids', { schema: 'n:integer' });
+    const batch = Array.from({ length: 10 }, (_, i) => ({ insertId: `row-${i}`, json: { n: i } }));
+    await table.insert(batch, { raw: true });
+    await table.insert(batch, { raw: true });
+    expect(await countOf('dedup_ids')).toBe(10);
+    // A new insertId is a new row; a repeat inside one request counts once.
+    await table.insert([{ insertId: 'row-new', json: { n: 99 } }, { insertId: 'row-new', json: { n: 99 } }, { insertId: 'row-3', json: { n: 3 } }], { raw: true });
+    expect(await countOf('dedup_ids')).toBe(11);
+  });
+
+  it('rows without insertId are never de-duplicated (the client can opt out: createInsertId false)', async () => {
+    const [table] = await ds.createTable('dedup_none', { schema: 'n:integer' });
+    const rows = Array.from({ length: 10 }, (_, i) => ({ n: i }));
+    await table.insert(rows, { createInsertId: false });
+    await table.insert(rows, { createInsertId: false });
+    expect(await countOf('dedup_none')).toBe(20);
+  });
+
+  it('a table dropped and created again forgets the insertIds of the old one', async () => {
+    const [first] = await ds.createTable('dedup_recreate', { schema: 'n:integer' });
+    await first.insert([{ insertId: 'same', json: { n: 1 } }], { raw: true });
+    await first.delete();
+    const [second] = await ds.createTable('dedup_recreate', { schema: 'n:integer' });
+    await second.insert([{ insertId: 'same', json: { n: 1 } }], { raw: true });
+    expect(await countOf('dedup_recreate')).toBe(1);
+  });
+});
+
 describe('tabledata.list', () => {
   let ten: Table;
   beforeAll(async () => {

@@ -55,3 +55,10 @@ export const UPLOAD_WAIT_MS = 1000;
 export const REINTERRUPT_MS = 10;
 /** How long a cancel keeps re-interrupting DuckDB, ms (see REINTERRUPT_MS). */
 export const REINTERRUPT_FOR_MS = 5000;
+
+/**
+ * How long insertAll remembers a row's `insertId` for best-effort de-duplication, ms: BigQuery
+ * "uses the insertId property to de-duplicate your data on a best effort basis" and remembers an
+ * ID for at least one minute (https://cloud.google.com/bigquery/docs/streaming-data-into-bigquery).
+ */
+export const INSERT_ID_WINDOW_MS = 60_000;

@@ -1,6 +1,7 @@
 /**
  * tabledata: list (`maxResults`, `pageToken`, `startIndex`, `selectedFields`) and insertAll (rows
- * with `json`; per-row `insertErrors`; `skipInvalidRows`, `ignoreUnknownValues`).
+ * with `json`; per-row `insertErrors`; `skipInvalidRows`, `ignoreUnknownValues`; best-effort
+ * de-duplication by `insertId`, src/engine/insert-ids.ts).
  * Source: TableDataList / TableDataInsertAllRequest/Response in src/server/rest/bigquery-v2-discovery.json.
  * Without skipInvalidRows one bad row stops the whole request: the other rows get reason `stopped`.
  * list of a table with row access policies needs the caller's TRUE filter (src/engine/row-access.ts).
@@ -12,6 +13,7 @@ import { pageEnd } from '../../jobs/result-bytes.js';
 import { insertValues } from '../../engine/dml-values.js';
 import { enforceRows } from '../../engine/type-params.js';
 import { checkSnapshotWrite } from '../../engine/table-guards.js';
+import { duplicateInsertIds, rememberInsertIds } from '../../engine/insert-ids.js';
 import type { BqType, Value } from '../../types/types.js';
 import { decodeJsonValue } from '../../wire/rest-values.js';
 import { encodeRowsJson, offsetOfToken, pageToken } from '../../wire/resources.js';
@@ -73,6 +75,7 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
     if (!body.rows?.length) throw BigQueryError.noRowsPresent();
     const rows = body.rows;
     const good: Value[][] = [];
+    const goodIds: (string | undefined)[] = [];
     const errors: { index: number; errors: object[] }[] = [];
     rows.forEach((r, index) => {
       try {
@@ -81,6 +84,7 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
         // Type parameters (STRING(10), NUMERIC(5, 2)…) fail the row with BigQuery's text (src/engine/type-params.ts).
         try {
           good.push(enforceRows(t.columns, [row])[0] as Value[]);
+          goodIds.push(typeof r.insertId === 'string' ? r.insertId : undefined);
         } catch (pe) {
           throw pe instanceof BigQueryError ? BigQueryError.invalid(pe.message) : pe;
         }
@@ -97,7 +101,10 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
       // Invalid rows first, then the stopped ones (nodejs-bigquery system test "should return partial errors").
       return { kind: 'bigquery#tableDataInsertAllResponse', insertErrors: errors };
     }
-    await insertValues(ctx.engine, t, good);
+    // Best-effort de-duplication by insertId: a retried row is acknowledged, not added twice.
+    const dup = duplicateInsertIds(t, goodIds);
+    await insertValues(ctx.engine, t, good.filter((_, i) => !dup[i]));
+    rememberInsertIds(t, goodIds);
     const out: Record<string, unknown> = { kind: 'bigquery#tableDataInsertAllResponse' };
     if (errors.length) out.insertErrors = errors;
     return out;
