@@ -7,6 +7,7 @@
  * generated names (`t<n>`), because DuckDB identifiers are case-insensitive.
  */
 import type { Column } from '../types/schema.js';
+import { DEFAULT_LOCATION } from '../types/locations.js';
 import type { BqType } from '../types/types.js';
 
 export interface DatasetMeta {
@@ -14,8 +15,15 @@ export interface DatasetMeta {
   datasetId: string;
   creationTime: number;
   lastModifiedTime: number;
+  /** Where the dataset lives (`US`, `EU`, `asia-northeast1` …; src/types/locations.ts); absent = US. */
+  location?: string;
   /** Every other REST field the client set (description, labels, friendlyName, defaultTableExpirationMs …). */
   fields: Record<string, unknown>;
+}
+
+/** The location of a dataset (BigQuery's default, US, when it was created without one). */
+export function datasetLocation(d: DatasetMeta | undefined): string {
+  return d?.location ?? DEFAULT_LOCATION;
 }
 
 export interface TableMeta {

@@ -11,7 +11,8 @@ import { CATALOG_FUNCTIONS } from '../analyzer/catalog-functions.js';
 import { rewriteGroupByExpressions } from '../analyzer/rewrite.js';
 import { ERROR_REWRITES } from '../analyzer/error-rewrites.js';
 import { isMissingRangeSessionize, lineColOf, mapLocations, rewriteRangeSessionize, type SessionizeRewrite } from '../analyzer/range-sessionize.js';
-import type { CatalogStore, TableMeta } from '../catalog/store.js';
+import { datasetLocation, type CatalogStore, type TableMeta } from '../catalog/store.js';
+import { DEFAULT_LOCATION, sameLocation } from '../types/locations.js';
 import { BigQueryError } from '../errors/errors.js';
 import { currentInterrupterSignal } from './duckdb/db.js';
 import type { BqType } from '../types/types.js';
@@ -101,7 +102,7 @@ export class StatementAnalyzer {
   async analyze(sql: string, pos: number, defaults: NameDefaults, params: ParamTypes): Promise<AnalyzedStatement & { next: number }> {
     const paramKey = [...(params.named ?? new Map()).entries()].map(([k, v]) => `${k}:${JSON.stringify(v)}`).join(',') + '|' + JSON.stringify(params.positional ?? []) +
       (params.variables || params.systemVariables || params.functions ? JSON.stringify([[...(params.variables ?? [])], [...(params.systemVariables ?? [])], params.functions ?? []]) : '');
-    const key = `${this.catalog.version}\u0000${pos}\u0000${defaults.projectId}\u0000${defaults.defaultDataset?.projectId}.${defaults.defaultDataset?.datasetId}\u0000${defaults.temp?.tables.size ? `${defaults.temp.datasetId}:${[...defaults.temp.tables].join(',')}` : ''}\u0000${paramKey}\u0000${sql}`;
+    const key = `${this.catalog.version}\u0000${pos}\u0000${defaults.location ?? ''}\u0000${defaults.projectId}\u0000${defaults.defaultDataset?.projectId}.${defaults.defaultDataset?.datasetId}\u0000${defaults.temp?.tables.size ? `${defaults.temp.datasetId}:${[...defaults.temp.tables].join(',')}` : ''}\u0000${paramKey}\u0000${sql}`;
     // A job's own TEMP scope is unique per job but matters only once it holds tables.
     const hit = this.cache.get(key);
     if (hit) return hit;
@@ -125,6 +126,8 @@ export class StatementAnalyzer {
       }
       const meta = this.catalog.getTable(ref.projectId, ref.datasetId, ref.tableId) ?? wildcardTable(this.catalog, ref);
       if (!meta) return false;
+      // A job with a location sees only that location's datasets (TEMP tables go with the job).
+      if (!this.visibleFrom(ref, defaults)) return false;
       const id = String(tables.size + 1);
       tables.set(id, meta);
       const column: object[] = meta.columns.map((c) => ({ name: c.name, type: toTypeProto(c.type) }));
@@ -319,8 +322,15 @@ export class StatementAnalyzer {
     } catch (err) {
       return path.split('.').length === 1 ? err : e;
     }
-    if (!this.catalog.getDataset(ref.projectId, ref.datasetId)) return BigQueryError.datasetNotFound(ref.projectId, ref.datasetId);
-    return BigQueryError.tableNotFound(ref.projectId, ref.datasetId, ref.tableId);
+    if (!this.catalog.getDataset(ref.projectId, ref.datasetId) || !this.visibleFrom(ref, defaults))
+      return BigQueryError.datasetNotFound(ref.projectId, ref.datasetId, true, defaults.location ?? DEFAULT_LOCATION);
+    return BigQueryError.tableNotFound(ref.projectId, ref.datasetId, ref.tableId, defaults.location ?? true);
+  }
+
+  /** Whether a job of `defaults.location` (none: any) sees the dataset of `ref` (src/types/locations.ts). */
+  private visibleFrom(ref: TableRef, defaults: NameDefaults): boolean {
+    if (!defaults.location || ref.datasetId === defaults.temp?.datasetId) return true;
+    return sameLocation(datasetLocation(this.catalog.getDataset(ref.projectId, ref.datasetId)), defaults.location);
   }
 }
 

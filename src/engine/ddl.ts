@@ -4,7 +4,7 @@
  * (`Already Exists: Table p:d.t`, `Not found: Table p:d.t`, fixtures rest_crud/error_*).
  */
 import type { Node } from '../analyzer/ast.js';
-import type { TableMeta } from '../catalog/store.js';
+import { datasetLocation, type TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import { checkFieldNames, type Column } from '../types/schema.js';
 import { MAX_TABLE_ID_LENGTH } from '../config/limits.js';
@@ -23,6 +23,7 @@ import { dropTableObject } from './drop-table.js';
 import { dropProcedure } from './routines.js';
 import { datasetOptionFields, withDatasetDefaults, withExpirationExpression } from './expiration.js';
 import { INGESTION_PSEUDO_DDL, isIngestionPartitioned, partitioningFields } from './partitioning.js';
+import { isLocationName, normalizeLocation, sameLocation } from '../types/locations.js';
 import { detailsFromAnnotations, enforceSql } from './type-params.js';
 
 const now = () => Date.now();
@@ -57,8 +58,10 @@ async function tempTargetRef(e: Engine, stmt: Node, opts: QueryOptions): Promise
   return { projectId, datasetId, tableId: parts[0] };
 }
 
-function requireDataset(e: Engine, r: TableRef): void {
-  if (!e.catalog.getDataset(r.projectId, r.datasetId)) throw BigQueryError.datasetNotFound(r.projectId, r.datasetId);
+/** @throws BigQueryError notFound when the dataset is missing or (for a job with a location) lives elsewhere. */
+function requireDataset(e: Engine, r: TableRef, location?: string): void {
+  const d = e.catalog.getDataset(r.projectId, r.datasetId);
+  if (!d || (location && !sameLocation(datasetLocation(d), location))) throw BigQueryError.datasetNotFound(r.projectId, r.datasetId, true, location);
 }
 
 const options = literalOptions;
@@ -148,7 +151,8 @@ export async function createStoredTable(
 
 async function createTable(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
   const r = stmt.createScope === 'CREATE_TEMP' ? await tempTargetRef(e, stmt, opts) : createTargetRef(stmt, opts);
-  if (stmt.createScope !== 'CREATE_TEMP' || !opts.dryRun) requireDataset(e, r);
+  // A TEMP table's hidden dataset goes with the job wherever it runs.
+  if (stmt.createScope !== 'CREATE_TEMP' || !opts.dryRun) requireDataset(e, r, stmt.createScope === 'CREATE_TEMP' ? undefined : opts.location);
   const existing = e.catalog.getTable(r.projectId, r.datasetId, r.tableId);
   const op = createDecision(existing, stmt.createMode, r, 'Table');
   const isCtas = stmt.kind === 'CreateTableAsSelectStmt';
@@ -177,7 +181,7 @@ async function createTable(e: Engine, stmt: Node, ctx: LowerContext, opts: Query
  */
 async function createView(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
   const r = createTargetRef(stmt, opts);
-  requireDataset(e, r);
+  requireDataset(e, r, opts.location);
   const existing = e.catalog.getTable(r.projectId, r.datasetId, r.tableId);
   const op = createDecision(existing, stmt.createMode, r, 'Table');
   const outs: Node[] = stmt.outputColumnList ?? [];
@@ -202,7 +206,7 @@ async function dropStmt(e: Engine, stmt: Node, _ctx: LowerContext, opts: QueryOp
   const t = e.catalog.getTable(r.projectId, r.datasetId, r.tableId);
   if (!t) {
     if (stmt.isIfExists) return { statementType, ddlOperationPerformed: 'SKIP', ddlTargetTable: r };
-    requireDataset(e, r);
+    requireDataset(e, r, opts.location);
     throw BigQueryError.resourceNotFound(kind === 'TABLE' ? 'Table' : 'View', refText(r));
   }
   if (!opts.dryRun) await dropTableObject(e, t);
@@ -229,7 +233,9 @@ async function createSchema(e: Engine, stmt: Node, _ctx: LowerContext, opts: Que
     const fields: Record<string, unknown> = {};
     if (typeof o.description === 'string') fields.description = o.description;
     Object.assign(fields, datasetOptionFields(o));
-    await e.catalog.putDataset({ ...r, creationTime: now(), lastModifiedTime: now(), fields });
+    // OPTIONS(location = …), else the job's location (BigQuery "CREATE SCHEMA statement").
+    const location = typeof o.location === 'string' && isLocationName(o.location) ? normalizeLocation(o.location) : opts.location;
+    await e.catalog.putDataset({ ...r, creationTime: now(), lastModifiedTime: now(), ...(location ? { location } : {}), fields });
   }
   return { ...base, ddlOperationPerformed: existing ? 'REPLACE' : 'CREATE' };
 }

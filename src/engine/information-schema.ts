@@ -10,7 +10,8 @@
  * columns (information-schema-views.ts); its DuckDB relation is a VALUES list computed from the catalog store when the statement
  * runs, so a view always reflects the catalog of that moment.
  */
-import type { CatalogStore, DatasetMeta, TableMeta } from '../catalog/store.js';
+import { datasetLocation, type CatalogStore, type DatasetMeta, type TableMeta } from '../catalog/store.js';
+import { sameLocation } from '../types/locations.js';
 import type { BqType, Value } from '../types/types.js';
 import { columnTypeSql, type FieldDetails } from '../types/schema.js';
 import { duckType } from './duckdb/types.js';
@@ -47,7 +48,9 @@ function datasetsOf(c: CatalogStore, scope: InfoSchemaScope): DatasetMeta[] {
     const d = c.getDataset(scope.projectId, scope.datasetId);
     return d ? [d] : [];
   }
-  return c.listDatasets(scope.projectId);
+  // `region-eu.INFORMATION_SCHEMA.X`: the datasets of that location only.
+  const all = c.listDatasets(scope.projectId);
+  return scope.region ? all.filter((d) => sameLocation(datasetLocation(d), scope.region!)) : all;
 }
 
 function tablesOf(c: CatalogStore, scope: InfoSchemaScope): TableMeta[] {
@@ -143,7 +146,7 @@ async function viewRows(e: Engine, scope: InfoSchemaScope): Promise<Value[][]> {
   switch (scope.view) {
     case 'SCHEMATA':
       return datasetsOf(c, scope).map((d) => [
-        d.projectId, d.datasetId, null, micros(d.creationTime), micros(d.lastModifiedTime), String(d.fields.location ?? 'US'),
+        d.projectId, d.datasetId, null, micros(d.creationTime), micros(d.lastModifiedTime), datasetLocation(d),
         `CREATE SCHEMA \`${d.projectId}.${d.datasetId}\``, null,
       ]);
     case 'SCHEMATA_OPTIONS':

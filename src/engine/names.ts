@@ -20,6 +20,11 @@ export interface NameDefaults {
   defaultDataset?: { projectId: string; datasetId: string };
   /** TEMP tables of the script or session running the statement (one-part names resolve here first). */
   temp?: TempScope;
+  /**
+   * The job's location when the job named one (src/types/locations.ts): datasets of other locations
+   * are not found ("Not found: Dataset P:D was not found in location L"); absent: any location.
+   */
+  location?: string;
 }
 
 /**

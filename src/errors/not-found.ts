@@ -28,13 +28,16 @@ export function tableNotFound(project: string, dataset: string, table: string, i
 }
 
 /** 404 `Not found: Dataset p:d was not found in location US` (recorded: conformance/fixtures/rest_crud/error_dataset_not_found); `inLocation` false drops the location clause. */
-export function datasetNotFound(project: string, dataset: string, inLocation = true): BigQueryError {
-  return notFound(`Not found: Dataset ${project}:${dataset}${inLocation ? ' was not found in location US' : ''}`);
+export function datasetNotFound(project: string, dataset: string, inLocation = true, location = 'US'): BigQueryError {
+  return notFound(`Not found: Dataset ${project}:${dataset}${inLocation ? ` was not found in location ${location}` : ''}`);
 }
 
-/** 404 `Not found: Job p:US.jobId` (jobs.get / jobs.getQueryResults / jobs.cancel of an unknown job). */
-export function jobNotFound(project: string, jobId: string): BigQueryError {
-  return notFound(`Not found: Job ${project}:US.${jobId}`);
+/**
+ * 404 `Not found: Job p:LOCATION.jobId` (jobs.get / getQueryResults / cancel / delete of an unknown
+ * job, or of a job in another location than the one asked for; no location asked: US).
+ */
+export function jobNotFound(project: string, jobId: string, location = 'US'): BigQueryError {
+  return notFound(`Not found: Job ${project}:${location}.${jobId}`);
 }
 
 /**

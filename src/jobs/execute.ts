@@ -10,7 +10,7 @@ import { logIgnored } from '../config/logger.js';
 import type { Engine, ScannedTable, StatementResult } from '../engine/engine.js';
 import type { TempScope } from '../engine/names.js';
 import type { Caller } from '../engine/row-access.js';
-import type { TableMeta } from '../catalog/store.js';
+import { datasetLocation, type TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import { executeRequest } from '../scripting/request.js';
 import { scanBytes } from './bytes.js';
@@ -96,6 +96,8 @@ export async function executeQueryJob(env: ExecuteEnv, job: JobRecord, ex: Execu
       jobId: job.jobId,
       temp,
       caller: env.caller,
+      // A job with a location sees that location's datasets only (src/jobs/job-location.ts).
+      location: job.locationByDefault ? undefined : job.location,
       // CALL BQ.ABORT_SESSION([id]) (src/scripting/procedures.ts).
       endSession: async (id) => {
         const sid = id ?? session?.id;
@@ -105,6 +107,14 @@ export async function executeQueryJob(env: ExecuteEnv, job: JobRecord, ex: Execu
       onScan: async (scans: ScannedTable[]) => {
         // Each statement starts its own timeout period (ScriptOptions.statementTimeoutMs).
         timer?.restart();
+        // A job that named no location runs where the first table it reads lives.
+        if (job.locationByDefault) {
+          const read = scans.find((s) => !s.table.infoSchema && s.table.datasetId !== temp.datasetId && engine.catalog.getDataset(s.table.projectId, s.table.datasetId));
+          if (read) {
+            job.location = datasetLocation(engine.catalog.getDataset(read.table.projectId, read.table.datasetId));
+            delete job.locationByDefault;
+          }
+        }
         const b = await scanBytes(engine, scans);
         const tables = scans.filter((s) => s.table.type === 'TABLE').length;
         ex.perStatement.push({ bytesProcessed: b.processed, bytesBilled: b.billed, slotMs: 0, tablesScanned: tables, recordsRead: b.rows });

@@ -21,6 +21,11 @@ export interface JobRecord {
   projectId: string;
   jobId: string;
   location: string;
+  /**
+   * The job named no location and its configuration no dataset: `location` is US until its first
+   * statement reads a table, whose dataset's location it then takes (src/jobs/job-location.ts).
+   */
+  locationByDefault?: boolean;
   configuration: Record<string, any>;
   state: JobState;
   error?: BigQueryError;

@@ -38,6 +38,8 @@ import { componentLogger, logIgnored, type Logger } from '../config/logger.js';
 import { DEFAULT_RETAINED_CELLS, DEFAULT_RETAINED_JOBS } from '../config/limits.js';
 import { CANCEL_WAIT_MS, DEFAULT_MAX_RUNNING_JOBS, REQUEST_ID_TTL_MS } from '../config/timeouts.js';
 import { DEFAULT_MAX_RETAINED_BYTES } from './result-bytes.js';
+import { checkJobDatasetsIn, jobLocation } from './job-location.js';
+import { DEFAULT_LOCATION, foundWithoutLocation, normalizeLocation, sameLocation } from '../types/locations.js';
 import { RetainedResults, resultRowCount, type ResultPage } from './job-results.js';
 
 export type { JobListFilter, JobRecord, JobState, JobStats, ResultLimits } from './jobs-model.js';
@@ -139,10 +141,16 @@ export class JobManager {
     await this.engine.db.save('job', this.key(j.projectId, j.jobId), jobToJson(rec));
   }
 
-  /** @throws BigQueryError notFound for an unknown job. */
-  get(projectId: string, jobId: string): JobRecord {
+  /**
+   * The job `jobId` of a project, as jobs.get/getQueryResults/cancel/delete find it: in `location`
+   * when one is given, else only in the US and EU multi-regions (the `location` parameter of
+   * jobs.get in the discovery document).
+   * @throws BigQueryError notFound `Not found: Job P:L.ID` for an unknown job or another location.
+   */
+  get(projectId: string, jobId: string, location?: string): JobRecord {
     const j = this.jobs.get(this.key(projectId, jobId));
-    if (!j) throw BigQueryError.jobNotFound(projectId, jobId);
+    const asked = location ? normalizeLocation(location) : undefined;
+    if (!j || (asked ? !sameLocation(j.location, asked) : !foundWithoutLocation(j.location))) throw BigQueryError.jobNotFound(projectId, jobId, asked ?? DEFAULT_LOCATION);
     return j;
   }
 
@@ -171,11 +179,11 @@ export class JobManager {
    * Deletes a job's metadata (and its child jobs'); a running job is cancelled first.
    * @throws BigQueryError notFound; invalid for a child job (deleted only with its parent).
    */
-  async delete(projectId: string, jobId: string): Promise<void> {
-    const j = this.get(projectId, jobId);
+  async delete(projectId: string, jobId: string, location?: string): Promise<void> {
+    const j = this.get(projectId, jobId, location);
     if (j.parentJobId)
       throw BigQueryError.childJobDelete(`${projectId}:${j.location}.${jobId}`, j.parentJobId);
-    if (j.state !== 'DONE') await this.cancel(projectId, jobId);
+    if (j.state !== 'DONE') await this.cancel(projectId, jobId, j.location);
     for (const id of [...(j.childJobIds ?? []), jobId]) {
       const k = this.key(projectId, id);
       if (!this.jobs.delete(k)) continue;
@@ -210,7 +218,10 @@ export class JobManager {
         throw BigQueryError.requiredParameterMissing('query');
       validateQueryConfig(configuration);
     }
-    const job: JobRecord = { projectId, jobId, location: ref.location ?? 'US', configuration, state: 'PENDING', creationTime: Date.now(), uploadFile };
+    const { location, byDefault } = jobLocation(this.engine.catalog, projectId, configuration, ref.location);
+    checkJobDatasetsIn(this.engine.catalog, projectId, configuration, location);
+    const job: JobRecord = { projectId, jobId, location, configuration, state: 'PENDING', creationTime: Date.now(), uploadFile };
+    if (byDefault) job.locationByDefault = true;
     const key = this.key(projectId, jobId);
     this.jobs.set(key, job);
     if (!configuration.dryRun && configuration.query) this.anonymous.add(projectId, jobId);
@@ -238,8 +249,8 @@ export class JobManager {
    * with the `stopped` error. Answers once the job stopped (or after a short wait); a finished job
    * is answered unchanged.
    */
-  async cancel(projectId: string, jobId: string): Promise<JobRecord> {
-    const j = this.get(projectId, jobId);
+  async cancel(projectId: string, jobId: string, location?: string): Promise<JobRecord> {
+    const j = this.get(projectId, jobId, location);
     const r = this.running.get(this.key(projectId, jobId));
     if (r && j.state !== 'DONE') {
       r.cancelled = true;

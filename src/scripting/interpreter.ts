@@ -85,7 +85,7 @@ export class Interpreter {
     this.session = sessionStateOf(opts);
     this.scopes = new Scopes(nested ? undefined : this.session?.variables);
     this.functions = new TempFunctions(nested ? undefined : this.session?.functions);
-    this.defaults = { projectId: opts.projectId, defaultDataset: opts.defaultDataset, temp: opts.temp };
+    this.defaults = { projectId: opts.projectId, defaultDataset: opts.defaultDataset, temp: opts.temp, location: opts.location };
     this.initSystemVariables();
   }
 

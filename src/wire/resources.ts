@@ -4,7 +4,8 @@
  * and its reference; times are milliseconds since the epoch as strings; int64 fields are strings.
  */
 import { createHash } from 'node:crypto';
-import type { DatasetMeta, TableMeta } from '../catalog/store.js';
+import { datasetLocation, type DatasetMeta, type TableMeta } from '../catalog/store.js';
+import { DEFAULT_LOCATION } from '../types/locations.js';
 import { fieldFromColumn, fieldFromType, type TableFieldSchema } from '../types/schema.js';
 import type { BqType, Value } from '../types/types.js';
 import { cellJsonEncoder, type CellEncodeOptions } from './rest-values.js';
@@ -57,7 +58,7 @@ export function datasetResource(base: string, d: DatasetMeta): Dataset {
     ...d.fields,
     creationTime: String(d.creationTime),
     lastModifiedTime: String(d.lastModifiedTime),
-    location: 'US',
+    location: datasetLocation(d),
     type: 'DEFAULT',
     maxTimeTravelHours: String(d.fields.maxTimeTravelHours ?? '168'),
   };
@@ -70,7 +71,7 @@ export function datasetListItem(d: DatasetMeta): Record<string, unknown> {
     kind: 'bigquery#dataset',
     id: `${d.projectId}:${d.datasetId}`,
     datasetReference: { datasetId: d.datasetId, projectId: d.projectId },
-    location: 'US',
+    location: datasetLocation(d),
     type: 'DEFAULT',
   };
   if (d.fields.labels) item.labels = d.fields.labels;
@@ -89,8 +90,8 @@ export function tableSchema(t: TableMeta): { fields: TableFieldSchema[] } {
   return { fields: t.columns.map(fieldFromColumn) };
 }
 
-/** A table resource; `numRows` is counted by the caller. */
-export function tableResource(base: string, t: TableMeta, numRows: number, view?: 'BASIC' | 'FULL' | string): Table {
+/** A table resource; `numRows` is counted by the caller; `location` is its dataset's. */
+export function tableResource(base: string, t: TableMeta, numRows: number, view?: 'BASIC' | 'FULL' | string, location = DEFAULT_LOCATION): Table {
   const body: Table = {
     kind: 'bigquery#table',
     id: `${t.projectId}:${t.datasetId}.${t.tableId}`,
@@ -101,7 +102,7 @@ export function tableResource(base: string, t: TableMeta, numRows: number, view?
     creationTime: String(t.creationTime),
     lastModifiedTime: String(t.lastModifiedTime),
     type: restTableType(t),
-    location: 'US',
+    location,
   };
   if (t.type === 'VIEW') body.view = { query: t.viewQuery, useLegacySql: false };
   // view=BASIC: "does not include storage statistics"; STORAGE_STATS (the default) adds "numBytes,

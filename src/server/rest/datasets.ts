@@ -9,6 +9,7 @@ import { dropDataset } from '../../engine/ddl.js';
 import { datasetListItem, datasetResource, jsonArrayYielding, type ListPageJson, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { intParam, objectBody, requireDataset, type PathParams, type RestContext } from './context.js';
 import type { Dataset, RequestBodies, RequestJson } from '../../types/generated/bigquery-v2.js';
+import { DEFAULT_LOCATION, isLocationName, normalizeLocation } from '../../types/locations.js';
 
 const READ_ONLY = ['kind', 'etag', 'id', 'selfLink', 'datasetReference', 'creationTime', 'lastModifiedTime', 'location', 'type'];
 
@@ -25,6 +26,17 @@ export function checkDatasetId(id: unknown): string {
   if (!/^[A-Za-z0-9_]{1,1024}$/.test(id))
     throw BigQueryError.invalidDatasetId(id);
   return id;
+}
+
+/**
+ * The location a new dataset lives in: the body's `location` (BigQuery's spelling: `US`, `EU`,
+ * `asia-northeast1`), else US.
+ * @throws BigQueryError invalid for a value that is no location name.
+ */
+function locationOfBody(location: unknown): string {
+  if (location === undefined || location === null || location === '') return DEFAULT_LOCATION;
+  if (typeof location !== 'string' || !isLocationName(location)) throw BigQueryError.invalidValue('location', String(location), 'location');
+  return normalizeLocation(location);
 }
 
 /** Label filter `labels.k:v labels.k2` (all must hold). */
@@ -52,7 +64,7 @@ export function datasetsRoutes(app: FastifyInstance, ctx: RestContext): void {
     const datasetId = checkDatasetId(ref.datasetId);
     if (cat.getDataset(projectId, datasetId)) throw BigQueryError.alreadyExists('Dataset', `${projectId}:${datasetId}`);
     const now = Date.now();
-    const d = { projectId, datasetId, creationTime: now, lastModifiedTime: now, fields: settable(body) };
+    const d = { projectId, datasetId, creationTime: now, lastModifiedTime: now, location: locationOfBody(body.location), fields: settable(body) };
     await cat.putDataset(d);
     return datasetResource(ctx.baseUrl(), d);
   });

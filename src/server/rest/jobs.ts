@@ -91,7 +91,9 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
     return jobResource(base(), j);
   });
 
-  app.get('/projects/:projectId/jobs/:jobId', async (req: Req) => jobResource(base(), ctx.jobs.get(req.params.projectId, req.params.jobId)));
+  // `location`: where the job runs; without it only US and EU jobs are found (src/jobs/jobs.ts get).
+  const locationParam = (req: Req) => (typeof (req.query as Record<string, unknown>).location === 'string' ? String((req.query as Record<string, unknown>).location) : undefined);
+  app.get('/projects/:projectId/jobs/:jobId', async (req: Req) => jobResource(base(), ctx.jobs.get(req.params.projectId, req.params.jobId, locationParam(req))));
 
   app.get('/projects/:projectId/jobs', async (req: Req) => {
     const q = req.query as Record<string, unknown>;
@@ -134,7 +136,7 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
   });
 
   app.post('/projects/:projectId/jobs/:jobId/cancel', async (req: Req) => {
-    const job = jobResource(base(), await ctx.jobs.cancel(req.params.projectId, req.params.jobId));
+    const job = jobResource(base(), await ctx.jobs.cancel(req.params.projectId, req.params.jobId, locationParam(req)));
     // The recorded jobCancelResponse's job has no user_email or principal_subject (job_cancel).
     delete job.user_email;
     delete job.principal_subject;
@@ -142,7 +144,7 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
   });
 
   app.delete('/projects/:projectId/jobs/:jobId/delete', async (req: Req, reply) => {
-    await ctx.jobs.delete(req.params.projectId, req.params.jobId);
+    await ctx.jobs.delete(req.params.projectId, req.params.jobId, locationParam(req));
     // Recorded jobs.delete answer (job_delete): HTTP 200 with an empty JSON object.
     reply.status(200).send({});
   });
@@ -208,7 +210,7 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
   });
 
   app.get('/projects/:projectId/queries/:jobId', async (req: Req) => {
-    const j = ctx.jobs.get(req.params.projectId, req.params.jobId);
+    const j = ctx.jobs.get(req.params.projectId, req.params.jobId, locationParam(req));
     const q = req.query as Record<string, unknown>;
     await ctx.jobs.waitFor(j, timeoutOf(q.timeoutMs));
     if (j.state !== 'DONE')

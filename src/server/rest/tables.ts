@@ -4,7 +4,7 @@
  * delete. Source: Table / TableList in src/server/rest/bigquery-v2-discovery.json.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { TableMeta } from '../../catalog/store.js';
+import { datasetLocation, type TableMeta } from '../../catalog/store.js';
 import { BigQueryError } from '../../errors/errors.js';
 import { createStoredTable } from '../../engine/ddl.js';
 import { dropTableObject } from '../../engine/drop-table.js';
@@ -86,7 +86,7 @@ export function tablesRoutes(app: FastifyInstance, ctx: RestContext): void {
       };
       await cat.putTable(t);
     } else t = await createStoredTable(ctx.engine, ref, schemaColumns(body.schema), settable(body));
-    return tableResource(ctx.baseUrl(), t, 0);
+    return tableResource(ctx.baseUrl(), t, 0, undefined, locationOfTable(ctx, t));
   });
 
   app.get('/projects/:projectId/datasets/:datasetId/tables/:tableId', async (req: Req) => {
@@ -94,7 +94,7 @@ export function tablesRoutes(app: FastifyInstance, ctx: RestContext): void {
     if (isAnonymousDataset(req.params.datasetId)) return anonymousTableResource(ctx, req.params, req.query.view);
     const t = requireTable(ctx, req.params.projectId, req.params.datasetId, req.params.tableId);
     const view = req.query.view;
-    return tableResource(ctx.baseUrl(), t, view === 'BASIC' ? 0 : await countRows(ctx, t), view);
+    return tableResource(ctx.baseUrl(), t, view === 'BASIC' ? 0 : await countRows(ctx, t), view, locationOfTable(ctx, t));
   });
 
   app.get('/projects/:projectId/datasets/:datasetId/tables', async (req: Req) => {
@@ -112,7 +112,7 @@ export function tablesRoutes(app: FastifyInstance, ctx: RestContext): void {
   const modify = (replace: boolean) => async (req: Req) => {
     const t = requireTable(ctx, req.params.projectId, req.params.datasetId, req.params.tableId);
     const ifMatch = req.headers['if-match'];
-    if (ifMatch && ifMatch !== '*' && ifMatch !== tableResource(ctx.baseUrl(), t, 0).etag) throw BigQueryError.preconditionFailed();
+    if (ifMatch && ifMatch !== '*' && ifMatch !== tableResource(ctx.baseUrl(), t, 0, undefined, locationOfTable(ctx, t)).etag) throw BigQueryError.preconditionFailed();
     const body = objectBody<RequestBodies['bigquery.tables.patch']>(req.body);
     let columns = t.columns;
     if (body.schema?.fields && t.type === 'TABLE') columns = await evolveSchema(ctx, t, schemaColumns(body.schema));
@@ -121,7 +121,7 @@ export function tablesRoutes(app: FastifyInstance, ctx: RestContext): void {
     const nt: TableMeta = { ...t, columns, fields, lastModifiedTime: Math.max(Date.now(), t.lastModifiedTime + 1) };
     if (body.view?.query && t.type === 'VIEW') nt.viewQuery = String(body.view.query);
     await cat.putTable(nt);
-    return tableResource(ctx.baseUrl(), nt, await countRows(ctx, nt));
+    return tableResource(ctx.baseUrl(), nt, await countRows(ctx, nt), undefined, locationOfTable(ctx, nt));
   };
   app.patch('/projects/:projectId/datasets/:datasetId/tables/:tableId', modify(false));
   app.put('/projects/:projectId/datasets/:datasetId/tables/:tableId', modify(true));
@@ -170,4 +170,9 @@ async function evolveSchema(ctx: RestContext, t: TableMeta, next: Column[]): Pro
     }
   if (stmts.length) await ctx.engine.db.transaction(stmts);
   return next;
+}
+
+/** The location of a table: its dataset's (src/types/locations.ts). */
+function locationOfTable(ctx: RestContext, t: TableMeta): string {
+  return datasetLocation(ctx.engine.catalog.getDataset(t.projectId, t.datasetId));
 }
