@@ -83,6 +83,28 @@ export function walk(n: unknown, visit: (node: Node) => void): void {
   }
 }
 
+const kindIndexes = new WeakMap<object, Map<string, Node[]>>();
+
+/**
+ * The nodes of kind `kind` in a normalised tree, in {@link walk}'s pre-order. The tree is walked
+ * once, the first time any kind is asked for, and the index kept with it (analyses are cached, so
+ * the checks of one statement — table guards, scanned tables — share one pass over a tree that can
+ * hold 100,000 nodes instead of walking it each). Only for trees not changed after analysis.
+ */
+export function nodesOfKind(root: object, kind: string): readonly Node[] {
+  let index = kindIndexes.get(root);
+  if (!index) {
+    const built = new Map<string, Node[]>();
+    walk(root, (n) => {
+      const list = built.get(n.kind);
+      if (list) list.push(n);
+      else built.set(n.kind, [n]);
+    });
+    kindIndexes.set(root, (index = built));
+  }
+  return index.get(kind) ?? [];
+}
+
 const largeStatements = new WeakSet<object>();
 
 /** Marks a resolved statement as large (its analyzer answer was over the off-thread decode size). */

@@ -5,7 +5,7 @@
  * fields, reading rows, views) is statement-context.ts.
  */
 import { SCHEMA_DDL } from './ddl-schema.js';
-import { walk, yieldIfLarge, type Node, type ResolvedNodeOf, type ResolvedStatementKind } from '../analyzer/ast.js';
+import { nodesOfKind, walk, yieldIfLarge, type Node, type ResolvedNodeOf, type ResolvedStatementKind } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Engine, HandlerOf, QueryOptions, ScannedTable, StatementHandler, StatementResult } from './engine-types.js';
@@ -181,11 +181,10 @@ function scannedTables(stmt: Node, tables: Map<string, TableMeta>): ScannedTable
   // An inserting-only MERGE reads the target columns its expressions use, not those it inserts into.
   const used = new Set<string>();
   if (stmt.kind === 'MergeStmt' && !rewrites) walk(stmt, (n) => void (n.kind === 'ColumnRef' && used.add(String(n.column?.columnId))));
-  walk(stmt, (n) => {
-    if (n.kind !== 'TableScan') return;
+  for (const n of nodesOfKind(stmt, 'TableScan')) {
     const table = tables.get(String(n.table?.serializationId ?? ''));
-    if (!table) return;
-    if (n === target && stmt.kind === 'InsertStmt') return;
+    if (!table) continue;
+    if (n === target && stmt.kind === 'InsertStmt') continue;
     // One entry per table, however often it is scanned (self-joins, table functions).
     const id = JSON.stringify([table.projectId, table.datasetId, table.tableId]);
     const s = byId.get(id) ?? { table, columns: [] };
@@ -197,6 +196,6 @@ function scannedTables(stmt: Node, tables: Map<string, TableMeta>): ScannedTable
       const name = table.columns[Number(idx[i] ?? -1)]?.name ?? String(c.name ?? '');
       if (name && !s.columns.includes(name)) s.columns.push(name);
     });
-  });
+  }
   return [...byId.values()];
 }

@@ -14,7 +14,7 @@
  *   subquery. The error text is BigQuery's (googleapis/google-cloud-go#5013, mozilla/bigquery-etl#2673).
  *   A view over such a table is not checked (its filter may come from the outer query).
  */
-import { walk, type Node } from '../analyzer/ast.js';
+import { nodesOfKind, walk, type Node } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 
@@ -76,9 +76,7 @@ function conjuncts(e: Node | undefined, out: Node[]): Node[] {
 /** Every WHERE-like predicate of the statement, split into conjuncts. */
 function filterConjuncts(stmt: Node): Node[] {
   const out: Node[] = [];
-  walk(stmt, (n) => {
-    if (n.kind === 'FilterScan') conjuncts(n.filterExpr, out);
-  });
+  for (const n of nodesOfKind(stmt, 'FilterScan')) conjuncts(n.filterExpr, out);
   if (stmt.kind === 'UpdateStmt' || stmt.kind === 'DeleteStmt') conjuncts(stmt.whereExpr, out);
   if (stmt.kind === 'MergeStmt') conjuncts(stmt.mergeExpr, out);
   return out;
@@ -92,22 +90,19 @@ function withAliases(stmt: Node, ids: Set<string>): Set<string> {
   const links: [string, string][] = [];
   const withQueries = new Map<string, Node>();
   const unwrap = (e: Node | undefined): Node | undefined => (e?.kind === 'Cast' ? unwrap(e.expr) : e);
-  walk(stmt, (n) => {
-    if (n.kind === 'ProjectScan')
-      for (const c of n.exprList ?? []) {
-        const e = unwrap(c.expr);
-        if (e?.kind === 'ColumnRef') links.push([String(e.column?.columnId), String(c.column?.columnId)]);
-      }
-    if (n.kind === 'WithScan') for (const w of n.withEntryList ?? []) withQueries.set(String(w.withQueryName), w.withSubquery);
-  });
-  walk(stmt, (n) => {
-    if (n.kind !== 'WithRefScan') return;
+  for (const n of nodesOfKind(stmt, 'ProjectScan'))
+    for (const c of n.exprList ?? []) {
+      const e = unwrap(c.expr);
+      if (e?.kind === 'ColumnRef') links.push([String(e.column?.columnId), String(c.column?.columnId)]);
+    }
+  for (const n of nodesOfKind(stmt, 'WithScan')) for (const w of n.withEntryList ?? []) withQueries.set(String(w.withQueryName), w.withSubquery);
+  for (const n of nodesOfKind(stmt, 'WithRefScan')) {
     const q = withQueries.get(String(n.withQueryName));
     (n.columnList ?? []).forEach((c: Node, i: number) => {
       const from = q?.columnList?.[i];
       if (from) links.push([String(from.columnId), String(c.columnId)]);
     });
-  });
+  }
   for (let changed = true; changed; ) {
     changed = false;
     for (const [from, to] of links)
@@ -146,10 +141,10 @@ export function checkTableGuards(stmt: Node, tables: Map<string, TableMeta>): vo
     if (t && isSnapshot(t)) throw snapshotWrite(t);
   }
   let filters: Node[] | undefined;
-  walk(stmt, (n) => {
-    if (n.kind !== 'TableScan' || (n === target && stmt.kind === 'InsertStmt')) return;
+  for (const n of nodesOfKind(stmt, 'TableScan')) {
+    if (n === target && stmt.kind === 'InsertStmt') continue;
     const t = tables.get(String(n.table?.serializationId ?? ''));
-    if (!t || !requiresPartitionFilter(t)) return;
+    if (!t || !requiresPartitionFilter(t)) continue;
     const cols = partitionColumns(t);
     const ids = new Set<string>(
       (n.columnList ?? []).filter((c: Node) => cols.names.includes(String(c.name).toLowerCase())).map((c: Node) => String(c.columnId)),
@@ -158,5 +153,5 @@ export function checkTableGuards(stmt: Node, tables: Map<string, TableMeta>): vo
     const all = ids.size ? withAliases(stmt, ids) : ids;
     if (!filters.some((f) => prunes(f, all)))
       throw BigQueryError.partitionFilterRequired(`${t.projectId}.${t.datasetId}.${t.tableId}`, cols.message);
-  });
+  }
 }
