@@ -125,7 +125,7 @@ describe.skipIf(!BQ)(`bq CLI${BQ ? '' : ' (skipped: the `bq` command is not inst
     expect(text(badQuery)).toContain('Unrecognized name: no_such_column at [1:8]');
   });
 
-  it('bq query --destination_table prints the result, not a DML row count (issue 15 item 5)', async () => {
+  it('bq query --destination_table prints the result, not a DML row count', async () => {
     const out = ok(await bq('query', '--nouse_legacy_sql', `--destination_table=${P}:cli_ds.seven`, 'SELECT 7 AS seven'));
     // A SELECT into a destination is statementType SELECT with no numDmlAffectedRows (recorded
     // api_configuration/doc_create_if_needed_new_destination), so bq prints the rows.

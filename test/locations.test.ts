@@ -1,5 +1,5 @@
 /**
- * Dataset and job locations (issue 15 item 1) through @google-cloud/bigquery, following the
+ * Dataset and job locations through @google-cloud/bigquery, following the
  * official client's own location system tests (nodejs-bigquery system-test/bigquery.ts,
  * "BigQuery/Dataset location": a dataset in asia-northeast1; jobs.get/cancel with no or a wrong
  * location → 404; a query job run in US over that dataset → notFound; copy/extract naming the

@@ -148,7 +148,7 @@ describe('tabledata.insertAll', () => {
   });
 });
 
-describe('tabledata.insertAll de-duplication by insertId (issue 15 item 6)', () => {
+describe('tabledata.insertAll de-duplication by insertId', () => {
   // "BigQuery uses the insertId property to de-duplicate your data on a best effort basis"
   // (https://cloud.google.com/bigquery/docs/streaming-data-into-bigquery): a retried batch within the
   // window does not add its rows twice.
