@@ -21,6 +21,7 @@ import { resolveTablePath, refText, type TableRef } from './names.js';
 import { dropHistory, keepsHistory, retainReplaced } from './history.js';
 import { dropTableObject } from './drop-table.js';
 import { dropProcedure } from './routines.js';
+import { dropModel } from './models.js';
 import { datasetOptionFields, withDatasetDefaults, withExpirationExpression } from './expiration.js';
 import { INGESTION_PSEUDO_DDL, isIngestionPartitioned, partitioningFields } from './partitioning.js';
 import { detailsFromAnnotations, enforceSql } from './type-params.js';
@@ -196,6 +197,7 @@ async function dropStmt(e: Engine, stmt: Node, _ctx: LowerContext, opts: QueryOp
   const kind = String(stmt.objectType ?? 'TABLE').toUpperCase();
   if (kind === 'SCHEMA') return dropSchema(e, stmt, opts);
   if (kind === 'PROCEDURE') return dropProcedure(e, stmt, opts);
+  if (kind === 'MODEL') return dropModel(e, stmt, opts);
   if (kind !== 'TABLE' && kind !== 'VIEW' && kind !== 'MATERIALIZED VIEW') throw BigQueryError.notSupported(`DROP ${kind}`);
   const r = targetRef(stmt, opts);
   const statementType = kind === 'TABLE' ? 'DROP_TABLE' : 'DROP_VIEW';
