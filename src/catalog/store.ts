@@ -8,6 +8,7 @@
  */
 import type { Column } from '../types/schema.js';
 import type { BqType } from '../types/types.js';
+import { iamKey, type IamPolicyMeta, type IamResource } from './iam-policies.js';
 
 export interface DatasetMeta {
   projectId: string;
@@ -82,7 +83,7 @@ export interface RowAccessPolicyMeta {
 }
 
 /** Kinds of persisted metadata rows. */
-export type MetaKind = 'dataset' | 'table' | 'seq' | 'job' | 'routine' | 'rowAccessPolicy';
+export type MetaKind = 'dataset' | 'table' | 'seq' | 'job' | 'routine' | 'rowAccessPolicy' | 'iamPolicy';
 
 /** One metadata row to store (json) or remove (null). */
 export interface MetaChange {
@@ -111,6 +112,8 @@ export class CatalogStore {
   private tables = new Map<string, TableMeta>();
   private routines = new Map<string, RoutineMeta>();
   private policies = new Map<string, RowAccessPolicyMeta>();
+  /** IAM policies of tables, views and routines (src/catalog/iam-policies.ts), by iamKey. */
+  private iam = new Map<string, IamPolicyMeta>();
   private projects = new Set<string>();
   private seq = 0;
   private versionNumber = 0;
@@ -149,6 +152,9 @@ export class CatalogStore {
       } else if (r.kind === 'rowAccessPolicy') {
         const p = JSON.parse(r.json) as RowAccessPolicyMeta;
         this.policies.set(pkey(p.projectId, p.datasetId, p.tableId, p.policyId), p);
+      } else if (r.kind === 'iamPolicy') {
+        const p = JSON.parse(r.json) as IamPolicyMeta;
+        this.iam.set(iamKey(p.resource), p);
       } else if (r.kind === 'seq') this.seq = Number(r.json);
     }
     this.version++;
@@ -185,16 +191,19 @@ export class CatalogStore {
     const tables = [...this.tables.entries()].filter(([, t]) => inDataset(t));
     const routines = [...this.routines.entries()].filter(([, r]) => inDataset(r));
     const policies = [...this.policies.entries()].filter(([, p]) => inDataset(p));
+    const iam = [...this.iam.entries()].filter(([, p]) => p.resource.path[0] === projectId && p.resource.path[1] === datasetId);
     const changes: MetaChange[] = [
       ...tables.map(([key]) => ({ kind: 'table' as const, key, json: null })),
       ...routines.map(([key]) => ({ kind: 'routine' as const, key, json: null })),
       ...policies.map(([key]) => ({ kind: 'rowAccessPolicy' as const, key, json: null })),
+      ...iam.map(([key]) => ({ kind: 'iamPolicy' as const, key, json: null })),
       { kind: 'dataset', key: dkey(projectId, datasetId), json: null },
     ];
     await this.persistence?.saveWith(statements, changes);
     for (const [key] of tables) this.tables.delete(key);
     for (const [key] of routines) this.routines.delete(key);
     for (const [key] of policies) this.policies.delete(key);
+    for (const [key] of iam) this.iam.delete(key);
     this.datasets.delete(dkey(projectId, datasetId));
     this.version++;
     return tables.map(([, t]) => t);
@@ -264,7 +273,10 @@ export class CatalogStore {
     this.tables.set(key, t);
     this.noteExpiry(t);
     this.version++;
-    if (renamedFrom) for (const p of this.listRowAccessPolicies(renamedFrom.projectId, renamedFrom.datasetId, renamedFrom.tableId)) await this.deleteRowAccessPolicy(p.projectId, p.datasetId, p.tableId, p.policyId);
+    if (renamedFrom) {
+      for (const p of this.listRowAccessPolicies(renamedFrom.projectId, renamedFrom.datasetId, renamedFrom.tableId)) await this.deleteRowAccessPolicy(p.projectId, p.datasetId, p.tableId, p.policyId);
+      await this.deleteIamPolicy({ type: 'table', path: [renamedFrom.projectId, renamedFrom.datasetId, renamedFrom.tableId] });
+    }
   }
   /**
    * Removes a table's metadata together with the DuckDB `statements` that drop its data, in one
@@ -276,13 +288,15 @@ export class CatalogStore {
     this.tables.delete(key);
     this.version++;
     for (const p of this.listRowAccessPolicies(projectId, datasetId, tableId)) await this.deleteRowAccessPolicy(projectId, datasetId, tableId, p.policyId);
+    await this.deleteIamPolicy({ type: 'table', path: [projectId, datasetId, tableId] });
   }
   async deleteTable(projectId: string, datasetId: string, tableId: string): Promise<void> {
     this.tables.delete(tkey(projectId, datasetId, tableId));
     this.version++;
     await this.persistence?.save('table', tkey(projectId, datasetId, tableId), null);
-    // A table's row access policies go with it.
+    // A table's row access policies and IAM policy go with it.
     for (const p of this.listRowAccessPolicies(projectId, datasetId, tableId)) await this.deleteRowAccessPolicy(projectId, datasetId, tableId, p.policyId);
+    await this.deleteIamPolicy({ type: 'table', path: [projectId, datasetId, tableId] });
   }
 
   /** A table's row access policies, by policy id. */
@@ -328,6 +342,26 @@ export class CatalogStore {
     this.routines.delete(tkey(projectId, datasetId, routineId));
     this.version++;
     await this.persistence?.save('routine', tkey(projectId, datasetId, routineId), null);
+    await this.deleteIamPolicy({ type: 'routine', path: [projectId, datasetId, routineId] });
+  }
+
+  /**
+   * The IAM policy set on a resource, if any. A policy is stored with its resource's creation time
+   * and answers only for that resource: one left by an expired table is not the policy of a new
+   * table of the same name.
+   */
+  getIamPolicy(r: IamResource, resourceCreationTime: number): IamPolicyMeta | undefined {
+    const p = this.iam.get(iamKey(r));
+    return p && p.resourceCreationTime === resourceCreationTime ? p : undefined;
+  }
+  async putIamPolicy(p: IamPolicyMeta): Promise<void> {
+    this.iam.set(iamKey(p.resource), p);
+    await this.persistence?.save('iamPolicy', iamKey(p.resource), JSON.stringify(p));
+  }
+  async deleteIamPolicy(r: IamResource): Promise<void> {
+    const k = iamKey(r);
+    if (!this.iam.delete(k)) return;
+    await this.persistence?.save('iamPolicy', k, null);
   }
 
   /** A fresh DuckDB table name. */

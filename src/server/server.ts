@@ -20,6 +20,7 @@ import { tablesRoutes } from './rest/tables.js';
 import { routinesRoutes } from './rest/routines.js';
 import { rowAccessPoliciesRoutes } from './rest/row-access-policies.js';
 import { modelsRoutes } from './rest/models.js';
+import { iamPoliciesRoutes } from './rest/iam-policies.js';
 import { tabledataRoutes } from './rest/tabledata.js';
 import { jobsRoutes } from './rest/jobs.js';
 import { uploadsRoutes } from './rest/uploads.js';
@@ -145,6 +146,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         routinesRoutes(r, ctx);
         rowAccessPoliciesRoutes(r, ctx);
         modelsRoutes(r, ctx);
+        iamPoliciesRoutes(r, ctx);
         tabledataRoutes(r, ctx);
         jobsRoutes(r, ctx);
       },
