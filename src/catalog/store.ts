@@ -83,7 +83,21 @@ export interface RowAccessPolicyMeta {
 }
 
 /** Kinds of persisted metadata rows. */
-export type MetaKind = 'dataset' | 'table' | 'seq' | 'job' | 'routine' | 'rowAccessPolicy' | 'iamPolicy';
+export type MetaKind = 'dataset' | 'table' | 'seq' | 'job' | 'routine' | 'rowAccessPolicy' | 'iamPolicy' | 'droppedDataset';
+
+/**
+ * A deleted dataset kept for datasets.undelete / UNDROP SCHEMA until `retainUntil` (ms): the
+ * metadata rows it had (dataset, tables, routines, row access policies, IAM policies) as they were
+ * stored; its tables' DuckDB data stays under their private names until it is restored or purged.
+ */
+export interface DroppedDataset {
+  projectId: string;
+  datasetId: string;
+  /** When it was deleted (ms since the epoch). */
+  deletionTime: number;
+  retainUntil: number;
+  rows: MetaChange[];
+}
 
 /** One metadata row to store (json) or remove (null). */
 export interface MetaChange {
@@ -114,6 +128,8 @@ export class CatalogStore {
   private policies = new Map<string, RowAccessPolicyMeta>();
   /** IAM policies of tables, views and routines (src/catalog/iam-policies.ts), by iamKey. */
   private iam = new Map<string, IamPolicyMeta>();
+  /** Deleted datasets kept for undelete, by JSON [project, dataset, deletionTime]. */
+  private dropped = new Map<string, DroppedDataset>();
   private projects = new Set<string>();
   private seq = 0;
   private versionNumber = 0;
@@ -137,29 +153,26 @@ export class CatalogStore {
   /** Loads persisted metadata (at start). */
   async load(): Promise<void> {
     if (!this.persistence) return;
-    for (const r of await this.persistence.loadAll()) {
-      if (r.kind === 'dataset') {
-        const d = JSON.parse(r.json) as DatasetMeta;
-        this.datasets.set(dkey(d.projectId, d.datasetId), d);
-        this.projects.add(d.projectId);
-      } else if (r.kind === 'table') {
-        const t = JSON.parse(r.json) as TableMeta;
-        this.tables.set(tkey(t.projectId, t.datasetId, t.tableId), t);
-        this.noteExpiry(t);
-      } else if (r.kind === 'routine') {
-        const t = JSON.parse(r.json) as RoutineMeta;
-        this.routines.set(tkey(t.projectId, t.datasetId, t.routineId), t);
-      } else if (r.kind === 'rowAccessPolicy') {
-        const p = JSON.parse(r.json) as RowAccessPolicyMeta;
-        this.policies.set(pkey(p.projectId, p.datasetId, p.tableId, p.policyId), p);
-      } else if (r.kind === 'iamPolicy') {
-        const p = JSON.parse(r.json) as IamPolicyMeta;
-        this.iam.set(iamKey(p.resource), p);
-      } else if (r.kind === 'seq') this.seq = Number(r.json);
-    }
+    for (const r of await this.persistence.loadAll()) this.applyRow(r as MetaChange);
     this.version++;
   }
 
+  /** Applies one metadata row (stored `json`, or null: removed) to the maps, under its store key. */
+  private applyRow({ kind, key, json }: MetaChange): void {
+    const maps: Partial<Record<MetaKind, Map<string, unknown>>> = {
+      dataset: this.datasets, table: this.tables, routine: this.routines, rowAccessPolicy: this.policies, iamPolicy: this.iam, droppedDataset: this.dropped,
+    };
+    if (kind === 'seq') this.seq = Math.max(this.seq, Number(json));
+    const m = maps[kind];
+    if (!m) return;
+    if (json === null) m.delete(key);
+    else {
+      const v = JSON.parse(json) as { projectId?: string };
+      m.set(key, v);
+      if (kind === 'dataset') this.projects.add(String(v.projectId));
+      if (kind === 'table') this.noteExpiry(v as TableMeta);
+    }
+  }
   /** Records a project id seen in a URL (projects are implicit). */
   touchProject(projectId: string): void {
     this.projects.add(projectId);
@@ -184,9 +197,10 @@ export class CatalogStore {
    * Removes a dataset with its tables, routines and row access policies, together with the DuckDB
    * `statements` that drop the tables' data, in one transaction (DROP SCHEMA … CASCADE,
    * datasets.delete with deleteContents): a crash leaves the whole dataset or nothing of it.
+   * `keep`: the dataset is kept as a DroppedDataset until `retainUntil` (in the same transaction).
    * @returns the tables removed.
    */
-  async deleteDatasetWith(projectId: string, datasetId: string, statements: string[]): Promise<TableMeta[]> {
+  async deleteDatasetWith(projectId: string, datasetId: string, statements: string[], keep?: { deletionTime: number; retainUntil: number }): Promise<TableMeta[]> {
     const inDataset = <T extends { projectId: string; datasetId: string }>(x: T) => x.projectId === projectId && x.datasetId === datasetId;
     const tables = [...this.tables.entries()].filter(([, t]) => inDataset(t));
     const routines = [...this.routines.entries()].filter(([, r]) => inDataset(r));
@@ -199,7 +213,12 @@ export class CatalogStore {
       ...iam.map(([key]) => ({ kind: 'iamPolicy' as const, key, json: null })),
       { kind: 'dataset', key: dkey(projectId, datasetId), json: null },
     ];
+    if (keep) {
+      const dropped: DroppedDataset = { projectId, datasetId, ...keep, rows: changes.map((c) => ({ ...c, json: JSON.stringify(this.rowValue(c.kind, c.key)) })) };
+      changes.push({ kind: 'droppedDataset', key: JSON.stringify([projectId, datasetId, keep.deletionTime]), json: JSON.stringify(dropped) });
+    }
     await this.persistence?.saveWith(statements, changes);
+    for (const c of changes) if (c.kind === 'droppedDataset') this.applyRow(c);
     for (const [key] of tables) this.tables.delete(key);
     for (const [key] of routines) this.routines.delete(key);
     for (const [key] of policies) this.policies.delete(key);
@@ -207,6 +226,25 @@ export class CatalogStore {
     this.datasets.delete(dkey(projectId, datasetId));
     this.version++;
     return tables.map(([, t]) => t);
+  }
+  private rowValue(kind: MetaKind, key: string): unknown {
+    const m = { dataset: this.datasets, table: this.tables, routine: this.routines, rowAccessPolicy: this.policies, iamPolicy: this.iam }[kind as 'dataset'];
+    return (m as Map<string, unknown>).get(key);
+  }
+
+  /** The deleted datasets kept for undelete, oldest deletion first. */
+  listDroppedDatasets(): DroppedDataset[] {
+    return [...this.dropped.values()].sort((a, b) => a.deletionTime - b.deletionTime);
+  }
+  /**
+   * Ends a kept deleted dataset, in one transaction with the DuckDB `statements` (dropping its
+   * tables' data when it is purged); `restore` puts its rows back first (datasets.undelete).
+   */
+  async endDroppedDataset(d: DroppedDataset, statements: string[], restore: boolean): Promise<void> {
+    const changes: MetaChange[] = [...(restore ? d.rows : []), { kind: 'droppedDataset', key: JSON.stringify([d.projectId, d.datasetId, d.deletionTime]), json: null }];
+    await this.persistence?.saveWith(statements, changes);
+    for (const c of changes) this.applyRow(c);
+    this.version++;
   }
   async deleteDataset(projectId: string, datasetId: string): Promise<void> {
     this.datasets.delete(dkey(projectId, datasetId));

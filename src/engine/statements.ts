@@ -6,6 +6,7 @@
  */
 import { SCHEMA_DDL } from './ddl-schema.js';
 import { MODELS } from './models.js';
+import { UNDROP } from './dataset-undelete.js';
 import { walk, yieldIfLarge, type Node, type ResolvedNodeOf, type ResolvedStatementKind } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
@@ -139,6 +140,7 @@ const HANDLERS: { [K in ResolvedStatementKind]: HandlerOf<K> | null } = {
   ...EXPORT,
   ...SCHEMA_DDL,
   ...MODELS,
+  ...UNDROP,
 };
 
 const STATEMENT_NAMES: Record<string, string> = { UpdateStmt: 'UPDATE', DeleteStmt: 'DELETE', MergeStmt: 'MERGE' };
