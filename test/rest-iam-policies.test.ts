@@ -186,6 +186,22 @@ describe('tables.testIamPermissions', () => {
     expect(r.body.permissions).toEqual(['bigquery.tables.getData']);
   });
 
+  it("the dataset's access entries are inherited: READER is a Data Viewer, WRITER a Data Editor", async () => {
+    const [ds] = await t.bq.createDataset('iam_acl_ds', {
+      access: [
+        { role: 'OWNER', specialGroup: 'projectOwners' },
+        { role: 'READER', userByEmail: 'dsreader@example.com' },
+        { role: 'WRITER', groupByEmail: 'writers@example.com' },
+      ],
+    } as never);
+    await ds.createTable('acl_t', { schema: 'a:string' });
+    const url = `/bigquery/v2/projects/${P}/datasets/iam_acl_ds/tables/acl_t:testIamPermissions`;
+    const perms = async (headers: Record<string, string>) => (await http(t.emu.url, 'POST', url, { permissions: asked }, headers)).body.permissions ?? [];
+    expect(await perms(as('dsreader@example.com'))).toEqual(['bigquery.tables.get', 'bigquery.tables.getData']);
+    expect(await perms(as('w@example.com', 'writers@example.com'))).toEqual(['bigquery.tables.get', 'bigquery.tables.getData', 'bigquery.tables.update']);
+    expect(await perms(as('nobody@example.com'))).toEqual([]);
+  });
+
   it('wildcards are refused with IAM\'s text; a missing table answers no permissions', async () => {
     const e = await errorOf(t.bq.dataset('iam_ds').table('perm_t').testIamPermissions(['bigquery.*']));
     expect(e.code).toBe(400);

@@ -16,7 +16,9 @@
  * - testIamPermissions answers the requested permissions the caller holds: without identity headers
  *   the caller is the project owner (every permission of the resource type); with
  *   `x-bqemu-caller`/`x-bqemu-groups` the permissions of the roles the policy binds to the caller,
- *   its groups, its domain, `allUsers` or `allAuthenticatedUsers` (src/catalog/iam-roles.ts).
+ *   its groups, its domain, `allUsers` or `allAuthenticatedUsers` (src/catalog/iam-roles.ts), and of
+ *   the roles the dataset's `access` entries grant it (inherited by the dataset's resources; legacy
+ *   OWNER/WRITER/READER mapped to dataOwner/dataEditor/dataViewer as Dataset.access.role describes).
  *   A missing resource answers no permissions, as the method's description says.
  * - A missing resource is the resource's usual 404 for getIamPolicy and setIamPolicy.
  */
@@ -71,6 +73,24 @@ function normalizeBindings(raw: (Binding<RequestJson> | null)[]): IamBinding[] {
   return [...byKey.values()].map((b) => ({ ...b, members: [...b.members].sort() })).sort((a, b) => (a.role < b.role ? -1 : a.role > b.role ? 1 : 0));
 }
 
+const LEGACY_ROLES: Record<string, string> = { OWNER: 'roles/bigquery.dataOwner', WRITER: 'roles/bigquery.dataEditor', READER: 'roles/bigquery.dataViewer' };
+
+/** The dataset's stored `access` entries as bindings (the entries the client set; views, datasets and routines grant no principal). */
+function accessBindings(access: unknown): IamBinding[] {
+  if (!Array.isArray(access)) return [];
+  return access.flatMap((a: Record<string, unknown> | null) => {
+    if (!a || typeof a.role !== 'string') return [];
+    const member =
+      typeof a.userByEmail === 'string' ? `user:${a.userByEmail}`
+      : typeof a.groupByEmail === 'string' ? `group:${a.groupByEmail}`
+      : typeof a.domain === 'string' ? `domain:${a.domain}`
+      : typeof a.iamMember === 'string' ? a.iamMember
+      : a.specialGroup === 'allAuthenticatedUsers' ? 'allAuthenticatedUsers'
+      : undefined;
+    return member ? [{ role: LEGACY_ROLES[a.role] ?? a.role, members: [member] }] : [];
+  });
+}
+
 /** The REST Policy of a stored policy (or of none). */
 function policyJson(p: Pick<IamPolicyMeta, 'version' | 'bindings' | 'etag' | 'auditConfigs'> | undefined): Policy {
   if (!p) return { version: 1, etag: EMPTY_POLICY_ETAG };
@@ -109,7 +129,7 @@ export function iamPoliciesRoutes(app: FastifyInstance, ctx: RestContext): void 
       if (!throws) return undefined;
       throw BigQueryError.rowAccessPolicyNotFound(p.policyId, `${p.projectId}.${p.datasetId}.${p.tableId}`);
     }
-    const grantEtag = Buffer.from(`rap:${rp.lastModifiedTime}`).toString('base64');
+    const grantEtag = Buffer.concat([Buffer.from([0x07]), Buffer.from(String(rp.lastModifiedTime).padStart(7, '0').slice(-7))]).toString('base64');
     return { resource: { type: 'rowAccessPolicy', path: [rp.projectId, rp.datasetId, rp.tableId, rp.policyId] }, creationTime: rp.creationTime, grantees: rp.grantees, grantEtag };
   };
 
@@ -172,7 +192,8 @@ export function iamPoliciesRoutes(app: FastifyInstance, ctx: RestContext): void 
     let held: Set<string>;
     if (!caller) held = permissionsOf(t.resource.type);
     else {
-      const roles = (policyOf(t)?.bindings ?? []).filter((b) => grants(b.members, caller)).map((b) => b.role);
+      const inherited = accessBindings(cat.getDataset(t.resource.path[0], t.resource.path[1])?.fields.access);
+      const roles = [...(policyOf(t)?.bindings ?? []), ...inherited].filter((b) => grants(b.members, caller)).map((b) => b.role);
       held = permissionsOfRoles(roles, t.resource.type);
     }
     const permissions = [...new Set(asked.filter((p) => held.has(p)))];
