@@ -124,6 +124,13 @@ describe('UNDROP SCHEMA', () => {
     expect(dup.message).toBe(`Already Exists: Dataset ${P}:ud4`);
     const none = await errorOf(t.bq.query('UNDROP SCHEMA ud_nothing'));
     expect(none.message).toBe(`Not found: Dataset ${P}:ud_nothing`);
+    // A dry run checks without restoring.
+    await t.bq.query('DROP SCHEMA ud4 CASCADE');
+    const dry = await http(t.emu.url, 'POST', `/bigquery/v2/projects/${P}/queries`, { query: 'UNDROP SCHEMA ud4', useLegacySql: false, dryRun: true });
+    expect(dry.status, dry.text).toBe(200);
+    expect((await t.bq.dataset('ud4').exists())[0]).toBe(false);
+    const dryNone = await http(t.emu.url, 'POST', `/bigquery/v2/projects/${P}/queries`, { query: 'UNDROP SCHEMA ud_nothing', useLegacySql: false, dryRun: true });
+    expect(dryNone.status).toBe(404);
   });
 });
 

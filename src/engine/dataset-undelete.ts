@@ -46,12 +46,17 @@ export async function purgeDroppedDatasets(e: Engine, superseded?: { projectId: 
  *   404 `Not found: Dataset p:d` when no deletion of it is kept.
  */
 export async function undeleteDataset(e: Engine, projectId: string, datasetId: string): Promise<DatasetMeta> {
+  await e.catalog.endDroppedDataset(await undeletable(e, projectId, datasetId), [], true);
+  return e.catalog.getDataset(projectId, datasetId)!;
+}
+
+/** The kept deletion undelete would restore, or its 409 / 404 (see undeleteDataset). */
+async function undeletable(e: Engine, projectId: string, datasetId: string): Promise<DroppedDataset> {
   await purgeDroppedDatasets(e);
   if (e.catalog.getDataset(projectId, datasetId)) throw BigQueryError.alreadyExists('Dataset', `${projectId}:${datasetId}`);
   const kept = e.catalog.listDroppedDatasets().filter((d) => d.projectId === projectId && d.datasetId === datasetId).pop();
   if (!kept) throw BigQueryError.datasetNotFound(projectId, datasetId, false);
-  await e.catalog.endDroppedDataset(kept, [], true);
-  return e.catalog.getDataset(projectId, datasetId)!;
+  return kept;
 }
 
 /** UNDROP SCHEMA [IF NOT EXISTS] [project.]dataset: IF NOT EXISTS skips a dataset that exists. */
@@ -60,7 +65,8 @@ async function undropStmt(e: Engine, stmt: { namePath?: string[]; isIfNotExists?
   const r = parts.length === 1 ? { projectId: opts.projectId, datasetId: parts[0] } : { projectId: parts[0], datasetId: parts[1] };
   const base = { statementType: 'UNDROP_SCHEMA', ddlTargetDataset: r };
   if (stmt.isIfNotExists && e.catalog.getDataset(r.projectId, r.datasetId)) return { ...base, ddlOperationPerformed: 'SKIP' };
-  if (!opts.dryRun) await undeleteDataset(e, r.projectId, r.datasetId);
+  if (opts.dryRun) await undeletable(e, r.projectId, r.datasetId);
+  else await undeleteDataset(e, r.projectId, r.datasetId);
   return { ...base, ddlOperationPerformed: 'CREATE' };
 }
 
