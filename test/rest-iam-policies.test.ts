@@ -308,4 +308,15 @@ describe.skipIf(!BQ)(`bq get-iam-policy / set-iam-policy${BQ ? '' : ' (skipped: 
     expect(stale.code).not.toBe(0);
     expect((stale.stdout + stale.stderr).replace(/\s+/g, ' ')).toContain('There were concurrent policy changes. Please retry the whole read-modify-write with exponential backoff.');
   });
+
+  it('bq add-iam-policy-binding / remove-iam-policy-binding read, modify and write the policy', async () => {
+    const add = await cli.run('add-iam-policy-binding', '--member=user:added@example.com', '--role=roles/bigquery.dataEditor', `${P}:iam_ds.cli_t`);
+    expect(add.code, add.stdout + add.stderr).toBe(0);
+    const [after] = await t.bq.dataset('iam_ds').table('cli_t').getIamPolicy();
+    expect(after.bindings).toContainEqual({ role: 'roles/bigquery.dataEditor', members: ['user:added@example.com'] });
+    const rm = await cli.run('remove-iam-policy-binding', '--member=user:added@example.com', '--role=roles/bigquery.dataEditor', `${P}:iam_ds.cli_t`);
+    expect(rm.code, rm.stdout + rm.stderr).toBe(0);
+    const [final] = await t.bq.dataset('iam_ds').table('cli_t').getIamPolicy();
+    expect(final.bindings.map((b: { role: string }) => b.role)).not.toContain('roles/bigquery.dataEditor');
+  });
 });
