@@ -317,6 +317,6 @@ describe.skipIf(!BQ)(`bq get-iam-policy / set-iam-policy${BQ ? '' : ' (skipped: 
     const rm = await cli.run('remove-iam-policy-binding', '--member=user:added@example.com', '--role=roles/bigquery.dataEditor', `${P}:iam_ds.cli_t`);
     expect(rm.code, rm.stdout + rm.stderr).toBe(0);
     const [final] = await t.bq.dataset('iam_ds').table('cli_t').getIamPolicy();
-    expect(final.bindings.map((b: { role: string }) => b.role)).not.toContain('roles/bigquery.dataEditor');
+    expect((final.bindings ?? []).map((b) => b.role)).not.toContain('roles/bigquery.dataEditor');
   });
 });
