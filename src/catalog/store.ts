@@ -9,6 +9,7 @@
 import type { Column } from '../types/schema.js';
 import { DEFAULT_LOCATION } from '../types/locations.js';
 import type { BqType } from '../types/types.js';
+import { iamKey, type IamPolicyMeta, type IamResource } from './iam-policies.js';
 
 export interface DatasetMeta {
   projectId: string;
@@ -90,7 +91,21 @@ export interface RowAccessPolicyMeta {
 }
 
 /** Kinds of persisted metadata rows. */
-export type MetaKind = 'dataset' | 'table' | 'seq' | 'job' | 'routine' | 'rowAccessPolicy';
+export type MetaKind = 'dataset' | 'table' | 'seq' | 'job' | 'routine' | 'rowAccessPolicy' | 'iamPolicy' | 'droppedDataset';
+
+/**
+ * A deleted dataset kept for datasets.undelete / UNDROP SCHEMA until `retainUntil` (ms): the
+ * metadata rows it had (dataset, tables, routines, row access policies, IAM policies) as they were
+ * stored; its tables' DuckDB data stays under their private names until it is restored or purged.
+ */
+export interface DroppedDataset {
+  projectId: string;
+  datasetId: string;
+  /** When it was deleted (ms since the epoch). */
+  deletionTime: number;
+  retainUntil: number;
+  rows: MetaChange[];
+}
 
 /** One metadata row to store (json) or remove (null). */
 export interface MetaChange {
@@ -119,6 +134,10 @@ export class CatalogStore {
   private tables = new Map<string, TableMeta>();
   private routines = new Map<string, RoutineMeta>();
   private policies = new Map<string, RowAccessPolicyMeta>();
+  /** IAM policies of tables, views and routines (src/catalog/iam-policies.ts), by iamKey. */
+  private iam = new Map<string, IamPolicyMeta>();
+  /** Deleted datasets kept for undelete, by JSON [project, dataset, deletionTime]. */
+  private dropped = new Map<string, DroppedDataset>();
   private projects = new Set<string>();
   private seq = 0;
   private versionNumber = 0;
@@ -142,26 +161,26 @@ export class CatalogStore {
   /** Loads persisted metadata (at start). */
   async load(): Promise<void> {
     if (!this.persistence) return;
-    for (const r of await this.persistence.loadAll()) {
-      if (r.kind === 'dataset') {
-        const d = JSON.parse(r.json) as DatasetMeta;
-        this.datasets.set(dkey(d.projectId, d.datasetId), d);
-        this.projects.add(d.projectId);
-      } else if (r.kind === 'table') {
-        const t = JSON.parse(r.json) as TableMeta;
-        this.tables.set(tkey(t.projectId, t.datasetId, t.tableId), t);
-        this.noteExpiry(t);
-      } else if (r.kind === 'routine') {
-        const t = JSON.parse(r.json) as RoutineMeta;
-        this.routines.set(tkey(t.projectId, t.datasetId, t.routineId), t);
-      } else if (r.kind === 'rowAccessPolicy') {
-        const p = JSON.parse(r.json) as RowAccessPolicyMeta;
-        this.policies.set(pkey(p.projectId, p.datasetId, p.tableId, p.policyId), p);
-      } else if (r.kind === 'seq') this.seq = Number(r.json);
-    }
+    for (const r of await this.persistence.loadAll()) this.applyRow(r as MetaChange);
     this.version++;
   }
 
+  /** Applies one metadata row (stored `json`, or null: removed) to the maps, under its store key. */
+  private applyRow({ kind, key, json }: MetaChange): void {
+    const maps: Partial<Record<MetaKind, Map<string, unknown>>> = {
+      dataset: this.datasets, table: this.tables, routine: this.routines, rowAccessPolicy: this.policies, iamPolicy: this.iam, droppedDataset: this.dropped,
+    };
+    if (kind === 'seq') this.seq = Math.max(this.seq, Number(json));
+    const m = maps[kind];
+    if (!m) return;
+    if (json === null) m.delete(key);
+    else {
+      const v = JSON.parse(json) as { projectId?: string };
+      m.set(key, v);
+      if (kind === 'dataset') this.projects.add(String(v.projectId));
+      if (kind === 'table') this.noteExpiry(v as TableMeta);
+    }
+  }
   /** Records a project id seen in a URL (projects are implicit). */
   touchProject(projectId: string): void {
     this.projects.add(projectId);
@@ -186,26 +205,54 @@ export class CatalogStore {
    * Removes a dataset with its tables, routines and row access policies, together with the DuckDB
    * `statements` that drop the tables' data, in one transaction (DROP SCHEMA … CASCADE,
    * datasets.delete with deleteContents): a crash leaves the whole dataset or nothing of it.
+   * `keep`: the dataset is kept as a DroppedDataset until `retainUntil` (in the same transaction).
    * @returns the tables removed.
    */
-  async deleteDatasetWith(projectId: string, datasetId: string, statements: string[]): Promise<TableMeta[]> {
+  async deleteDatasetWith(projectId: string, datasetId: string, statements: string[], keep?: { deletionTime: number; retainUntil: number }): Promise<TableMeta[]> {
     const inDataset = <T extends { projectId: string; datasetId: string }>(x: T) => x.projectId === projectId && x.datasetId === datasetId;
     const tables = [...this.tables.entries()].filter(([, t]) => inDataset(t));
     const routines = [...this.routines.entries()].filter(([, r]) => inDataset(r));
     const policies = [...this.policies.entries()].filter(([, p]) => inDataset(p));
+    const iam = [...this.iam.entries()].filter(([, p]) => p.resource.path[0] === projectId && p.resource.path[1] === datasetId);
     const changes: MetaChange[] = [
       ...tables.map(([key]) => ({ kind: 'table' as const, key, json: null })),
       ...routines.map(([key]) => ({ kind: 'routine' as const, key, json: null })),
       ...policies.map(([key]) => ({ kind: 'rowAccessPolicy' as const, key, json: null })),
+      ...iam.map(([key]) => ({ kind: 'iamPolicy' as const, key, json: null })),
       { kind: 'dataset', key: dkey(projectId, datasetId), json: null },
     ];
+    if (keep) {
+      const dropped: DroppedDataset = { projectId, datasetId, ...keep, rows: changes.map((c) => ({ ...c, json: JSON.stringify(this.rowValue(c.kind, c.key)) })) };
+      changes.push({ kind: 'droppedDataset', key: JSON.stringify([projectId, datasetId, keep.deletionTime]), json: JSON.stringify(dropped) });
+    }
     await this.persistence?.saveWith(statements, changes);
+    for (const c of changes) if (c.kind === 'droppedDataset') this.applyRow(c);
     for (const [key] of tables) this.tables.delete(key);
     for (const [key] of routines) this.routines.delete(key);
     for (const [key] of policies) this.policies.delete(key);
+    for (const [key] of iam) this.iam.delete(key);
     this.datasets.delete(dkey(projectId, datasetId));
     this.version++;
     return tables.map(([, t]) => t);
+  }
+  private rowValue(kind: MetaKind, key: string): unknown {
+    const m = { dataset: this.datasets, table: this.tables, routine: this.routines, rowAccessPolicy: this.policies, iamPolicy: this.iam }[kind as 'dataset'];
+    return (m as Map<string, unknown>).get(key);
+  }
+
+  /** The deleted datasets kept for undelete, oldest deletion first. */
+  listDroppedDatasets(): DroppedDataset[] {
+    return [...this.dropped.values()].sort((a, b) => a.deletionTime - b.deletionTime);
+  }
+  /**
+   * Ends a kept deleted dataset, in one transaction with the DuckDB `statements` (dropping its
+   * tables' data when it is purged); `restore` puts its rows back first (datasets.undelete).
+   */
+  async endDroppedDataset(d: DroppedDataset, statements: string[], restore: boolean): Promise<void> {
+    const changes: MetaChange[] = [...(restore ? d.rows : []), { kind: 'droppedDataset', key: JSON.stringify([d.projectId, d.datasetId, d.deletionTime]), json: null }];
+    await this.persistence?.saveWith(statements, changes);
+    for (const c of changes) this.applyRow(c);
+    this.version++;
   }
   async deleteDataset(projectId: string, datasetId: string): Promise<void> {
     this.datasets.delete(dkey(projectId, datasetId));
@@ -272,7 +319,10 @@ export class CatalogStore {
     this.tables.set(key, t);
     this.noteExpiry(t);
     this.version++;
-    if (renamedFrom) for (const p of this.listRowAccessPolicies(renamedFrom.projectId, renamedFrom.datasetId, renamedFrom.tableId)) await this.deleteRowAccessPolicy(p.projectId, p.datasetId, p.tableId, p.policyId);
+    if (renamedFrom) {
+      for (const p of this.listRowAccessPolicies(renamedFrom.projectId, renamedFrom.datasetId, renamedFrom.tableId)) await this.deleteRowAccessPolicy(p.projectId, p.datasetId, p.tableId, p.policyId);
+      await this.deleteIamPolicy({ type: 'table', path: [renamedFrom.projectId, renamedFrom.datasetId, renamedFrom.tableId] });
+    }
   }
   /**
    * Removes a table's metadata together with the DuckDB `statements` that drop its data, in one
@@ -284,13 +334,15 @@ export class CatalogStore {
     this.tables.delete(key);
     this.version++;
     for (const p of this.listRowAccessPolicies(projectId, datasetId, tableId)) await this.deleteRowAccessPolicy(projectId, datasetId, tableId, p.policyId);
+    await this.deleteIamPolicy({ type: 'table', path: [projectId, datasetId, tableId] });
   }
   async deleteTable(projectId: string, datasetId: string, tableId: string): Promise<void> {
     this.tables.delete(tkey(projectId, datasetId, tableId));
     this.version++;
     await this.persistence?.save('table', tkey(projectId, datasetId, tableId), null);
-    // A table's row access policies go with it.
+    // A table's row access policies and IAM policy go with it.
     for (const p of this.listRowAccessPolicies(projectId, datasetId, tableId)) await this.deleteRowAccessPolicy(projectId, datasetId, tableId, p.policyId);
+    await this.deleteIamPolicy({ type: 'table', path: [projectId, datasetId, tableId] });
   }
 
   /** A table's row access policies, by policy id. */
@@ -336,6 +388,26 @@ export class CatalogStore {
     this.routines.delete(tkey(projectId, datasetId, routineId));
     this.version++;
     await this.persistence?.save('routine', tkey(projectId, datasetId, routineId), null);
+    await this.deleteIamPolicy({ type: 'routine', path: [projectId, datasetId, routineId] });
+  }
+
+  /**
+   * The IAM policy set on a resource, if any. A policy is stored with its resource's creation time
+   * and answers only for that resource: one left by an expired table is not the policy of a new
+   * table of the same name.
+   */
+  getIamPolicy(r: IamResource, resourceCreationTime: number): IamPolicyMeta | undefined {
+    const p = this.iam.get(iamKey(r));
+    return p && p.resourceCreationTime === resourceCreationTime ? p : undefined;
+  }
+  async putIamPolicy(p: IamPolicyMeta): Promise<void> {
+    this.iam.set(iamKey(p.resource), p);
+    await this.persistence?.save('iamPolicy', iamKey(p.resource), JSON.stringify(p));
+  }
+  async deleteIamPolicy(r: IamResource): Promise<void> {
+    const k = iamKey(r);
+    if (!this.iam.delete(k)) return;
+    await this.persistence?.save('iamPolicy', k, null);
   }
 
   /** A fresh DuckDB table name. */

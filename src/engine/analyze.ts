@@ -311,8 +311,12 @@ export class StatementAnalyzer {
     }
   }
 
-  /** Turns ZetaSQL's `Table not found: x` into BigQuery's 404 for the resolved name. */
+  /** Turns ZetaSQL's `Table not found: x` into BigQuery's 404 for the resolved name, and a missing `ML.f` into the BigQuery ML refusal. */
   private notFoundFromAnalyzer(e: unknown, defaults: NameDefaults): unknown {
+    // ML.PREDICT, ML.EVALUATE …: BigQuery ML functions (no dataset `ML` holds such a routine).
+    const fn = missingRoutine(e);
+    if (fn?.segs.length === 2 && fn.segs[0].toUpperCase() === 'ML' && !this.catalog.getDataset(defaults.projectId, fn.segs[0]))
+      return BigQueryError.bigQueryMlNotSupported(`ML.${fn.segs[1].toUpperCase()}`);
     const segs = missingTable(e);
     if (!segs) return e;
     const path = segs.join('.');

@@ -18,9 +18,11 @@ import { colName, ident, type LowerContext } from './lower/context.js';
 import { lowerScan } from './lower/scans.js';
 import { duckType } from './duckdb/types.js';
 import { resolveTablePath, refText, type TableRef } from './names.js';
-import { dropHistory, keepsHistory, retainReplaced } from './history.js';
+import { dropHistory, keepsHistory, retainReplaced, windowMs } from './history.js';
+import { purgeDroppedDatasets } from './dataset-undelete.js';
 import { dropTableObject } from './drop-table.js';
 import { dropProcedure } from './routines.js';
+import { dropModel } from './models.js';
 import { datasetOptionFields, withDatasetDefaults, withExpirationExpression } from './expiration.js';
 import { INGESTION_PSEUDO_DDL, isIngestionPartitioned, partitioningFields } from './partitioning.js';
 import { isLocationName, normalizeLocation, sameLocation } from '../types/locations.js';
@@ -200,6 +202,7 @@ async function dropStmt(e: Engine, stmt: Node, _ctx: LowerContext, opts: QueryOp
   const kind = String(stmt.objectType ?? 'TABLE').toUpperCase();
   if (kind === 'SCHEMA') return dropSchema(e, stmt, opts);
   if (kind === 'PROCEDURE') return dropProcedure(e, stmt, opts);
+  if (kind === 'MODEL') return dropModel(e, stmt, opts);
   if (kind !== 'TABLE' && kind !== 'VIEW' && kind !== 'MATERIALIZED VIEW') throw BigQueryError.notSupported(`DROP ${kind}`);
   const r = targetRef(stmt, opts);
   const statementType = kind === 'TABLE' ? 'DROP_TABLE' : 'DROP_VIEW';
@@ -270,9 +273,12 @@ export function checkDatasetEmpty(e: Engine, projectId: string, datasetId: strin
  */
 export async function dropDataset(e: Engine, projectId: string, datasetId: string, cascade: boolean): Promise<void> {
   if (!cascade) checkDatasetEmpty(e, projectId, datasetId);
-  // The tables' data and all the dataset's metadata in one transaction (all or nothing).
-  const drops = e.catalog.listTables(projectId, datasetId).flatMap((t) => (t.type === 'TABLE' && t.duckName ? [`DROP TABLE IF EXISTS ${ident(t.duckName)}`] : []));
-  for (const t of await e.catalog.deleteDatasetWith(projectId, datasetId, drops)) await dropHistory(e, t);
+  // All the dataset's metadata in one transaction (all or nothing), kept with its tables' data for
+  // undelete within its time-travel window (src/engine/dataset-undelete.ts).
+  const deletionTime = Date.now();
+  const keep = { deletionTime, retainUntil: deletionTime + windowMs(e, { projectId, datasetId }) };
+  for (const t of await e.catalog.deleteDatasetWith(projectId, datasetId, [], keep)) await dropHistory(e, t);
+  await purgeDroppedDatasets(e, { projectId, datasetId, before: deletionTime });
 }
 
 async function truncateStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {

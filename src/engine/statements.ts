@@ -5,6 +5,8 @@
  * fields, reading rows, views) is statement-context.ts.
  */
 import { SCHEMA_DDL } from './ddl-schema.js';
+import { MODELS } from './models.js';
+import { UNDROP } from './dataset-undelete.js';
 import { nodesOfKind, walk, yieldIfLarge, type Node, type ResolvedNodeOf, type ResolvedStatementKind } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
@@ -137,6 +139,8 @@ const HANDLERS: { [K in ResolvedStatementKind]: HandlerOf<K> | null } = {
   ...ROW_ACCESS,
   ...EXPORT,
   ...SCHEMA_DDL,
+  ...MODELS,
+  ...UNDROP,
 };
 
 const STATEMENT_NAMES: Record<string, string> = { UpdateStmt: 'UPDATE', DeleteStmt: 'DELETE', MergeStmt: 'MERGE' };

@@ -30,6 +30,8 @@ export const REASON_STATUS = {
   timeout: 400,
   /** The result is larger than BigQuery returns (https://cloud.google.com/bigquery/docs/error-messages#errortable). */
   responseTooLarge: 403,
+  /** A concurrent change won (IAM setIamPolicy with a stale etag): HTTP 409, status ABORTED. */
+  aborted: 409,
 } as const;
 
 /** A BigQuery error reason (a key of REASON_STATUS). */
@@ -74,7 +76,7 @@ export class BigQueryError extends Error {
       item.locationType = 'other';
     }
     return {
-      error: { code: this.httpStatus, message: this.message, errors: [item], status: STATUS_NAME[this.httpStatus] ?? 'UNKNOWN' },
+      error: { code: this.httpStatus, message: this.message, errors: [item], status: this.reason === 'aborted' ? 'ABORTED' : (STATUS_NAME[this.httpStatus] ?? 'UNKNOWN') },
     };
   }
 }

@@ -14,6 +14,8 @@
  * - table-errors.ts, schema-errors.ts, routine-errors.ts, job-errors.ts, load-errors.ts
  * - query-errors.ts (analysis errors the emulator raises), script-errors.ts, runtime-errors.ts
  * - access-denied.ts, resources-exceeded.ts, limits.ts, internal-errors.ts (500s), rewrite.ts
+ * - model-errors.ts (BigQuery ML models: none exist in the emulator), iam-errors.ts (IAM policies),
+ *   undelete-errors.ts (datasets.undelete)
  *
  * `BigQueryError` is exported with every factory attached as a static (`BigQueryError.tableNotFound(…)`),
  * and each factory is also exported by name. test/error-catalogue.test.ts fails on any error
@@ -43,6 +45,9 @@ import * as runtimes from './runtime-errors.js';
 import * as schemas from './schema-errors.js';
 import * as values from './value-errors.js';
 import * as storageRead from './storage-read-errors.js';
+import * as models from './model-errors.js';
+import * as iam from './iam-errors.js';
+import * as undelete from './undelete-errors.js';
 
 export { REASON_STATUS, asBigQueryError } from './bigquery-error.js';
 export type { Reason } from './bigquery-error.js';
@@ -71,13 +76,16 @@ export * from './runtime-errors.js';
 export * from './schema-errors.js';
 export * from './value-errors.js';
 export * from './storage-read-errors.js';
+export * from './model-errors.js';
+export * from './iam-errors.js';
+export * from './undelete-errors.js';
 export { GRPC_CODE, grpcCodeOf } from './grpc-status.js';
 
 /** Every factory of the catalogue, by name. */
 const FACTORIES = {
   ...reasons, ...notFound, ...alreadyExists, ...notSupported, ...rest, ...accessDenied, ...resources, ...limits, ...jobs, ...rewrite, ...load,
   ...resourceIds, ...invalidValue, ...http, ...tables, ...routines, ...scripts, ...queries, ...internals, ...runtimes, ...schemas, ...values,
-  ...storageRead,
+  ...storageRead, ...models, ...iam, ...undelete,
 };
 
 /**

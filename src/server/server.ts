@@ -19,6 +19,8 @@ import { datasetsRoutes } from './rest/datasets.js';
 import { tablesRoutes } from './rest/tables.js';
 import { routinesRoutes } from './rest/routines.js';
 import { rowAccessPoliciesRoutes } from './rest/row-access-policies.js';
+import { modelsRoutes } from './rest/models.js';
+import { iamPoliciesRoutes } from './rest/iam-policies.js';
 import { tabledataRoutes } from './rest/tabledata.js';
 import { jobsRoutes } from './rest/jobs.js';
 import { uploadsRoutes } from './rest/uploads.js';
@@ -143,6 +145,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         tablesRoutes(r, ctx);
         routinesRoutes(r, ctx);
         rowAccessPoliciesRoutes(r, ctx);
+        modelsRoutes(r, ctx);
+        iamPoliciesRoutes(r, ctx);
         tabledataRoutes(r, ctx);
         jobsRoutes(r, ctx);
       },

@@ -1,11 +1,12 @@
 /**
  * datasets: insert, get, list (`all`, `filter` by label, paging), patch, update (`If-Match` →
- * 412 on a stale etag), delete (`deleteContents`). Source: Dataset / DatasetList in
+ * 412 on a stale etag), delete (`deleteContents`), undelete (src/engine/dataset-undelete.ts). Source: Dataset / DatasetList in
  * src/server/rest/bigquery-v2-discovery.json; messages as recorded (fixtures rest_crud/error_*).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BigQueryError } from '../../errors/errors.js';
 import { dropDataset } from '../../engine/ddl.js';
+import { undeleteDataset } from '../../engine/dataset-undelete.js';
 import { datasetListItem, datasetResource, jsonArrayYielding, type ListPageJson, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { intParam, objectBody, requireDataset, type PathParams, type RestContext } from './context.js';
 import type { Dataset, RequestBodies, RequestJson } from '../../types/generated/bigquery-v2.js';
@@ -115,5 +116,12 @@ export function datasetsRoutes(app: FastifyInstance, ctx: RestContext): void {
     // routines count as contents too.
     await dropDataset(ctx.engine, projectId, datasetId, String(req.query.deleteContents) === 'true');
     reply.status(204).send();
+  });
+
+  // datasets.undelete (`datasets/d:undelete`; the pattern keeps the id apart from the `:undelete` suffix).
+  app.post('/projects/:projectId/datasets/:datasetId(^[^:]+)::undelete', async (req: Req) => {
+    const body = (req.body ?? {}) as RequestBodies['bigquery.datasets.undelete'];
+    if (body.deletionTime != null) throw BigQueryError.undeleteByDeletionTimeNotSupported();
+    return datasetResource(ctx.baseUrl(), await undeleteDataset(ctx.engine, req.params.projectId, req.params.datasetId));
   });
 }

@@ -73,7 +73,7 @@ export function restMethods(): Map<string, RestMethod> {
 
 /**
  * The discovery method a fastify route serves (`/bigquery/v2` or no prefix; `:param` segments;
- * `::` is a literal colon), or undefined for routes outside the API (discovery, uploads).
+ * `::` is a literal colon; a `(regex)` constraint is part of its parameter), or undefined for routes outside the API (discovery, uploads).
  * A PATCH route without a discovery method (routines) validates like the method's PUT.
  */
 export function methodOfRoute(httpMethod: string, url: string): RestMethod | undefined {
@@ -81,7 +81,7 @@ export function methodOfRoute(httpMethod: string, url: string): RestMethod | und
   const rel = url.replace(/^\/bigquery\/v2/, '').replace(/^\//, '');
   const path = rel
     .split('/')
-    .map((seg) => seg.replace(/^:[A-Za-z_]+/, '*').replace(/::/g, ':'))
+    .map((seg) => seg.replace(/^:[A-Za-z_]+(?:\([^)]*\))?/, '*').replace(/::/g, ':'))
     .join('/');
   const all = restMethods();
   return all.get(routeKey(httpMethod, path)) ?? (httpMethod.toUpperCase() === 'PATCH' ? all.get(routeKey('PUT', path)) : undefined);
