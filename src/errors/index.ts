@@ -48,6 +48,7 @@ import * as storageRead from './storage-read-errors.js';
 import * as models from './model-errors.js';
 import * as iam from './iam-errors.js';
 import * as undelete from './undelete-errors.js';
+import * as metadataLimits from './metadata-limits.js';
 
 export { REASON_STATUS, asBigQueryError } from './bigquery-error.js';
 export type { Reason } from './bigquery-error.js';
@@ -85,7 +86,7 @@ export { GRPC_CODE, grpcCodeOf } from './grpc-status.js';
 const FACTORIES = {
   ...reasons, ...notFound, ...alreadyExists, ...notSupported, ...rest, ...accessDenied, ...resources, ...limits, ...jobs, ...rewrite, ...load,
   ...resourceIds, ...invalidValue, ...http, ...tables, ...routines, ...scripts, ...queries, ...internals, ...runtimes, ...schemas, ...values,
-  ...storageRead, ...models, ...iam, ...undelete,
+  ...storageRead, ...models, ...iam, ...undelete, ...metadataLimits,
 };
 
 /**

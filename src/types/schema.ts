@@ -118,7 +118,11 @@ function parseField(f: TableFieldSchema): { type: BqType; details: FieldDetails 
   if (mode === 'REPEATED') type = { kind: 'ARRAY', element: type };
   if (mode === undefined) details.modeOmitted = true;
   if (mode === 'REQUIRED') details.required = true;
-  if (f.description !== undefined) details.description = f.description;
+  if (f.description !== undefined) {
+    // Column descriptions: at most 1,024 characters (https://cloud.google.com/bigquery/quotas#table_limits).
+    if (typeof f.description === 'string' && f.description.length > 1024 && [...f.description].length > 1024) throw BigQueryError.fieldDescriptionTooLong(f.name);
+    details.description = f.description;
+  }
   Object.assign(details, paramsFromField(f, type));
   return { type, details };
 }

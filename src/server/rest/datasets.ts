@@ -11,6 +11,7 @@ import { datasetListItem, datasetResource, jsonArrayYielding, type ListPageJson,
 import { intParam, objectBody, requireDataset, type PathParams, type RestContext } from './context.js';
 import type { Dataset, RequestBodies, RequestJson } from '../../types/generated/bigquery-v2.js';
 import { DEFAULT_LOCATION, isLocationName, normalizeLocation } from '../../types/locations.js';
+import { checkResourceMetadata } from './metadata-limits.js';
 
 const READ_ONLY = ['kind', 'etag', 'id', 'selfLink', 'datasetReference', 'creationTime', 'lastModifiedTime', 'location', 'type'];
 
@@ -60,6 +61,7 @@ export function datasetsRoutes(app: FastifyInstance, ctx: RestContext): void {
 
   app.post('/projects/:projectId/datasets', async (req: Req) => {
     const body = objectBody<RequestBodies['bigquery.datasets.insert']>(req.body);
+    checkResourceMetadata(body);
     const ref = body.datasetReference ?? {};
     const projectId = ref.projectId ?? req.params.projectId;
     const datasetId = checkDatasetId(ref.datasetId);
@@ -95,6 +97,7 @@ export function datasetsRoutes(app: FastifyInstance, ctx: RestContext): void {
     const ifMatch = req.headers['if-match'];
     if (ifMatch && ifMatch !== '*' && ifMatch !== datasetResource(ctx.baseUrl(), d).etag) throw BigQueryError.preconditionFailed();
     const body = objectBody<RequestBodies['bigquery.datasets.patch']>(req.body);
+    checkResourceMetadata(body);
     const fields = replace ? settable(body) : { ...d.fields, ...settable(body) };
     for (const [k, v] of Object.entries(fields)) if (v === null) delete fields[k];
     if (!replace && body.labels && typeof d.fields.labels === 'object') {

@@ -5,6 +5,7 @@
  * `status.errorResult`. Source: src/server/rest/bigquery-v2-discovery.json (Job, QueryRequest, QueryResponse,
  * GetQueryResultsResponse, JobList, JobCancelResponse).
  */
+import { checkLabels } from './metadata-limits.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { JobRecord, JobState } from '../../jobs/jobs.js';
@@ -84,7 +85,9 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
 
   app.post('/projects/:projectId/jobs', async (req: Req) => {
     // The job starts inside this scope, so its statements run as the request's caller (row access).
-    const j = await ctx.jobs.insert(req.params.projectId, objectBody<RequestBodies['bigquery.jobs.insert']>(req.body), undefined, { caller: callerFromHeaders(req.headers) });
+    const body = objectBody<RequestBodies['bigquery.jobs.insert']>(req.body);
+    checkLabels(body.configuration?.labels);
+    const j = await ctx.jobs.insert(req.params.projectId, body, undefined, { caller: callerFromHeaders(req.headers) });
     // A dry run that fails answers the error itself (there is no job to poll).
     if (j.configuration.dryRun && j.error) throw j.error;
     await ctx.jobs.waitFor(j, INSERT_WAIT_MS);
@@ -151,6 +154,7 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
 
   app.post('/projects/:projectId/queries', async (req: Req) => {
     const body = objectBody<RequestBodies['bigquery.jobs.query']>(req.body);
+    checkLabels(body.labels);
     if (typeof body.query !== 'string') throw BigQueryError.requiredParameterMissing('query');
     const query: Record<string, unknown> = {};
     for (const k of QUERY_FIELDS) if ((body as Record<string, unknown>)[k] !== undefined) query[k] = (body as Record<string, unknown>)[k];

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { datasetLocation, type TableMeta } from '../../catalog/store.js';
+import { checkResourceMetadata } from './metadata-limits.js';
 import { BigQueryError } from '../../errors/errors.js';
 import { createStoredTable } from '../../engine/ddl.js';
 import { dropTableObject } from '../../engine/drop-table.js';
@@ -61,6 +62,7 @@ export function tablesRoutes(app: FastifyInstance, ctx: RestContext): void {
 
   app.post('/projects/:projectId/datasets/:datasetId/tables', async (req: Req) => {
     const body = objectBody<RequestBodies['bigquery.tables.insert']>(req.body);
+    checkResourceMetadata(body);
     const projectId = body.tableReference?.projectId ?? req.params.projectId;
     const datasetId = body.tableReference?.datasetId ?? req.params.datasetId;
     const tableId = checkTableId(body.tableReference?.tableId);
@@ -114,6 +116,7 @@ export function tablesRoutes(app: FastifyInstance, ctx: RestContext): void {
     const ifMatch = req.headers['if-match'];
     if (ifMatch && ifMatch !== '*' && ifMatch !== tableResource(ctx.baseUrl(), t, 0, undefined, locationOfTable(ctx, t)).etag) throw BigQueryError.preconditionFailed();
     const body = objectBody<RequestBodies['bigquery.tables.patch']>(req.body);
+    checkResourceMetadata(body);
     let columns = t.columns;
     if (body.schema?.fields && t.type === 'TABLE') columns = await evolveSchema(ctx, t, schemaColumns(body.schema));
     const fields = replace ? settable(body) : { ...t.fields, ...settable(body) };
