@@ -43,6 +43,7 @@ import * as runtimes from './runtime-errors.js';
 import * as schemas from './schema-errors.js';
 import * as values from './value-errors.js';
 import * as storageRead from './storage-read-errors.js';
+import * as storageWrite from './storage-write-errors.js';
 
 export { REASON_STATUS, asBigQueryError } from './bigquery-error.js';
 export type { Reason } from './bigquery-error.js';
@@ -71,13 +72,14 @@ export * from './runtime-errors.js';
 export * from './schema-errors.js';
 export * from './value-errors.js';
 export * from './storage-read-errors.js';
+export * from './storage-write-errors.js';
 export { GRPC_CODE, grpcCodeOf } from './grpc-status.js';
 
 /** Every factory of the catalogue, by name. */
 const FACTORIES = {
   ...reasons, ...notFound, ...alreadyExists, ...notSupported, ...rest, ...accessDenied, ...resources, ...limits, ...jobs, ...rewrite, ...load,
   ...resourceIds, ...invalidValue, ...http, ...tables, ...routines, ...scripts, ...queries, ...internals, ...runtimes, ...schemas, ...values,
-  ...storageRead,
+  ...storageRead, ...storageWrite,
 };
 
 /**
