@@ -17,9 +17,10 @@ import { ident } from './lower/context.js';
 
 /**
  * Rows the appender takes between two yields to the event loop: filling DuckDB's appender costs
- * about 1 µs per scalar cell, so 8,192 rows of a few columns stay well under the 50 ms budget.
+ * about 1 µs per scalar cell (more under load), so 4,096 rows of a few columns stay well under the
+ * 50 ms budget.
  */
-const APPEND_SLICE_ROWS = 8_192;
+const APPEND_SLICE_ROWS = 4_096;
 
 /** Rows per `INSERT … VALUES` statement when some column is not a plain scalar (as dml-values.ts). */
 const VALUES_BATCH = 1_000;
