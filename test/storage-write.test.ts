@@ -8,7 +8,10 @@
  * FlushRows; offsets), storage.proto's field comments, and the recordings in
  * conformance/grpc/storage_write/ for the texts.
  */
-import { managedwriter } from '@google-cloud/bigquery-storage';
+import { adapt, managedwriter } from '@google-cloud/bigquery-storage';
+import protobuf from 'protobufjs';
+import descriptorExt from 'protobufjs/ext/descriptor/index.js';
+import { appendRowsQueue, MAX_QUEUED_REQUESTS } from '../src/server/grpc/append-rows.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
 import { grpcErrorOf } from './helpers/storage-read.js';
@@ -217,6 +220,67 @@ describe('rows that do not fit', () => {
     expect(r.rowErrors.map((e: { index: unknown; code: string }) => [Number(e.index), e.code])).toEqual([[1, 'FIELDS_ERROR']]);
     expect(await ids('params')).toEqual([]);
     w.close();
+  });
+});
+
+describe('backpressure and order on one connection', () => {
+  it('a writer sending 40 requests at once finds the server reading at most MAX_QUEUED_REQUESTS ahead; answers come in order', async () => {
+    const parent = await table('burst');
+    const [s] = await gapic.createWriteStream({ parent, writeStream: { type: 'COMMITTED' } });
+    // The writer's message type from the table schema, as the managed writer builds it (adapt).
+    const descriptor = adapt.convertStorageSchemaToProto2Descriptor(adapt.convertBigQuerySchemaToStorageTableSchema({ fields: [{ name: 'id', type: 'INTEGER' }, { name: 'name', type: 'STRING' }] }), 'root').toJSON();
+    const type = (protobuf.Type as unknown as { fromDescriptor(d: unknown): protobuf.Type }).fromDescriptor(
+      (descriptorExt as unknown as { DescriptorProto: protobuf.Type }).DescriptorProto.fromObject(descriptor),
+    );
+    new protobuf.Root().add(type);
+    const N = 40;
+    const PER = 500;
+    appendRowsQueue.reset();
+    const call = gapic.appendRows();
+    const answers: { offset?: number; error?: unknown }[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      call.on('data', (r: { appendResult?: { offset?: { value?: unknown } }; error?: unknown }) => {
+        answers.push({ offset: Number(r.appendResult?.offset?.value), error: r.error ?? undefined });
+        if (answers.length === N) resolve();
+      });
+      call.on('error', reject);
+    });
+    for (let i = 0; i < N; i++) {
+      const serializedRows = rows(i * PER + 1, PER).map((r) => type.encode(type.fromObject(r)).finish());
+      call.write({ writeStream: i === 0 ? s.name : undefined, offset: { value: i * PER }, protoRows: { writerSchema: i === 0 ? { protoDescriptor: descriptor } : undefined, rows: { serializedRows } } });
+    }
+    await done;
+    call.end();
+    expect(answers.filter((a) => a.error)).toEqual([]);
+    expect(answers.map((a) => a.offset)).toEqual(Array.from({ length: N }, (_, i) => i * PER));
+    expect(appendRowsQueue.peak).toBeGreaterThan(1);
+    expect(appendRowsQueue.peak).toBeLessThanOrEqual(MAX_QUEUED_REQUESTS);
+    const [[{ n }]] = await t.bq.query({ query: `SELECT COUNT(DISTINCT id) AS n FROM ${D}.burst` });
+    expect(n).toBe(N * PER);
+  });
+});
+
+describe('missing values (AppendRowsRequest.default_missing_value_interpretation)', () => {
+  it('DEFAULT_VALUE fills a missing field from the column DEFAULT, on _default and on a PENDING stream; NULL_VALUE leaves NULL', async () => {
+    const parent = await table('defaults', "id INT64, name STRING DEFAULT 'dflt'");
+    const w = await jsonWriter(client, t.bq, { projectId: P, dataset: D, table: 'defaults' });
+    w.setDefaultMissingValueInterpretation('DEFAULT_VALUE');
+    expect((await result(w.appendRows([{ id: 1 }]))).error ?? null).toBeNull();
+    w.setDefaultMissingValueInterpretation('NULL_VALUE');
+    expect((await result(w.appendRows([{ id: 2 }]))).error ?? null).toBeNull();
+    const s = await client.createWriteStream({ streamType: managedwriter.PendingStream, destinationTable: parent });
+    const pw = await jsonWriter(client, t.bq, { projectId: P, dataset: D, table: 'defaults', streamId: s });
+    pw.setDefaultMissingValueInterpretation('DEFAULT_VALUE');
+    expect((await result(pw.appendRows([{ id: 3 }]))).error ?? null).toBeNull();
+    await gapic.finalizeWriteStream({ name: s });
+    await gapic.batchCommitWriteStreams({ parent, writeStreams: [s] });
+    expect(await q(`SELECT id, name FROM ${D}.defaults ORDER BY id`)).toEqual([
+      { id: 1, name: 'dflt' },
+      { id: 2, name: null },
+      { id: 3, name: 'dflt' },
+    ]);
+    w.close();
+    pw.close();
   });
 });
 

@@ -41,6 +41,19 @@ export const DECODE_SLICE_ROWS = 1_024;
 
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
+/**
+ * Requests read and not yet answered, over every connection of the process (a test seam: a fast
+ * writer must find the connection stopped reading, never an unbounded queue). `peak`: the most one
+ * connection held since reset.
+ */
+export const appendRowsQueue = {
+  peak: 0,
+  /** Zeroes the peak. */
+  reset(): void {
+    this.peak = 0;
+  },
+};
+
 /** A cheap identity of a column list (names and types), for schema-change detection. */
 const columnsKey = (columns: readonly Column[]) => JSON.stringify(columns.map((c) => [c.name, c.type, c.required]));
 
@@ -192,6 +205,7 @@ export function appendRowsConnection(streams: WriteStreams, call: grpc.ServerDup
     const p = prepare(req);
     p.catch(() => undefined); // its failure is met in order, by pump
     queue.push(p);
+    appendRowsQueue.peak = Math.max(appendRowsQueue.peak, queue.length);
     if (queue.length >= MAX_QUEUED_REQUESTS) call.pause();
     void pump();
   });
