@@ -8,7 +8,7 @@
  * FlushRows; offsets), storage.proto's field comments, and the recordings in
  * conformance/grpc/storage_write/ for the texts.
  */
-import { adapt, managedwriter } from '@google-cloud/bigquery-storage';
+import { adapt, managedwriter, protos } from '@google-cloud/bigquery-storage';
 import protobuf from 'protobufjs';
 import descriptorExt from 'protobufjs/ext/descriptor/index.js';
 import { appendRowsQueue, MAX_QUEUED_REQUESTS } from '../src/server/grpc/append-rows.js';
@@ -83,6 +83,8 @@ describe('the _default stream', () => {
     const e = await grpcErrorOf(gapic.finalizeWriteStream({ name }));
     expect(e.code).toBe(5);
     expect(e.details).toBe(`Requested entity was not found. Entity: ${name}`);
+    // The StorageError trailer the Node client's parseStorageErrors reads.
+    expect(managedwriter.parseStorageErrors(e as never).map((s) => [s.code, s.entity])).toEqual([[protos.google.cloud.bigquery.storage.v1.StorageError.StorageErrorCode.STREAM_NOT_FOUND, name]]);
   });
 });
 
@@ -106,6 +108,16 @@ describe('a COMMITTED stream', () => {
     const gap = await result(w.appendRows(rows(9, 1), 9));
     expect(gap.error.code).toBe(11);
     expect(gap.error.message).toContain('The offset is beyond stream, expected offset 5, received 9');
+    // Each carries its StorageError (storage.proto) as the status detail the clients decode.
+    const storageError = (r: { error: { details: { type_url: string; value: Uint8Array }[] } }) => {
+      const [d] = r.error.details;
+      // The client decodes google.protobuf.Any with its proto field names.
+      expect(d!.type_url).toBe('type.googleapis.com/google.cloud.bigquery.storage.v1.StorageError');
+      const e = protos.google.cloud.bigquery.storage.v1.StorageError.decode(d!.value);
+      return [protos.google.cloud.bigquery.storage.v1.StorageError.StorageErrorCode[e.code as number], e.entity];
+    };
+    expect(storageError(dup)).toEqual(['OFFSET_ALREADY_EXISTS', stream]);
+    expect(storageError(gap)).toEqual(['OFFSET_OUT_OF_RANGE', stream]);
     // The connection goes on after a refused request.
     const d = await result(w.appendRows(rows(6, 1), 5));
     expect(Number(d.appendResult.offset.value)).toBe(5);

@@ -135,7 +135,7 @@ export class WriteStreams {
 
   private liveTable(projectId: string, datasetId: string, tableId: string, duckName?: string): TableMeta {
     const t = this.e.catalog.getTable(projectId, datasetId, tableId);
-    if (!t || t.type !== 'TABLE' || (duckName !== undefined && t.duckName !== duckName)) throw BigQueryError.tableNotFound(projectId, datasetId, tableId, false);
+    if (!t || t.type !== 'TABLE' || (duckName !== undefined && t.duckName !== duckName)) throw BigQueryError.writeTableNotFound(projectId, datasetId, tableId);
     return t;
   }
 

@@ -7,6 +7,36 @@
  * wording and say so.
  */
 import { BigQueryError } from './bigquery-error.js';
+import { tableNotFound } from './not-found.js';
+
+/**
+ * `google.cloud.bigquery.storage.v1.StorageError.StorageErrorCode` names (storage.proto) the Write
+ * API attaches to an error, with the entity it names: what the clients read to tell an offset
+ * already written from one beyond the end or a finalized stream (the Node client's
+ * `parseStorageErrors`, the Java client's `Exceptions.toStorageException`).
+ */
+export type StorageErrorCode =
+  | 'TABLE_NOT_FOUND'
+  | 'STREAM_ALREADY_COMMITTED'
+  | 'STREAM_NOT_FOUND'
+  | 'INVALID_STREAM_TYPE'
+  | 'INVALID_STREAM_STATE'
+  | 'STREAM_FINALIZED'
+  | 'OFFSET_ALREADY_EXISTS'
+  | 'OFFSET_OUT_OF_RANGE';
+
+const storageErrors = new WeakMap<BigQueryError, { code: StorageErrorCode; entity: string }>();
+
+/** Tags `e` with its StorageError code and entity (see {@link storageErrorOf}). */
+function tagged(e: BigQueryError, code: StorageErrorCode, entity: string): BigQueryError {
+  storageErrors.set(e, { code, entity });
+  return e;
+}
+
+/** The StorageError code and entity a Write API error carries, if any. */
+export function storageErrorOf(e: BigQueryError): { code: StorageErrorCode; entity: string } | undefined {
+  return storageErrors.get(e);
+}
 
 /**
  * 400 invalid (INVALID_ARGUMENT): a write stream name that is not one of the emulator's streams
@@ -24,7 +54,7 @@ export function invalidWriteStreamName(name: string): BigQueryError {
  * (`Requested entity was not found. Entity: projects/…/streams/_default`).
  */
 export function writeStreamEntityNotFound(name: string): BigQueryError {
-  return new BigQueryError('notFound', `Requested entity was not found. Entity: ${name}`);
+  return tagged(new BigQueryError('notFound', `Requested entity was not found. Entity: ${name}`), 'STREAM_NOT_FOUND', name);
 }
 
 /**
@@ -33,7 +63,7 @@ export function writeStreamEntityNotFound(name: string): BigQueryError {
  * (`Offset 0 is beyond the end of the stream Entity: projects/…/streams/…`).
  */
 export function flushOffsetBeyondEnd(offset: number, name: string): BigQueryError {
-  return new BigQueryError('outOfRange', `Offset ${offset} is beyond the end of the stream Entity: ${name}`);
+  return tagged(new BigQueryError('outOfRange', `Offset ${offset} is beyond the end of the stream Entity: ${name}`), 'OFFSET_OUT_OF_RANGE', name);
 }
 
 /**
@@ -44,7 +74,7 @@ export function flushOffsetBeyondEnd(offset: number, name: string): BigQueryErro
  * https://cloud.google.com/bigquery/docs/write-api#exactly-once
  */
 export function appendOffsetAlreadyExists(expected: number, received: number, name: string): BigQueryError {
-  return new BigQueryError('duplicate', `The offset is within stream, expected offset ${expected}, received ${received} Entity: ${name}`);
+  return tagged(new BigQueryError('duplicate', `The offset is within stream, expected offset ${expected}, received ${received} Entity: ${name}`), 'OFFSET_ALREADY_EXISTS', name);
 }
 
 /**
@@ -53,7 +83,7 @@ export function appendOffsetAlreadyExists(expected: number, received: number, na
  * testOffsetOutOfRangeError: `The offset is beyond stream, expected offset 0, received 100`).
  */
 export function appendOffsetBeyondEnd(expected: number, received: number, name: string): BigQueryError {
-  return new BigQueryError('outOfRange', `The offset is beyond stream, expected offset ${expected}, received ${received} Entity: ${name}`);
+  return tagged(new BigQueryError('outOfRange', `The offset is beyond stream, expected offset ${expected}, received ${received} Entity: ${name}`), 'OFFSET_OUT_OF_RANGE', name);
 }
 
 /**
@@ -62,7 +92,7 @@ export function appendOffsetBeyondEnd(expected: number, received: number, name: 
  * has been finalized and cannot be appended`).
  */
 export function writeStreamFinalized(name: string): BigQueryError {
-  return new BigQueryError('invalid', `Stream has been finalized and cannot be appended Entity: ${name}`);
+  return tagged(new BigQueryError('invalid', `Stream has been finalized and cannot be appended Entity: ${name}`), 'STREAM_FINALIZED', name);
 }
 
 /**
@@ -102,4 +132,13 @@ export function flushNotBuffered(name: string): BigQueryError {
  */
 export function invalidWriteRequest(message: string): BigQueryError {
   return new BigQueryError('invalid', message);
+}
+
+/**
+ * 404 notFound (NOT_FOUND): the table of a write stream, or a CreateWriteStream parent, does not
+ * exist (dropped, or replaced since the stream was created): the catalogue's `Not found: Table
+ * p:d.t`, tagged TABLE_NOT_FOUND with the table's resource name.
+ */
+export function writeTableNotFound(projectId: string, datasetId: string, tableId: string): BigQueryError {
+  return tagged(tableNotFound(projectId, datasetId, tableId, false), 'TABLE_NOT_FOUND', `projects/${projectId}/datasets/${datasetId}/tables/${tableId}`);
 }

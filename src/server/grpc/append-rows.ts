@@ -20,12 +20,12 @@
  */
 import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from '../../config/logger.js';
-import { BigQueryError, grpcCodeOf } from '../../errors/errors.js';
+import { BigQueryError } from '../../errors/errors.js';
 import type { Column } from '../../types/schema.js';
 import { protoRowDecoder, type DecodedWriteRows, type MissingValueInterpretation, type WriteRowDecoder, type WriteRowOptions } from '../../wire/write-rows.js';
 import type { WriteStreams, WriteTarget } from '../../engine/storage-write.js';
 import { storageTableSchema } from './write-schema.js';
-import { writeStatusOf } from './write-status.js';
+import { rpcStatusOf, writeStatusOf } from './write-status.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- proto-loader messages are untyped plain objects
 type Msg = Record<string, any>;
@@ -81,8 +81,6 @@ function rowOptionsOf(req: Msg): WriteRowOptions {
   return { missingValueInterpretations: map, defaultMissingValueInterpretation: req.defaultMissingValueInterpretation ?? 'MISSING_VALUE_INTERPRETATION_UNSPECIFIED' };
 }
 
-/** The `error` of a response: a google.rpc.Status of a BigQueryError. */
-const rpcStatusOf = (e: BigQueryError) => ({ code: grpcCodeOf(e), message: e.message, details: [] });
 
 /** One request ready to append (`rows` at `offset`), or already answered (`response`). */
 interface Prepared {

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import protobuf from 'protobufjs';
 
 const require = createRequire(import.meta.url);
 
@@ -68,4 +69,19 @@ export function loadBigQueryReadService(): grpc.ServiceDefinition {
  */
 export function loadBigQueryWriteService(): grpc.ServiceDefinition {
   return loadStorageV1(false).BigQueryWrite.service;
+}
+
+let storageErrorType: protobuf.Type | undefined;
+
+/**
+ * A `google.cloud.bigquery.storage.v1.StorageError` (storage.proto) encoded, from the client
+ * library's own protos (build/protos/protos.json): the bytes of a `google.rpc.Status` detail and of
+ * the `google.cloud.bigquery.storage.v1.storageerror-bin` trailer.
+ */
+export function encodeStorageError(e: { code: string; entity: string; errorMessage: string }): Buffer {
+  if (!storageErrorType) {
+    const json = JSON.parse(fs.readFileSync(path.join(protosDir('@google-cloud/bigquery-storage'), 'protos.json'), 'utf8')) as protobuf.INamespace;
+    storageErrorType = protobuf.Root.fromJSON(json).lookupType('google.cloud.bigquery.storage.v1.StorageError');
+  }
+  return Buffer.from(storageErrorType.encode(storageErrorType.fromObject(e)).finish());
 }
