@@ -296,6 +296,36 @@ describe('missing values (AppendRowsRequest.default_missing_value_interpretation
   });
 });
 
+describe('table guards, as insertAll', () => {
+  it('a table snapshot refuses streams and appends (INVALID_ARGUMENT, the snapshot guard text)', async () => {
+    await table('snapsrc');
+    await q(`CREATE SNAPSHOT TABLE ${D}.snap CLONE ${D}.snapsrc`);
+    const snap = tableName(P, D, 'snap');
+    const e = await grpcErrorOf(gapic.createWriteStream({ parent: snap, writeStream: { type: 'COMMITTED' } }));
+    expect(e.code).toBe(3);
+    expect(e.details).toContain('is not allowed for this operation because it is currently a SNAPSHOT');
+    const w = await jsonWriter(client, t.bq, { projectId: P, dataset: D, table: 'snap' });
+    const r = await result(w.appendRows(rows(1, 1)));
+    expect(r.error.code).toBe(3);
+    expect(await ids('snap')).toEqual([]);
+    w.close();
+  });
+
+  it('appended rows keep the table history: FOR SYSTEM_TIME AS OF before an append reads the rows before it', async () => {
+    await table('history');
+    const w = await jsonWriter(client, t.bq, { projectId: P, dataset: D, table: 'history' });
+    await result(w.appendRows(rows(1, 2)));
+    await new Promise((r) => setTimeout(r, 50));
+    const [[{ ts: at }]] = await t.bq.query({ query: 'SELECT FORMAT_TIMESTAMP("%Y-%m-%d %H:%M:%E6S", CURRENT_TIMESTAMP()) AS ts' });
+    await new Promise((r) => setTimeout(r, 50));
+    await result(w.appendRows(rows(3, 2)));
+    expect(await ids('history')).toEqual([1, 2, 3, 4]);
+    const past = await q(`SELECT id FROM ${D}.history FOR SYSTEM_TIME AS OF TIMESTAMP '${at}' ORDER BY id`);
+    expect(past.map((r) => Number(r.id))).toEqual([1, 2]);
+    w.close();
+  });
+});
+
 describe('schema and table changes', () => {
   it('answers updatedSchema after the table gained a column', async () => {
     await table('evolve');
