@@ -72,6 +72,7 @@ describe(`${WRITERS} concurrent writers for ${SECONDS} s`, () => {
       jw.close();
     };
     await Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
+    if (process.env.BQEMU_STORAGE_WRITE_SECONDS) console.log(`${WRITERS} writers, ${SECONDS} s: ${acknowledged.size} rows acknowledged`);
     expect(refused).toEqual([]);
     expect(acknowledged.size).toBeGreaterThan(WRITERS * BATCH);
     const [dups] = await t.bq.query({ query: 'SELECT id, COUNT(*) AS n FROM conc.t GROUP BY id HAVING COUNT(*) > 1 LIMIT 5' });
