@@ -82,6 +82,17 @@ function rowOptionsOf(req: Msg): WriteRowOptions {
 }
 
 
+/**
+ * The decoder of Arrow rows (`arrowRows.writerSchema.serializedSchema`, an IPC schema message; each
+ * request's `arrowRows.rows.serializedRecordBatch` decoded as one batch). Until src/wire/write-rows.ts
+ * exports its `arrowRowDecoder(serializedSchema, columns)`, Arrow rows are refused
+ * (INVALID_ARGUMENT); then this returns it.
+ * @throws BigQueryError invalid (`… is not supported by bqemu`).
+ */
+function arrowDecoderOf(_serializedSchema: Uint8Array, _columns: Column[]): WriteRowDecoder {
+  throw BigQueryError.notSupported('Arrow rows in AppendRows (arrow_rows)', { in: 'request', location: 'arrow_rows' });
+}
+
 /** One request ready to append (`rows` at `offset`), or already answered (`response`). */
 interface Prepared {
   w: WriteTarget;
@@ -129,8 +140,25 @@ export function appendRowsConnection(streams: WriteStreams, call: grpc.ServerDup
       if (key !== known.key) out.updatedSchema = storageTableSchema(liveColumns);
       known = { ref: liveColumns, key };
     }
+    const rawOffset = req.offset?.value;
+    const offset = rawOffset === undefined || rawOffset === null ? undefined : Number(rawOffset);
     if (req.rows === 'arrowRows' || req.arrowRows) {
-      return { w, response: { ...out, error: rpcStatusOf(BigQueryError.notSupported('Arrow rows in AppendRows (arrow_rows)', { in: 'request', location: 'arrow_rows' })) } };
+      const arrow: Msg = req.arrowRows ?? {};
+      const schema = arrow.writerSchema?.serializedSchema as Uint8Array | undefined;
+      if (schema?.length) {
+        const key = `arrow:${Buffer.from(schema).toString('base64')}`;
+        if (key !== descriptor?.key) descriptor = { key, value: schema };
+      }
+      if (!descriptor?.key.startsWith('arrow:')) throw BigQueryError.invalidWriteRequest('The first AppendRows request with arrow_rows must carry arrow_rows.writer_schema.serialized_schema');
+      const batch = arrow.rows?.serializedRecordBatch as Uint8Array | undefined;
+      try {
+        const key = `${descriptor.key}\n${columnsKey(columns)}`;
+        if (decoder?.key !== key) decoder = { key, decoder: arrowDecoderOf(descriptor.value as Uint8Array, columns) };
+        return finish(w, out, decoder.decoder.decode(batch?.length ? [batch] : [], rowOptionsOf(req)), offset);
+      } catch (e) {
+        const err = e instanceof BigQueryError ? e : BigQueryError.invalidWriteRequest(`Failed to parse arrow_rows: ${(e as Error).message}`);
+        return { w, response: { ...out, error: rpcStatusOf(err) } };
+      }
     }
     const proto: Msg = req.protoRows ?? {};
     const d = proto.writerSchema?.protoDescriptor;
@@ -138,7 +166,7 @@ export function appendRowsConnection(streams: WriteStreams, call: grpc.ServerDup
       const key = JSON.stringify(d);
       if (key !== descriptor?.key) descriptor = { key, value: d };
     }
-    if (!descriptor) throw BigQueryError.invalidWriteRequest('The first AppendRows request of a connection must carry proto_rows.writer_schema.proto_descriptor');
+    if (!descriptor || descriptor.key.startsWith('arrow:')) throw BigQueryError.invalidWriteRequest('The first AppendRows request of a connection must carry proto_rows.writer_schema.proto_descriptor');
     const decoderKey = `${descriptor.key}\n${columnsKey(columns)}`;
     if (decoder?.key !== decoderKey) {
       try {
@@ -148,8 +176,6 @@ export function appendRowsConnection(streams: WriteStreams, call: grpc.ServerDup
       }
     }
     const serialized = (proto.rows?.serializedRows ?? []) as Uint8Array[];
-    const rawOffset = req.offset?.value;
-    const offset = rawOffset === undefined || rawOffset === null ? undefined : Number(rawOffset);
     let decoded: DecodedWriteRows;
     try {
       decoded = await decodeSliced(decoder.decoder, serialized, rowOptionsOf(req));
@@ -157,9 +183,14 @@ export function appendRowsConnection(streams: WriteStreams, call: grpc.ServerDup
       const err = e instanceof BigQueryError ? e : BigQueryError.invalidWriteRequest(`Failed to parse proto_rows: ${(e as Error).message}`);
       return { w, response: { ...out, error: rpcStatusOf(err) } };
     }
-    if (decoded.rowErrors.length) return { w, response: { ...out, error: rpcStatusOf(BigQueryError.appendRowErrors(w.name)), rowErrors: rowErrorsOf(decoded) } };
-    return { w, out, rows: decoded.rows, offset };
+    return finish(w, out, decoded, offset);
   };
+
+  /** A decoded request: its rows to append, or its row errors as the answer. */
+  const finish = (w: WriteTarget, out: Msg, decoded: DecodedWriteRows, offset: number | undefined): Prepared =>
+    decoded.rowErrors.length
+      ? { w, response: { ...out, error: rpcStatusOf(BigQueryError.appendRowErrors(w.name)), rowErrors: rowErrorsOf(decoded) } }
+      : { w, out, rows: decoded.rows, offset };
 
   /** Appends a prepared request's rows (in request order); the response. */
   const commit = async (p: Prepared): Promise<Msg> => {
