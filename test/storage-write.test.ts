@@ -273,6 +273,43 @@ describe('backpressure and order on one connection', () => {
   });
 });
 
+describe('connection lifecycle', () => {
+  it('a writer that half-closes right after its requests still gets every answer, then the end of the call', async () => {
+    await table('halfclose');
+    const descriptor = adapt.convertStorageSchemaToProto2Descriptor(adapt.convertBigQuerySchemaToStorageTableSchema({ fields: [{ name: 'id', type: 'INTEGER' }, { name: 'name', type: 'STRING' }] }), 'root').toJSON();
+    const type = (protobuf.Type as unknown as { fromDescriptor(d: unknown): protobuf.Type }).fromDescriptor(
+      (descriptorExt as unknown as { DescriptorProto: protobuf.Type }).DescriptorProto.fromObject(descriptor),
+    );
+    new protobuf.Root().add(type);
+    const call = gapic.appendRows();
+    const answers: unknown[] = [];
+    const ended = new Promise<void>((resolve, reject) => {
+      call.on('data', (r: unknown) => answers.push(r));
+      call.on('end', () => resolve());
+      call.on('error', reject);
+    });
+    for (let i = 0; i < 5; i++) {
+      const serializedRows = rows(i * 10 + 1, 10).map((r) => type.encode(type.fromObject(r)).finish());
+      call.write({ writeStream: i === 0 ? `${tableName(P, D, 'halfclose')}/streams/_default` : undefined, protoRows: { writerSchema: i === 0 ? { protoDescriptor: descriptor } : undefined, rows: { serializedRows } } });
+    }
+    call.end();
+    await ended;
+    expect(answers).toHaveLength(5);
+    expect((await ids('halfclose')).length).toBe(50);
+  });
+
+  it('a first request without write_stream ends the call with INVALID_ARGUMENT', async () => {
+    const call = gapic.appendRows();
+    const e = await new Promise<{ code: number; details: string }>((resolve) => {
+      call.on('error', resolve);
+      call.on('data', () => undefined);
+      call.write({ protoRows: { rows: { serializedRows: [] } } });
+    });
+    expect(e.code).toBe(3);
+    expect(e.details).toMatch(/write_stream/);
+  });
+});
+
 describe('Arrow rows (arrow_rows)', () => {
   // Until src/wire/write-rows.ts exports arrowRowDecoder (part X), Arrow rows are refused per
   // request and the connection goes on; part X turns this into a round trip of the batch's rows.
