@@ -273,6 +273,54 @@ describe('backpressure and order on one connection', () => {
   });
 });
 
+describe('requests appended together', () => {
+  it('pipelined requests keep their own outcomes: accepted, duplicate, gap, row errors, in request order', async () => {
+    const parent = await table('mixed', 'id INT64, name STRING(3)');
+    const [s] = await gapic.createWriteStream({ parent, writeStream: { type: 'COMMITTED' } });
+    const descriptor = adapt.convertStorageSchemaToProto2Descriptor(adapt.convertBigQuerySchemaToStorageTableSchema({ fields: [{ name: 'id', type: 'INTEGER' }, { name: 'name', type: 'STRING' }] }), 'root').toJSON();
+    const type = (protobuf.Type as unknown as { fromDescriptor(d: unknown): protobuf.Type }).fromDescriptor(
+      (descriptorExt as unknown as { DescriptorProto: protobuf.Type }).DescriptorProto.fromObject(descriptor),
+    );
+    new protobuf.Root().add(type);
+    const enc = (rs: { id: number; name: string }[]) => rs.map((r) => type.encode(type.fromObject(r)).finish());
+    const ok = (from: number, n: number) => enc(Array.from({ length: n }, (_, i) => ({ id: from + i, name: 'ok' })));
+    const requests: { offset?: number; serializedRows: Uint8Array[] }[] = [
+      { offset: 0, serializedRows: ok(1, 3) }, // accepted at 0
+      { offset: 0, serializedRows: ok(100, 1) }, // ALREADY_EXISTS (end 3)
+      { offset: 3, serializedRows: ok(4, 2) }, // accepted at 3
+      { offset: 99, serializedRows: ok(200, 1) }, // OUT_OF_RANGE (end 5)
+      { serializedRows: enc([{ id: 300, name: 'toolong' }]) }, // row error (STRING(3)), offset unchanged
+      { serializedRows: ok(6, 1) }, // accepted at the end, 5
+    ];
+    appendRowsQueue.reset();
+    const call = gapic.appendRows();
+    const answers: { appendResult?: { offset?: { value?: unknown } }; error?: { code: number }; rowErrors?: unknown[] }[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      call.on('data', (r: (typeof answers)[number]) => {
+        answers.push(r);
+        if (answers.length === requests.length) resolve();
+      });
+      call.on('error', reject);
+    });
+    requests.forEach((r, i) =>
+      call.write({ writeStream: i === 0 ? s.name : undefined, offset: r.offset === undefined ? undefined : { value: r.offset }, protoRows: { writerSchema: i === 0 ? { protoDescriptor: descriptor } : undefined, rows: { serializedRows: r.serializedRows } } }),
+    );
+    await done;
+    call.end();
+    expect(answers.map((a) => (a.error ? `error ${a.error.code}${a.rowErrors?.length ? ' rowErrors' : ''}` : `offset ${Number(a.appendResult?.offset?.value)}`))).toEqual([
+      'offset 0',
+      'error 6',
+      'offset 3',
+      'error 11',
+      'error 3 rowErrors',
+      'offset 5',
+    ]);
+    expect(await ids('mixed')).toEqual([1, 2, 3, 4, 5, 6]);
+    // Several of them went into one DuckDB transaction.
+    expect(appendRowsQueue.largestGroup).toBeGreaterThan(1);
+  });
+});
+
 describe('connection lifecycle', () => {
   it('a writer that half-closes right after its requests still gets every answer, then the end of the call', async () => {
     await table('halfclose');

@@ -33,8 +33,7 @@ import { metaSql } from './duckdb/db.js';
 import { versionedWrite } from './history.js';
 import { ident } from './lower/context.js';
 import { appendWithMeta, moveStagedSql, stagingTableSql } from './storage-write-commit.js';
-import { checkSnapshotWrite } from './table-guards.js';
-import { enforceRows } from './type-params.js';
+import { checkRows, guardSnapshot, refusalOf } from './storage-write-checks.js';
 
 /** `WriteStream.Type` of a created stream (the `_default` stream is COMMITTED-like and has no record). */
 export type WriteStreamType = 'COMMITTED' | 'PENDING' | 'BUFFERED';
@@ -71,10 +70,20 @@ export interface WriteTarget {
   stream?: WriteStreamRecord;
 }
 
-/** The outcome of one append: the offset of its first row (created streams), or row errors (nothing appended). */
+/** One AppendRows request's decoded rows and its `offset` (undefined: at the stream's end). */
+export interface AppendPart {
+  rows: (Value | undefined)[][];
+  offset?: number;
+}
+
+/**
+ * The outcome of one append: the offset of its first row (created streams; nothing for `_default`),
+ * or its row errors, or its refusal (offset, finalized stream, snapshot) — then nothing of it is appended.
+ */
 export interface AppendOutcome {
   offset?: number;
   rowErrors?: WriteRowError[];
+  error?: BigQueryError;
 }
 
 /** `StorageError` of a BatchCommitWriteStreams answer (storage.proto StorageError.StorageErrorCode names). */
@@ -208,42 +217,54 @@ export class WriteStreams {
   }
 
   /**
-   * Appends decoded rows (in {@link columnsOf} order; `undefined` = DEFAULT) at `offset` (the
-   * stream's end when undefined). Answers once the rows are committed in DuckDB.
-   * @throws BigQueryError invalid for an offset on `_default`, a finalized stream or a snapshot;
-   *   duplicate (ALREADY_EXISTS) for an offset below the end; outOfRange beyond it; notFound for a
-   *   dropped table.
+   * Appends the rows of several AppendRows requests of one connection (`parts`, in request order;
+   * values in {@link columnsOf} order, `undefined` = DEFAULT) in ONE DuckDB transaction, each at its
+   * `offset` (the stream's end when undefined), and answers once they are committed. Each part has
+   * its own outcome, as if appended alone: a part refused (offset, finalized stream, row errors)
+   * appends nothing and moves no offset; the others are written.
+   * @throws BigQueryError notFound for a dropped table (nothing appended); the DuckDB error of the
+   *   write (nothing appended).
    */
-  async append(w: WriteTarget, rows: (Value | undefined)[][], offset?: number): Promise<AppendOutcome> {
-    guardSnapshot(w.table);
+  async appendAll(w: WriteTarget, parts: AppendPart[]): Promise<AppendOutcome[]> {
     const columns = this.columnsOf(w);
     const s = w.stream;
-    if (!s) {
-      if (offset !== undefined) throw BigQueryError.defaultStreamOffset(w.name);
-      const checked = checkRows(columns, rows);
-      if ('rowErrors' in checked) return checked;
-      const t = this.liveTable(w.table.projectId, w.table.datasetId, w.table.tableId);
-      await versionedWrite(this.e, t, () => appendWithMeta(this.e, t.duckName, columns, checked.rows, []), 'append');
-      t.lastModifiedTime = Date.now();
-      return {};
-    }
-    return this.locked(s.name, async () => {
-      const t = this.liveTable(s.projectId, s.datasetId, s.tableId, s.duckName);
-      if (s.finalizeMs !== undefined || (s.type === 'PENDING' && s.commitMs !== undefined)) throw BigQueryError.writeStreamFinalized(s.name);
-      if (offset !== undefined && offset < s.rowCount) throw BigQueryError.appendOffsetAlreadyExists(s.rowCount, offset, s.name);
-      if (offset !== undefined && offset > s.rowCount) throw BigQueryError.appendOffsetBeyondEnd(s.rowCount, offset, s.name);
-      const checked = checkRows(columns, rows);
-      if ('rowErrors' in checked) return checked;
-      const at = s.rowCount;
-      const meta = this.metaOf({ ...s, rowCount: at + rows.length });
-      if (s.stage) await appendWithMeta(this.e, s.stage, columns, checked.rows, [meta]);
+    const run = async (): Promise<AppendOutcome[]> => {
+      const t = this.liveTable(w.table.projectId, w.table.datasetId, w.table.tableId, s?.duckName);
+      const outcomes: AppendOutcome[] = [];
+      const accepted: (Value | undefined)[][][] = [];
+      let end = s?.rowCount ?? 0;
+      for (const p of parts) {
+        const error = refusalOf(w, p.offset, end);
+        if (error) {
+          outcomes.push({ error });
+          continue;
+        }
+        const checked = checkRows(columns, p.rows);
+        if ('rowErrors' in checked) {
+          outcomes.push(checked);
+          continue;
+        }
+        outcomes.push(s ? { offset: end } : {});
+        accepted.push(checked.rows);
+        end += p.rows.length;
+      }
+      if (!accepted.length) return outcomes;
+      const rows = accepted.length === 1 ? accepted[0]! : accepted.flat();
+      const meta = s ? [this.metaOf({ ...s, rowCount: end })] : [];
+      if (s?.stage) await appendWithMeta(this.e, s.stage, columns, rows, meta);
       else {
-        await versionedWrite(this.e, t, () => appendWithMeta(this.e, t.duckName, columns, checked.rows, [meta]), 'append');
+        await versionedWrite(this.e, t, () => appendWithMeta(this.e, t.duckName, columns, rows, meta), 'append');
         t.lastModifiedTime = Date.now();
       }
-      s.rowCount = at + rows.length;
-      return { offset: at };
-    });
+      if (s) s.rowCount = end;
+      return outcomes;
+    };
+    return s ? this.locked(s.name, run) : run();
+  }
+
+  /** {@link appendAll} of one request. */
+  async append(w: WriteTarget, rows: (Value | undefined)[][], offset?: number): Promise<AppendOutcome> {
+    return (await this.appendAll(w, [{ rows, offset }]))[0]!;
   }
 
   /**
@@ -332,37 +353,4 @@ export class WriteStreams {
 function liveNames(t: TableMeta, s: WriteStreamRecord): string[] {
   const names = new Set(t.columns.map((c) => c.name));
   return s.columns.filter((n) => names.has(n));
-}
-
-/**
- * Table snapshots are read-only: the insertAll guard's text, as reason invalid.
- * @throws BigQueryError invalid for a snapshot.
- */
-function guardSnapshot(t: TableMeta): void {
-  try {
-    checkSnapshotWrite(t);
-  } catch (e) {
-    throw e instanceof BigQueryError ? BigQueryError.invalid(e.message) : e;
-  }
-}
-
-/**
- * Applies the columns' type parameters (STRING(L), NUMERIC(P, S)…) as insertAll does; a row that
- * breaks one becomes a row error (FIELDS_ERROR with the parameter's text) and the request appends nothing.
- */
-function checkRows(columns: Column[], rows: (Value | undefined)[][]): { rows: (Value | undefined)[][] } | { rowErrors: WriteRowError[] } {
-  try {
-    return { rows: enforceRows(columns, rows) };
-  } catch (err) {
-    if (!(err instanceof BigQueryError)) throw err;
-    const rowErrors: WriteRowError[] = [];
-    rows.forEach((r, index) => {
-      try {
-        enforceRows(columns, [r]);
-      } catch (e) {
-        rowErrors.push({ index, code: 'FIELDS_ERROR', message: (e as Error).message });
-      }
-    });
-    return { rowErrors };
-  }
 }

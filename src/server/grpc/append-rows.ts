@@ -6,7 +6,9 @@
  *   later requests may omit both, and a new writer schema replaces the previous one;
  * - rows are decoded by src/wire/write-rows.ts in slices (the event loop is never held long) as
  *   each request arrives — so a request decodes while the one before it commits — and appended by
- *   the engine (src/engine/storage-write.ts) in request order, answered once committed;
+ *   the engine (src/engine/storage-write.ts) in request order, answered once committed; requests
+ *   already decoded behind the one being appended go in the same DuckDB transaction (each keeps
+ *   its own offset and outcome);
  * - one response per request, in request order; an error of one request (offset already written
  *   or beyond the end, finalized stream, rows that do not fit: `rowErrors`) is that response's
  *   `error` (google.rpc.Status) and the connection goes on, as storage.proto documents
@@ -23,7 +25,7 @@ import type { Logger } from '../../config/logger.js';
 import { BigQueryError } from '../../errors/errors.js';
 import type { Column } from '../../types/schema.js';
 import { protoRowDecoder, type DecodedWriteRows, type MissingValueInterpretation, type WriteRowDecoder, type WriteRowOptions } from '../../wire/write-rows.js';
-import type { WriteStreams, WriteTarget } from '../../engine/storage-write.js';
+import type { AppendOutcome, WriteStreams, WriteTarget } from '../../engine/storage-write.js';
 import { storageTableSchema } from './write-schema.js';
 import { rpcStatusOf, writeStatusOf } from './write-status.js';
 
@@ -32,6 +34,12 @@ type Msg = Record<string, any>;
 
 /** Requests read and not yet answered before the connection stops reading. */
 export const MAX_QUEUED_REQUESTS = 4;
+
+/**
+ * Most rows appended in one DuckDB transaction when several requests of a connection wait: their
+ * fixed cost (transaction, appender, stream record, table history) is paid once per group.
+ */
+export const GROUP_MAX_ROWS = 50_000;
 
 /**
  * Rows decoded between two yields to the event loop (measured: 4,096 rows of three scalar columns
@@ -48,9 +56,12 @@ const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
  */
 export const appendRowsQueue = {
   peak: 0,
-  /** Zeroes the peak. */
+  /** The most requests appended in one DuckDB transaction since reset. */
+  largestGroup: 0,
+  /** Zeroes the peak and the largest group. */
   reset(): void {
     this.peak = 0;
+    this.largestGroup = 0;
   },
 };
 
@@ -102,10 +113,16 @@ interface Prepared {
   offset?: number;
 }
 
+/** A request read: its preparation, and its result once prepared. */
+interface QueuedRequest {
+  promise: Promise<Prepared>;
+  value?: Prepared;
+}
+
 /** Serves one AppendRows call until the client half-closes it, or a connection-level error ends it. */
 export function appendRowsConnection(streams: WriteStreams, call: grpc.ServerDuplexStream<Msg, Msg>, log: Logger): void {
   // Requests read and not yet answered, each being prepared (decoded) as it arrived.
-  const queue: Promise<Prepared>[] = [];
+  const queue: QueuedRequest[] = [];
   let running = false;
   let ended = false;
   let closed = false;
@@ -192,18 +209,48 @@ export function appendRowsConnection(streams: WriteStreams, call: grpc.ServerDup
       ? { w, response: { ...out, error: rpcStatusOf(BigQueryError.appendRowErrors(w.name)), rowErrors: rowErrorsOf(decoded) } }
       : { w, out, rows: decoded.rows, offset };
 
-  /** Appends a prepared request's rows (in request order); the response. */
-  const commit = async (p: Prepared): Promise<Msg> => {
-    if (p.response) return p.response;
+  /** The response of an appended (or refused) prepared request. */
+  const responseOf = (p: Prepared, r: AppendOutcome): Msg => {
     const out = p.out!;
+    if (r.error) return { ...out, error: rpcStatusOf(r.error) };
+    if (r.rowErrors?.length) return { ...out, error: rpcStatusOf(BigQueryError.appendRowErrors(p.w.name)), rowErrors: rowErrorsOf({ rows: [], rowErrors: r.rowErrors }) };
+    return { ...out, appendResult: r.offset === undefined ? {} : { offset: { value: String(r.offset) } } };
+  };
+
+  /**
+   * Appends a group of prepared requests of one stream in one DuckDB transaction (in request
+   * order); their responses. A group whose write fails is appended again request by request, so
+   * one request's DuckDB error answers that request alone.
+   */
+  const commit = async (group: Prepared[]): Promise<Msg[]> => {
+    if (group.length === 1 && group[0]!.response) return [group[0]!.response];
     try {
-      const r = await streams.append(p.w, p.rows!, p.offset);
-      if (r.rowErrors?.length) return { ...out, error: rpcStatusOf(BigQueryError.appendRowErrors(p.w.name)), rowErrors: rowErrorsOf({ rows: [], rowErrors: r.rowErrors }) };
-      return { ...out, appendResult: r.offset === undefined ? {} : { offset: { value: String(r.offset) } } };
+      const outcomes = await streams.appendAll(group[0]!.w, group.map((p) => ({ rows: p.rows!, offset: p.offset })));
+      return group.map((p, i) => responseOf(p, outcomes[i]!));
     } catch (e) {
       if (!(e instanceof BigQueryError)) throw e;
-      return { ...out, error: rpcStatusOf(e) };
+      if (group.length === 1) return [{ ...group[0]!.out!, error: rpcStatusOf(e) }];
+      const out: Msg[] = [];
+      for (const p of group) out.push(...(await commit([p])));
+      return out;
     }
+  };
+
+  /**
+   * The prepared requests at the head of the queue that append together: the first, then those
+   * after it already prepared for the same stream with rows to append, up to GROUP_MAX_ROWS rows.
+   */
+  const takeGroup = (first: Prepared): Prepared[] => {
+    const group = [first];
+    if (first.response) return group;
+    let rows = first.rows!.length;
+    for (let k = 1; k < queue.length; k++) {
+      const v = queue[k]!.value;
+      if (!v || v.response || v.w.name !== first.w.name || rows + v.rows!.length > GROUP_MAX_ROWS) break;
+      group.push(v);
+      rows += v.rows!.length;
+    }
+    return group;
   };
 
   const pump = async () => {
@@ -211,12 +258,13 @@ export function appendRowsConnection(streams: WriteStreams, call: grpc.ServerDup
     running = true;
     try {
       while (queue.length && !closed) {
-        const prepared = await queue[0]!;
-        queue.shift();
+        const group = takeGroup(await queue[0]!.promise);
+        queue.splice(0, group.length);
+        appendRowsQueue.largestGroup = Math.max(appendRowsQueue.largestGroup, group.length);
         if (queue.length < MAX_QUEUED_REQUESTS && call.isPaused()) call.resume();
-        const resp = await commit(prepared);
+        const responses = await commit(group);
         if (closed) return;
-        call.write(resp);
+        for (const r of responses) call.write(r);
       }
       if (ended && !closed && !queue.length) {
         closed = true;
@@ -231,9 +279,10 @@ export function appendRowsConnection(streams: WriteStreams, call: grpc.ServerDup
 
   call.on('data', (req: Msg) => {
     if (closed) return;
-    const p = prepare(req);
-    p.catch(() => undefined); // its failure is met in order, by pump
-    queue.push(p);
+    const entry: QueuedRequest = { promise: prepare(req) };
+    // Its failure is met in order, by pump; its value lets pump group it with the requests before it.
+    entry.promise.then((v) => (entry.value = v), () => undefined);
+    queue.push(entry);
     appendRowsQueue.peak = Math.max(appendRowsQueue.peak, queue.length);
     if (queue.length >= MAX_QUEUED_REQUESTS) call.pause();
     void pump();
