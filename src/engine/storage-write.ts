@@ -32,7 +32,7 @@ import type { Engine } from './engine-types.js';
 import { metaSql } from './duckdb/db.js';
 import { versionedWrite } from './history.js';
 import { ident } from './lower/context.js';
-import { appendWithMeta, moveStagedSql, stagingTableSql } from './storage-write-commit.js';
+import { AppendGroups, appendWithMeta, moveStagedSql, stagingTableSql } from './storage-write-commit.js';
 import { checkRows, guardSnapshot, refusalOf } from './storage-write-checks.js';
 
 /** `WriteStream.Type` of a created stream (the `_default` stream is COMMITTED-like and has no record). */
@@ -120,6 +120,7 @@ function newStreamId(serial: number): string {
 export class WriteStreams {
   private readonly streams = new Map<string, WriteStreamRecord>();
   private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly tableGroups = new AppendGroups();
   private loaded?: Promise<void>;
   private serial = 0;
 
@@ -253,8 +254,12 @@ export class WriteStreams {
       const meta = s ? [this.metaOf({ ...s, rowCount: end })] : [];
       if (s?.stage) await appendWithMeta(this.e, s.stage, columns, rows, meta);
       else {
-        await versionedWrite(this.e, t, () => appendWithMeta(this.e, t.duckName, columns, rows, meta), 'append');
-        t.lastModifiedTime = Date.now();
+        // Grouped with the other connections' appends to this table (group commit).
+        const key = `${t.duckName}\n${JSON.stringify(columns.map((c) => [c.name, c.type]))}`;
+        await this.tableGroups.append(key, rows, meta, async (all, metas) => {
+          await versionedWrite(this.e, t, () => appendWithMeta(this.e, t.duckName, columns, all, metas), 'append');
+          t.lastModifiedTime = Date.now();
+        });
       }
       if (s) s.rowCount = end;
       return outcomes;
