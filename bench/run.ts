@@ -6,7 +6,9 @@
  * Options:
  *   --peer URL          also run every case against another endpoint (side-by-side column)
  *   --peer-project ID   project id on the peer (default bench-project)
- *   --only a,b          only these cases (names from cases.ts; `storage` = the Storage Read cases, storage-read.ts)
+ *   --only a,b          only these cases (names from cases.ts; `storage` = the Storage Read cases, storage-read.ts;
+ *                       `write` = the Storage Write cases, storage-write.ts)
+ *   --write-rows N      rows of the Storage Write cases (default 1000000)
  *   --storage-rows N    rows of the Storage Read table (default 10000000)
  *   --storage-iters N   timed reads per Storage Read case (default 3, after one warm-up)
  *   --no-process        skip cold start and RSS
@@ -14,7 +16,8 @@
  *   --no-write          print only, do not write bench/results/
  *
  * The Storage Read cases run last, on an emulator of their own, and write
- * `bench/results/<YYYY-MM-DD>-storage.md`.
+ * `bench/results/<YYYY-MM-DD>-storage.md`; then the Storage Write cases, writing
+ * `bench/results/<YYYY-MM-DD>-storage-write.md`.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -28,6 +31,7 @@ import { checkLines, noteLines, resultsTable, processLines, stats, writeResults,
 import { Target, errText } from './target.js';
 import { ReplayServer } from './replay.js';
 import { runStorageBench } from './storage-read.js';
+import { runStorageWriteBench } from './storage-write.js';
 import fs from 'node:fs';
 
 /**
@@ -61,10 +65,11 @@ interface Args {
   write: boolean;
   storageRows: number;
   storageIters: number;
+  writeRows: number;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { peerProject: 'bench-project', process: true, rssQueries: 10_000, write: true, storageRows: 10_000_000, storageIters: 3 };
+  const a: Args = { peerProject: 'bench-project', process: true, rssQueries: 10_000, write: true, storageRows: 10_000_000, storageIters: 3, writeRows: 1_000_000 };
   for (let i = 0; i < argv.length; i++) {
     const v = () => {
       const x = argv[++i];
@@ -80,6 +85,7 @@ function parseArgs(argv: string[]): Args {
       case '--no-write': a.write = false; break;
       case '--storage-rows': a.storageRows = Number(v()); break;
       case '--storage-iters': a.storageIters = Number(v()); break;
+      case '--write-rows': a.writeRows = Number(v()); break;
       default: throw new Error(`unknown option ${argv[i]} (see bench/run.ts)`);
     }
   }
@@ -231,12 +237,34 @@ async function runStorage(args: Args): Promise<void> {
   }
 }
 
+/** The Storage Write cases (storage-write.ts): prints their report and writes `<date>-storage-write.md`. */
+async function runStorageWrite(args: Args): Promise<void> {
+  const load0 = os.loadavg()[0];
+  const t0 = performance.now();
+  const table = await runStorageWriteBench({ rows: args.writeRows, log });
+  const date = new Date().toISOString().slice(0, 10);
+  const report = `# Storage Write API bench ${date}\n\n\`npm run bench -- ${process.argv.slice(2).join(' ')}\` on ${os.cpus().length} cores, load average ${load0.toFixed(2)} → ${os.loadavg()[0].toFixed(2)}, ${((performance.now() - t0) / 1000).toFixed(0)} s.\n\n${table}\n`;
+  process.stdout.write(`\n${report}\n`);
+  if (args.write) {
+    const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
+    let file = path.join(dir, `${date}-storage-write.md`);
+    for (let n = 2; fs.existsSync(file); n++) file = path.join(dir, `${date}-storage-write-${n}.md`);
+    fs.writeFileSync(file, report);
+    process.stdout.write(`results written to ${path.relative(process.cwd(), file)}\n`);
+  }
+}
+
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const args = parseArgs(argv);
   const storage = !args.only || args.only.includes('storage');
-  if (args.only) args.only = args.only.filter((n) => n !== 'storage');
-  if (args.only && !args.only.length) return runStorage(args);
+  const writeApi = !args.only || args.only.includes('write');
+  if (args.only) args.only = args.only.filter((n) => n !== 'storage' && n !== 'write');
+  if (args.only && !args.only.length) {
+    if (storage) await runStorage(args);
+    if (writeApi) await runStorageWrite(args);
+    return;
+  }
   const t0 = performance.now();
   const load0 = os.loadavg()[0];
   const cases = args.only ? CASES.filter((c) => args.only!.includes(c.name)) : CASES;
@@ -265,6 +293,7 @@ async function main(): Promise<void> {
     process.stdout.write(`results written to ${path.relative(process.cwd(), file)}\n`);
   }
   if (storage) await runStorage(args);
+  if (writeApi) await runStorageWrite(args);
 }
 
 main().then(

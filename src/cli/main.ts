@@ -35,7 +35,7 @@ serve.action(async (o: Record<string, unknown>) => {
   prespawnAnalyzer(log.child({ component: 'analyzer' })); // boots while the rest loads
   const { startEmulator } = await import('../server/server.js');
   const emu = await startEmulator({ ...config, logger: log });
-  process.stdout.write(`bqemu serving BigQuery REST v2 on ${emu.url} and the Storage Read API (gRPC) on ${emu.grpcAddress} (project ${emu.projectId}${config.dataDir ? `, data in ${config.dataDir}` : ', in memory'}) — ready in ${Date.now() - t0} ms\n`);
+  process.stdout.write(`bqemu serving BigQuery REST v2 on ${emu.url} and the Storage Read and Write APIs (gRPC) on ${emu.grpcAddress} (project ${emu.projectId}${config.dataDir ? `, data in ${config.dataDir}` : ', in memory'}) — ready in ${Date.now() - t0} ms\n`);
   const stop = async () => {
     await emu.close();
     process.exit(0);

@@ -27,7 +27,7 @@ export interface EmulatorConfig {
   host: string;
   /** REST port; 0 picks a free one. */
   port: number;
-  /** gRPC (Storage Read API) port. */
+  /** gRPC port (Storage Read and Write APIs). */
   grpcPort: number;
   /** Default project id. */
   projectId: string;

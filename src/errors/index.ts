@@ -49,6 +49,7 @@ import * as models from './model-errors.js';
 import * as iam from './iam-errors.js';
 import * as undelete from './undelete-errors.js';
 import * as metadataLimits from './metadata-limits.js';
+import * as storageWrite from './storage-write-errors.js';
 
 export { REASON_STATUS, asBigQueryError } from './bigquery-error.js';
 export type { Reason } from './bigquery-error.js';
@@ -80,13 +81,15 @@ export * from './storage-read-errors.js';
 export * from './model-errors.js';
 export * from './iam-errors.js';
 export * from './undelete-errors.js';
+export * from './storage-write-errors.js';
+export * from './metadata-limits.js';
 export { GRPC_CODE, grpcCodeOf } from './grpc-status.js';
 
 /** Every factory of the catalogue, by name. */
 const FACTORIES = {
   ...reasons, ...notFound, ...alreadyExists, ...notSupported, ...rest, ...accessDenied, ...resources, ...limits, ...jobs, ...rewrite, ...load,
   ...resourceIds, ...invalidValue, ...http, ...tables, ...routines, ...scripts, ...queries, ...internals, ...runtimes, ...schemas, ...values,
-  ...storageRead, ...models, ...iam, ...undelete, ...metadataLimits,
+  ...storageRead, ...models, ...iam, ...undelete, ...metadataLimits, ...storageWrite,
 };
 
 /**

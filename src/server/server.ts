@@ -59,9 +59,9 @@ export interface Emulator {
   config: EmulatorConfig;
   /** The emulator's structured logger. */
   log: Logger;
-  /** The bound port of the gRPC Storage Read API (src/server/grpc/). */
+  /** The bound port of the gRPC Storage Read and Write APIs (src/server/grpc/). */
   grpcPort: number;
-  /** `host:port` of the gRPC Storage Read API. */
+  /** `host:port` of the gRPC Storage Read and Write APIs. */
   grpcAddress: string;
   close(): Promise<void>;
 }
@@ -166,7 +166,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     .catch((e: unknown) => {
       // The default port taken (another emulator, a test run beside this one): a free port instead.
       if (grpcPort !== DEFAULT_GRPC_PORT || !/EADDRINUSE|address already in use/i.test(String((e as Error)?.message))) throw e;
-      grpcLog.warn({ port: grpcPort }, 'the default gRPC port is taken; serving the Storage Read API on a free port');
+      grpcLog.warn({ port: grpcPort }, 'the default gRPC port is taken; serving the Storage Read and Write APIs on a free port');
       return startGrpc(0);
     })
     .catch(async (e: unknown) => {

@@ -1,0 +1,275 @@
+/**
+ * The Storage Write API cases of `npm run bench` (`--only write` runs them alone): N rows (default
+ * 1M) of (INT64, FLOAT64, STRING) appended to a spawned emulator (`node bin/bqemu.js serve`) —
+ *
+ * - through the managed writer (`managedwriter.JSONWriter` on the `_default` stream, batches of
+ *   BATCH rows, IN_FLIGHT appends pipelined): the client's JSON → proto encoding is timed apart
+ *   (the same rows encoded alone) and subtracted for the server-side rate;
+ * - through raw AppendRows with pre-serialised requests (every AppendRowsRequest encoded before
+ *   the clock starts, written as bytes on a grpc-js bidi call): the client's cost is only gRPC
+ *   framing, so the wall time is the server's (decode, DuckDB append and commit, answer) —
+ *   on the `_default` stream and on a COMMITTED stream with offsets;
+ *
+ * next to DuckDB's appender in the same run (the same rows into a separate in-memory DuckDB, same
+ * `@duckdb/node-api`, one transaction). Also the server's steps in this process without gRPC
+ * (src/wire/write-rows.ts decoding of the same serialized rows; the DuckDB append), to show which
+ * one bounds the rate, and the event loop's longest stall while an in-process emulator takes
+ * the raw appends. Targets: ≥ 1M rows/s server-side for proto batches, ≤ 2× the appender.
+ */
+import * as grpc from '@grpc/grpc-js';
+import { adapt, managedwriter } from '@google-cloud/bigquery-storage';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { PassThroughClient } from 'google-auth-library';
+import { createRequire } from 'node:module';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import protobuf from 'protobufjs';
+import descriptorExt from 'protobufjs/ext/descriptor/index.js';
+import { startEmulator } from '../src/server/server.js';
+import { protoRowDecoder } from '../src/wire/write-rows.js';
+import { ensureFreshBuild, spawnEmulator, type Spawned } from './process.js';
+import { Target } from './target.js';
+
+const require = createRequire(import.meta.url);
+const BATCH = 10_000;
+const IN_FLIGHT = 4;
+const P = 'bench-project';
+
+interface Row {
+  id: number;
+  f: number;
+  s: string;
+}
+export const rowsOf = (n: number): Row[] => Array.from({ length: n }, (_, i) => ({ id: i + 1, f: (i + 1) / 7, s: `v${i + 1}` }));
+
+const storageSchema = adapt.convertBigQuerySchemaToStorageTableSchema({
+  fields: [
+    { name: 'id', type: 'INTEGER' },
+    { name: 'f', type: 'FLOAT' },
+    { name: 's', type: 'STRING' },
+  ],
+});
+const descriptorProto = adapt.convertStorageSchemaToProto2Descriptor(storageSchema, 'root');
+// As JSON (what the managed writer sends, Writer.appendRows): set fields only, no prototype defaults.
+const descriptor = descriptorProto.toJSON();
+const columns = [
+  { name: 'id', type: { kind: 'INT64' as const }, required: false },
+  { name: 'f', type: { kind: 'FLOAT64' as const }, required: false },
+  { name: 's', type: { kind: 'STRING' as const }, required: false },
+];
+
+/** The row message type of `descriptor` (protobufjs's descriptor extension), for pre-serialising rows. */
+function rowType(): protobuf.Type {
+  const d = (descriptorExt as unknown as { DescriptorProto: protobuf.Type }).DescriptorProto.fromObject(descriptor as object);
+  const t = (protobuf.Type as unknown as { fromDescriptor(d: unknown): protobuf.Type }).fromDescriptor(d);
+  new protobuf.Root().add(t);
+  return t;
+}
+
+/** storage.proto's AppendRowsRequest / AppendRowsResponse (the client library's protos.json). */
+function storageTypes() {
+  const root = protobuf.Root.fromJSON(require('@google-cloud/bigquery-storage/build/protos/protos.json'));
+  return {
+    request: root.lookupType('google.cloud.bigquery.storage.v1.AppendRowsRequest'),
+    response: root.lookupType('google.cloud.bigquery.storage.v1.AppendRowsResponse'),
+  };
+}
+
+/** Serialized rows of `rows` in batches of BATCH. */
+export function serializeBatches(rows: Row[]): Uint8Array[][] {
+  const t = rowType();
+  const out: Uint8Array[][] = [];
+  for (let i = 0; i < rows.length; i += BATCH) out.push(rows.slice(i, i + BATCH).map((r) => t.encode(t.fromObject(r)).finish()));
+  return out;
+}
+
+/** Every AppendRowsRequest of a raw run, encoded (offsets when `withOffsets`). */
+function encodeRequests(stream: string, batches: Uint8Array[][], withOffsets: boolean): Buffer[] {
+  const { request } = storageTypes();
+  let offset = 0;
+  return batches.map((serializedRows, i) => {
+    const msg: Record<string, unknown> = { protoRows: { rows: { serializedRows } } };
+    if (i === 0) Object.assign(msg, { writeStream: stream, protoRows: { writerSchema: { protoDescriptor: descriptor }, rows: { serializedRows } } });
+    if (withOffsets) msg.offset = { value: offset };
+    offset += serializedRows.length;
+    return Buffer.from(request.encode(request.fromObject(msg)).finish());
+  });
+}
+
+/** Writes pre-encoded AppendRows requests on one bidi call (IN_FLIGHT at a time); resolves with the ms from first write to last answer. */
+async function rawAppend(address: string, requests: Buffer[]): Promise<number> {
+  const { response } = storageTypes();
+  const client = new grpc.Client(address, grpc.credentials.createInsecure());
+  const call = client.makeBidiStreamRequest(
+    '/google.cloud.bigquery.storage.v1.BigQueryWrite/AppendRows',
+    (b: Buffer) => b,
+    (b: Buffer) => response.toObject(response.decode(b)) as { error?: { message?: string } },
+  );
+  const t0 = performance.now();
+  let sent = 0;
+  let answered = 0;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const pump = () => {
+        while (sent < requests.length && sent - answered < IN_FLIGHT) call.write(requests[sent++]);
+        if (sent === requests.length) call.end();
+      };
+      call.on('data', (r: { error?: { message?: string } }) => {
+        if (r.error) return reject(new Error(`append refused: ${r.error.message}`));
+        answered++;
+        if (answered === requests.length) resolve();
+        else pump();
+      });
+      call.on('error', reject);
+      pump();
+    });
+    return performance.now() - t0;
+  } finally {
+    call.cancel();
+    client.close();
+  }
+}
+
+/** Appends `rows` through JSONWriter on the `_default` stream; ms from the first append to the last acknowledgment. */
+async function jsonWriterAppend(grpcPort: number, table: string, rows: Row[]): Promise<number> {
+  const client = new managedwriter.WriterClient({ servicePath: '127.0.0.1', port: grpcPort, sslCreds: grpc.credentials.createInsecure(), projectId: P, authClient: new PassThroughClient() as never });
+  const connection = await client.createStreamConnection({ streamId: managedwriter.DefaultStream, destinationTable: table });
+  const writer = new managedwriter.JSONWriter({ connection, protoDescriptor: descriptorProto });
+  try {
+    const t0 = performance.now();
+    const pending: Promise<unknown>[] = [];
+    for (let i = 0; i < rows.length; i += BATCH) {
+      pending.push(writer.appendRows(rows.slice(i, i + BATCH) as never).getResult().then((r) => {
+        if ((r as { error?: { message?: string } }).error) throw new Error(`append refused: ${(r as { error: { message: string } }).error.message}`);
+      }));
+      if (pending.length >= IN_FLIGHT) await pending.shift();
+    }
+    await Promise.all(pending);
+    return performance.now() - t0;
+  } finally {
+    writer.close();
+    client.close();
+  }
+}
+
+/** The client's JSON → proto encoding of `rows` alone (what JSONWriter spends before sending), ms. */
+function jsonEncodeMs(rows: Row[]): number {
+  const t = rowType();
+  const t0 = performance.now();
+  for (const r of rows) t.encode(t.fromObject(r)).finish();
+  return performance.now() - t0;
+}
+
+/** DuckDB's appender: `rows` into a fresh in-memory table, one transaction, ms. */
+async function duckAppenderMs(rows: Row[]): Promise<number> {
+  const duck = await DuckDBInstance.create(':memory:');
+  const c = await duck.connect();
+  try {
+    await c.run('CREATE TABLE t (id BIGINT, f DOUBLE, s VARCHAR)');
+    const t0 = performance.now();
+    await c.run('BEGIN TRANSACTION');
+    const a = await c.createAppender('t');
+    for (const r of rows) {
+      a.appendBigInt(BigInt(r.id));
+      a.appendDouble(r.f);
+      a.appendVarchar(r.s);
+      a.endRow();
+    }
+    a.flushSync();
+    a.closeSync();
+    await c.run('COMMIT');
+    return performance.now() - t0;
+  } finally {
+    c.closeSync();
+    duck.closeSync();
+  }
+}
+
+/** src/wire/write-rows.ts decoding the serialized batches in this process, ms. */
+function decodeMs(batches: Uint8Array[][]): number {
+  const dec = protoRowDecoder(descriptor, columns);
+  const t0 = performance.now();
+  for (const b of batches) dec.decode(b);
+  return performance.now() - t0;
+}
+
+/** The longest event-loop stall (5 ms timer) while an in-process emulator takes the raw appends of `batches`. */
+export async function eventLoopStallMs(batches: Uint8Array[][]): Promise<number> {
+  const emu = await startEmulator({ port: 0, grpcPort: 0, projectId: P });
+  try {
+    const target = new Target('loop', emu.url, emu.projectId, 'sw_loop');
+    await target.bq.createDataset('sw_loop');
+    await target.query('CREATE TABLE sw_loop.t (id INT64, f FLOAT64, s STRING)');
+    const requests = encodeRequests(`projects/${P}/datasets/sw_loop/tables/t/streams/_default`, batches, false);
+    const h = monitorEventLoopDelay({ resolution: 5 });
+    h.enable();
+    await rawAppend(`127.0.0.1:${emu.grpcPort}`, requests);
+    h.disable();
+    return h.max / 1e6;
+  } finally {
+    await emu.close();
+  }
+}
+
+const rate = (n: number, ms: number) => `${((n / ms) * 1000 / 1e6).toFixed(2)} M`;
+
+/** Runs the Storage Write cases on `rows` rows; returns the markdown report. */
+export async function runStorageWriteBench(opts: { rows: number; log: (s: string) => void }): Promise<string> {
+  const { rows: n, log } = opts;
+  if (ensureFreshBuild()) log('src/ was newer than dist/: built it first (npm run build)');
+  const rows = rowsOf(n);
+  log(`write: serializing ${n} rows (client side, untimed)…`);
+  const batches = serializeBatches(rows);
+  let emu: Spawned | undefined;
+  try {
+    emu = await spawnEmulator();
+    const target = new Target('bqemu', emu.url, emu.projectId, 'sw_bench');
+    await target.bq.createDataset('sw_bench');
+    const tableName = (t: string) => `projects/${emu!.projectId}/datasets/sw_bench/tables/${t}`;
+    for (const t of ['json', 'raw_default', 'raw_committed', 'warm']) await target.query(`CREATE TABLE sw_bench.${t} (id INT64, f FLOAT64, s STRING)`);
+    const address = `127.0.0.1:${emu.grpcPort}`;
+    // Warm-up: one raw batch and one JSONWriter batch.
+    await rawAppend(address, encodeRequests(`${tableName('warm')}/streams/_default`, batches.slice(0, 1), false));
+    await jsonWriterAppend(emu.grpcPort, tableName('warm'), rows.slice(0, BATCH));
+    const rawDefaultReq = encodeRequests(`${tableName('raw_default')}/streams/_default`, batches, false);
+    const rawDefault = await rawAppend(address, rawDefaultReq);
+    log(`  raw AppendRows, _default: ${rawDefault.toFixed(0)} ms`);
+    const writeGapic = new managedwriter.WriterClient({ servicePath: '127.0.0.1', port: emu.grpcPort, sslCreds: grpc.credentials.createInsecure(), projectId: P, authClient: new PassThroughClient() as never });
+    const committed = await writeGapic.createWriteStream({ streamType: managedwriter.CommittedStream, destinationTable: tableName('raw_committed') });
+    writeGapic.close();
+    const rawCommitted = await rawAppend(address, encodeRequests(committed, batches, true));
+    log(`  raw AppendRows, COMMITTED with offsets: ${rawCommitted.toFixed(0)} ms`);
+    const json = await jsonWriterAppend(emu.grpcPort, tableName('json'), rows);
+    const encode = jsonEncodeMs(rows);
+    log(`  JSONWriter: ${json.toFixed(0)} ms (client encoding alone ${encode.toFixed(0)} ms)`);
+    const counts = await target.query(`SELECT (SELECT COUNT(*) FROM sw_bench.json) AS j, (SELECT COUNT(*) FROM sw_bench.raw_default) AS d, (SELECT COUNT(*) FROM sw_bench.raw_committed) AS c`);
+    const appender = await duckAppenderMs(rows);
+    log(`  DuckDB appender: ${appender.toFixed(0)} ms`);
+    const decode = decodeMs(batches);
+    log(`  decoder alone (src/wire/write-rows.ts): ${decode.toFixed(0)} ms`);
+    const stall = await eventLoopStallMs(batches);
+    log(`  event loop, in-process emulator: longest stall ${stall.toFixed(1)} ms`);
+    const serverJson = Math.max(json - encode, 1);
+    const best = Math.min(rawDefault, rawCommitted);
+    const check = (ok: boolean) => (ok ? 'met' : 'MISSED');
+    return [
+      `| case | rows | ms | rows/s | × DuckDB appender |`,
+      `|---|---|---|---|---|`,
+      `| raw AppendRows, pre-serialised proto rows, _default stream (server side) | ${n} | ${rawDefault.toFixed(0)} | ${rate(n, rawDefault)} | ${(rawDefault / appender).toFixed(2)}× |`,
+      `| raw AppendRows, pre-serialised proto rows, COMMITTED stream with offsets (server side) | ${n} | ${rawCommitted.toFixed(0)} | ${rate(n, rawCommitted)} | ${(rawCommitted / appender).toFixed(2)}× |`,
+      `| JSONWriter, _default stream, end to end | ${n} | ${json.toFixed(0)} | ${rate(n, json)} | ${(json / appender).toFixed(2)}× |`,
+      `| JSONWriter minus its client encoding (${encode.toFixed(0)} ms) | ${n} | ${serverJson.toFixed(0)} | ${rate(n, serverJson)} | ${(serverJson / appender).toFixed(2)}× |`,
+      `| DuckDB appender, same rows, one transaction | ${n} | ${appender.toFixed(0)} | ${rate(n, appender)} | 1.00× |`,
+      `| the server's decoder alone (src/wire/write-rows.ts, no gRPC, no DuckDB) | ${n} | ${decode.toFixed(0)} | ${rate(n, decode)} | – |`,
+      '',
+      `Rows in the tables afterwards: ${JSON.stringify(counts[0])}. Batches of ${BATCH} rows, ${IN_FLIGHT} appends in flight.`,
+      '',
+      'Targets:',
+      `- ≥ 1M rows/s server-side for proto batches: ${rate(n, best)} — ${check((n / best) * 1000 >= 1e6)}`,
+      `- ≤ 2× DuckDB's appender: ${(best / appender).toFixed(2)}× — ${check(best <= 2 * appender)}`,
+      `- event loop never blocked > ~50 ms (in-process emulator, raw appends of ${n} rows, 5 ms timer): longest ${stall.toFixed(1)} ms — ${check(stall <= 50)}`,
+      `- decoder share of the raw _default append: ${((decode / rawDefault) * 100).toFixed(0)}%`,
+    ].join('\n');
+  } finally {
+    await emu?.stop();
+  }
+}
