@@ -11,7 +11,7 @@
  * - rest-errors.ts — the API front end's request errors (`Required parameter is missing`, …)
  * - http-errors.ts (HTTP-level refusals), resource-ids.ts, invalid-value.ts (`Invalid value for …`)
  * - value-errors.ts (JSON values of insertAll rows and query parameters)
- * - table-errors.ts, schema-errors.ts, routine-errors.ts, job-errors.ts, load-errors.ts
+ * - table-errors.ts, schema-errors.ts, routine-errors.ts, job-errors.ts, load-errors.ts, orc-errors.ts
  * - query-errors.ts (analysis errors the emulator raises), script-errors.ts, runtime-errors.ts
  * - access-denied.ts, resources-exceeded.ts, limits.ts, internal-errors.ts (500s), rewrite.ts
  *
@@ -43,6 +43,7 @@ import * as runtimes from './runtime-errors.js';
 import * as schemas from './schema-errors.js';
 import * as values from './value-errors.js';
 import * as storageRead from './storage-read-errors.js';
+import * as orc from './orc-errors.js';
 
 export { REASON_STATUS, asBigQueryError } from './bigquery-error.js';
 export type { Reason } from './bigquery-error.js';
@@ -71,13 +72,14 @@ export * from './runtime-errors.js';
 export * from './schema-errors.js';
 export * from './value-errors.js';
 export * from './storage-read-errors.js';
+export * from './orc-errors.js';
 export { GRPC_CODE, grpcCodeOf } from './grpc-status.js';
 
 /** Every factory of the catalogue, by name. */
 const FACTORIES = {
   ...reasons, ...notFound, ...alreadyExists, ...notSupported, ...rest, ...accessDenied, ...resources, ...limits, ...jobs, ...rewrite, ...load,
   ...resourceIds, ...invalidValue, ...http, ...tables, ...routines, ...scripts, ...queries, ...internals, ...runtimes, ...schemas, ...values,
-  ...storageRead,
+  ...storageRead, ...orc,
 };
 
 /**

@@ -1,0 +1,105 @@
+/**
+ * ORC files of load jobs (sourceFormat ORC), read by the decoder under orc/ (written from the
+ * Apache ORC specification v1) into typed rows.
+ *
+ * BigQuery's rules ("Loading ORC data from Cloud Storage",
+ * https://cloud.google.com/bigquery/docs/loading-data-cloud-storage-orc):
+ * - "the table schema is automatically retrieved from the self-describing source data"; with
+ *   several files "the alphabetically last file is used", and fields of the same name in the
+ *   other files must convert to the same BigQuery type (orc/orc-types.ts for the conversions);
+ *   a column another file lacks loads as NULL;
+ * - "compressed file footer and stripes" are read (codecs of orc/orc-compression.ts).
+ * A file that is not ORC, or is malformed, fails the job with BigQuery's reading error
+ * (BigQueryError.orcInvalid). Decoding yields to the event loop between stripes.
+ */
+import fs from 'node:fs';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { BigQueryError } from '../errors/errors.js';
+import type { Column } from '../types/schema.js';
+import { typesEqual, type BqType, type Value } from '../types/types.js';
+import { StripeColumns } from './orc/orc-columns.js';
+import { OrcFormatError, supportedCompression } from './orc/orc-compression.js';
+import { openOrc, readStripe, type OrcFile } from './orc/orc-file.js';
+import type { OrcType } from './orc/orc-proto.js';
+import { ORC_DEFAULT_DECIMAL_TARGETS, bigQueryType, orcColumns, type DecimalTarget, type OrcMappingOptions } from './orc/orc-types.js';
+
+/** The dotted field path of every column id of a type tree (the root is ''). */
+function columnNames(types: OrcType[]): string[] {
+  const names = new Array<string>(types.length).fill('');
+  types.forEach((t, id) =>
+    t.subtypes.forEach((c, k) => {
+      if (c < names.length) names[c] = t.kind === 'STRUCT' ? [names[id], t.fieldNames[k]].filter(Boolean).join('.') : names[id];
+    }),
+  );
+  return names;
+}
+
+/** The rows of one ORC file, with its columns. */
+async function readFile(f: string, file: OrcFile, opts: OrcMappingOptions): Promise<{ columns: Column[]; rows: Value[][] }> {
+  const { types } = file.footer;
+  const columns = orcColumns(types, opts);
+  const bqTypes = types.map((_, id) => bigQueryType(types, id, opts));
+  const names = columnNames(types);
+  const rows: Value[][] = [];
+  for (const info of file.footer.stripes) {
+    await yieldToLoop();
+    const stripe = readStripe(file, info);
+    for (const row of new StripeColumns(types, bqTypes, stripe, names).read(0, info.numberOfRows))
+      rows.push(row === null ? columns.map(() => null) : (row as Value[]));
+  }
+  orcCheckRows(f, rows.length, file.footer.numberOfRows);
+  return { columns, rows };
+}
+
+function orcCheckRows(f: string, got: number, expected: number): void {
+  if (got !== expected) throw BigQueryError.orcInvalid(f, `the stripes hold ${got} rows where the footer counts ${expected}`);
+}
+
+/** The load options of a JobConfigurationLoad that ORC reading uses. */
+function mappingOptions(load: Record<string, any>): OrcMappingOptions {
+  const given = Array.isArray(load.decimalTargetTypes) ? (load.decimalTargetTypes as string[]).map((t) => String(t).toUpperCase()) : [];
+  const targets = given.filter((t): t is DecimalTarget => t === 'NUMERIC' || t === 'BIGNUMERIC' || t === 'STRING');
+  return { decimalTargets: targets.length ? targets : ORC_DEFAULT_DECIMAL_TARGETS };
+}
+
+/**
+ * Reads the ORC files of a load job: the columns of the alphabetically last file and the rows
+ * of every file, as BigQuery values (src/types/types.ts Value) in column order.
+ * @param files local paths (source-uris.ts sourceFiles, or a media upload's file)
+ * @param load the JobConfigurationLoad (decimalTargetTypes)
+ * @throws BigQueryError invalid (`Error while reading data, error message: …`) for a file that
+ *   is not ORC or is malformed, an LZO-compressed file, a list of lists or of maps, a NULL list
+ *   element, or a field whose type differs between files
+ */
+export async function readOrc(files: string[], load: Record<string, any>): Promise<{ columns: Column[]; rows: Value[][] }> {
+  const opts = mappingOptions(load);
+  const ordered = [...files].sort();
+  const parts: { columns: Column[]; rows: Value[][] }[] = [];
+  for (const f of ordered) {
+    try {
+      const file = openOrc(fs.readFileSync(f));
+      if (!supportedCompression(file.postScript.compression)) throw BigQueryError.orcCompressionNotSupported(file.postScript.compression);
+      parts.push(await readFile(f, file, opts));
+    } catch (e) {
+      if (e instanceof OrcFormatError || e instanceof RangeError) throw BigQueryError.orcInvalid(f, e.message);
+      throw e;
+    }
+  }
+  const columns = parts[parts.length - 1]?.columns ?? [];
+  const rows: Value[][] = [];
+  for (const p of parts) {
+    if (p.columns === columns) {
+      for (const r of p.rows) rows.push(r);
+      continue;
+    }
+    const index = columns.map((c) => p.columns.findIndex((x) => x.name.toLowerCase() === c.name.toLowerCase()));
+    index.forEach((k, i) => {
+      if (k >= 0 && !typesEqual(p.columns[k].type, columns[i].type)) throw BigQueryError.orcFieldTypeMismatch(columns[i].name, typeName(p.columns[k].type), typeName(columns[i].type));
+    });
+    for (const r of p.rows) rows.push(index.map((k, i) => (k < 0 ? (columns[i].type.kind === 'ARRAY' ? [] : null) : r[k])));
+    await yieldToLoop();
+  }
+  return { columns, rows };
+}
+
+const typeName = (t: BqType): string => (t.kind === 'ARRAY' ? `ARRAY<${typeName(t.element)}>` : t.kind);
