@@ -13,7 +13,9 @@
  * (BigQueryError.orcInvalid). Decoding yields to the event loop between stripes.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { gcsRoot, isInside } from '../engine/cloud-storage.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Column } from '../types/schema.js';
 import { typesEqual, type BqType, type Value } from '../types/types.js';
@@ -34,6 +36,12 @@ function columnNames(types: OrcType[]): string[] {
   return names;
 }
 
+/** How an error names a source file: its gs:// URI when it lies in the Cloud Storage stand-in folder. */
+function fileLabel(f: string): string {
+  const root = gcsRoot();
+  return isInside(f, root) ? `gs://${path.relative(root, f).split(path.sep).join('/')}` : f;
+}
+
 /** The rows of one ORC file, with its columns. */
 async function readFile(f: string, file: OrcFile, opts: OrcMappingOptions): Promise<{ columns: Column[]; rows: Value[][] }> {
   const { types } = file.footer;
@@ -44,15 +52,26 @@ async function readFile(f: string, file: OrcFile, opts: OrcMappingOptions): Prom
   for (const info of file.footer.stripes) {
     await yieldToLoop();
     const stripe = readStripe(file, info);
-    for (const row of new StripeColumns(types, bqTypes, stripe, names).read(0, info.numberOfRows))
-      rows.push(row === null ? columns.map(() => null) : (row as Value[]));
+    const decoder = new StripeColumns(types, bqTypes, stripe, names);
+    const n = info.numberOfRows;
+    if (stripe.streams.has('0:PRESENT')) {
+      for (const row of decoder.read(0, n)) rows.push(row === null ? columns.map(() => null) : (row as Value[]));
+      continue;
+    }
+    // One top-level column at a time, yielding in between (a stripe can hold many rows).
+    const cells: Value[][] = [];
+    for (const c of types[0].subtypes) {
+      await yieldToLoop();
+      cells.push(decoder.read(c, n));
+    }
+    for (let i = 0; i < n; i++) rows.push(cells.map((col) => col[i]));
   }
   orcCheckRows(f, rows.length, file.footer.numberOfRows);
   return { columns, rows };
 }
 
 function orcCheckRows(f: string, got: number, expected: number): void {
-  if (got !== expected) throw BigQueryError.orcInvalid(f, `the stripes hold ${got} rows where the footer counts ${expected}`);
+  if (got !== expected) throw BigQueryError.orcInvalid(fileLabel(f), `the stripes hold ${got} rows where the footer counts ${expected}`);
 }
 
 /** The load options of a JobConfigurationLoad that ORC reading uses. */
@@ -81,7 +100,7 @@ export async function readOrc(files: string[], load: Record<string, any>): Promi
       if (!supportedCompression(file.postScript.compression)) throw BigQueryError.orcCompressionNotSupported(file.postScript.compression);
       parts.push(await readFile(f, file, opts));
     } catch (e) {
-      if (e instanceof OrcFormatError || e instanceof RangeError) throw BigQueryError.orcInvalid(f, e.message);
+      if (e instanceof OrcFormatError || e instanceof RangeError) throw BigQueryError.orcInvalid(fileLabel(f), e.message);
       throw e;
     }
   }
