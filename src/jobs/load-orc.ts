@@ -36,6 +36,9 @@ function columnNames(types: OrcType[]): string[] {
   return names;
 }
 
+/** Rows assembled between two yields to the event loop. */
+const ROWS_PER_SLICE = 10_000;
+
 /** How an error names a source file: its gs:// URI when it lies in the Cloud Storage stand-in folder. */
 function fileLabel(f: string): string {
   const root = gcsRoot();
@@ -64,7 +67,10 @@ async function readFile(f: string, file: OrcFile, opts: OrcMappingOptions): Prom
       await yieldToLoop();
       cells.push(decoder.read(c, n));
     }
-    for (let i = 0; i < n; i++) rows.push(cells.map((col) => col[i]));
+    for (let i = 0; i < n; i++) {
+      if (i % ROWS_PER_SLICE === ROWS_PER_SLICE - 1) await yieldToLoop();
+      rows.push(cells.map((col) => col[i]));
+    }
   }
   orcCheckRows(f, rows.length, file.footer.numberOfRows);
   return { columns, rows };

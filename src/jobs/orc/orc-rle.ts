@@ -221,7 +221,64 @@ export function readIntegers(r: StreamReader, n: number, v2: boolean, signed: bo
   return out;
 }
 
-/** `readIntegers` as numbers (lengths, dictionary indexes, days, seconds, scales: all well within 2^53). */
+/** Zigzag decoding of a number below 2^53. */
+const unzigzagNumber = (v: number): number => (v % 2 ? -(v + 1) / 2 : v / 2);
+
+/** `count` unsigned integers of `width` bits as numbers (wider than 48 bits: through bigint). */
+function bitNumbers(r: StreamReader, width: number, count: number, out: number[]): void {
+  if (width > 48) {
+    const big: bigint[] = [];
+    r.bits(width, count, big);
+    for (const v of big) out.push(Number(v));
+    return;
+  }
+  let cur = 0;
+  let avail = 0;
+  const { buf } = r;
+  for (let i = 0; i < count; i++) {
+    let need = width;
+    let v = 0;
+    while (need > 0) {
+      if (avail === 0) {
+        if (r.pos >= buf.length) throw new OrcFormatError('read past the end of a stream');
+        cur = buf[r.pos++];
+        avail = 8;
+      }
+      const take = need < avail ? need : avail;
+      v = v * 2 ** take + ((cur >>> (avail - take)) & ((1 << take) - 1));
+      avail -= take;
+      need -= take;
+    }
+    out.push(v);
+  }
+}
+
+/** One RLE v2 run as numbers (the same layouts as readV2Run). */
+function readV2RunNumbers(r: StreamReader, signed: boolean, out: number[]): void {
+  const b0 = r.byte();
+  const kind = b0 >>> 6;
+  if (kind !== 1) {
+    // SHORT_REPEAT, PATCHED_BASE and DELTA: rare in the streams read as numbers, decoded as bigint.
+    r.pos--;
+    const big: bigint[] = [];
+    readV2Run(r, signed, big);
+    for (const v of big) out.push(Number(v));
+    return;
+  }
+  const length = (((b0 & 1) << 8) | r.byte()) + 1;
+  const start = out.length;
+  bitNumbers(r, WIDTHS[(b0 >>> 1) & 0x1f], length, out);
+  if (signed) for (let k = start; k < out.length; k++) out[k] = unzigzagNumber(out[k]);
+}
+
+/**
+ * `readIntegers` as numbers, for streams whose values lie well within 2^53: lengths, dictionary
+ * indexes, days, seconds, nanoseconds, decimal scales.
+ */
 export function readNumbers(r: StreamReader, n: number, v2: boolean, signed: boolean): number[] {
-  return readIntegers(r, n, v2, signed).map(Number);
+  if (!v2) return readV1(r, n, signed).slice(0, n).map(Number);
+  const out: number[] = [];
+  while (out.length < n) readV2RunNumbers(r, signed, out);
+  if (out.length > n) out.length = n;
+  return out;
 }
