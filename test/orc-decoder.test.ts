@@ -74,15 +74,26 @@ describe('ORC compression chunks', () => {
 });
 
 describe('ORC decoding and the event loop', () => {
-  it('a 70,000-row single-stripe file decodes without stalling the event loop more than ~50 ms at a time', async () => {
+  it('a 70,000-row single-stripe file is decoded a slice of rows at a time, letting other work run in between', async () => {
     const file = path.resolve('test/data/orc/nulls-at-end-snappy.orc');
     await readOrc([file], {}); // warm the JIT as a running emulator would be
+    // Other work: a callback re-queued on every turn of the event loop counts the turns it gets.
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      turns++;
+      if (running) setImmediate(tick);
+    };
+    setImmediate(tick);
     const h = monitorEventLoopDelay({ resolution: 5 });
     h.enable();
     const { rows } = await readOrc([file], {});
     h.disable();
+    running = false;
     expect(rows.length).toBe(70000);
-    console.log('max event-loop delay (ms)', h.max / 1e6);
-    expect(h.max / 1e6).toBeLessThan(100);
+    // 70,000 rows in slices of 4,096: at least 17 turns for other work while decoding.
+    expect(turns).toBeGreaterThanOrEqual(17);
+    // Wall-clock stalls: ~5 ms a slice on an idle machine; the bound leaves room for a loaded CI machine.
+    expect(h.max / 1e6).toBeLessThan(250);
   });
 });

@@ -19,7 +19,7 @@ import { gcsRoot, isInside } from '../engine/cloud-storage.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Column } from '../types/schema.js';
 import { typesEqual, type BqType, type Value } from '../types/types.js';
-import { StripeColumns } from './orc/orc-columns.js';
+import { columnReader } from './orc/orc-columns.js';
 import { OrcFormatError, supportedCompression } from './orc/orc-compression.js';
 import { openOrc, readStripe, type OrcFile } from './orc/orc-file.js';
 import type { OrcType } from './orc/orc-proto.js';
@@ -36,8 +36,8 @@ function columnNames(types: OrcType[]): string[] {
   return names;
 }
 
-/** Rows assembled between two yields to the event loop. */
-const ROWS_PER_SLICE = 10_000;
+/** Rows decoded between two yields to the event loop. */
+const ROWS_PER_SLICE = 4096;
 
 /** How an error names a source file: its gs:// URI when it lies in the Cloud Storage stand-in folder. */
 function fileLabel(f: string): string {
@@ -54,22 +54,12 @@ async function readFile(f: string, file: OrcFile, opts: OrcMappingOptions): Prom
   const rows: Value[][] = [];
   for (const info of file.footer.stripes) {
     await yieldToLoop();
-    const stripe = readStripe(file, info);
-    const decoder = new StripeColumns(types, bqTypes, stripe, names);
-    const n = info.numberOfRows;
-    if (stripe.streams.has('0:PRESENT')) {
-      for (const row of decoder.read(0, n)) rows.push(row === null ? columns.map(() => null) : (row as Value[]));
-      continue;
-    }
-    // One top-level column at a time, yielding in between (a stripe can hold many rows).
-    const cells: Value[][] = [];
-    for (const c of types[0].subtypes) {
-      await yieldToLoop();
-      cells.push(decoder.read(c, n));
-    }
-    for (let i = 0; i < n; i++) {
-      if (i % ROWS_PER_SLICE === ROWS_PER_SLICE - 1) await yieldToLoop();
-      rows.push(cells.map((col) => col[i]));
+    const root = columnReader(types, bqTypes, readStripe(file, info), names);
+    // A slice of rows at a time, yielding in between (a stripe can hold millions of rows).
+    for (let done = 0; done < info.numberOfRows; done += ROWS_PER_SLICE) {
+      if (done) await yieldToLoop();
+      for (const row of root.read(Math.min(ROWS_PER_SLICE, info.numberOfRows - done)))
+        rows.push(row === null ? columns.map(() => null) : (row as Value[]));
     }
   }
   orcCheckRows(f, rows.length, file.footer.numberOfRows);

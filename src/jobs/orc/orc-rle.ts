@@ -92,30 +92,61 @@ export class StreamReader {
 /** Zigzag decoding: 0, 1, 2, 3 → 0, -1, 1, -2. */
 export const unzigzag = (v: bigint): bigint => (v & 1n ? -((v + 1n) >> 1n) : v >> 1n);
 
-/** Reads `n` bytes of a byte-RLE stream. @throws OrcFormatError when the stream ends early. */
-export function readByteRle(r: StreamReader, n: number): Uint8Array {
-  const out = new Uint8Array(n);
-  let i = 0;
-  while (i < n) {
+/**
+ * A resumable reader of a run-length encoded stream: `run` decodes the next whole run; values
+ * beyond a request wait for the next one (a stripe's column is read a slice of rows at a time).
+ */
+export class RunReader<T> {
+  private pending: T[] = [];
+  private at = 0;
+  constructor(private readonly run: (out: T[]) => void) {}
+
+  /** The next `n` values. @throws OrcFormatError when the stream ends early or a run is malformed. */
+  next(n: number): T[] {
+    const out = new Array<T>(n);
+    let i = 0;
+    while (i < n) {
+      if (this.at >= this.pending.length) {
+        this.pending = [];
+        this.at = 0;
+        this.run(this.pending);
+        orcCheck(this.pending.length > 0, 'an empty run');
+      }
+      const end = Math.min(n, i + this.pending.length - this.at);
+      while (i < end) out[i++] = this.pending[this.at++];
+    }
+    return out;
+  }
+}
+
+/** A byte-RLE stream (tinyint columns, union tags, and under boolean RLE). */
+export function byteRle(r: StreamReader): RunReader<number> {
+  return new RunReader<number>((out) => {
     const c = r.byte();
     if (c < 128) {
       const v = r.byte();
-      const end = Math.min(n, i + c + 3);
-      out.fill(v, i, end);
-      i = end;
-    } else {
-      for (let k = 256 - c; k > 0 && i < n; k--) out[i++] = r.byte();
-    }
-  }
-  return out;
+      for (let k = c + 3; k > 0; k--) out.push(v);
+    } else for (let k = 256 - c; k > 0; k--) out.push(r.byte());
+  });
 }
 
-/** Reads `n` booleans of a boolean-RLE stream (PRESENT streams, BOOLEAN columns). */
+/** A boolean-RLE stream (PRESENT streams, boolean columns): byte RLE, eight values a byte, most significant bit first. */
+export function booleanRle(r: StreamReader): RunReader<boolean> {
+  const bytes = byteRle(r);
+  return new RunReader<boolean>((out) => {
+    const b = bytes.next(1)[0];
+    for (let k = 7; k >= 0; k--) out.push(((b >>> k) & 1) === 1);
+  });
+}
+
+/** Reads `n` bytes of a byte-RLE stream. @throws OrcFormatError when the stream ends early. */
+export function readByteRle(r: StreamReader, n: number): Uint8Array {
+  return Uint8Array.from(byteRle(r).next(n));
+}
+
+/** Reads `n` booleans of a boolean-RLE stream. */
 export function readBooleans(r: StreamReader, n: number): boolean[] {
-  const bytes = readByteRle(r, Math.ceil(n / 8));
-  const out = new Array<boolean>(n);
-  for (let i = 0; i < n; i++) out[i] = ((bytes[i >>> 3] >>> (7 - (i & 7))) & 1) === 1;
-  return out;
+  return booleanRle(r).next(n);
 }
 
 /** RLE v2 bit widths by their 5-bit code. */
@@ -124,20 +155,19 @@ const WIDTHS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 1
 /** The smallest RLE v2 bit width that holds `n` bits. */
 const closestFixedBits = (n: number): number => WIDTHS.find((w) => w >= n) ?? 64;
 
-function readV1(r: StreamReader, n: number, signed: boolean): bigint[] {
-  const out: bigint[] = [];
-  while (out.length < n) {
-    const c = r.byte();
-    if (c < 128) {
-      const delta = BigInt((r.byte() << 24) >> 24);
-      const base = signed ? r.signedVarint() : r.varint();
-      for (let k = 0; k < c + 3; k++) out.push(base + BigInt(k) * delta);
-    } else {
-      for (let k = 256 - c; k > 0; k--) out.push(signed ? r.signedVarint() : r.varint());
-    }
+/** One integer RLE v1 run (a repeat of control+3 values, or -control literals). */
+function readV1Run<T>(r: StreamReader, signed: boolean, out: T[], conv: (v: bigint) => T): void {
+  const c = r.byte();
+  if (c < 128) {
+    const delta = BigInt((r.byte() << 24) >> 24);
+    const base = signed ? r.signedVarint() : r.varint();
+    for (let k = 0; k < c + 3; k++) out.push(conv(base + BigInt(k) * delta));
+  } else {
+    for (let k = 256 - c; k > 0; k--) out.push(conv(signed ? r.signedVarint() : r.varint()));
   }
-  return out;
 }
+
+const asBigint = (v: bigint): bigint => v;
 
 function readV2Run(r: StreamReader, signed: boolean, out: bigint[]): void {
   const b0 = r.byte();
@@ -208,17 +238,17 @@ function readV2Run(r: StreamReader, signed: boolean, out: bigint[]): void {
 }
 
 /**
- * Reads `n` integers of an integer-RLE stream.
+ * An integer-RLE stream of 64-bit values.
  * @param v2 RLE v2 (column encodings DIRECT_V2 / DICTIONARY_V2), else v1
  * @param signed zigzag-decoded values (signed columns), else unsigned (lengths, indexes)
- * @throws OrcFormatError when the stream ends early or a run is malformed
  */
+export function integerRle(r: StreamReader, v2: boolean, signed: boolean): RunReader<bigint> {
+  return new RunReader<bigint>(v2 ? (out) => readV2Run(r, signed, out) : (out) => readV1Run(r, signed, out, asBigint));
+}
+
+/** Reads `n` integers of an integer-RLE stream (integerRle). */
 export function readIntegers(r: StreamReader, n: number, v2: boolean, signed: boolean): bigint[] {
-  if (!v2) return readV1(r, n, signed).slice(0, n);
-  const out: bigint[] = [];
-  while (out.length < n) readV2Run(r, signed, out);
-  if (out.length > n) out.length = n;
-  return out;
+  return integerRle(r, v2, signed).next(n);
 }
 
 /** Zigzag decoding of a number below 2^53. */
@@ -272,13 +302,14 @@ function readV2RunNumbers(r: StreamReader, signed: boolean, out: number[]): void
 }
 
 /**
- * `readIntegers` as numbers, for streams whose values lie well within 2^53: lengths, dictionary
+ * An integer-RLE stream read as numbers, for values well within 2^53: lengths, dictionary
  * indexes, days, seconds, nanoseconds, decimal scales.
  */
+export function numberRle(r: StreamReader, v2: boolean, signed: boolean): RunReader<number> {
+  return new RunReader<number>(v2 ? (out) => readV2RunNumbers(r, signed, out) : (out) => readV1Run(r, signed, out, Number));
+}
+
+/** Reads `n` integers of an integer-RLE stream as numbers (numberRle). */
 export function readNumbers(r: StreamReader, n: number, v2: boolean, signed: boolean): number[] {
-  if (!v2) return readV1(r, n, signed).slice(0, n).map(Number);
-  const out: number[] = [];
-  while (out.length < n) readV2RunNumbers(r, signed, out);
-  if (out.length > n) out.length = n;
-  return out;
+  return numberRle(r, v2, signed).next(n);
 }
