@@ -20,7 +20,7 @@ import { BigQueryError } from '../errors/errors.js';
 import type { Column } from '../types/schema.js';
 import { typesEqual, type BqType, type Value } from '../types/types.js';
 import { columnReader } from './orc/orc-columns.js';
-import { OrcFormatError, supportedCompression } from './orc/orc-compression.js';
+import { OrcFormatError } from './orc/orc-compression.js';
 import { openOrc, readStripe, type OrcFile } from './orc/orc-file.js';
 import type { OrcType } from './orc/orc-proto.js';
 import { ORC_DEFAULT_DECIMAL_TARGETS, bigQueryType, orcColumns, type DecimalTarget, type OrcMappingOptions } from './orc/orc-types.js';
@@ -93,7 +93,6 @@ export async function readOrc(files: string[], load: Record<string, any>): Promi
   for (const f of ordered) {
     try {
       const file = openOrc(fs.readFileSync(f));
-      if (!supportedCompression(file.postScript.compression)) throw BigQueryError.orcCompressionNotSupported(file.postScript.compression);
       parts.push(await readFile(f, file, opts));
     } catch (e) {
       if (e instanceof OrcFormatError || e instanceof RangeError) throw BigQueryError.orcInvalid(fileLabel(f), e.message);

@@ -7,7 +7,8 @@
  * lists the streams in the order they are stored, each compressed on its own.
  */
 import { decodeFooter, decodePostScript, decodeStripeFooter, type ColumnEncoding, type Footer, type PostScript, type StripeInformation } from './orc-proto.js';
-import { OrcFormatError, decompressStream, orcCheck } from './orc-compression.js';
+import { BigQueryError } from '../../errors/errors.js';
+import { OrcFormatError, decompressStream, orcCheck, supportedCompression } from './orc-compression.js';
 
 /** A parsed file tail. */
 export interface OrcFile {
@@ -37,7 +38,8 @@ function decodeOr<T>(what: string, f: () => T): T {
 /**
  * Reads the tail of an ORC file.
  * @throws OrcFormatError when the file is not ORC (no `ORC` magic), is truncated, declares a
- *   format version other than 0.x / 1.x, or has a malformed PostScript / Footer
+ *   format version other than 0.x / 1.x, or has a malformed PostScript / Footer;
+ *   BigQueryError invalid for a codec this reader does not decode (LZO)
  */
 export function openOrc(buf: Uint8Array): OrcFile {
   orcCheck(buf.length > 4, buf.length === 0 ? 'the file is empty' : 'the file is too short to be ORC');
@@ -47,6 +49,7 @@ export function openOrc(buf: Uint8Array): OrcFile {
   const psStart = buf.length - 1 - psLength;
   const postScript = decodeOr('postscript', () => decodePostScript(buf.subarray(psStart, buf.length - 1)));
   orcCheck(postScript.magic === 'ORC', 'the postscript does not end with the ORC magic');
+  if (!supportedCompression(postScript.compression)) throw BigQueryError.orcCompressionNotSupported(postScript.compression);
   const major = postScript.version[0] ?? 0;
   orcCheck(major <= 1, `unsupported ORC file version ${postScript.version.join('.')}`);
   const footerStart = psStart - postScript.footerLength - postScript.metadataLength;

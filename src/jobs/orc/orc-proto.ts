@@ -148,6 +148,9 @@ const lookup = (name: string): protobuf.Type => {
   return root.lookupType(`orc.proto.${name}`);
 };
 
+/** The protobufjs type of message `name` of package orc.proto (tests encode files with it). */
+export const orcMessageType = (name: 'PostScript' | 'Footer' | 'StripeFooter'): protobuf.Type => lookup(name);
+
 /** Decodes `bytes` as message `name` into a plain object: enums as names, 64-bit integers as numbers, defaults filled in. */
 function decode<T>(name: string, bytes: Uint8Array): T {
   const type = lookup(name);
