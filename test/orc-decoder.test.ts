@@ -5,6 +5,8 @@
  * implementations (node's zlib for raw deflate; the example files for Snappy, LZ4 and ZSTD in
  * test/load-orc.test.ts).
  */
+import fs from 'node:fs';
+import os from 'node:os';
 import zlib from 'node:zlib';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
@@ -12,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { StreamReader, readBooleans, readByteRle, readIntegers } from '../src/jobs/orc/orc-rle.js';
 import { decompressStream, snappyDecode } from '../src/jobs/orc/orc-compression.js';
 import { readOrc } from '../src/jobs/load-orc.js';
+import { BigQueryError } from '../src/errors/errors.js';
 
 const r = (...bytes: number[]) => new StreamReader(Uint8Array.from(bytes));
 const ints = (xs: bigint[]) => xs.map(Number);
@@ -95,5 +98,36 @@ describe('ORC decoding and the event loop', () => {
     expect(turns).toBeGreaterThanOrEqual(17);
     // Wall-clock stalls: ~5 ms a slice on an idle machine; the bound leaves room for a loaded CI machine.
     expect(h.max / 1e6).toBeLessThan(250);
+  });
+});
+
+describe('ORC decoding of damaged files', () => {
+  it('files with random bytes overwritten either load or fail with a reading error (reason invalid), promptly', async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bqemu-orc-fuzz-'));
+    let seed = 12345;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const outcomes = { loaded: 0, invalid: 0 };
+    for (const name of ['TestOrcFile.test1.orc', 'TestOrcFile.testSnappy.orc', 'TestVectorOrcFile.testLz4.orc', 'TestVectorOrcFile.testZstd.0.12.orc', 'TestOrcFile.testUnionAndTimestamp.orc']) {
+      const good = fs.readFileSync(path.resolve('test/data/orc', name));
+      for (let k = 0; k < 40; k++) {
+        const bad = Buffer.from(good);
+        for (let j = 0; j < 1 + Math.floor(rand() * 4); j++) bad[Math.floor(rand() * bad.length)] = Math.floor(rand() * 256);
+        const f = path.join(tmp, `${k}-${name}`);
+        fs.writeFileSync(f, bad);
+        const started = Date.now();
+        await readOrc([f], {}).then(
+          () => outcomes.loaded++,
+          (e: unknown) => {
+            expect(e, `${name} #${k}: ${String(e)}`).toBeInstanceOf(BigQueryError);
+            expect((e as BigQueryError).reason).toBe('invalid');
+            outcomes.invalid++;
+          },
+        );
+        expect(Date.now() - started, `${name} #${k}`).toBeLessThan(5000);
+      }
+    }
+    fs.rmSync(tmp, { recursive: true, force: true });
+    expect(outcomes.loaded + outcomes.invalid).toBe(200);
+    expect(outcomes.invalid).toBeGreaterThan(0);
   });
 });

@@ -20,7 +20,6 @@ import { BigQueryError } from '../errors/errors.js';
 import type { Column } from '../types/schema.js';
 import { typesEqual, type BqType, type Value } from '../types/types.js';
 import { columnReader } from './orc/orc-columns.js';
-import { OrcFormatError } from './orc/orc-compression.js';
 import { openOrc, readStripe, type OrcFile } from './orc/orc-file.js';
 import type { OrcType } from './orc/orc-proto.js';
 import { ORC_DEFAULT_DECIMAL_TARGETS, bigQueryType, orcColumns, type DecimalTarget, type OrcMappingOptions } from './orc/orc-types.js';
@@ -95,8 +94,9 @@ export async function readOrc(files: string[], load: Record<string, any>): Promi
       const file = openOrc(fs.readFileSync(f));
       parts.push(await readFile(f, file, opts));
     } catch (e) {
-      if (e instanceof OrcFormatError || e instanceof RangeError) throw BigQueryError.orcInvalid(fileLabel(f), e.message);
-      throw e;
+      if (e instanceof BigQueryError) throw e;
+      // A damaged file can also trip a decoder's own bounds (RangeError, TypeError): a reading error all the same.
+      throw BigQueryError.orcInvalid(fileLabel(f), e instanceof Error ? e.message : String(e));
     }
   }
   const columns = parts[parts.length - 1]?.columns ?? [];

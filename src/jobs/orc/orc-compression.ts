@@ -24,8 +24,8 @@ export function orcCheck(ok: unknown, message: string): asserts ok {
   if (!ok) throw new OrcFormatError(message);
 }
 
-/** Decodes one raw Snappy block. */
-export function snappyDecode(src: Uint8Array): Uint8Array {
+/** Decodes one raw Snappy block of at most `maxLength` bytes. */
+export function snappyDecode(src: Uint8Array, maxLength = 1 << 24): Uint8Array {
   let pos = 0;
   let length = 0;
   for (let shift = 0; ; shift += 7) {
@@ -34,6 +34,7 @@ export function snappyDecode(src: Uint8Array): Uint8Array {
     length += (b & 0x7f) * 2 ** shift;
     if (b < 0x80) break;
   }
+  orcCheck(length <= maxLength, `Snappy block: ${length} bytes, more than the compression block size`);
   const out = new Uint8Array(length);
   let o = 0;
   while (pos < src.length) {
@@ -125,6 +126,8 @@ export const supportedCompression = (kind: string): boolean => CODECS.has(kind);
  */
 export function decompressStream(data: Uint8Array, kind: string, blockSize: number): Uint8Array {
   if (kind === 'NONE') return data;
+  // A chunk decompresses to at most the block size (writers' default 256 KiB; 16 MiB at most here).
+  const max = Math.min(Math.max(blockSize, 1 << 18), 1 << 24);
   const parts: Uint8Array[] = [];
   let pos = 0;
   while (pos < data.length) {
@@ -140,9 +143,9 @@ export function decompressStream(data: Uint8Array, kind: string, blockSize: numb
       continue;
     }
     try {
-      if (kind === 'ZLIB') parts.push(zlib.inflateRawSync(chunk));
-      else if (kind === 'SNAPPY') parts.push(snappyDecode(chunk));
-      else if (kind === 'LZ4') parts.push(lz4BlockDecode(chunk, Math.max(blockSize, 1 << 18)));
+      if (kind === 'ZLIB') parts.push(zlib.inflateRawSync(chunk, { maxOutputLength: max }));
+      else if (kind === 'SNAPPY') parts.push(snappyDecode(chunk, max));
+      else if (kind === 'LZ4') parts.push(lz4BlockDecode(chunk, max));
       else parts.push(zstdDecompress(chunk));
     } catch (e) {
       if (e instanceof OrcFormatError) throw e;
