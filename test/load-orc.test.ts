@@ -182,4 +182,20 @@ describe('ORC load jobs: options and several files', () => {
     const [[counts]] = await t.bq.query({ query: `SELECT COUNT(*) AS n, COUNTIF(int1 IS NULL) AS no_int, COUNTIF(string1 = 'foo') AS foo FROM ${DS}.mixed` });
     expect(counts).toEqual({ n: 10004, no_int: 4, foo: 1 });
   });
+
+  it('into an existing table: a file field the table lacks fails the append, ignoreUnknownValues leaves it out', async () => {
+    await t.bq.dataset(DS).createTable('ints_only', { schema: { fields: [{ name: 'int1', type: 'INTEGER' }] } });
+    const uri = toGcs('TestOrcFile.testSnappy.orc', 'known/snappy.orc');
+    const load = { sourceUris: [uri], sourceFormat: 'ORC', destinationTable: { projectId: t.projectId, datasetId: DS, tableId: 'ints_only' } };
+    const err = await t.bq.createJob({ configuration: { load } }).then(
+      () => undefined,
+      (e: { message: string }) => e,
+    );
+    expect(err?.message).toMatch(/string1/);
+    const [job] = await t.bq.createJob({ configuration: { load: { ...load, ignoreUnknownValues: true } } });
+    await job.promise();
+    const [[row]] = await t.bq.query(`SELECT COUNT(*) AS n, COUNTIF(int1 = -1160101563) AS first FROM ${DS}.ints_only`);
+    expect(row).toEqual({ n: 10000, first: 1 });
+    expect((await schemaOf('ints_only')).map((f) => f.name)).toEqual(['int1']);
+  });
 });

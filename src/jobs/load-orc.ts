@@ -80,12 +80,14 @@ function mappingOptions(load: Record<string, any>): OrcMappingOptions {
  * Reads the ORC files of a load job: the columns of the alphabetically last file and the rows
  * of every file, as BigQuery values (src/types/types.ts Value) in column order.
  * @param files local paths (source-uris.ts sourceFiles, or a media upload's file)
- * @param load the JobConfigurationLoad (decimalTargetTypes)
+ * @param load the JobConfigurationLoad (decimalTargetTypes, ignoreUnknownValues)
+ * @param tableColumns the destination table's columns, when it exists: with ignoreUnknownValues,
+ *   the files' other fields are left out
  * @throws BigQueryError invalid (`Error while reading data, error message: …`) for a file that
  *   is not ORC or is malformed, an LZO-compressed file, a list of lists or of maps, a NULL list
  *   element, or a field whose type differs between files
  */
-export async function readOrc(files: string[], load: Record<string, any>): Promise<{ columns: Column[]; rows: Value[][] }> {
+export async function readOrc(files: string[], load: Record<string, any>, tableColumns?: Column[]): Promise<{ columns: Column[]; rows: Value[][] }> {
   const opts = mappingOptions(load);
   const ordered = [...files].sort();
   const parts: { columns: Column[]; rows: Value[][] }[] = [];
@@ -99,7 +101,13 @@ export async function readOrc(files: string[], load: Record<string, any>): Promi
       throw BigQueryError.orcInvalid(fileLabel(f), e instanceof Error ? e.message : String(e));
     }
   }
-  const columns = parts[parts.length - 1]?.columns ?? [];
+  let columns = parts[parts.length - 1]?.columns ?? [];
+  // ignoreUnknownValues: "Avro, Parquet, ORC: Fields in the file schema that don't exist in the
+  // table schema" are ignored (JobConfigurationLoad.ignoreUnknownValues).
+  if (tableColumns && (load.ignoreUnknownValues === true || load.ignoreUnknownValues === 'true')) {
+    const known = new Set(tableColumns.map((c) => c.name.toLowerCase()));
+    columns = columns.filter((c) => known.has(c.name.toLowerCase()));
+  }
   const rows: Value[][] = [];
   for (const p of parts) {
     if (p.columns === columns) {

@@ -136,7 +136,7 @@ async function readSource(e: Engine, format: string, files: string[], load: Reco
     return { columns: r.columns, cells: r.rows, kind: 'Avro' };
   }
   if (format === 'ORC') {
-    const r = await readOrc(files, load);
+    const r = await readOrc(files, load, fallback);
     return { columns: r.columns, rows: r.rows, kind: 'CSV' };
   }
   if (!columns && !autodetect) throw BigQueryError.noSchemaSpecified();
