@@ -10,7 +10,8 @@
  *   a column another file lacks loads as NULL;
  * - "compressed file footer and stripes" are read (codecs of orc/orc-compression.ts).
  * A file that is not ORC, or is malformed, fails the job with BigQuery's reading error
- * (BigQueryError.orcInvalid). Decoding yields to the event loop between stripes.
+ * (BigQueryError.orcInvalid). Decoding yields to the event loop between stripes and between
+ * slices of ROWS_PER_SLICE rows.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -111,15 +112,21 @@ export async function readOrc(files: string[], load: Record<string, any>, tableC
   const rows: Value[][] = [];
   for (const p of parts) {
     if (p.columns === columns) {
-      for (const r of p.rows) rows.push(r);
+      for (let i = 0; i < p.rows.length; i++) {
+        if (i % ROWS_PER_SLICE === ROWS_PER_SLICE - 1) await yieldToLoop();
+        rows.push(p.rows[i]);
+      }
       continue;
     }
     const index = columns.map((c) => p.columns.findIndex((x) => x.name.toLowerCase() === c.name.toLowerCase()));
     index.forEach((k, i) => {
       if (k >= 0 && !typesEqual(p.columns[k].type, columns[i].type)) throw BigQueryError.orcFieldTypeMismatch(columns[i].name, typeName(p.columns[k].type), typeName(columns[i].type));
     });
-    for (const r of p.rows) rows.push(index.map((k, i) => (k < 0 ? (columns[i].type.kind === 'ARRAY' ? [] : null) : r[k])));
-    await yieldToLoop();
+    for (let j = 0; j < p.rows.length; j++) {
+      if (j % ROWS_PER_SLICE === ROWS_PER_SLICE - 1) await yieldToLoop();
+      const r = p.rows[j];
+      rows.push(index.map((k, i) => (k < 0 ? (columns[i].type.kind === 'ARRAY' ? [] : null) : r[k])));
+    }
   }
   return { columns, rows };
 }
