@@ -14,7 +14,7 @@
  * "All fields in the detected schema are NULLABLE" (lists REPEATED).
  */
 import { BigQueryError } from '../../errors/errors.js';
-import type { Column } from '../../types/schema.js';
+import { checkFieldNames, type Column } from '../../types/schema.js';
 import type { BqType } from '../../types/types.js';
 import type { OrcType } from './orc-proto.js';
 import { OrcFormatError } from './orc-compression.js';
@@ -105,12 +105,15 @@ export function bigQueryType(types: OrcType[], id: number, opts: OrcMappingOptio
 /**
  * The table columns of an ORC file: one NULLABLE (or REPEATED) column per field of the root
  * struct.
- * @throws BigQueryError invalid when the root type is not a struct (no column names), or as bigQueryType
+ * @throws BigQueryError invalid when the root type is not a struct (no column names), for a
+ *   field name BigQuery refuses (checkFieldNames), or as bigQueryType
  */
 export function orcColumns(types: OrcType[], opts: OrcMappingOptions): Column[] {
   const root = types[0];
   if (!root) throw new OrcFormatError('the file has no type tree');
   if (root.kind !== 'STRUCT') throw BigQueryError.orcRootNotStruct(root.kind.toLowerCase());
   const t = bigQueryType(types, 0, opts) as Extract<BqType, { kind: 'STRUCT' }>;
+  // Column names as BigQuery checks them in any schema (src/types/schema.ts checkFieldNames).
+  for (const f of t.fields) checkFieldNames(f.name, f.type);
   return t.fields.map((f) => ({ name: f.name, type: f.type, required: false }));
 }
