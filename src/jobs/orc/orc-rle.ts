@@ -9,7 +9,9 @@
  * - integer RLE v2: the top two bits of the first byte choose SHORT_REPEAT, DIRECT,
  *   PATCHED_BASE or DELTA; values are bit-packed big-endian, each run starting on a byte.
  * Signed integers are zigzag-encoded in varints and in SHORT_REPEAT / DIRECT / DELTA bases;
- * PATCHED_BASE's base is sign-magnitude. Values are returned as bigint (ORC integers are 64-bit).
+ * PATCHED_BASE's base is sign-magnitude. Column values are bigint (ORC integers are 64-bit);
+ * lengths, indexes, days, seconds and scales are read as numbers (numberRle). Readers are
+ * resumable (RunReader), so a stripe's streams are read a slice of rows at a time.
  */
 import { OrcFormatError, orcCheck } from './orc-compression.js';
 
