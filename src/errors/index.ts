@@ -11,7 +11,7 @@
  * - rest-errors.ts — the API front end's request errors (`Required parameter is missing`, …)
  * - http-errors.ts (HTTP-level refusals), resource-ids.ts, invalid-value.ts (`Invalid value for …`)
  * - value-errors.ts (JSON values of insertAll rows and query parameters)
- * - table-errors.ts, schema-errors.ts, routine-errors.ts, job-errors.ts, load-errors.ts
+ * - table-errors.ts, schema-errors.ts, routine-errors.ts, job-errors.ts, load-errors.ts, orc-errors.ts
  * - query-errors.ts (analysis errors the emulator raises), script-errors.ts, runtime-errors.ts
  * - access-denied.ts, resources-exceeded.ts, limits.ts, internal-errors.ts (500s), rewrite.ts
  * - model-errors.ts (BigQuery ML models: none exist in the emulator), iam-errors.ts (IAM policies),
@@ -50,6 +50,7 @@ import * as iam from './iam-errors.js';
 import * as undelete from './undelete-errors.js';
 import * as metadataLimits from './metadata-limits.js';
 import * as storageWrite from './storage-write-errors.js';
+import * as orc from './orc-errors.js';
 
 export { REASON_STATUS, asBigQueryError } from './bigquery-error.js';
 export type { Reason } from './bigquery-error.js';
@@ -83,13 +84,14 @@ export * from './iam-errors.js';
 export * from './undelete-errors.js';
 export * from './storage-write-errors.js';
 export * from './metadata-limits.js';
+export * from './orc-errors.js';
 export { GRPC_CODE, grpcCodeOf } from './grpc-status.js';
 
 /** Every factory of the catalogue, by name. */
 const FACTORIES = {
   ...reasons, ...notFound, ...alreadyExists, ...notSupported, ...rest, ...accessDenied, ...resources, ...limits, ...jobs, ...rewrite, ...load,
   ...resourceIds, ...invalidValue, ...http, ...tables, ...routines, ...scripts, ...queries, ...internals, ...runtimes, ...schemas, ...values,
-  ...storageRead, ...models, ...iam, ...undelete, ...metadataLimits, ...storageWrite,
+  ...storageRead, ...models, ...iam, ...undelete, ...metadataLimits, ...storageWrite, ...orc,
 };
 
 /**

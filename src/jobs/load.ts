@@ -6,10 +6,10 @@
  * - sourceUris: as external tables read them (source-uris.ts `sourceFiles`: gs:// under BQEMU_GCS_DIR
  *   with one `*` wildcard, file:// and absolute paths under the folders the user allowed; 403
  *   accessDenied outside them).
- * - sourceFormat: CSV (default), NEWLINE_DELIMITED_JSON, PARQUET, AVRO (load-avro.ts); ORC and
- *   the others are rejected as not supported.
- * - Schema: `schema`, else `autodetect`, else the destination table's schema; PARQUET and AVRO
- *   describe themselves. No schema at all: `No schema specified on job or table.`
+ * - sourceFormat: CSV (default), NEWLINE_DELIMITED_JSON, PARQUET, AVRO (load-avro.ts), ORC
+ *   (load-orc.ts); the others are rejected as not supported.
+ * - Schema: `schema`, else `autodetect`, else the destination table's schema; PARQUET, AVRO and
+ *   ORC describe themselves. No schema at all: `No schema specified on job or table.`
  * - CSV options: skipLeadingRows, fieldDelimiter, quote, nullMarker, allowJaggedRows, encoding
  *   (external.ts readCsv); allowQuotedNewlines is accepted (quoted newlines are always read).
  * - Bad records (a value that does not convert, a JSON line that does not parse, an unknown field
@@ -39,12 +39,13 @@ import { applyDestination } from './destination.js';
 import { describe, fileList, readCsv } from './external.js';
 import { columnsOfDuckTypes } from './external-types.js';
 import { isAvroFile, readAvro } from './load-avro.js';
+import { readOrc } from './load-orc.js';
 import type { JobRecord } from './jobs-model.js';
 import { sourceFiles } from './source-uris.js';
 
-const FORMATS = ['CSV', 'NEWLINE_DELIMITED_JSON', 'PARQUET', 'AVRO'];
+const FORMATS = ['CSV', 'NEWLINE_DELIMITED_JSON', 'PARQUET', 'AVRO', 'ORC'];
 /** Formats of JobConfigurationLoad.sourceFormat the emulator does not read. */
-const UNSUPPORTED = ['ORC', 'DATASTORE_BACKUP', 'GOOGLE_SHEETS', 'BIGTABLE', 'ICEBERG'];
+const UNSUPPORTED = ['DATASTORE_BACKUP', 'GOOGLE_SHEETS', 'BIGTABLE', 'ICEBERG'];
 const WRITES = ['WRITE_APPEND', 'WRITE_TRUNCATE', 'WRITE_EMPTY'];
 const CREATES = ['CREATE_IF_NEEDED', 'CREATE_NEVER'];
 
@@ -53,7 +54,7 @@ const notSupported = (what: string) => BigQueryError.notSupported(what, { in: 'r
 /**
  * Checks a load configuration when the job is inserted.
  * @throws BigQueryError invalid for a missing destinationTable or sourceUris (none needed with a
- *   media upload), an unknown sourceFormat or disposition; not supported for ORC and other
+ *   media upload), an unknown sourceFormat or disposition; not supported for other
  *   formats, and for dry runs of load jobs.
  */
 export function validateLoadConfig(configuration: Record<string, any>, upload: boolean): void {
@@ -133,6 +134,10 @@ async function readSource(e: Engine, format: string, files: string[], load: Reco
     for (const f of files) if (!isAvroFile(f)) throw BigQueryError.avroInvalid();
     const r = await readAvro(files, load.useAvroLogicalTypes === true);
     return { columns: r.columns, cells: r.rows, kind: 'Avro' };
+  }
+  if (format === 'ORC') {
+    const r = await readOrc(files, load, fallback);
+    return { columns: r.columns, rows: r.rows, kind: 'CSV' };
   }
   if (!columns && !autodetect) throw BigQueryError.noSchemaSpecified();
   if (format === 'CSV') {
