@@ -5,16 +5,16 @@
  * little-endian header `chunkLength * 2 + isOriginal`; an "original" chunk holds its bytes
  * uncompressed, any other is one block of the codec:
  * - ZLIB: raw deflate without a zlib header (node's `inflateRawSync`);
- * - SNAPPY: one raw Snappy block (format description of the Snappy project: a varint of the
- *   uncompressed length, then literal and copy elements), decoded here;
- * - LZ4: one raw LZ4 block (LZ4 block format: sequences of a token, literals and a 2-byte
- *   match offset), decoded here;
+ * - SNAPPY: one raw Snappy block (`snappyjs`);
+ * - LZ4: one raw LZ4 block, no frame (`lz4js`'s block decoder);
  * - ZSTD: one Zstandard frame (`zstd-napi`);
  * - LZO is refused (no maintained decoder for Node).
  * Decoders throw plain Errors; load-orc.ts turns them into the load job's reading error.
  */
 import zlib from 'node:zlib';
 import { decompress as zstdDecompress } from 'zstd-napi';
+import * as snappy from 'snappyjs';
+import * as lz4 from 'lz4js';
 
 /** A malformed ORC file: the decoder's message, turned into BigQuery's reading error by load-orc.ts. */
 export class OrcFormatError extends Error {}
@@ -24,92 +24,28 @@ export function orcCheck(ok: unknown, message: string): asserts ok {
   if (!ok) throw new OrcFormatError(message);
 }
 
-/** Decodes one raw Snappy block of at most `maxLength` bytes. */
+/**
+ * Decodes one raw Snappy block of at most `maxLength` bytes (`snappyjs`).
+ * @throws OrcFormatError for a block that does not decode or is larger than `maxLength`
+ */
 export function snappyDecode(src: Uint8Array, maxLength = 1 << 24): Uint8Array {
-  let pos = 0;
-  let length = 0;
-  for (let shift = 0; ; shift += 7) {
-    orcCheck(pos < src.length && shift < 35, 'Snappy block: bad length');
-    const b = src[pos++];
-    length += (b & 0x7f) * 2 ** shift;
-    if (b < 0x80) break;
+  try {
+    return snappy.uncompress(src, maxLength);
+  } catch (e) {
+    throw new OrcFormatError(`Snappy block: ${e instanceof Error ? e.message : String(e)}`);
   }
-  orcCheck(length <= maxLength, `Snappy block: ${length} bytes, more than the compression block size`);
-  const out = new Uint8Array(length);
-  let o = 0;
-  while (pos < src.length) {
-    const tag = src[pos++];
-    const type = tag & 3;
-    if (type === 0) {
-      let len = tag >>> 2;
-      if (len >= 60) {
-        const n = len - 59;
-        len = 0;
-        for (let k = 0; k < n; k++) len += src[pos++] * 2 ** (8 * k);
-      }
-      len += 1;
-      orcCheck(pos + len <= src.length && o + len <= length, 'Snappy block: literal past the end');
-      out.set(src.subarray(pos, pos + len), o);
-      pos += len;
-      o += len;
-      continue;
-    }
-    let len: number;
-    let offset: number;
-    if (type === 1) {
-      len = ((tag >>> 2) & 7) + 4;
-      offset = ((tag >>> 5) << 8) | src[pos++];
-    } else if (type === 2) {
-      len = (tag >>> 2) + 1;
-      offset = src[pos] | (src[pos + 1] << 8);
-      pos += 2;
-    } else {
-      len = (tag >>> 2) + 1;
-      offset = (src[pos] | (src[pos + 1] << 8) | (src[pos + 2] << 16)) + src[pos + 3] * 2 ** 24;
-      pos += 4;
-    }
-    orcCheck(offset > 0 && offset <= o && o + len <= length, 'Snappy block: bad copy');
-    for (let k = 0; k < len; k++, o++) out[o] = out[o - offset];
-  }
-  orcCheck(o === length, 'Snappy block: short output');
-  return out;
 }
 
-/** Decodes one raw LZ4 block whose output is at most `maxLength` bytes. */
+/**
+ * Decodes one raw LZ4 block whose output is at most `maxLength` bytes (`lz4js`).
+ * @throws OrcFormatError for a block that decodes to more than `maxLength` bytes
+ */
 export function lz4BlockDecode(src: Uint8Array, maxLength: number): Uint8Array {
   const out = new Uint8Array(maxLength);
-  let pos = 0;
-  let o = 0;
-  while (pos < src.length) {
-    const token = src[pos++];
-    let lit = token >>> 4;
-    if (lit === 15) {
-      let b: number;
-      do {
-        b = src[pos++];
-        lit += b;
-      } while (b === 255 && pos < src.length);
-    }
-    orcCheck(pos + lit <= src.length && o + lit <= maxLength, 'LZ4 block: literal past the end');
-    out.set(src.subarray(pos, pos + lit), o);
-    pos += lit;
-    o += lit;
-    if (pos >= src.length) break; // the last sequence has literals only
-    const offset = src[pos] | (src[pos + 1] << 8);
-    pos += 2;
-    let len = token & 15;
-    if (len === 15) {
-      let b: number;
-      do {
-        b = src[pos++];
-        len += b;
-      } while (b === 255 && pos < src.length);
-    }
-    len += 4;
-    orcCheck(offset > 0 && offset <= o && o + len <= maxLength, 'LZ4 block: bad match');
-    for (let k = 0; k < len; k++, o++) out[o] = out[o - offset];
-  }
-  return out.subarray(0, o);
+  const end = lz4.decompressBlock(src, out, 0, src.length, 0);
+  // lz4js does not bound its writes: a block that would overrun the output is a corrupt chunk.
+  orcCheck(Number.isInteger(end) && end >= 0 && end <= maxLength, 'LZ4 block: output past the compression block size');
+  return out.subarray(0, end);
 }
 
 /** The codec names of PostScript.compression this reader decodes. */
