@@ -58,8 +58,8 @@ const NOT_BUILT: Record<string, string> = {
   load_avro_invalid_file: 'the recorded source file is not in the corpus',
   load_avro_logical_decimal: 'the recorded .avro source file is not in the corpus',
   load_avro_nested_record: 'the recorded .avro source file is not in the corpus',
-  load_orc_basic: 'ORC is not supported (no ORC reader); the source file is not in the corpus',
-  load_orc_nested: 'ORC is not supported (no ORC reader); the source file is not in the corpus',
+  load_orc_basic: 'the recorded ORC source file is not in the corpus (ORC loads themselves: test/load-orc.test.ts)',
+  load_orc_nested: 'the recorded ORC source file is not in the corpus (ORC loads themselves: test/load-orc.test.ts)',
 };
 /**
  * upload_* fixtures: uploads work (test/load-jobs.test.ts), but the three real recordings expect a
