@@ -6,6 +6,9 @@
  * documented `Invalid snapshot time … Cannot read before …`; a dropped table is `Not found`.
  * Expected rows follow from the statements each test runs.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, errorOf, type TestEmulator } from './helpers/emulator.js';
 
@@ -150,5 +153,50 @@ describe('FOR SYSTEM_TIME AS OF', () => {
     const t1 = await now();
     await q('DELETE FROM tt.conc WHERE TRUE');
     expect(await ids(`SELECT id FROM tt.conc FOR SYSTEM_TIME AS OF ${t1} ORDER BY id`)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+});
+
+describe('appends after deletes keep their versions (in memory and with --data-dir)', () => {
+  /** INSERT 1..3, DELETE 1, remember the time, INSERT 4, 5: the version at that time is {2, 3}. */
+  async function scenario(e: TestEmulator, table: string): Promise<string> {
+    const run = async (query: string) => (await e.bq.query({ query, wrapIntegers: false }))[0] as Record<string, unknown>[];
+    await run(`CREATE TABLE tt.${table} (id INT64)`);
+    await run(`INSERT tt.${table} VALUES (1), (2), (3)`);
+    await run(`DELETE tt.${table} WHERE id = 1`);
+    const ts = `TIMESTAMP '${((await run('SELECT CURRENT_TIMESTAMP() AS n'))[0].n as { value: string }).value}'`;
+    await run(`INSERT tt.${table} VALUES (4), (5)`);
+    return ts;
+  }
+  const idsAt = async (e: TestEmulator, table: string, ts: string) =>
+    ((await e.bq.query({ query: `SELECT id FROM tt.${table} FOR SYSTEM_TIME AS OF ${ts} ORDER BY id`, wrapIntegers: false }))[0] as { id: number }[]).map((r) => r.id);
+
+  it('in memory: the rows before the append, not the first rowids', async () => {
+    const ts = await scenario(t, 'gaps');
+    expect(await idsAt(t, 'gaps', ts)).toEqual([2, 3]);
+    expect(await idsAt(t, 'gaps', 'CURRENT_TIMESTAMP()')).toEqual([2, 3, 4, 5]);
+  });
+
+  it('with --data-dir, also after a restart (the file database renumbers rowids when it checkpoints)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bqemu-tt-'));
+    try {
+      let e = await startTestEmulator({ projectId: P, dataDir: dir, grpcPort: 0 });
+      let ts: string;
+      try {
+        await e.bq.createDataset('tt');
+        ts = await scenario(e, 'gaps_dd');
+        expect(await idsAt(e, 'gaps_dd', ts)).toEqual([2, 3]);
+      } finally {
+        await e.emu.close();
+      }
+      e = await startTestEmulator({ projectId: P, dataDir: dir, grpcPort: 0 });
+      try {
+        expect(await idsAt(e, 'gaps_dd', ts)).toEqual([2, 3]);
+        expect(await idsAt(e, 'gaps_dd', 'CURRENT_TIMESTAMP()')).toEqual([2, 3, 4, 5]);
+      } finally {
+        await e.emu.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
