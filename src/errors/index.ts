@@ -13,6 +13,7 @@
  * - value-errors.ts (JSON values of insertAll rows and query parameters)
  * - table-errors.ts, schema-errors.ts, routine-errors.ts, job-errors.ts, load-errors.ts
  * - query-errors.ts (analysis errors the emulator raises), script-errors.ts, runtime-errors.ts
+ * - write-row-errors.ts (Storage Write API rows: schema mismatches, row error texts)
  * - access-denied.ts, resources-exceeded.ts, limits.ts, internal-errors.ts (500s), rewrite.ts
  *
  * `BigQueryError` is exported with every factory attached as a static (`BigQueryError.tableNotFound(…)`),
@@ -43,6 +44,7 @@ import * as runtimes from './runtime-errors.js';
 import * as schemas from './schema-errors.js';
 import * as values from './value-errors.js';
 import * as storageRead from './storage-read-errors.js';
+import * as writeRows from './write-row-errors.js';
 
 export { REASON_STATUS, asBigQueryError } from './bigquery-error.js';
 export type { Reason } from './bigquery-error.js';
@@ -71,13 +73,14 @@ export * from './runtime-errors.js';
 export * from './schema-errors.js';
 export * from './value-errors.js';
 export * from './storage-read-errors.js';
+export * from './write-row-errors.js';
 export { GRPC_CODE, grpcCodeOf } from './grpc-status.js';
 
 /** Every factory of the catalogue, by name. */
 const FACTORIES = {
   ...reasons, ...notFound, ...alreadyExists, ...notSupported, ...rest, ...accessDenied, ...resources, ...limits, ...jobs, ...rewrite, ...load,
   ...resourceIds, ...invalidValue, ...http, ...tables, ...routines, ...scripts, ...queries, ...internals, ...runtimes, ...schemas, ...values,
-  ...storageRead,
+  ...storageRead, ...writeRows,
 };
 
 /**
