@@ -71,6 +71,15 @@ function cellsOf(data: Data, from: number, length: number, conv: (k: number) => 
   return out;
 }
 
+/** Like cellsOf for conversions that cannot fail (no try/catch per cell; no validity test without nulls). */
+function cellsFast(data: Data, from: number, length: number, conv: (k: number) => Value): Cell[] {
+  const out: Cell[] = new Array(length);
+  const base = data.offset + from;
+  if (!data.nullBitmap || data.nullCount === 0) for (let i = 0; i < length; i++) out[i] = conv(base + i);
+  else for (let i = 0; i < length; i++) out[i] = isValidAt(data, from + i) ? conv(base + i) : null;
+  return out;
+}
+
 /** Unscaled value of decimal cell `k` (little-endian 32-bit words, two's complement). */
 function decimalAt(words: Uint32Array, k: number, count: number): bigint {
   let v = 0n;
@@ -95,12 +104,12 @@ function toMicros(v: bigint, unit: TimeUnit): bigint {
   }
 }
 
-/** Utf8 text of cell `k` of a (large_)utf8 data. */
-function textAt(data: Data, k: number): string {
+/** The texts of a (large_)utf8 data: cell `k` → its string (one Buffer view per call). */
+function textsOf(data: Data): (k: number) => string {
   const o = data.valueOffsets as Int32Array | BigInt64Array;
-  const a = Number(o[k]), b = Number(o[k + 1]);
   const v = data.values as Uint8Array;
-  return Buffer.from(v.buffer, v.byteOffset + a, b - a).toString('utf8');
+  const buf = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+  return o instanceof Int32Array ? (k) => buf.toString('utf8', o[k], o[k + 1]) : (k) => buf.toString('utf8', Number(o[k]), Number(o[k + 1]));
 }
 
 /** Bytes of cell `k` of a binary, large_binary or fixed_size_binary data (a copy). */
@@ -120,22 +129,36 @@ function scalarReader(type: DataType, kind: ScalarKind, path: string): ColumnRea
   const isText = id === Type.Utf8 || id === Type.LargeUtf8;
   const t = type as unknown as { bitWidth: number; isSigned: boolean; scale: number; unit: number; timezone?: string | null };
   if (isText && (kind === 'STRING' || kind === 'GEOGRAPHY' || kind === 'JSON' || kind === 'INTERVAL' || kind === 'DATE' || kind === 'DATETIME' || kind === 'TIME' || kind === 'NUMERIC' || kind === 'BIGNUMERIC')) {
-    if (kind === 'STRING') return (d, from, n) => cellsOf(d, from, n, (k) => textAt(d, k));
-    return (d, from, n) => cellsOf(d, from, n, (k) => fromLiteral(textAt(d, k), kind, path));
+    if (kind === 'STRING') return (d, from, n) => cellsFast(d, from, n, textsOf(d));
+    return (d, from, n) => {
+      const text = textsOf(d);
+      return cellsOf(d, from, n, (k) => fromLiteral(text(k), kind, path));
+    };
   }
   switch (kind) {
     case 'INT64':
       if (id !== Type.Int || (!t.isSigned && t.bitWidth > 32)) return null;
-      return t.bitWidth === 64 ? (d, from, n) => cellsOf(d, from, n, (k) => (d.values as BigInt64Array)[k]) : (d, from, n) => cellsOf(d, from, n, (k) => BigInt((d.values as Int32Array)[k]));
+      if (t.bitWidth === 64)
+        return (d, from, n) => {
+          const v = d.values as BigInt64Array;
+          return cellsFast(d, from, n, (k) => v[k]);
+        };
+      return (d, from, n) => {
+        const v = d.values as Int32Array;
+        return cellsFast(d, from, n, (k) => BigInt(v[k]));
+      };
     case 'FLOAT64':
       if (id !== Type.Float) return null;
-      if (t.bitWidth === 16) return (d, from, n) => cellsOf(d, from, n, (k) => halfToNumber((d.values as Uint16Array)[k]));
-      return (d, from, n) => cellsOf(d, from, n, (k) => (d.values as Float64Array)[k]);
+      if (t.bitWidth === 16) return (d, from, n) => cellsFast(d, from, n, (k) => halfToNumber((d.values as Uint16Array)[k]));
+      return (d, from, n) => {
+        const v = d.values as Float64Array;
+        return cellsFast(d, from, n, (k) => v[k]);
+      };
     case 'BOOL':
       if (id !== Type.Bool) return null;
-      return (d, from, n) => cellsOf(d, from, n, (k) => ((d.values as Uint8Array)[k >> 3] & (1 << (k & 7))) !== 0);
+      return (d, from, n) => cellsFast(d, from, n, (k) => ((d.values as Uint8Array)[k >> 3] & (1 << (k & 7))) !== 0);
     case 'BYTES':
-      return id === Type.Binary || id === Type.LargeBinary || id === Type.FixedSizeBinary ? (d, from, n) => cellsOf(d, from, n, (k) => bytesAt(d, k)) : null;
+      return id === Type.Binary || id === Type.LargeBinary || id === Type.FixedSizeBinary ? (d, from, n) => cellsFast(d, from, n, (k) => bytesAt(d, k)) : null;
     case 'NUMERIC':
     case 'BIGNUMERIC':
       if (id !== Type.Decimal || (kind === 'NUMERIC' && (t.bitWidth !== 128 || t.scale > 9))) return null;

@@ -63,8 +63,8 @@ export interface WriteRowDecoder {
   decodeAsync(serializedRows: Uint8Array[], options?: WriteRowOptions): Promise<DecodedWriteRows>;
 }
 
-/** Rows decoded between two yields of `decodeAsync` (about 10-20 ms of work). */
-export const WRITE_DECODE_SLICE_ROWS = 16_384;
+/** Rows decoded between two yields of `decodeAsync` (about 5-10 ms of work). */
+export const WRITE_DECODE_SLICE_ROWS = 8_192;
 
 /** The value a REQUIRED column without value and without default gets before the row check. */
 const MISSING_REQUIRED = Symbol('missing required') as unknown as Value;
