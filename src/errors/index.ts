@@ -44,6 +44,7 @@ import * as runtimes from './runtime-errors.js';
 import * as schemas from './schema-errors.js';
 import * as values from './value-errors.js';
 import * as storageRead from './storage-read-errors.js';
+import * as storageWrite from './storage-write-errors.js';
 import * as writeRows from './write-row-errors.js';
 
 export { REASON_STATUS, asBigQueryError } from './bigquery-error.js';
@@ -73,6 +74,7 @@ export * from './runtime-errors.js';
 export * from './schema-errors.js';
 export * from './value-errors.js';
 export * from './storage-read-errors.js';
+export * from './storage-write-errors.js';
 export * from './write-row-errors.js';
 export { GRPC_CODE, grpcCodeOf } from './grpc-status.js';
 
@@ -80,7 +82,7 @@ export { GRPC_CODE, grpcCodeOf } from './grpc-status.js';
 const FACTORIES = {
   ...reasons, ...notFound, ...alreadyExists, ...notSupported, ...rest, ...accessDenied, ...resources, ...limits, ...jobs, ...rewrite, ...load,
   ...resourceIds, ...invalidValue, ...http, ...tables, ...routines, ...scripts, ...queries, ...internals, ...runtimes, ...schemas, ...values,
-  ...storageRead, ...writeRows,
+  ...storageRead, ...storageWrite, ...writeRows,
 };
 
 /**

@@ -48,7 +48,7 @@ export function outsideWriteTurn<T>(f: () => T): T {
 const TXN_COPY = 'txnCopy';
 
 /** The statement that stores (json) or removes (null) one row of `__bqemu_meta`. */
-function metaSql(c: { kind: string; key: string; json: string | null }): string {
+export function metaSql(c: { kind: string; key: string; json: string | null }): string {
   const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
   if (c.json === null) return `DELETE FROM __bqemu_meta WHERE kind = ${q(c.kind)} AND key = ${q(c.key)}`;
   return `INSERT OR REPLACE INTO __bqemu_meta VALUES (${q(c.kind)}, ${q(c.key)}, ${q(c.json)})`;
@@ -231,7 +231,7 @@ export class Database implements MetaPersistence {
   private async runPrepared<T>(sql: string, run: (p: DuckDBPreparedStatement) => Promise<T>, unprepared: (c: DuckDBConnection) => Promise<T>): Promise<T> {
     return this.withConnection(async (c) => {
       try {
-        return await this.prepared.run(c, sql, run, unprepared);
+        return await this.prepared.run(c, sql, run, unprepared, this.writeGeneration);
       } catch (e) {
         throw mapDuckDBError(e, this.log);
       }

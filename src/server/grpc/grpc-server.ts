@@ -1,6 +1,6 @@
 /**
  * The emulator's gRPC server: `google.cloud.bigquery.storage.v1.BigQueryRead` (the BigQuery
- * Storage Read API) on `host:grpcPort`, plaintext (clients connect with insecure credentials,
+ * Storage Read API) and `BigQueryWrite` (the Storage Write API) on `host:grpcPort`, plaintext (clients connect with insecure credentials,
  * docs/ARCHITECTURE.md §7). Port 0 picks a free port.
  */
 import * as grpc from '@grpc/grpc-js';
@@ -8,9 +8,11 @@ import { format } from 'node:util';
 import type { Logger } from '../../config/logger.js';
 import type { Engine } from '../../engine/engine.js';
 import type { JobManager } from '../../jobs/jobs.js';
-import { loadBigQueryReadService } from './protos.js';
+import { WriteStreams } from '../../engine/storage-write.js';
+import { loadBigQueryReadService, loadBigQueryWriteService } from './protos.js';
 import { ReadSessions } from './read-session.js';
 import { bigQueryReadHandlers } from './read-service.js';
+import { bigQueryWriteHandlers } from './write-service.js';
 
 /** A running gRPC server. */
 export interface GrpcServer {
@@ -36,6 +38,7 @@ export async function startGrpcServer(opts: { host: string; port: number; engine
   });
   const server = new grpc.Server({ 'grpc.max_send_message_length': 128 * 1024 * 1024 });
   server.addService(loadBigQueryReadService(), bigQueryReadHandlers(new ReadSessions(opts.engine, opts.jobs), opts.log));
+  server.addService(loadBigQueryWriteService(), bigQueryWriteHandlers(new WriteStreams(opts.engine), opts.log));
   const host = opts.host.includes(':') && !opts.host.startsWith('[') ? `[${opts.host}]` : opts.host;
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${host}:${opts.port}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),

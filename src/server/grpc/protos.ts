@@ -24,24 +24,48 @@ function protosDir(pkg: string, from: NodeRequire = require): string {
   throw new Error(`${pkg}: build/protos not found`);
 }
 
+type StorageV1 = { BigQueryRead: grpc.ServiceClientConstructor; BigQueryWrite: grpc.ServiceClientConstructor };
+const loaded = new Map<boolean, StorageV1>();
+
 /**
- * Loads `google.cloud.bigquery.storage.v1.BigQueryRead`'s service definition. Messages are plain
+ * Loads `google.cloud.bigquery.storage.v1` (storage.proto, once per `defaults`). Messages are plain
  * objects with camelCase field names (`readSession`), int64 as decimal strings, enums as their
- * names, defaults filled and oneofs named (what the handlers of read-service.ts expect).
+ * names and oneofs named; `defaults` fills unset fields (what read-service.ts expects). The Write
+ * API loads without defaults: a writer's `DescriptorProto` must keep proto2 presence (a filled-in
+ * `oneofIndex: 0` would put every field into a oneof).
  * @throws Error when the protos cannot be found (a broken install).
  */
-export function loadBigQueryReadService(): grpc.ServiceDefinition {
+function loadStorageV1(defaults: boolean): StorageV1 {
+  const known = loaded.get(defaults);
+  if (known) return known;
   const storage = protosDir('@google-cloud/bigquery-storage');
   const def = protoLoader.loadSync(path.join(storage, 'google/cloud/bigquery/storage/v1/storage.proto'), {
     includeDirs: [storage, protosDir('google-gax', createRequire(path.join(storage, '..', '..', 'package.json')))],
     keepCase: false,
     longs: String,
     enums: String,
-    defaults: true,
+    defaults,
     oneofs: true,
   });
-  const pkg = grpc.loadPackageDefinition(def) as unknown as {
-    google: { cloud: { bigquery: { storage: { v1: { BigQueryRead: grpc.ServiceClientConstructor } } } } };
-  };
-  return pkg.google.cloud.bigquery.storage.v1.BigQueryRead.service;
+  const pkg = grpc.loadPackageDefinition(def) as unknown as { google: { cloud: { bigquery: { storage: { v1: StorageV1 } } } } };
+  const v1 = pkg.google.cloud.bigquery.storage.v1;
+  loaded.set(defaults, v1);
+  return v1;
+}
+
+/**
+ * `google.cloud.bigquery.storage.v1.BigQueryRead`'s service definition (see loadStorageV1).
+ * @throws Error when the protos cannot be found (a broken install).
+ */
+export function loadBigQueryReadService(): grpc.ServiceDefinition {
+  return loadStorageV1(true).BigQueryRead.service;
+}
+
+/**
+ * `google.cloud.bigquery.storage.v1.BigQueryWrite`'s service definition, messages without
+ * defaults (see loadStorageV1): an unset field is absent.
+ * @throws Error when the protos cannot be found (a broken install).
+ */
+export function loadBigQueryWriteService(): grpc.ServiceDefinition {
+  return loadStorageV1(false).BigQueryWrite.service;
 }

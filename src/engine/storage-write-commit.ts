@@ -1,0 +1,106 @@
+/**
+ * The DuckDB side of the Storage Write API (src/engine/storage-write.ts): rows appended to a table
+ * (the target, or a PENDING/BUFFERED stream's staging table) together with the stream's metadata
+ * row, in ONE DuckDB transaction — so a stream's end offset and its rows are durable together
+ * (with `--data-dir`, DuckDB's write-ahead log is synced at COMMIT; the Write API acknowledges an
+ * append only after it), and a crash leaves both or neither.
+ */
+import type { DuckDBAppender } from '@duckdb/node-api';
+import type { Column } from '../types/schema.js';
+import type { Value } from '../types/types.js';
+import { logIgnored } from '../config/logger.js';
+import type { Engine } from './engine-types.js';
+import { appendersFor, appendRows } from './duckdb/appender.js';
+import { mapDuckDBError } from './duckdb/db.js';
+import { toDuckLiteral } from './duckdb/values.js';
+import { ident } from './lower/context.js';
+
+/**
+ * Rows the appender takes between two yields to the event loop: filling DuckDB's appender costs
+ * about 1 µs per scalar cell, so 8,192 rows of a few columns stay well under the 50 ms budget.
+ */
+const APPEND_SLICE_ROWS = 8_192;
+
+/** Rows per `INSERT … VALUES` statement when some column is not a plain scalar (as dml-values.ts). */
+const VALUES_BATCH = 1_000;
+
+/** Lets other callbacks run between two slices of a long append. */
+const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
+
+/**
+ * Appends `rows` (values in `columns` order; `undefined` = the column's DEFAULT) to the DuckDB
+ * table `duckName`, then runs `after` (metadata statements), all in one transaction, inside the
+ * database's write turn. Large row sets are appended in slices with yields between them.
+ * @throws BigQueryError the mapped DuckDB error (nothing is written then).
+ */
+export async function appendWithMeta(e: Engine, duckName: string, columns: Column[], rows: (Value | undefined)[][], after: string[]): Promise<void> {
+  const fns = appendersFor(columns.map((c) => c.type));
+  await e.db.serializeWrite(() =>
+    e.db.withConnection(async (c) => {
+      await c.run('BEGIN TRANSACTION');
+      let appender: DuckDBAppender | undefined;
+      try {
+        if (rows.length && fns) {
+          appender = await c.createAppender(duckName);
+          for (let i = 0; i < rows.length; i += APPEND_SLICE_ROWS) {
+            if (i) await yieldToLoop();
+            appendRows(appender, fns, i === 0 && rows.length <= APPEND_SLICE_ROWS ? rows : rows.slice(i, i + APPEND_SLICE_ROWS));
+          }
+          appender.closeSync();
+          appender = undefined;
+        } else if (rows.length) {
+          for (const sql of valuesStatements(duckName, columns, rows)) await c.run(sql);
+        }
+        for (const sql of after) await c.run(sql);
+        await c.run('COMMIT');
+      } catch (err) {
+        try {
+          appender?.closeSync();
+        } catch (closeErr) {
+          logIgnored(e.log, 'closing a failed Write API appender (its own error is thrown below)')(closeErr);
+        }
+        await c.run('ROLLBACK').catch(logIgnored(e.log, 'ROLLBACK after a failed Write API append'));
+        throw mapDuckDBError(err, e.log);
+      }
+    }),
+  );
+}
+
+/** `INSERT … VALUES` statements of typed literals for `rows` (`DEFAULT` for an undefined value). */
+function valuesStatements(duckName: string, columns: Column[], rows: (Value | undefined)[][]): string[] {
+  const cols = columns.map((c) => ident(c.name)).join(', ');
+  const out: string[] = [];
+  for (let i = 0; i < rows.length; i += VALUES_BATCH) {
+    const values = rows
+      .slice(i, i + VALUES_BATCH)
+      .map((r) => `(${columns.map((c, j) => (r[j] === undefined ? 'DEFAULT' : toDuckLiteral(r[j] as Value, c.type))).join(', ')})`);
+    out.push(`INSERT INTO ${ident(duckName)} (${cols}) VALUES ${values.join(', ')}`);
+  }
+  return out;
+}
+
+/**
+ * The `CREATE TABLE` of a staging table for `columns` of the DuckDB table `target`: same DuckDB
+ * types and DEFAULT expressions (so a DEFAULT_VALUE field is filled when appended, as BigQuery
+ * fills it at write time), no NOT NULL (REQUIRED is checked when rows are decoded).
+ */
+export async function stagingTableSql(e: Engine, target: string, stage: string, columns: Column[]): Promise<string> {
+  const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
+  const reader = await e.db.readAll(`SELECT column_name, data_type, column_default FROM duckdb_columns() WHERE table_name = ${q(target)} AND schema_name = 'main' ORDER BY column_index`);
+  const byName = new Map(reader.getRowsJS().map((r) => [String(r[0]), { type: String(r[1]), def: r[2] === null ? undefined : String(r[2]) }]));
+  const defs = columns.map((c) => {
+    const d = byName.get(c.name);
+    if (!d) throw new Error(`column ${c.name} not found in ${target}`);
+    return `${ident(c.name)} ${d.type}${d.def !== undefined ? ` DEFAULT ${d.def}` : ''}`;
+  });
+  return `CREATE TABLE ${ident(stage)} (${defs.join(', ')})`;
+}
+
+/**
+ * `INSERT INTO target SELECT … FROM stage` of the staged rows at positions [from, to) in append
+ * order (a staging table only grows, so its rowids are the stream offsets), naming `columns`.
+ */
+export function moveStagedSql(target: string, stage: string, columns: readonly string[], from: number, to: number): string {
+  const cols = columns.map(ident).join(', ');
+  return `INSERT INTO ${ident(target)} (${cols}) SELECT ${cols} FROM ${ident(stage)} WHERE rowid >= ${from} AND rowid < ${to} ORDER BY rowid`;
+}

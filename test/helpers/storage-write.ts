@@ -1,0 +1,53 @@
+/**
+ * Test helper: the managed writer of `@google-cloud/bigquery-storage` (`managedwriter.WriterClient`,
+ * `JSONWriter`) and its GAPIC `v1.BigQueryWriteClient`, pointed at an emulator's gRPC port without
+ * credentials (sslCreds insecure, a pass-through auth client), with the writer's descriptor built
+ * by the client's own `adapt` helpers from the table's REST schema.
+ */
+import * as grpc from '@grpc/grpc-js';
+import { adapt, managedwriter, v1 } from '@google-cloud/bigquery-storage';
+import type { BigQuery } from '@google-cloud/bigquery';
+import { PassThroughClient } from 'google-auth-library';
+
+export type WriterClient = InstanceType<typeof managedwriter.WriterClient>;
+export type JSONWriter = InstanceType<typeof managedwriter.JSONWriter>;
+export type WriteClient = InstanceType<typeof v1.BigQueryWriteClient>;
+
+/** Connection options of a client on `grpcPort` of 127.0.0.1, plaintext, no credentials. */
+export function insecureOptions(grpcPort: number, projectId = 'test-project') {
+  return { servicePath: '127.0.0.1', port: grpcPort, sslCreds: grpc.credentials.createInsecure(), projectId, authClient: new PassThroughClient() as never };
+}
+
+/** A managed WriterClient on the emulator's gRPC port. */
+export function writerClient(grpcPort: number, projectId = 'test-project'): WriterClient {
+  return new managedwriter.WriterClient(insecureOptions(grpcPort, projectId));
+}
+
+/** The GAPIC BigQueryWriteClient on the emulator's gRPC port. */
+export function writeClient(grpcPort: number, projectId = 'test-project'): WriteClient {
+  return new v1.BigQueryWriteClient(insecureOptions(grpcPort, projectId));
+}
+
+/** `projects/P/datasets/D/tables/T`. */
+export const tableName = (p: string, d: string, t: string) => `projects/${p}/datasets/${d}/tables/${t}`;
+
+/**
+ * The proto2 descriptor the managed writer sends for `dataset.table`, from its REST schema through
+ * `adapt.convertBigQuerySchemaToStorageTableSchema` and `adapt.convertStorageSchemaToProto2Descriptor`
+ * (the conversion the client library documents for JSONWriter).
+ */
+export async function descriptorOf(bq: BigQuery, dataset: string, table: string) {
+  const [meta] = await bq.dataset(dataset).table(table).getMetadata();
+  const storageSchema = adapt.convertBigQuerySchemaToStorageTableSchema(meta.schema);
+  return adapt.convertStorageSchemaToProto2Descriptor(storageSchema, 'root');
+}
+
+/**
+ * A JSONWriter on a new connection to `streamId` (a created stream's name, or
+ * `managedwriter.DefaultStream` with `destinationTable`).
+ */
+export async function jsonWriter(client: WriterClient, bq: BigQuery, opts: { projectId: string; dataset: string; table: string; streamId?: string }): Promise<JSONWriter> {
+  const destinationTable = tableName(opts.projectId, opts.dataset, opts.table);
+  const connection = await client.createStreamConnection({ streamId: opts.streamId ?? managedwriter.DefaultStream, destinationTable });
+  return new managedwriter.JSONWriter({ connection, protoDescriptor: await descriptorOf(bq, opts.dataset, opts.table) });
+}
