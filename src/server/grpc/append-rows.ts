@@ -21,6 +21,7 @@ import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from '../../config/logger.js';
 import { BigQueryError, grpcCodeOf } from '../../errors/errors.js';
 import type { Column } from '../../types/schema.js';
+import { arrowRowDecoder } from '../../wire/write-arrow-rows.js';
 import { protoRowDecoder, type DecodedWriteRows, type MissingValueInterpretation, type WriteRowDecoder, type WriteRowOptions } from '../../wire/write-rows.js';
 import type { WriteStreams, WriteTarget } from '../../engine/storage-write.js';
 import { storageTableSchema } from './write-schema.js';
@@ -45,7 +46,7 @@ const columnsKey = (columns: readonly Column[]) => JSON.stringify(columns.map((c
  * error indexes count from the request's first row.
  */
 async function decodeSliced(decoder: WriteRowDecoder, serialized: Uint8Array[], opts: WriteRowOptions): Promise<DecodedWriteRows> {
-  if (serialized.length <= DECODE_SLICE_ROWS) return decoder.decode(serialized, opts);
+  if (serialized.length <= DECODE_SLICE_ROWS) return serialized.length === 1 ? decoder.decodeAsync(serialized, opts) : decoder.decode(serialized, opts);
   const out: DecodedWriteRows = { rows: [], rowErrors: [] };
   for (let i = 0; i < serialized.length; i += DECODE_SLICE_ROWS) {
     if (i) await yieldToLoop();
@@ -98,25 +99,28 @@ export function appendRowsConnection(streams: WriteStreams, call: grpc.ServerDup
       if (key !== known.key) out.updatedSchema = storageTableSchema(liveColumns);
       known = { ref: liveColumns, key };
     }
-    if (req.rows === 'arrowRows' || req.arrowRows) {
-      return { ...out, error: rpcStatusOf(BigQueryError.notSupported('Arrow rows in AppendRows (arrow_rows)', { in: 'request', location: 'arrow_rows' })) };
-    }
+    // Arrow rows (arrow_rows: an IPC schema, then record batches) or proto rows; the writer schema
+    // of the connection is the last one sent, its decoder built once per (schema, columns).
+    const arrow: Msg | undefined = req.rows === 'arrowRows' || req.arrowRows ? (req.arrowRows ?? {}) : undefined;
     const proto: Msg = req.protoRows ?? {};
-    const d = proto.writerSchema?.protoDescriptor;
+    const d = arrow ? arrow.writerSchema?.serializedSchema : proto.writerSchema?.protoDescriptor;
     if (d) {
-      const key = JSON.stringify(d);
+      const key = arrow ? `arrow:${Buffer.from(d as Uint8Array).toString('base64')}` : JSON.stringify(d);
       if (key !== descriptor?.key) descriptor = { key, value: d };
     }
     if (!descriptor) throw BigQueryError.invalidWriteRequest('The first AppendRows request of a connection must carry proto_rows.writer_schema.proto_descriptor');
     const decoderKey = `${descriptor.key}\n${columnsKey(columns)}`;
     if (decoder?.key !== decoderKey) {
       try {
-        decoder = { key: decoderKey, decoder: protoRowDecoder(descriptor.value, columns) };
+        const isArrow = descriptor.key.startsWith('arrow:');
+        decoder = { key: decoderKey, decoder: isArrow ? arrowRowDecoder(descriptor.value as Uint8Array, columns) : protoRowDecoder(descriptor.value, columns) };
       } catch (e) {
+        // The decoders' schema errors are BigQuery's INVALID_ARGUMENT texts (src/errors/write-row-errors.ts).
+        if (e instanceof BigQueryError) throw e;
         throw BigQueryError.invalidWriteRequest(`Invalid proto_rows.writer_schema.proto_descriptor: ${(e as Error).message}`);
       }
     }
-    const serialized = (proto.rows?.serializedRows ?? []) as Uint8Array[];
+    const serialized = (arrow ? (arrow.rows?.serializedRecordBatch ? [arrow.rows.serializedRecordBatch] : []) : (proto.rows?.serializedRows ?? [])) as Uint8Array[];
     const rawOffset = req.offset?.value;
     const offset = rawOffset === undefined || rawOffset === null ? undefined : Number(rawOffset);
     try {
