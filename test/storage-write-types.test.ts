@@ -16,7 +16,7 @@ import { managedwriter } from '@google-cloud/bigquery-storage';
 import { Float64, Int64, Table, TimestampMicrosecond, Utf8, makeData, makeVector, tableToIPC, vectorFromArray } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
-import { jsonWriter, tableName, writeClient, writerClient, type WriteClient, type WriterClient } from './helpers/storage-write.js';
+import { descriptorOf, jsonWriter, tableName, writeClient, writerClient, type WriteClient, type WriterClient } from './helpers/storage-write.js';
 
 let t: TestEmulator;
 let client: WriterClient;
@@ -127,6 +127,37 @@ describe('raw proto rows with the other documented proto types', () => {
       bt: 'c3a9', w: 5, b: true,
     }]);
     writer.close();
+  });
+});
+
+describe('missing values and writer schemas that do not fit', () => {
+  it('DEFAULT_VALUE fills unset columns with their DEFAULT (NULL without one); NULL_VALUE per column keeps NULL', async () => {
+    await q(`CREATE TABLE ${D}.dflt (id INT64, s STRING DEFAULT 'dflt', n INT64 DEFAULT 7 NOT NULL, plain STRING)`);
+    const connection = await client.createStreamConnection({ streamId: managedwriter.DefaultStream, destinationTable: tableName(P, D, 'dflt') });
+    const protoDescriptor = await descriptorOf(t.bq, D, 'dflt');
+    const w = new managedwriter.JSONWriter({ connection, protoDescriptor, defaultMissingValueInterpretation: 'DEFAULT_VALUE' });
+    expect((await result(w.appendRows([{ id: 1 }]))).error ?? null).toBeNull();
+    const w2 = new managedwriter.JSONWriter({ connection, protoDescriptor, defaultMissingValueInterpretation: 'DEFAULT_VALUE', missingValueInterpretations: { s: 'NULL_VALUE' } });
+    expect((await result(w2.appendRows([{ id: 2 }]))).error ?? null).toBeNull();
+    expect(await q(`SELECT id, s, n, plain FROM ${D}.dflt ORDER BY id`)).toEqual([
+      { id: 1, s: 'dflt', n: 7, plain: null },
+      { id: 2, s: null, n: 7, plain: null },
+    ]);
+    connection.close();
+  });
+
+  it('a writer field the table lacks ends the connection: INVALID_ARGUMENT "Input schema has more fields than BigQuery schema, extra fields: …"', async () => {
+    await q(`CREATE TABLE ${D}.extra (id INT64)`);
+    const connection = await client.createStreamConnection({ streamId: managedwriter.DefaultStream, destinationTable: tableName(P, D, 'extra') });
+    const errors: { code?: number; message: string }[] = [];
+    connection.onConnectionError((e) => errors.push(e as { code?: number; message: string }));
+    const protoDescriptor = await descriptorOf(t.bq, D, 'extra');
+    protoDescriptor.field = [...(protoDescriptor.field ?? []), { name: 'customer_email', number: 2, type: 9 as never, label: 1 as never }];
+    const w = new managedwriter.JSONWriter({ connection, protoDescriptor });
+    await result(w.appendRows([{ id: 1, customer_email: 'x@example.com' }])).catch(() => undefined);
+    expect(errors.map((e) => [e.code, e.message])).toEqual([[3, "3 INVALID_ARGUMENT: Input schema has more fields than BigQuery schema, extra fields: 'customer_email'"]]);
+    expect(await q(`SELECT COUNT(*) n FROM ${D}.extra`)).toEqual([{ n: 0 }]);
+    connection.close();
   });
 });
 
