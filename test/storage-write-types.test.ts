@@ -67,6 +67,14 @@ describe('every type through JSONWriter (the managed writer, descriptor from ada
     w.close();
   });
 
+  it('a column whose name is no proto identifier, through the managed writer\'s placeholder field and column_name annotation', async () => {
+    await q(`CREATE TABLE ${D}.flex (id INT64, \`my-col\` STRING)`);
+    const w = await jsonWriter(client, t.bq, { projectId: P, dataset: D, table: 'flex' });
+    expect((await result(w.appendRows([{ id: 1, 'my-col': 'v' }]))).error ?? null).toBeNull();
+    expect(await q(`SELECT id, \`my-col\` c FROM ${D}.flex`)).toEqual([{ id: 1, c: 'v' }]);
+    w.close();
+  });
+
   it('a row that does not fit is refused with rowErrors and nothing of the request is appended', async () => {
     await q(`CREATE TABLE ${D}.json_bad (id INT64 NOT NULL, name STRING(3), d DATE)`);
     const w = await jsonWriter(client, t.bq, { projectId: P, dataset: D, table: 'json_bad' });
