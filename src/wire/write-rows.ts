@@ -11,6 +11,12 @@
  * the request appends nothing. A writer schema that does not fit the table (an extra field, a type
  * BigQuery cannot convert) is thrown by the decoder's constructor (INVALID_ARGUMENT).
  *
+ * Presence: BigQuery decodes every writer schema as proto2 — a field is set when it is on the wire
+ * (java-bigquerystorage#2295: "the binary string will be decoded as proto2 in the service side"),
+ * so a proto3 scalar left at its zero value, which proto3 encoders omit, arrives as a missing
+ * value (NULL), and a zero that is encoded (proto3 `optional`, proto2, protobufjs) is a value
+ * (python-bigquery-storage#918, google-cloud-go#4130).
+ *
  * Missing values (AppendRowsRequest.missing_value_interpretations and
  * default_missing_value_interpretation, storage.proto): a column the row does not set is NULL
  * (NULL_VALUE, and UNSPECIFIED), or its DEFAULT (DEFAULT_VALUE; `undefined` in the row, for the
