@@ -1,6 +1,6 @@
 /**
  * Storage Write API values → domain values (src/types/types.ts): the conversions shared by proto
- * rows (src/wire/write-proto-rows.ts) and Arrow rows (src/wire/write-arrow-rows.ts), as BigQuery
+ * rows (src/wire/write-proto-fields.ts) and Arrow rows (src/wire/write-arrow-rows.ts), as BigQuery
  * documents them in "Supported protocol buffer and Arrow data types"
  * (https://cloud.google.com/bigquery/docs/supported-data-types):
  * - DATE: days since 1970-01-01 in [-719162, 2932896], or a DATE literal;
