@@ -258,12 +258,5 @@ function messageValues(b: BoundMessage, msg: Record<string, unknown>, path: stri
   return out;
 }
 
-/** Whether the decoded message carries field `key` (set on the wire; a repeated field: non-empty). */
-export function isPresent(msg: Record<string, unknown>, f: BoundField): boolean {
-  if (!hasOwn.call(msg, f.key)) return false;
-  const v = msg[f.key];
-  return v !== null && v !== undefined && !(f.repeated && (v as unknown[]).length === 0);
-}
-
 /** Builds a context to collect extra fields. */
 export const bindContext = (): BindContext => ({ extra: [] });

@@ -30,7 +30,9 @@ import { WriteRowValueError, requiredValueMissingText, unparsableRowText } from 
 import type { Column } from '../types/schema.js';
 import { applyParams, treeHasParams } from '../types/type-params.js';
 import type { Value } from '../types/types.js';
-import { bindContext, bindMessage, isPresent, type BoundMessage } from './write-proto-fields.js';
+import { bindContext, bindMessage, type BoundMessage } from './write-proto-fields.js';
+
+const hasOwn = Object.prototype.hasOwnProperty;
 
 /** One rejected row: BigQuery's `RowError` (index in the request's rows, code, message). */
 export interface WriteRowError {
@@ -204,7 +206,11 @@ export function protoRowDecoder(descriptor: unknown, columns: Column[]): WriteRo
       try {
         for (let k = 0; k < fields.length; k++) {
           const f = fields[k];
-          if (isPresent(msg, f)) row[f.index] = f.convert(msg[f.key]);
+          // Present = set on the wire (own property of the decoded message); a repeated field non-empty.
+          if (!hasOwn.call(msg, f.key)) continue;
+          const v = msg[f.key];
+          if (v === null || v === undefined || (f.repeated && (v as unknown[]).length === 0)) continue;
+          row[f.index] = f.convert(v);
         }
         if (fill.required.length || paramColumns.length) finishRow(row, columns, fill, paramColumns);
       } catch (e) {
