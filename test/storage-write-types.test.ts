@@ -15,6 +15,8 @@ import descriptorExt from 'protobufjs/ext/descriptor/index.js';
 import { managedwriter } from '@google-cloud/bigquery-storage';
 import { Float64, Int64, Table, TimestampMicrosecond, Utf8, makeData, makeVector, tableToIPC, vectorFromArray } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { arrowRecordBatchBytes, arrowSchemaBytes, type ArrowField } from '../src/wire/arrow.js';
+import type { BqType, Value } from '../src/types/types.js';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
 import { descriptorOf, jsonWriter, tableName, writeClient, writerClient, type WriteClient, type WriterClient } from './helpers/storage-write.js';
 
@@ -170,6 +172,43 @@ describe('missing values and writer schemas that do not fit', () => {
 });
 
 describe('Arrow rows (raw AppendRows with an apache-arrow record batch)', () => {
+  it('every type in BigQuery\'s own Arrow mapping (the Read API\'s types) reads back as through JSONWriter', async () => {
+    await q(`CREATE TABLE ${D}.arrow_types (${ALL_TYPES})`);
+    const T = (kind: string) => ({ kind }) as BqType;
+    const fields: ArrowField[] = [
+      { name: 'i', type: T('INT64') }, { name: 'f', type: T('FLOAT64') }, { name: 'b', type: T('BOOL') }, { name: 's', type: T('STRING') },
+      { name: 'bt', type: T('BYTES') }, { name: 'n', type: T('NUMERIC') }, { name: 'bn', type: T('BIGNUMERIC') }, { name: 'd', type: T('DATE') },
+      { name: 'dt', type: T('DATETIME') }, { name: 't', type: T('TIME') }, { name: 'ts', type: T('TIMESTAMP') }, { name: 'g', type: T('GEOGRAPHY') },
+      { name: 'j', type: T('JSON') },
+      { name: 'rec', type: { kind: 'STRUCT', fields: [{ name: 'x', type: T('INT64') }, { name: 'tags', type: { kind: 'ARRAY', element: T('STRING') } }] } },
+      { name: 'arr', type: { kind: 'ARRAY', element: T('INT64') } }, { name: 'r', type: { kind: 'RANGE', element: T('DATE') } },
+    ];
+    const row: Value[] = [
+      9223372036854775807n, 1.5, true, 'héllo', Uint8Array.from([0, 255]), '123.456', '1.23456789012345678901234567890123456789', '0001-01-01',
+      '2024-03-05T12:34:56.789012', '23:59:59.999999', 1700000000123456n, 'POINT(1 2)', '{"a":[1,2]}', [7n, ['a', 'b']], [1n, 2n, 3n],
+      { start: '2024-01-01', end: null },
+    ];
+    const call = gapic.appendRows();
+    const responses: Record<string, unknown>[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      call.on('data', (m: Record<string, unknown>) => responses.push(m));
+      call.on('error', reject);
+      call.on('end', resolve);
+    });
+    call.write({
+      writeStream: `${tableName(P, D, 'arrow_types')}/streams/_default`,
+      arrowRows: { writerSchema: { serializedSchema: arrowSchemaBytes(fields) }, rows: { serializedRecordBatch: arrowRecordBatchBytes(fields, [row]) } },
+    });
+    call.end();
+    await done;
+    expect(responses.map((r) => r.error ?? null)).toEqual([null]);
+    expect(await q(`${READ_BACK} FROM ${D}.arrow_types`)).toEqual([{
+      i: '9223372036854775807', f: '1.5', b: 'true', s: 'héllo', bt: 'AP8=', n: '123.456', bn: '1.23456789012345678901234567890123456789',
+      d: '0001-01-01', dt: '2024-03-05 12:34:56.789012', t: '23:59:59.999999', ts: '2023-11-14 22:13:20.123456+00', g: 'POINT(1 2)',
+      j: '{"a":[1,2]}', rec: '{"x":7,"tags":["a","b"]}', arr: '[1,2,3]', r_start: '2024-01-01', r_unbounded: true,
+    }]);
+  });
+
   it('appends an Arrow batch and reads it back', async () => {
     await q(`CREATE TABLE ${D}.arrow_all (i INT64, f FLOAT64, s STRING, ts TIMESTAMP)`);
     const table = new Table({
