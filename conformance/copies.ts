@@ -84,8 +84,28 @@ export const GRPC_COPIES: readonly CorpusCopy[] = [
   },
 ];
 
-/** Every verbatim copy: {@link COPIES} and {@link GRPC_COPIES} (what `npm run corpus:import` / `corpus:verify` walk). */
-export const ALL_COPIES: readonly CorpusCopy[] = [...COPIES, ...GRPC_COPIES];
+/**
+ * The Storage Write API recordings (gRPC), copied like {@link GRPC_COPIES} and replayed by the same
+ * harness (`test/storage-write-corpus.test.ts`, `npm run corpus:grpc`).
+ */
+export const GRPC_WRITE_COPIES: readonly CorpusCopy[] = [
+  {
+    name: 'grpc-storage-write',
+    from: 'bigquery-recorded/grpc/storage_write',
+    root: resolve(REPO_ROOT, 'conformance/grpc/storage_write'),
+    data: resolve(REPO_ROOT, 'conformance/grpc/storage_write'),
+    what:
+      'BigQuery Storage Write API (google.cloud.bigquery.storage.v1.BigQueryWrite) calls recorded from real BigQuery, one directory per ' +
+      'fixture: setup.sql, request.json ({fixture_version, calls: [{method, request, capture?}]}) and expected_response.json ' +
+      '({fixture_version, bigquery, calls: [{method, status, response | error_message}]}), proto field names in snake_case as the ' +
+      'Python client writes them (`type_` for WriteStream.type, an Int64Value offset as its value), "<*>" for run-dependent values.',
+    origin: { repository: 'github.com/jjviscomi/bqemulator', revision: 'a8fcd56f', license: 'Apache-2.0' },
+    copied: '2026-11-26',
+  },
+];
+
+/** Every verbatim copy: {@link COPIES}, {@link GRPC_COPIES} and {@link GRPC_WRITE_COPIES} (what `npm run corpus:import` / `corpus:verify` walk). */
+export const ALL_COPIES: readonly CorpusCopy[] = [...COPIES, ...GRPC_COPIES, ...GRPC_WRITE_COPIES];
 
 /** Files the copy itself adds beside the data (never part of the source). */
 const OWN_FILES = new Set(['provenance.json', 'README.md']);

@@ -1,5 +1,5 @@
 /**
- * Replays the recorded Storage Read API fixtures (`conformance/grpc/<service>/<name>/`) against an
+ * Replays the recorded Storage Read and Storage Write API fixtures (`conformance/grpc/<service>/<name>/`) against an
  * in-process emulator and judges them against `conformance/grpc/pending.json`
  * (conformance/README.md "Storage Read API recordings"; the harness is
  * `src/conformance/grpc-replay.ts`, the same replay `test/storage-read-corpus.test.ts` runs).
@@ -15,7 +15,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeClient } from '../src/conformance/client.js';
-import { discoverGrpcFixtures, grpcVerdict, loadGrpcPending, saveGrpcPending, shrinkGrpcPending } from '../src/conformance/grpc-fixtures.js';
+import { GRPC_SERVICES, discoverGrpcFixtures, grpcVerdict, loadGrpcPending, saveGrpcPending, shrinkGrpcPending } from '../src/conformance/grpc-fixtures.js';
 import { grpcTargetOf, replayGrpcFixtures } from '../src/conformance/grpc-replay.js';
 import { startEmulator } from '../src/server/server.js';
 
@@ -24,7 +24,7 @@ async function main(argv: string[]): Promise<number> {
   const filter = filterAt >= 0 ? argv[filterAt + 1] : undefined;
   const verbose = argv.includes('--verbose');
   const update = argv.includes('--update-pending');
-  const all = discoverGrpcFixtures();
+  const all = discoverGrpcFixtures(undefined, GRPC_SERVICES);
   const fixtures = all.filter((f) => !filter || f.id.includes(filter));
   const emu = await startEmulator({ port: 0, grpcPort: 0, projectId: 'test-project' });
   let results;

@@ -38,6 +38,8 @@ export interface GrpcCallExpected {
   responses?: unknown[];
   /** For an error status: a regular expression the status details must contain a match of. */
   message_pattern?: string;
+  /** For an error status: the status details exactly (Storage Write recordings; `${…}` placeholders). */
+  error_message?: string;
 }
 
 /** A loaded fixture. */
@@ -51,13 +53,19 @@ export interface GrpcFixture {
   expected: GrpcCallExpected[];
 }
 
+/** The recorded services: the Storage Read API (`storage_read`) and the Storage Write API (`storage_write`). */
+export const GRPC_SERVICES = ['storage_read', 'storage_write'] as const;
+
 /**
- * Every fixture directory under `root` (`<service>/<name>` holding a `request.json`), sorted by id.
+ * Every fixture directory of `services` under `root` (`<service>/<name>` holding a `request.json`),
+ * sorted by id. The default is the Storage Read recordings alone (test/storage-read-corpus.test.ts
+ * counts them); the Storage Write ones are `['storage_write']` (test/storage-write-corpus.test.ts).
  * @throws Error when a request.json or expected_response.json does not parse or the call lists differ in length.
  */
-export function discoverGrpcFixtures(root: string = GRPC_FIXTURES_ROOT): GrpcFixture[] {
+export function discoverGrpcFixtures(root: string = GRPC_FIXTURES_ROOT, services: readonly string[] = ['storage_read']): GrpcFixture[] {
   const out: GrpcFixture[] = [];
   for (const service of readdirSync(root).sort()) {
+    if (!services.includes(service)) continue;
     const sdir = join(root, service);
     if (!statSync(sdir).isDirectory()) continue;
     for (const name of readdirSync(sdir).sort()) {

@@ -6,7 +6,7 @@
  * 1. a per-fixture dataset is created and setup.sql runs statement by statement through
  *    `@google-cloud/bigquery` (conformance/README.md "Recording notes" 9);
  * 2. each recorded call goes through `@google-cloud/bigquery-storage`'s GAPIC
- *    `v1.BigQueryReadClient` on a plaintext channel to the emulator's gRPC port (`servicePath`,
+ *    `v1.BigQueryReadClient` (`v1.BigQueryWriteClient` for `BigQueryWrite.*` calls) on a plaintext channel to the emulator's gRPC port (`servicePath`,
  *    `port`, `sslCreds: grpc.credentials.createInsecure()`, a pass-through `authClient`: no credentials;
  *    docs/ARCHITECTURE.md §7);
  * 3. each answer is compared with the recording: gRPC status name, then the message under
@@ -187,20 +187,29 @@ export async function replayGrpcFixture(fx: GrpcFixture, ctx: GrpcReplayContext)
     sslCreds: grpc.credentials.createInsecure(),
     authClient: new PassThroughClient() as never, // google-gax types it against its own google-auth-library copy
   });
+  const writer = new v1.BigQueryWriteClient({
+    servicePath: ctx.grpc.host,
+    port: ctx.grpc.port,
+    sslCreds: grpc.credentials.createInsecure(),
+    authClient: new PassThroughClient() as never,
+  });
   const options = { timeout: ctx.callTimeoutMs ?? 30_000, retry: null as never };
   const schema: SessionSchema = {};
   try {
     for (const [i, call] of fx.calls.entries()) {
       const exp = expandVars(fx.expected[i]!, vars);
       const request = toCamelKeys(expandVars(call.request, vars)) as Record<string, unknown>;
-      const method = call.method.replace(/^BigQueryRead\./, '');
+      const isWrite = call.method.startsWith('BigQueryWrite.');
+      const method = call.method.replace(/^BigQuery(Read|Write)\./, '');
       const label = `calls[${i}] ${method}`;
       let status = 'OK';
       let message = '';
       let answer: unknown;
       let callDiffs: string[] = [];
       try {
-        if (method === 'CreateReadSession') {
+        if (isWrite) {
+          answer = writeAnswerForm(await callWrite(writer, method, writeRequestOf(method, request), options));
+        } else if (method === 'CreateReadSession') {
           [answer] = (await client.createReadSession(request, options)) as unknown as [Record<string, unknown>];
           rememberSchema(answer as Record<string, unknown>, schema);
         } else if (method === 'SplitReadStream') {
@@ -223,6 +232,7 @@ export async function replayGrpcFixture(fx: GrpcFixture, ctx: GrpcReplayContext)
       }
       if (status !== 'OK') {
         if (exp.message_pattern !== undefined && !new RegExp(exp.message_pattern, 's').test(message)) diffs.push(`${label}: message ${JSON.stringify(message)} does not match ${JSON.stringify(exp.message_pattern)}`);
+        if (exp.error_message !== undefined && message !== exp.error_message) diffs.push(`${label}: message ${JSON.stringify(message)}, recorded ${JSON.stringify(exp.error_message)}`);
         continue;
       }
       if (method !== 'ReadRows') callDiffs = recordedDiffs(exp.response ?? {}, toRecordedForm(answer), 'response');
@@ -235,8 +245,50 @@ export async function replayGrpcFixture(fx: GrpcFixture, ctx: GrpcReplayContext)
     }
   } finally {
     await client.close().catch(() => undefined);
+    await writer.close().catch(() => undefined);
   }
   return { id: fx.id, pass: diffs.length === 0, diffs };
+}
+
+/**
+ * A recorded Storage Write request in the GAPIC client's form: the recordings use the Python
+ * client's names (`type_` for `WriteStream.type`) and write FlushRows' `google.protobuf.Int64Value`
+ * offset as its bare value.
+ */
+function writeRequestOf(method: string, request: Record<string, unknown>): Record<string, unknown> {
+  const rename = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(rename) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k === 'type_' ? 'type' : k, rename(x)])) : v;
+  const out = rename(request) as Record<string, unknown>;
+  if (method === 'FlushRows' && out.offset !== undefined && (typeof out.offset !== 'object' || out.offset === null)) out.offset = { value: out.offset };
+  return out;
+}
+
+/** A Storage Write answer in the recordings' naming (`WriteStream.type` as `type_`). */
+function writeAnswerForm(answer: unknown): unknown {
+  if (!answer || typeof answer !== 'object' || !('type' in answer)) return answer;
+  const { type, ...rest } = answer as Record<string, unknown>;
+  return { ...rest, type_: type };
+}
+
+/**
+ * One unary BigQueryWrite call through the GAPIC client.
+ * @throws the client's error for an error status; Error for a method the harness does not replay.
+ */
+async function callWrite(writer: InstanceType<typeof v1.BigQueryWriteClient>, method: string, request: Record<string, unknown>, options: object): Promise<unknown> {
+  switch (method) {
+    case 'CreateWriteStream':
+      return (await writer.createWriteStream(request, options))[0];
+    case 'GetWriteStream':
+      return (await writer.getWriteStream(request, options))[0];
+    case 'FinalizeWriteStream':
+      return (await writer.finalizeWriteStream(request, options))[0];
+    case 'BatchCommitWriteStreams':
+      return (await writer.batchCommitWriteStreams(request, options))[0];
+    case 'FlushRows':
+      return (await writer.flushRows(request, options))[0];
+    default:
+      throw new Error(`BigQueryWrite.${method}: not replayed by this harness`);
+  }
 }
 
 /** Replays every fixture in order (one client setup each); see {@link replayGrpcFixture}. */
