@@ -9,7 +9,7 @@
  * (https://cloud.google.com/bigquery/docs/supported-data-types).
  */
 import { describe, expect, it } from 'vitest';
-import { Field, Float32, Int16, List, Schema, Struct, TimestampNanosecond, Utf8, makeData, makeVector, RecordBatch, tableToIPC, Table, vectorFromArray, Int64 } from 'apache-arrow';
+import { DateDay, Decimal, Field, Float32, Int16, List, Schema, Struct, TimeSecond, TimestampMillisecond, TimestampNanosecond, Utf8, makeData, makeVector, RecordBatch, tableToIPC, Table, vectorFromArray, Int64 } from 'apache-arrow';
 import { columnFromField, type Column, type TableFieldSchema } from '../types/schema.js';
 import type { BqType, Value } from '../types/types.js';
 import { arrowRecordBatchBytes, arrowSchemaBytes, type ArrowField } from './arrow.js';
@@ -73,6 +73,22 @@ describe('Arrow rows built with apache-arrow', () => {
     expect(r.rowErrors).toEqual([]);
     expect(r.rows).toEqual([[1n, 0.5, 'x', 1n], [-2n, 1.25, 'y', -1n], [null, 2, 'x', 0n]]);
   });
+  it('other units and scales: timestamp[ms] DATETIME, time32[s] TIME, decimal128(10, 2) NUMERIC, date32 DATE, utf8 literals', () => {
+    const table = new Table({
+      dt: makeVector(makeData({ type: new TimestampMillisecond(), length: 1, nullCount: 0, data: BigInt64Array.from([1_700_000_000_123n]) })),
+      t: makeVector(makeData({ type: new TimeSecond(), length: 1, nullCount: 0, data: Int32Array.from([3_723]) })),
+      // decimal128 words, little-endian: -12345 at scale 2 = -123.45.
+      n: makeVector(makeData({ type: new Decimal(2, 10, 128), length: 1, nullCount: 0, data: Uint32Array.from([0xffffcfc7, 0xffffffff, 0xffffffff, 0xffffffff]) })),
+      d: makeVector(makeData({ type: new DateDay(), length: 1, nullCount: 0, data: Int32Array.from([2_932_896]) })),
+      lit: vectorFromArray(['2024-02-29 23:59:59.5'], new Utf8()),
+    });
+    const { schema, batch } = split(table);
+    const fields: TableFieldSchema[] = [{ name: 'dt', type: 'DATETIME' }, { name: 't', type: 'TIME' }, { name: 'n', type: 'NUMERIC' }, { name: 'd', type: 'DATE' }, { name: 'lit', type: 'DATETIME' }];
+    const r = arrowRowDecoder(schema, cols(fields)).decode([batch]);
+    expect(r.rowErrors).toEqual([]);
+    expect(r.rows).toEqual([['2023-11-14T22:13:20.123', '01:02:03', '-123.45', '9999-12-31', '2024-02-29T23:59:59.500']]);
+  });
+
   it('a NULL cell is a missing value: REQUIRED → row error, DEFAULT_VALUE → the column DEFAULT', () => {
     const table = new Table({ id: vectorFromArray([1n, null], new Int64()), s: vectorFromArray([null, 'b'], new Utf8()) });
     const { schema, batch } = split(table);
