@@ -13,6 +13,7 @@
  * - value-errors.ts (JSON values of insertAll rows and query parameters)
  * - table-errors.ts, schema-errors.ts, routine-errors.ts, job-errors.ts, load-errors.ts, orc-errors.ts
  * - query-errors.ts (analysis errors the emulator raises), script-errors.ts, runtime-errors.ts
+ * - write-row-errors.ts (Storage Write API rows: schema mismatches, row error texts)
  * - access-denied.ts, resources-exceeded.ts, limits.ts, internal-errors.ts (500s), rewrite.ts
  * - model-errors.ts (BigQuery ML models: none exist in the emulator), iam-errors.ts (IAM policies),
  *   undelete-errors.ts (datasets.undelete)
@@ -51,6 +52,7 @@ import * as undelete from './undelete-errors.js';
 import * as metadataLimits from './metadata-limits.js';
 import * as storageWrite from './storage-write-errors.js';
 import * as orc from './orc-errors.js';
+import * as writeRows from './write-row-errors.js';
 
 export { REASON_STATUS, asBigQueryError } from './bigquery-error.js';
 export type { Reason } from './bigquery-error.js';
@@ -85,13 +87,14 @@ export * from './undelete-errors.js';
 export * from './storage-write-errors.js';
 export * from './metadata-limits.js';
 export * from './orc-errors.js';
+export * from './write-row-errors.js';
 export { GRPC_CODE, grpcCodeOf } from './grpc-status.js';
 
 /** Every factory of the catalogue, by name. */
 const FACTORIES = {
   ...reasons, ...notFound, ...alreadyExists, ...notSupported, ...rest, ...accessDenied, ...resources, ...limits, ...jobs, ...rewrite, ...load,
   ...resourceIds, ...invalidValue, ...http, ...tables, ...routines, ...scripts, ...queries, ...internals, ...runtimes, ...schemas, ...values,
-  ...storageRead, ...models, ...iam, ...undelete, ...metadataLimits, ...storageWrite, ...orc,
+  ...storageRead, ...models, ...iam, ...undelete, ...metadataLimits, ...storageWrite, ...orc, ...writeRows,
 };
 
 /**

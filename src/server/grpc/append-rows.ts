@@ -24,6 +24,7 @@ import type * as grpc from '@grpc/grpc-js';
 import type { Logger } from '../../config/logger.js';
 import { BigQueryError } from '../../errors/errors.js';
 import type { Column } from '../../types/schema.js';
+import { arrowRowDecoder } from '../../wire/write-arrow-rows.js';
 import { protoRowDecoder, type DecodedWriteRows, type MissingValueInterpretation, type WriteRowDecoder, type WriteRowOptions } from '../../wire/write-rows.js';
 import type { AppendOutcome, WriteStreams, WriteTarget } from '../../engine/storage-write.js';
 import { storageTableSchema } from './write-schema.js';
@@ -73,6 +74,8 @@ const columnsKey = (columns: readonly Column[]) => JSON.stringify(columns.map((c
  * error indexes count from the request's first row.
  */
 async function decodeSliced(decoder: WriteRowDecoder, serialized: Uint8Array[], opts: WriteRowOptions): Promise<DecodedWriteRows> {
+  // One element (an Arrow record batch) may hold many rows: decoded with yields inside.
+  if (serialized.length === 1) return decoder.decodeAsync(serialized, opts);
   if (serialized.length <= DECODE_SLICE_ROWS) return decoder.decode(serialized, opts);
   await yieldToLoop();
   const out: DecodedWriteRows = { rows: [], rowErrors: [] };
@@ -95,13 +98,11 @@ function rowOptionsOf(req: Msg): WriteRowOptions {
 
 /**
  * The decoder of Arrow rows (`arrowRows.writerSchema.serializedSchema`, an IPC schema message; each
- * request's `arrowRows.rows.serializedRecordBatch` decoded as one batch). Until src/wire/write-rows.ts
- * exports its `arrowRowDecoder(serializedSchema, columns)`, Arrow rows are refused
- * (INVALID_ARGUMENT); then this returns it.
- * @throws BigQueryError invalid (`… is not supported by bqemu`).
+ * request's `arrowRows.rows.serializedRecordBatch` decoded as one batch): src/wire/write-arrow-rows.ts.
+ * @throws BigQueryError invalid for a schema that does not fit the table (BigQuery's texts).
  */
-function arrowDecoderOf(_serializedSchema: Uint8Array, _columns: Column[]): WriteRowDecoder {
-  throw BigQueryError.notSupported('Arrow rows in AppendRows (arrow_rows)', { in: 'request', location: 'arrow_rows' });
+function arrowDecoderOf(serializedSchema: Uint8Array, columns: Column[]): WriteRowDecoder {
+  return arrowRowDecoder(serializedSchema, columns);
 }
 
 /** One request ready to append (`rows` at `offset`), or already answered (`response`). */
@@ -171,7 +172,7 @@ export function appendRowsConnection(streams: WriteStreams, call: grpc.ServerDup
       try {
         const key = `${descriptor.key}\n${columnsKey(columns)}`;
         if (decoder?.key !== key) decoder = { key, decoder: arrowDecoderOf(descriptor.value as Uint8Array, columns) };
-        return finish(w, out, decoder.decoder.decode(batch?.length ? [batch] : [], rowOptionsOf(req)), offset);
+        return finish(w, out, await decodeSliced(decoder.decoder, batch?.length ? [batch] : [], rowOptionsOf(req)), offset);
       } catch (e) {
         const err = e instanceof BigQueryError ? e : BigQueryError.invalidWriteRequest(`Failed to parse arrow_rows: ${(e as Error).message}`);
         return { w, response: { ...out, error: rpcStatusOf(err) } };
@@ -189,6 +190,8 @@ export function appendRowsConnection(streams: WriteStreams, call: grpc.ServerDup
       try {
         decoder = { key: decoderKey, decoder: protoRowDecoder(descriptor.value, columns) };
       } catch (e) {
+        // The decoders' schema errors are BigQuery's INVALID_ARGUMENT texts (src/errors/write-row-errors.ts).
+        if (e instanceof BigQueryError) throw e;
         throw BigQueryError.invalidWriteRequest(`Invalid proto_rows.writer_schema.proto_descriptor: ${(e as Error).message}`);
       }
     }

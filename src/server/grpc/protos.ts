@@ -40,7 +40,10 @@ function loadStorageV1(defaults: boolean): StorageV1 {
   const known = loaded.get(defaults);
   if (known) return known;
   const storage = protosDir('@google-cloud/bigquery-storage');
-  const def = protoLoader.loadSync(path.join(storage, 'google/cloud/bigquery/storage/v1/storage.proto'), {
+  // annotations.proto: the `column_name` field option a writer's descriptor may carry (a column
+  // whose name is no proto identifier), so that it is decoded into the field's options.
+  const files = ['storage.proto', 'annotations.proto'].map((f) => path.join(storage, 'google/cloud/bigquery/storage/v1', f));
+  const def = protoLoader.loadSync(files, {
     includeDirs: [storage, protosDir('google-gax', createRequire(path.join(storage, '..', '..', 'package.json')))],
     keepCase: false,
     longs: String,
