@@ -15,7 +15,7 @@
  * - query-errors.ts (analysis errors the emulator raises), script-errors.ts, runtime-errors.ts
  * - access-denied.ts, resources-exceeded.ts, limits.ts, internal-errors.ts (500s), rewrite.ts
  * - model-errors.ts (BigQuery ML models: none exist in the emulator), iam-errors.ts (IAM policies),
- *   undelete-errors.ts (datasets.undelete)
+ *   undelete-errors.ts (datasets.undelete), streaming-buffer-errors.ts (DML over streamed rows)
  *
  * `BigQueryError` is exported with every factory attached as a static (`BigQueryError.tableNotFound(…)`),
  * and each factory is also exported by name. test/error-catalogue.test.ts fails on any error
@@ -48,6 +48,7 @@ import * as storageRead from './storage-read-errors.js';
 import * as models from './model-errors.js';
 import * as iam from './iam-errors.js';
 import * as undelete from './undelete-errors.js';
+import * as streamingBuffer from './streaming-buffer-errors.js';
 
 export { REASON_STATUS, asBigQueryError } from './bigquery-error.js';
 export type { Reason } from './bigquery-error.js';
@@ -79,13 +80,14 @@ export * from './storage-read-errors.js';
 export * from './model-errors.js';
 export * from './iam-errors.js';
 export * from './undelete-errors.js';
+export * from './streaming-buffer-errors.js';
 export { GRPC_CODE, grpcCodeOf } from './grpc-status.js';
 
 /** Every factory of the catalogue, by name. */
 const FACTORIES = {
   ...reasons, ...notFound, ...alreadyExists, ...notSupported, ...rest, ...accessDenied, ...resources, ...limits, ...jobs, ...rewrite, ...load,
   ...resourceIds, ...invalidValue, ...http, ...tables, ...routines, ...scripts, ...queries, ...internals, ...runtimes, ...schemas, ...values,
-  ...storageRead, ...models, ...iam, ...undelete,
+  ...storageRead, ...models, ...iam, ...undelete, ...streamingBuffer,
 };
 
 /**
