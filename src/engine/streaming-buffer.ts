@@ -95,13 +95,37 @@ function liveBuffer(e: Engine, t: Pick<TableMeta, 'duckName'>): TableBuffer | un
   return b;
 }
 
+/** Contiguous rowid ranges of the buffer's batches (successive insertAll calls append contiguously), with their batches. */
+function rangesOf(b: TableBuffer): { from: number; to: number; rows: number; batches: Batch[] }[] {
+  const out: { from: number; to: number; rows: number; batches: Batch[] }[] = [];
+  for (const x of [...b.batches].sort((a, c) => a.from - c.from)) {
+    const last = out[out.length - 1];
+    if (last && x.from === last.to + 1) {
+      last.to = x.to;
+      last.rows += x.rows;
+      last.batches.push(x);
+    } else out.push({ from: x.from, to: x.to, rows: x.rows, batches: [x] });
+  }
+  return out;
+}
+
+/** A DuckDB predicate: `col` (a rowid) is in one of the buffer's ranges. */
+function inRanges(b: TableBuffer, col: string): string {
+  return `(${rangesOf(b).map((r) => `${col} BETWEEN ${r.from} AND ${r.to}`).join(' OR ')})`;
+}
+
 /** Drops the batches whose rowid range no longer holds the batch's rows (see the file comment). */
 async function verifiedBuffer(e: Engine, t: Pick<TableMeta, 'duckName'>): Promise<TableBuffer | undefined> {
   const b = liveBuffer(e, t);
   if (!b) return undefined;
-  const counts = b.batches.map((x) => `(SELECT count(*) FROM ${ident(t.duckName)} WHERE rowid BETWEEN ${x.from} AND ${x.to})`);
-  const r = (await e.db.readAll(`SELECT ${counts.join(', ')}`)).getRowsJS()[0];
-  b.batches = b.batches.filter((x, i) => Number(r[i]) === x.rows);
+  const ranges = rangesOf(b);
+  const counts = ranges.map((r) => `(SELECT count(*) FROM ${ident(t.duckName)} WHERE rowid BETWEEN ${r.from} AND ${r.to})`);
+  const found = (await e.db.readAll(`SELECT ${counts.join(', ')}`)).getRowsJS()[0];
+  const stale = new Set(ranges.filter((r, i) => Number(found[i]) !== r.rows).flatMap((r) => r.batches));
+  if (stale.size) {
+    e.log.warn({ table: b.ref, batches: stale.size }, 'streaming buffer: rowids of buffered rows changed; those rows now count as flushed');
+    b.batches = b.batches.filter((x) => !stale.has(x));
+  }
   return liveBuffer(e, t);
 }
 
@@ -189,7 +213,7 @@ export async function streamingBufferOf(e: Engine, t: TableMeta): Promise<(Strea
 export async function flushedRowsPredicate(e: Engine, t: TableMeta, col = 'rowid'): Promise<string> {
   const b = t.type === 'TABLE' ? await verifiedBuffer(e, t) : undefined;
   if (!b) return 'TRUE';
-  return `NOT (${b.batches.map((x) => `${col} BETWEEN ${x.from} AND ${x.to}`).join(' OR ')})`;
+  return `NOT ${inRanges(b, col)}`;
 }
 
 /** Finds the buffer of the table whose DuckDB relation (a quoted table name) is `relation`. */
@@ -209,8 +233,7 @@ async function bufferOfRelation(e: Engine, relation: string): Promise<TableBuffe
 export async function checkDmlOverStreamingBuffer(e: Engine, relation: string, count: (bufferedRowid: (col: string) => string) => Promise<number>): Promise<void> {
   const b = await bufferOfRelation(e, relation);
   if (!b) return;
-  const predicate = (col: string) => `(${b.batches.map((x) => `${col} BETWEEN ${x.from} AND ${x.to}`).join(' OR ')})`;
-  if ((await count(predicate)) > 0) throw BigQueryError.dmlOverStreamingBuffer(`${b.ref.projectId}.${b.ref.datasetId}.${b.ref.tableId}`);
+  if ((await count((col) => inRanges(b, col))) > 0) throw BigQueryError.dmlOverStreamingBuffer(`${b.ref.projectId}.${b.ref.datasetId}.${b.ref.tableId}`);
 }
 
 /** Whether the table behind `relation` has buffered rows (a DML statement then takes the checked path). */
