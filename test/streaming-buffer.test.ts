@@ -17,6 +17,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';
 import { bqRunner, findBq } from './helpers/bq-cli.js';
+import { noteStreamedRows } from '../src/engine/streaming-buffer.js';
+import { insertValues } from '../src/engine/dml-values.js';
 
 const P = 'sb-project';
 const DS = 'sb';
@@ -189,6 +191,28 @@ describe('streaming buffer (default window)', () => {
     expect(meta.numRows).toBe('1');
     await dml(t, 'DELETE FROM renumbered WHERE id = 2');
     expect(await count(t, 'renumbered')).toBe(0);
+  });
+
+  it('rows noted by the Storage Write API hook are buffered, but UPDATE/DELETE/MERGE may change them (not TRUNCATE)', async () => {
+    await t.bq.dataset(DS).createTable('write_api', { schema: SCHEMA });
+    // What the `_default` stream does: append, then note the rows in the same write turn.
+    const e = t.emu.engine;
+    const meta0 = e.catalog.getTable(P, DS, 'write_api')!;
+    await e.db.serializeWrite(async () => {
+      await insertValues(e, meta0, [[1n, 'a'], [2n, 'b']]);
+      await noteStreamedRows(e, meta0, 2, 19, { dmlAllowed: true });
+    });
+    const table = t.bq.dataset(DS).table('write_api');
+    const [meta] = await table.getMetadata();
+    expect(meta.streamingBuffer.estimatedRows).toBe('2');
+    expect(meta.streamingBuffer.estimatedBytes).toBe('19');
+    expect(meta.numRows).toBe('0');
+    await table.copy(t.bq.dataset(DS).table('write_api_copy'));
+    expect(await count(t, 'write_api_copy')).toBe(0);
+    expect((await errorOf(dml(t, 'TRUNCATE TABLE write_api'))).message).toMatch(/^TRUNCATE DML statement over table .* would affect rows in the streaming buffer/);
+    await dml(t, 'UPDATE write_api SET name = "u" WHERE id = 1');
+    const [rows] = await t.bq.query(`SELECT id, name FROM ${DS}.write_api ORDER BY id`);
+    expect(rows).toEqual([{ id: 1, name: 'u' }, { id: 2, name: 'b' }]);
   });
 
   it('a replaced table starts with an empty buffer', async () => {

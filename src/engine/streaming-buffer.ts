@@ -49,6 +49,8 @@ interface Batch {
   bytes: number;
   /** When it was written, ms since the epoch. */
   atMs: number;
+  /** Written by the Storage Write API: UPDATE, DELETE and MERGE may change these rows (not TRUNCATE). */
+  dmlAllowed?: boolean;
 }
 
 interface TableBuffer {
@@ -96,11 +98,11 @@ function liveBuffer(e: Engine, t: Pick<TableMeta, 'duckName'>): TableBuffer | un
 }
 
 /** Contiguous rowid ranges of the buffer's batches (successive insertAll calls append contiguously), with their batches. */
-function rangesOf(b: TableBuffer): { from: number; to: number; rows: number; batches: Batch[] }[] {
+function rangesOf(batches: Batch[]): { from: number; to: number; rows: number; batches: Batch[] }[] {
   const out: { from: number; to: number; rows: number; batches: Batch[] }[] = [];
-  for (const x of [...b.batches].sort((a, c) => a.from - c.from)) {
+  for (const x of [...batches].sort((a, c) => a.from - c.from)) {
     const last = out[out.length - 1];
-    if (last && x.from === last.to + 1) {
+    if (last && x.from === last.to + 1 && !last.batches[0].dmlAllowed === !x.dmlAllowed) {
       last.to = x.to;
       last.rows += x.rows;
       last.batches.push(x);
@@ -109,21 +111,23 @@ function rangesOf(b: TableBuffer): { from: number; to: number; rows: number; bat
   return out;
 }
 
-/** A DuckDB predicate: `col` (a rowid) is in one of the buffer's ranges. */
-function inRanges(b: TableBuffer, col: string): string {
-  return `(${rangesOf(b).map((r) => `${col} BETWEEN ${r.from} AND ${r.to}`).join(' OR ')})`;
+/** A DuckDB predicate: `col` (a rowid) is in one of the batches' ranges (FALSE for none). */
+function inRanges(batches: Batch[], col: string): string {
+  const ranges = rangesOf(batches);
+  return ranges.length ? `(${ranges.map((r) => `${col} BETWEEN ${r.from} AND ${r.to}`).join(' OR ')})` : 'FALSE';
 }
 
 /** Drops the batches whose rowid range no longer holds the batch's rows (see the file comment). */
 async function verifiedBuffer(e: Engine, t: Pick<TableMeta, 'duckName'>): Promise<TableBuffer | undefined> {
   const b = liveBuffer(e, t);
   if (!b) return undefined;
-  const ranges = rangesOf(b);
+  const ranges = rangesOf(b.batches);
   const counts = ranges.map((r) => `(SELECT count(*) FROM ${ident(t.duckName)} WHERE rowid BETWEEN ${r.from} AND ${r.to})`);
   const found = (await e.db.readAll(`SELECT ${counts.join(', ')}`)).getRowsJS()[0];
   const stale = new Set(ranges.filter((r, i) => Number(found[i]) !== r.rows).flatMap((r) => r.batches));
   if (stale.size) {
-    e.log.warn({ table: b.ref, batches: stale.size }, 'streaming buffer: rowids of buffered rows changed; those rows now count as flushed');
+    // Expected when DML changed rows of the Storage Write API; otherwise rowids were renumbered.
+    if ([...stale].some((x) => !x.dmlAllowed)) e.log.warn({ table: b.ref, batches: stale.size }, 'streaming buffer: rowids of buffered rows changed; those rows now count as flushed');
     b.batches = b.batches.filter((x) => !stale.has(x));
   }
   return liveBuffer(e, t);
@@ -163,24 +167,40 @@ export function streamedRowBytes(t: Pick<TableMeta, 'columns'>, rows: readonly (
   return n;
 }
 
+/** Options of {@link noteStreamedRows}. */
+export interface StreamedRowsOptions {
+  /** When the rows were written, ms since the epoch (default: now). */
+  atMs?: number;
+  /**
+   * The rows come from the Storage Write API (`_default` stream): UPDATE, DELETE and MERGE may
+   * change them ("rows that were recently written using the Storage Write API can be modified
+   * using UPDATE, DELETE, or MERGE statements",
+   * https://cloud.google.com/bigquery/docs/data-manipulation-language#limitations); TRUNCATE TABLE
+   * is still refused, and copy/extract still leave them out. A batch some of whose rows such a
+   * statement deletes leaves the buffer whole (it counts as flushed).
+   */
+  dmlAllowed?: boolean;
+}
+
 /**
  * Puts the last `rowCount` rows (by rowid) of `t` in its streaming buffer: call it in the same
  * database write turn as the append that added them, e.g.
- * `await e.db.serializeWrite(async () => { await insertValues(e, t, rows); await noteStreamedRows(e, t, rows.length, bytes); })`
- * (tabledata.insertAll, src/server/rest/tabledata.ts; the Storage Write API's `_default` stream).
- * Nothing happens when the window is 0 or `rowCount` is 0.
+ * `await e.db.serializeWrite(async () => { await insertValues(e, t, rows); await noteStreamedRows(e, t, rows.length, streamedRowBytes(t, rows)); })`
+ * (tabledata.insertAll, src/server/rest/tabledata.ts; the Storage Write API's `_default` stream
+ * passes `{ dmlAllowed: true }`). Nothing happens when the window is 0 or `rowCount` is 0.
  * @param bytes estimated logical bytes of the rows (streamedRowBytes), reported as estimatedBytes.
- * @param atMs when the rows were written, ms since the epoch (default: now).
  */
-export async function noteStreamedRows(e: Engine, t: TableMeta, rowCount: number, bytes: number, atMs?: number): Promise<void> {
+export async function noteStreamedRows(e: Engine, t: TableMeta, rowCount: number, bytes: number, opts: StreamedRowsOptions = {}): Promise<void> {
   const s = stateOf(e);
   if (s.windowMs <= 0 || rowCount <= 0 || t.type !== 'TABLE' || !t.duckName) return;
   await e.db.serializeWrite(async () => {
     const sql = `SELECT min(r), max(r), count(*) FROM (SELECT rowid AS r FROM ${ident(t.duckName)} ORDER BY rowid DESC LIMIT ${Math.floor(rowCount)})`;
     const [from, to, n] = (await e.db.readAll(sql)).getRowsJS()[0].map(Number);
     if (!n) return;
+    // Forget the flushed batches of every table (dropped and replaced tables included).
+    for (const duckName of [...s.byDuckName.keys()]) liveBuffer(e, { duckName });
     const b = liveBuffer(e, t) ?? { ref: { projectId: t.projectId, datasetId: t.datasetId, tableId: t.tableId }, batches: [] };
-    b.batches.push({ from, to, rows: n, bytes, atMs: atMs ?? s.now() });
+    b.batches.push({ from, to, rows: n, bytes, atMs: opts.atMs ?? s.now(), ...(opts.dmlAllowed ? { dmlAllowed: true } : {}) });
     s.byDuckName.set(t.duckName, b);
   });
 }
@@ -213,7 +233,7 @@ export async function streamingBufferOf(e: Engine, t: TableMeta): Promise<(Strea
 export async function flushedRowsPredicate(e: Engine, t: TableMeta, col = 'rowid'): Promise<string> {
   const b = t.type === 'TABLE' ? await verifiedBuffer(e, t) : undefined;
   if (!b) return 'TRUE';
-  return `NOT ${inRanges(b, col)}`;
+  return `NOT ${inRanges(b.batches, col)}`;
 }
 
 /** Finds the buffer of the table whose DuckDB relation (a quoted table name) is `relation`. */
@@ -233,7 +253,8 @@ async function bufferOfRelation(e: Engine, relation: string): Promise<TableBuffe
 export async function checkDmlOverStreamingBuffer(e: Engine, relation: string, count: (bufferedRowid: (col: string) => string) => Promise<number>): Promise<void> {
   const b = await bufferOfRelation(e, relation);
   if (!b) return;
-  if ((await count((col) => inRanges(b, col))) > 0) throw BigQueryError.dmlOverStreamingBuffer(`${b.ref.projectId}.${b.ref.datasetId}.${b.ref.tableId}`);
+  const fixed = b.batches.filter((x) => !x.dmlAllowed);
+  if (fixed.length && (await count((col) => inRanges(fixed, col))) > 0) throw BigQueryError.dmlOverStreamingBuffer(`${b.ref.projectId}.${b.ref.datasetId}.${b.ref.tableId}`);
 }
 
 /** Whether the table behind `relation` has buffered rows (a DML statement then takes the checked path). */
