@@ -19,6 +19,7 @@ import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulato
 import { bqRunner, findBq } from './helpers/bq-cli.js';
 import { noteStreamedRows } from '../src/engine/streaming-buffer.js';
 import { insertValues } from '../src/engine/dml-values.js';
+import { ConfigError, parseFlags, resolveConfig } from '../src/config/config.js';
 
 const P = 'sb-project';
 const DS = 'sb';
@@ -227,6 +228,13 @@ describe('streaming buffer (default window)', () => {
 });
 
 describe('streaming buffer window', () => {
+  it('--streaming-buffer-seconds / BQEMU_STREAMING_BUFFER_SECONDS: default 1800 (30 minutes), 0 allowed, negative refused', () => {
+    expect(resolveConfig({}, { env: {} }).streamingBufferSeconds).toBe(1800);
+    expect(resolveConfig({}, { env: { BQEMU_STREAMING_BUFFER_SECONDS: '0' }, allEnv: true }).streamingBufferSeconds).toBe(0);
+    expect(resolveConfig(parseFlags({ streamingBufferSeconds: '2.5' }), { env: { BQEMU_STREAMING_BUFFER_SECONDS: '0' }, allEnv: true }).streamingBufferSeconds).toBe(2.5);
+    expect(() => parseFlags({ streamingBufferSeconds: '-1' })).toThrow(new ConfigError('--streaming-buffer-seconds: expected a number of 0 or more, got "-1"'));
+  });
+
   it('after the window the rows count as stored: numRows, copy and DML include them', async () => {
     const t = await startTestEmulator({ projectId: P, grpcPort: 0, streamingBufferSeconds: 1 });
     try {
