@@ -71,7 +71,9 @@ async function start(): Promise<BigQuery> {
   // The load jobs' folder is allowed by the flag, or (every other start) by BQEMU_ALLOW_LOCAL_FILES.
   const viaEnv = started.length % 2 === 1;
   const env = { ...process.env, BQEMU_GCS_DIR: path.join(work, 'gcs'), ...(viaEnv ? { BQEMU_ALLOW_LOCAL_FILES: `/nonexistent-dir${path.delimiter}${filesDir}` } : {}) };
-  const args = ['serve', '--port', String(port), '--grpc-port', '0', '--project', P, '--data-dir', dataDir, ...(viaEnv ? [] : ['--allow-local-files', filesDir])];
+  // The writes UPDATE and DELETE rows right after insertAll streamed them, which BigQuery refuses
+  // while they are in the streaming buffer (test/streaming-buffer.test.ts): the buffer is off here.
+  const args = ['serve', '--port', String(port), '--grpc-port', '0', '--project', P, '--data-dir', dataDir, '--streaming-buffer-seconds', '0', ...(viaEnv ? [] : ['--allow-local-files', filesDir])];
   const c = spawn(process.execPath, [path.join(ROOT, 'bin/bqemu.js'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
   started.push(c);
   child = c;

@@ -15,7 +15,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './limits.js';
-import { DEFAULT_MAX_RUNNING_JOBS, DEFAULT_SESSION_IDLE_MS } from './timeouts.js';
+import { DEFAULT_MAX_RUNNING_JOBS, DEFAULT_SESSION_IDLE_MS, DEFAULT_STREAMING_BUFFER_SECONDS } from './timeouts.js';
 
 /** Levels of the structured logger (pino's), lowest first; `silent` logs nothing. */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -61,6 +61,8 @@ export interface EmulatorConfig {
   maxRunningJobs: number;
   /** Idle lifetime of a session, ms. */
   sessionIdleMs: number;
+  /** How long rows written by tabledata.insertAll stay in the table's streaming buffer, seconds; 0 = no buffer. */
+  streamingBufferSeconds: number;
 }
 
 /** A configuration value that cannot be used: the CLI prints the message and exits with status 2. */
@@ -100,6 +102,11 @@ const integer =
 const positive: Parse<number> = (text, source) => {
   const n = Number(text.trim());
   if (!text.trim() || !Number.isFinite(n) || n <= 0) throw new ConfigError(`${source}: expected a positive number, got "${text}"`);
+  return n;
+};
+const nonNegative: Parse<number> = (text, source) => {
+  const n = Number(text.trim());
+  if (!text.trim() || !Number.isFinite(n) || n < 0) throw new ConfigError(`${source}: expected a number of 0 or more, got "${text}"`);
   return n;
 };
 const str: Parse<string> = (text, source) => {
@@ -158,6 +165,15 @@ export const KNOBS = [
   knob({ key: 'jsUdfTimeoutMs', flag: '--js-udf-timeout-ms <ms>', env: 'BQEMU_JS_UDF_TIMEOUT_MS', defaultText: '5000', help: 'time limit of one batch of JavaScript UDF calls, ms', parse: integer(1) }),
   knob({ key: 'jsUdfMemoryMb', flag: '--js-udf-memory-mb <mb>', env: 'BQEMU_JS_UDF_MEMORY_MB', defaultText: '128', help: 'heap of one JavaScript UDF worker, MB (at least 32)', parse: integer(1) }),
   knob({ key: 'maxRunningJobs', flag: '--max-running-jobs <n>', env: 'BQEMU_MAX_RUNNING_JOBS', defaultText: String(DEFAULT_MAX_RUNNING_JOBS), help: 'query jobs running at once; later ones stay PENDING', parse: integer(1) }),
+  knob({
+    key: 'streamingBufferSeconds',
+    flag: '--streaming-buffer-seconds <n>',
+    env: 'BQEMU_STREAMING_BUFFER_SECONDS',
+    defaultText: String(DEFAULT_STREAMING_BUFFER_SECONDS),
+    help:
+      'how long rows written by tabledata.insertAll stay in the streaming buffer (left out of numRows, copy and extract; UPDATE/DELETE/MERGE/TRUNCATE of them refused), seconds; 0 = no buffer. Default: the 30 minutes BigQuery\'s DML limitations call "recent" (BigQuery flushes after minutes, up to 90)',
+    parse: nonNegative,
+  }),
 ] as const satisfies readonly Knob[];
 
 /**
@@ -183,6 +199,7 @@ function defaults(): Omit<EmulatorConfig, 'dataset' | 'dataDir' | 'memoryLimit' 
     gcsDir: path.resolve(os.tmpdir(), 'bqemu-gcs'),
     maxRunningJobs: DEFAULT_MAX_RUNNING_JOBS,
     sessionIdleMs: DEFAULT_SESSION_IDLE_MS,
+    streamingBufferSeconds: DEFAULT_STREAMING_BUFFER_SECONDS,
   };
 }
 

@@ -62,3 +62,14 @@ export const REINTERRUPT_FOR_MS = 5000;
  * ID for at least one minute (https://cloud.google.com/bigquery/docs/streaming-data-into-bigquery).
  */
 export const INSERT_ID_WINDOW_MS = 60_000;
+
+/**
+ * How long rows written by tabledata.insertAll stay in a table's streaming buffer by default,
+ * seconds (`--streaming-buffer-seconds`, src/engine/streaming-buffer.ts): 30 minutes, the age under
+ * which BigQuery's DML limitations call a streamed write "recent" ("The recent writes are those
+ * that occurred within the last 30 minutes",
+ * https://cloud.google.com/bigquery/docs/data-manipulation-language#limitations). BigQuery's own
+ * flush time varies: "typically for a few minutes, but in rare cases, up to 90 minutes"
+ * (https://cloud.google.com/bigquery/docs/error-messages).
+ */
+export const DEFAULT_STREAMING_BUFFER_SECONDS = 1800;

@@ -27,6 +27,7 @@ import { datasetOptionFields, withDatasetDefaults, withExpirationExpression } fr
 import { INGESTION_PSEUDO_DDL, isIngestionPartitioned, partitioningFields } from './partitioning.js';
 import { isLocationName, normalizeLocation, sameLocation } from '../types/locations.js';
 import { detailsFromAnnotations, enforceSql } from './type-params.js';
+import { checkTruncateOverStreamingBuffer } from './streaming-buffer.js';
 
 const now = () => Date.now();
 
@@ -285,6 +286,8 @@ async function truncateStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: Quer
   const t = ctx.tables.get(String(stmt.tableScan?.table?.serializationId));
   if (!t) throw BigQueryError.targetNotBound('TRUNCATE target');
   let n = 0;
+  // Rows still in the streaming buffer cannot be truncated (src/engine/streaming-buffer.ts).
+  if (!opts.dryRun) await checkTruncateOverStreamingBuffer(e, t.relation);
   if (!opts.dryRun) [n] = await e.db.transaction([`DELETE FROM ${t.relation}`]);
   return { statementType: 'TRUNCATE_TABLE', numDmlAffectedRows: n };
 }

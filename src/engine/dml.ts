@@ -3,7 +3,8 @@
  * statement first computes, in one SELECT over the lowered scans, which target rows change and
  * their new values, then applies them in one transaction. BigQuery's rule that a target row may
  * match at most one source row is checked (`UPDATE/MERGE must match at most one source row for
- * each target row`).
+ * each target row`). A statement that would change rows still in the target's streaming buffer
+ * (tabledata.insertAll) fails before it writes (src/engine/streaming-buffer.ts).
  */
 import { logIgnored } from '../config/logger.js';
 import type { Node } from '../analyzer/ast.js';
@@ -15,6 +16,7 @@ import { lowerScan } from './lower/scans.js';
 import { columnHasParams, enforceSql } from './type-params.js';
 import { duckType } from './duckdb/types.js';
 import { mapDuckDBError, runWithJsUdfs } from './duckdb/db.js';
+import { checkDmlOverStreamingBuffer, hasStreamingBuffer } from './streaming-buffer.js';
 
 function bound(ctx: LowerContext, scan: Node): BoundTable {
   const t = ctx.tables.get(String(scan.table?.serializationId));
@@ -58,8 +60,35 @@ async function deleteStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
   const where = stmt.whereExpr ? lowerExpr(stmt.whereExpr, ctx) : 'TRUE';
   const sel = `SELECT __r FROM (${targetSelect(t, stmt.tableScan)}) WHERE ${where}`;
   if (opts.dryRun) return { statementType: 'DELETE', numDmlAffectedRows: 0 };
+  if (await hasStreamingBuffer(e, t.relation)) return deleteCheckingBuffer(e, t, sel);
   const [n] = await e.db.transaction([`DELETE FROM ${t.relation} WHERE rowid IN (${sel})`]);
   return { statementType: 'DELETE', numDmlAffectedRows: n };
+}
+
+/** DELETE of a table with buffered rows: the rows to delete are computed first, then checked. */
+async function deleteCheckingBuffer(e: Engine, t: BoundTable, sel: string): Promise<StatementResult> {
+  return e.db.serializeWrite(() =>
+    e.db.withConnection(async (c) => {
+      const tmp = `__del_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+      try {
+        // The only statement here that evaluates the user's expressions (JavaScript UDFs included).
+        await runWithJsUdfs(() => c.run(`CREATE TEMP TABLE ${tmp} AS ${sel}`));
+        await checkDmlOverStreamingBuffer(e, t.relation, async (buffered) => countOf(c, `SELECT count(*) FROM ${tmp} WHERE ${buffered('__r')}`));
+        const r = await c.run(`DELETE FROM ${t.relation} WHERE rowid IN (SELECT __r FROM ${tmp})`);
+        return { statementType: 'DELETE', numDmlAffectedRows: Number(r.rowsChanged) };
+      } catch (err) {
+        throw mapDuckDBError(err, e.log);
+      } finally {
+        // Cleanup of the statement's own scratch table: its failure cannot change the statement's answer.
+        await c.run(`DROP TABLE IF EXISTS ${tmp}`).catch(logIgnored(e.log, 'dropping a DML scratch table'));
+      }
+    }),
+  );
+}
+
+/** The single number a counting query answers. */
+async function countOf(c: { runAndReadAll(sql: string): Promise<{ getRowsJS(): unknown[][] }> }, sql: string): Promise<number> {
+  return Number((await c.runAndReadAll(sql)).getRowsJS()[0][0]);
 }
 
 async function updateStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
@@ -83,6 +112,7 @@ async function updateStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
           const dup = await c.runAndReadAll(`SELECT count(*) - count(DISTINCT __r) FROM ${tmp}`);
           if (Number(dup.getRowsJS()[0][0]) > 0) throw BigQueryError.multipleSourceRowsMatched();
         }
+        await checkDmlOverStreamingBuffer(e, t.relation, async (buffered) => countOf(c, `SELECT count(*) FROM ${tmp} WHERE ${buffered('__r')}`));
         const set = cols.map((col, i) => `${ident(col)} = ${written(t, col, `s.__v${i}`)}`).join(', ');
         const r = await c.run(`UPDATE ${t.relation} SET ${set} FROM ${tmp} AS s WHERE ${t.relation}.rowid = s.__r`);
         return { statementType: 'UPDATE', numDmlAffectedRows: Number(r.rowsChanged) };
@@ -152,6 +182,12 @@ async function mergeStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOp
           `SELECT count(*) FROM (SELECT __r FROM ${tmp} WHERE __tm AND __sm GROUP BY __r HAVING count(*) > 1)`,
         );
         if (Number(dup.getRowsJS()[0][0]) > 0) throw BigQueryError.multipleSourceRowsMatched();
+        // Only the UPDATE and DELETE clauses change target rows (an INSERT clause adds rows).
+        const changing = plan.map((p, i) => (p.kind === 'INSERT' ? -1 : i)).filter((i) => i >= 0);
+        if (changing.length)
+          await checkDmlOverStreamingBuffer(e, t.relation, async (buffered) =>
+            countOf(c, `SELECT count(*) FROM ${tmp} WHERE __tm AND __clause IN (${changing.join(', ')}) AND ${buffered('__r')}`),
+          );
         await c.run('BEGIN TRANSACTION');
         let n = 0;
         for (let i = 0; i < plan.length; i++) {

@@ -22,6 +22,7 @@
  * snapshots refuse writes (src/engine/table-guards.ts), and a write keeps the table's previous
  * rows for time travel (src/engine/history.ts).
  */
+import { noteStreamedRows, streamedRowBytes } from './streaming-buffer.js';
 import { randomUUID } from 'node:crypto';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
@@ -257,7 +258,13 @@ export class WriteStreams {
         // Grouped with the other connections' appends to this table (group commit).
         const key = `${t.duckName}\n${JSON.stringify(columns.map((c) => [c.name, c.type]))}`;
         await this.tableGroups.append(key, rows, meta, async (all, metas) => {
-          await versionedWrite(this.e, t, () => appendWithMeta(this.e, t.duckName, columns, all, metas), 'append');
+          // The rows sit in the table's streaming buffer (src/engine/streaming-buffer.ts), noted in the
+          // append's write turn; rows written by the Storage Write API may still be changed by DML
+          // (BigQuery "DML limitations": only tabledata.insertAll rows are refused).
+          await this.e.db.serializeWrite(async () => {
+            await versionedWrite(this.e, t, () => appendWithMeta(this.e, t.duckName, columns, all, metas), 'append');
+            await noteStreamedRows(this.e, t, all.length, streamedRowBytes(t, all), { dmlAllowed: true });
+          });
           t.lastModifiedTime = Date.now();
         });
       }

@@ -16,7 +16,7 @@
  * - write-row-errors.ts (Storage Write API rows: schema mismatches, row error texts)
  * - access-denied.ts, resources-exceeded.ts, limits.ts, internal-errors.ts (500s), rewrite.ts
  * - model-errors.ts (BigQuery ML models: none exist in the emulator), iam-errors.ts (IAM policies),
- *   undelete-errors.ts (datasets.undelete)
+ *   undelete-errors.ts (datasets.undelete), streaming-buffer-errors.ts (DML over streamed rows)
  *
  * `BigQueryError` is exported with every factory attached as a static (`BigQueryError.tableNotFound(…)`),
  * and each factory is also exported by name. test/error-catalogue.test.ts fails on any error
@@ -53,6 +53,7 @@ import * as metadataLimits from './metadata-limits.js';
 import * as storageWrite from './storage-write-errors.js';
 import * as orc from './orc-errors.js';
 import * as writeRows from './write-row-errors.js';
+import * as streamingBuffer from './streaming-buffer-errors.js';
 
 export { REASON_STATUS, asBigQueryError } from './bigquery-error.js';
 export type { Reason } from './bigquery-error.js';
@@ -88,13 +89,14 @@ export * from './storage-write-errors.js';
 export * from './metadata-limits.js';
 export * from './orc-errors.js';
 export * from './write-row-errors.js';
+export * from './streaming-buffer-errors.js';
 export { GRPC_CODE, grpcCodeOf } from './grpc-status.js';
 
 /** Every factory of the catalogue, by name. */
 const FACTORIES = {
   ...reasons, ...notFound, ...alreadyExists, ...notSupported, ...rest, ...accessDenied, ...resources, ...limits, ...jobs, ...rewrite, ...load,
   ...resourceIds, ...invalidValue, ...http, ...tables, ...routines, ...scripts, ...queries, ...internals, ...runtimes, ...schemas, ...values,
-  ...storageRead, ...models, ...iam, ...undelete, ...metadataLimits, ...storageWrite, ...orc, ...writeRows,
+  ...storageRead, ...models, ...iam, ...undelete, ...metadataLimits, ...storageWrite, ...orc, ...writeRows, ...streamingBuffer,
 };
 
 /**

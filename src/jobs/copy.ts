@@ -19,11 +19,17 @@
  *   a snapshot, the destination is an ordinary table.
  * - destinationExpirationTime: the destination's expirationTime (RFC 3339 text or epoch ms).
  * - statistics.copy: copiedRows, copiedLogicalBytes (logical bytes of the sources, bytes.ts).
+ * - Rows still in a source's streaming buffer (tabledata.insertAll) are not copied: "The streamed
+ *   data can take up to 90 minutes to become available for copy operations"
+ *   (https://cloud.google.com/bigquery/docs/data-manipulation-language#limitations;
+ *   src/engine/streaming-buffer.ts). So a WRITE_EMPTY copy of a table whose rows are all buffered
+ *   leaves the destination empty, and the same copy again succeeds.
  */
 import type { Engine, StatementResult } from '../engine/engine.js';
 import { createStoredTable } from '../engine/ddl.js';
 import { quoteIdent } from '../engine/duckdb/types.js';
 import { readRows } from '../engine/statement-context.js';
+import { flushedRowsPredicate } from '../engine/streaming-buffer.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import { fieldFromType } from '../types/schema.js';
@@ -142,7 +148,8 @@ export async function executeCopyJob(e: Engine, job: JobRecord): Promise<void> {
     for (const s of sources) {
       // Rows by column name (a later source may order its columns differently).
       const list = first.columns.map((col) => (s.columns.some((x) => x.name.toLowerCase() === col.name.toLowerCase()) ? quoteIdent(col.name) : 'NULL')).join(', ');
-      rows.push(...(await readRows(e, `SELECT ${list} FROM ${quoteIdent(s.duckName)} ORDER BY rowid`, schema)));
+      // Rows still in the streaming buffer are not copied (src/engine/streaming-buffer.ts).
+      rows.push(...(await readRows(e, `SELECT ${list} FROM ${quoteIdent(s.duckName)} WHERE ${await flushedRowsPredicate(e, s)} ORDER BY rowid`, schema)));
     }
     const layout: Record<string, unknown> = {};
     for (const k of ['timePartitioning', 'rangePartitioning', 'clustering']) if (first.fields[k] !== undefined) layout[k] = first.fields[k];
@@ -158,6 +165,7 @@ export async function executeCopyJob(e: Engine, job: JobRecord): Promise<void> {
       await e.catalog.putTable({ ...made, columns: first.columns.map((col) => ({ ...col })), fields });
     } else if (made && expiration !== undefined) await e.catalog.putTable({ ...made, fields: { ...made.fields, expirationTime: String(expiration) } });
   }
-  const copiedRows = sources.length ? Number((await e.db.readAll(`SELECT ${sources.map((s) => `(SELECT count(*) FROM ${quoteIdent(s.duckName)})`).join(' + ')}`)).getRowsJS()[0][0]) : 0;
+  const counts = await Promise.all(sources.map(async (s) => `(SELECT count(*) FROM ${quoteIdent(s.duckName)} WHERE ${await flushedRowsPredicate(e, s)})`));
+  const copiedRows = sources.length ? Number((await e.db.readAll(`SELECT ${counts.join(' + ')}`)).getRowsJS()[0][0]) : 0;
   job.copyStats = { copiedRows, copiedLogicalBytes };
 }

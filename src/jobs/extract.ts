@@ -13,6 +13,10 @@
  * - compression NONE (default), GZIP (CSV, JSON, Parquet), DEFLATE (Avro), SNAPPY (Parquet; Avro
  *   SNAPPY is not supported by bqemu), ZSTD (Parquet); other pairs are rejected.
  * - fieldDelimiter (`\t` / `tab` for a tab), printHeader (default true), useAvroLogicalTypes.
+ * - Rows still in the table's streaming buffer (tabledata.insertAll) are not exported ("up to 90
+ *   minutes to become available for copy" and export operations, BigQuery "Streaming data
+ *   availability", https://cloud.google.com/bigquery/docs/streaming-data-into-bigquery#dataavailability;
+ *   src/engine/streaming-buffer.ts).
  * - statistics.extract: destinationUriFileCounts (files per URI, in URI order), inputBytes (the
  *   table's logical bytes, bytes.ts).
  */
@@ -22,6 +26,7 @@ import type { Engine } from '../engine/engine.js';
 import { quoteIdent } from '../engine/duckdb/types.js';
 import { destinationFile } from '../engine/cloud-storage.js';
 import { readRows } from '../engine/statement-context.js';
+import { flushedRowsPredicate } from '../engine/streaming-buffer.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Value } from '../types/types.js';
 import { csvText, ndjsonText, writeAvro } from '../engine/export-writers.js';
@@ -102,19 +107,21 @@ export async function executeExtractJob(e: Engine, job: JobRecord): Promise<void
   const uris = destinationUris(x);
   const files = uris.map((u) => destinationFile(u));
   const list = columns.map((c) => quoteIdent(c.name)).join(', ');
+  // Rows still in the streaming buffer are not exported (src/engine/streaming-buffer.ts).
+  const from = `${quoteIdent(t.duckName)} WHERE ${await flushedRowsPredicate(e, t)}`;
   if (format === 'PARQUET') {
     // One file per URI; several URIs split the rows by rowid ranges.
     const codec = compression === 'NONE' ? 'uncompressed' : compression.toLowerCase();
-    const n = Number((await e.db.readAll(`SELECT count(*) FROM ${quoteIdent(t.duckName)}`)).getRowsJS()[0][0]);
+    const n = Number((await e.db.readAll(`SELECT count(*) FROM ${from}`)).getRowsJS()[0][0]);
     const per = Math.ceil(n / files.length);
     const stmts = files.map(
       (f, i) =>
-        `COPY (SELECT ${list} FROM ${quoteIdent(t.duckName)} ORDER BY rowid LIMIT ${per} OFFSET ${i * per}) TO '${f.replace(/'/g, "''")}' (FORMAT PARQUET, COMPRESSION '${codec}')`,
+        `COPY (SELECT ${list} FROM ${from} ORDER BY rowid LIMIT ${per} OFFSET ${i * per}) TO '${f.replace(/'/g, "''")}' (FORMAT PARQUET, COMPRESSION '${codec}')`,
     );
     await e.db.transaction(stmts);
   } else {
     const fields = columns.map((c) => ({ name: c.name, type: c.type }));
-    const rows = await readRows(e, `SELECT ${list} FROM ${quoteIdent(t.duckName)} ORDER BY rowid`, fields);
+    const rows = await readRows(e, `SELECT ${list} FROM ${from} ORDER BY rowid`, fields);
     const per = Math.ceil(rows.length / files.length);
     for (let i = 0; i < files.length; i++) {
       const part: Value[][] = rows.slice(i * per, (i + 1) * per);

@@ -7,6 +7,7 @@ import { Engine } from '../engine/engine.js';
 import { JobManager, type ResultLimits } from '../jobs/jobs.js';
 import { BigQueryError } from '../errors/errors.js';
 import { setAllowedLocalDirs } from '../jobs/source-uris.js';
+import { configureStreamingBuffer } from '../engine/streaming-buffer.js';
 import { DEFAULT_GRPC_PORT, resolveConfig, type EmulatorConfig } from '../config/config.js';
 import { createLogger, type Logger } from '../config/logger.js';
 import { setJsUdfLimits } from '../config/limits.js';
@@ -86,6 +87,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     log,
   });
   setAllowedLocalDirs(engine, config.allowLocalFiles);
+  configureStreamingBuffer(engine, { seconds: config.streamingBufferSeconds });
   const jobs = new JobManager(engine, projectId, resultLimits ?? {}, config.sessionIdleMs, config.maxRunningJobs, log);
   await jobs.load();
   engine.jobsProvider = (p) => jobs.list(p).flatMap((j) => [j, ...(j.childJobIds?.length ? jobs.list(p, { parentJobId: j.jobId }) : [])]);

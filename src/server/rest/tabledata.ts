@@ -1,7 +1,8 @@
 /**
  * tabledata: list (`maxResults`, `pageToken`, `startIndex`, `selectedFields`) and insertAll (rows
  * with `json`; per-row `insertErrors`; `skipInvalidRows`, `ignoreUnknownValues`; best-effort
- * de-duplication by `insertId`, src/engine/insert-ids.ts).
+ * de-duplication by `insertId`, src/engine/insert-ids.ts; the rows added sit in the table's
+ * streaming buffer, src/engine/streaming-buffer.ts).
  * Source: TableDataList / TableDataInsertAllRequest/Response in src/server/rest/bigquery-v2-discovery.json.
  * Without skipInvalidRows one bad row stops the whole request: the other rows get reason `stopped`.
  * list of a table with row access policies needs the caller's TRUE filter (src/engine/row-access.ts).
@@ -14,6 +15,7 @@ import { insertValues } from '../../engine/dml-values.js';
 import { enforceRows } from '../../engine/type-params.js';
 import { checkSnapshotWrite } from '../../engine/table-guards.js';
 import { duplicateInsertIds, rememberInsertIds } from '../../engine/insert-ids.js';
+import { noteStreamedRows, streamedRowBytes } from '../../engine/streaming-buffer.js';
 import type { BqType, Value } from '../../types/types.js';
 import { decodeJsonValue } from '../../wire/rest-values.js';
 import { encodeRowsJson, offsetOfToken, pageToken } from '../../wire/resources.js';
@@ -103,7 +105,12 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
     }
     // Best-effort de-duplication by insertId: a retried row is acknowledged, not added twice.
     const dup = duplicateInsertIds(t, goodIds);
-    await insertValues(ctx.engine, t, good.filter((_, i) => !dup[i]));
+    const added = good.filter((_, i) => !dup[i]);
+    // The added rows sit in the table's streaming buffer (src/engine/streaming-buffer.ts), noted in the append's write turn.
+    await ctx.engine.db.serializeWrite(async () => {
+      await insertValues(ctx.engine, t, added);
+      await noteStreamedRows(ctx.engine, t, added.length, streamedRowBytes(t, added));
+    });
     rememberInsertIds(t, goodIds);
     const out: Record<string, unknown> = { kind: 'bigquery#tableDataInsertAllResponse' };
     if (errors.length) out.insertErrors = errors;

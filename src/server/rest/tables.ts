@@ -20,6 +20,7 @@ import { duckType } from '../../engine/duckdb/types.js';
 import { isAnonymousDataset } from '../../jobs/anonymous.js';
 import { anonymousTableResource } from './anonymous-tables.js';
 import { expirePartitions, withDatasetDefaults } from '../../engine/expiration.js';
+import { streamingBufferOf } from '../../engine/streaming-buffer.js';
 
 const READ_ONLY = ['kind', 'etag', 'id', 'selfLink', 'tableReference', 'schema', 'view', 'creationTime', 'lastModifiedTime', 'type', 'location', 'numRows', 'numBytes', 'numLongTermBytes', 'numTotalLogicalBytes'];
 
@@ -54,6 +55,19 @@ export async function countRows(ctx: RestContext, t: TableMeta): Promise<number>
   await expirePartitions(ctx.engine, t);
   const r = await ctx.engine.db.readAll(`SELECT count(*) FROM "${t.duckName}"`);
   return Number(r.getRowsJS()[0][0]);
+}
+
+/**
+ * The resource of a stored table or view with its storage statistics: `numRows` leaves out rows
+ * still in the streaming buffer (discovery, Table.numRows: "excluding any data in the streaming
+ * buffer"), which `streamingBuffer` describes while it holds rows (src/engine/streaming-buffer.ts).
+ */
+async function tableResourceWithStats(ctx: RestContext, t: TableMeta, view?: string): Promise<Table> {
+  if (view === 'BASIC') return tableResource(ctx.baseUrl(), t, 0, view, locationOfTable(ctx, t));
+  const buffer = await streamingBufferOf(ctx.engine, t);
+  const body = tableResource(ctx.baseUrl(), t, (await countRows(ctx, t)) - (buffer?.rows ?? 0), view, locationOfTable(ctx, t));
+  if (buffer) body.streamingBuffer = { estimatedRows: buffer.estimatedRows, estimatedBytes: buffer.estimatedBytes, oldestEntryTime: buffer.oldestEntryTime };
+  return body;
 }
 
 export function tablesRoutes(app: FastifyInstance, ctx: RestContext): void {
@@ -95,8 +109,7 @@ export function tablesRoutes(app: FastifyInstance, ctx: RestContext): void {
     // A query job's anonymous result table (src/server/rest/anonymous-tables.ts).
     if (isAnonymousDataset(req.params.datasetId)) return anonymousTableResource(ctx, req.params, req.query.view);
     const t = requireTable(ctx, req.params.projectId, req.params.datasetId, req.params.tableId);
-    const view = req.query.view;
-    return tableResource(ctx.baseUrl(), t, view === 'BASIC' ? 0 : await countRows(ctx, t), view, locationOfTable(ctx, t));
+    return tableResourceWithStats(ctx, t, req.query.view);
   });
 
   app.get('/projects/:projectId/datasets/:datasetId/tables', async (req: Req) => {
@@ -124,7 +137,7 @@ export function tablesRoutes(app: FastifyInstance, ctx: RestContext): void {
     const nt: TableMeta = { ...t, columns, fields, lastModifiedTime: Math.max(Date.now(), t.lastModifiedTime + 1) };
     if (body.view?.query && t.type === 'VIEW') nt.viewQuery = String(body.view.query);
     await cat.putTable(nt);
-    return tableResource(ctx.baseUrl(), nt, await countRows(ctx, nt), undefined, locationOfTable(ctx, nt));
+    return tableResourceWithStats(ctx, nt);
   };
   app.patch('/projects/:projectId/datasets/:datasetId/tables/:tableId', modify(false));
   app.put('/projects/:projectId/datasets/:datasetId/tables/:tableId', modify(true));
