@@ -115,7 +115,7 @@ export function isIncomplete(res: FuzzResponse): boolean {
 
 /** `jobs.query` verdict: the REST contract, plus "not still running after the server-side wait". */
 export function judgeQuery(_req: FuzzRequest, res: FuzzResponse): string | undefined {
-  return verdict(res) ?? (isIncomplete(res) ? 'incomplete: still running after the 10 s server-side wait' : undefined);
+  return verdict(res) ?? (isIncomplete(res) ? 'incomplete: still running after the server-side wait (jobs.query timeoutMs)' : undefined);
 }
 
 /** The job id of a `jobs.query`/`jobs.insert` answer, if any. */
