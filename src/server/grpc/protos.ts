@@ -1,14 +1,12 @@
 /**
  * Google's published protos of the BigQuery Storage API (google.cloud.bigquery.storage.v1), loaded
- * from the files shipped inside `@google-cloud/bigquery-storage` (build/protos) with the
- * `google/api`, `google/rpc` and `google/protobuf` imports resolved from `google-gax`'s protos —
- * never hand-written copies.
+ * from the compiled descriptor shipped inside `@google-cloud/bigquery-storage`
+ * (build/protos/protos.json) — never hand-written copies.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
 import protobuf from 'protobufjs';
 
 const require = createRequire(import.meta.url);
@@ -25,53 +23,63 @@ function protosDir(pkg: string, from: NodeRequire = require): string {
   throw new Error(`${pkg}: build/protos not found`);
 }
 
-type StorageV1 = { BigQueryRead: grpc.ServiceClientConstructor; BigQueryWrite: grpc.ServiceClientConstructor };
-const loaded = new Map<boolean, StorageV1>();
+let storageRoot: protobuf.Root | undefined;
 
 /**
- * Loads `google.cloud.bigquery.storage.v1` (storage.proto, once per `defaults`). Messages are plain
- * objects with camelCase field names (`readSession`), int64 as decimal strings, enums as their
- * names and oneofs named; `defaults` fills unset fields (what read-service.ts expects). The Write
- * API loads without defaults: a writer's `DescriptorProto` must keep proto2 presence (a filled-in
- * `oneofIndex: 0` would put every field into a oneof).
- * @throws Error when the protos cannot be found (a broken install).
+ * The client library's own compiled protos (build/protos/protos.json: storage.proto,
+ * annotations.proto with the `column_name` field option a writer's descriptor may carry, and their
+ * google/api, google/rpc and google/protobuf imports), as one protobufjs root. Loading it takes
+ * ~40 ms; parsing the .proto files with @grpc/proto-loader took ~250 ms of every start (its package
+ * definition builds a file descriptor for every type), twice since the Write API needs other options.
  */
-function loadStorageV1(defaults: boolean): StorageV1 {
-  const known = loaded.get(defaults);
-  if (known) return known;
-  const storage = protosDir('@google-cloud/bigquery-storage');
-  // annotations.proto: the `column_name` field option a writer's descriptor may carry (a column
-  // whose name is no proto identifier), so that it is decoded into the field's options.
-  const files = ['storage.proto', 'annotations.proto'].map((f) => path.join(storage, 'google/cloud/bigquery/storage/v1', f));
-  const def = protoLoader.loadSync(files, {
-    includeDirs: [storage, protosDir('google-gax', createRequire(path.join(storage, '..', '..', 'package.json')))],
-    keepCase: false,
-    longs: String,
-    enums: String,
-    defaults,
-    oneofs: true,
-  });
-  const pkg = grpc.loadPackageDefinition(def) as unknown as { google: { cloud: { bigquery: { storage: { v1: StorageV1 } } } } };
-  const v1 = pkg.google.cloud.bigquery.storage.v1;
-  loaded.set(defaults, v1);
-  return v1;
+function storageProtos(): protobuf.Root {
+  storageRoot ??= protobuf.Root.fromJSON(JSON.parse(fs.readFileSync(path.join(protosDir('@google-cloud/bigquery-storage'), 'protos.json'), 'utf8')) as protobuf.INamespace);
+  return storageRoot;
 }
 
 /**
- * `google.cloud.bigquery.storage.v1.BigQueryRead`'s service definition (see loadStorageV1).
+ * A gRPC service definition built from a protobufjs service, converting messages as
+ * @grpc/proto-loader does (serialize = fromObject + encode, deserialize = decode + toObject with
+ * `conversion`).
+ */
+function serviceDefinition(service: protobuf.Service, conversion: protobuf.IConversionOptions): grpc.ServiceDefinition {
+  const def: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
+  for (const m of service.methodsArray) {
+    m.resolve();
+    const req = m.resolvedRequestType!;
+    const res = m.resolvedResponseType!;
+    def[m.name] = {
+      path: `/${service.fullName.replace(/^\./, '')}/${m.name}`,
+      requestStream: !!m.requestStream,
+      responseStream: !!m.responseStream,
+      requestSerialize: (v: unknown) => Buffer.from(req.encode(req.fromObject(v as Record<string, unknown>)).finish()),
+      requestDeserialize: (b: Buffer) => req.toObject(req.decode(b), conversion),
+      responseSerialize: (v: unknown) => Buffer.from(res.encode(res.fromObject(v as Record<string, unknown>)).finish()),
+      responseDeserialize: (b: Buffer) => res.toObject(res.decode(b), conversion),
+      originalName: m.name.charAt(0).toLowerCase() + m.name.slice(1),
+    };
+  }
+  return def as grpc.ServiceDefinition;
+}
+
+/**
+ * `google.cloud.bigquery.storage.v1.BigQueryRead`'s service definition. Messages are plain objects
+ * with camelCase field names (`readSession`), int64 as decimal strings, enums as their names,
+ * defaults filled and oneofs named (what read-service.ts expects).
  * @throws Error when the protos cannot be found (a broken install).
  */
 export function loadBigQueryReadService(): grpc.ServiceDefinition {
-  return loadStorageV1(true).BigQueryRead.service;
+  return serviceDefinition(storageProtos().lookupService('google.cloud.bigquery.storage.v1.BigQueryRead'), { longs: String, enums: String, defaults: true, oneofs: true });
 }
 
 /**
  * `google.cloud.bigquery.storage.v1.BigQueryWrite`'s service definition, messages without
- * defaults (see loadStorageV1): an unset field is absent.
+ * defaults: an unset field is absent (a writer's `DescriptorProto` must keep proto2 presence; a
+ * filled-in `oneofIndex: 0` would put every field into a oneof).
  * @throws Error when the protos cannot be found (a broken install).
  */
 export function loadBigQueryWriteService(): grpc.ServiceDefinition {
-  return loadStorageV1(false).BigQueryWrite.service;
+  return serviceDefinition(storageProtos().lookupService('google.cloud.bigquery.storage.v1.BigQueryWrite'), { longs: String, enums: String, defaults: false, oneofs: true });
 }
 
 let storageErrorType: protobuf.Type | undefined;
@@ -83,8 +91,7 @@ let storageErrorType: protobuf.Type | undefined;
  */
 export function encodeStorageError(e: { code: string; entity: string; errorMessage: string }): Buffer {
   if (!storageErrorType) {
-    const json = JSON.parse(fs.readFileSync(path.join(protosDir('@google-cloud/bigquery-storage'), 'protos.json'), 'utf8')) as protobuf.INamespace;
-    storageErrorType = protobuf.Root.fromJSON(json).lookupType('google.cloud.bigquery.storage.v1.StorageError');
+    storageErrorType = storageProtos().lookupType('google.cloud.bigquery.storage.v1.StorageError');
   }
   return Buffer.from(storageErrorType.encode(storageErrorType.fromObject(e)).finish());
 }
