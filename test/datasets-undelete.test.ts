@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';
 import { http } from './helpers/http.js';
 import { bqRunner, findBq, type BqRunner } from './helpers/bq-cli.js';
+import { MAX_KEPT_DELETED_DATASETS } from '../src/config/limits.js';
 
 let t: TestEmulator;
 let P: string;
@@ -197,5 +198,19 @@ describe.skipIf(!BQ)(`bq undelete${BQ ? '' : ' (skipped: the `bq` command is not
     const again = await cli.run('undelete', `${P}:ud_cli`);
     expect(again.code).not.toBe(0);
     expect((again.stdout + again.stderr).replace(/\s+/g, ' ')).toContain(`Already Exists: Dataset ${P}:ud_cli`);
+  });
+});
+
+describe('a bounded number of deleted datasets is kept', () => {
+  it(`past ${MAX_KEPT_DELETED_DATASETS} deletions the oldest can no longer be undeleted; the newest still can`, async () => {
+    const ids = Array.from({ length: MAX_KEPT_DELETED_DATASETS + 2 }, (_, i) => `ud_many_${i}`);
+    for (const d of ids) {
+      await t.bq.createDataset(d);
+      await t.bq.dataset(d).delete();
+    }
+    expect((await undelete(ids[0]!)).status).toBe(404);
+    expect((await undelete(ids[1]!)).status).toBe(404);
+    expect((await undelete(ids[ids.length - 1]!)).status).toBe(200);
+    expect((await t.bq.dataset(ids[ids.length - 1]!).exists())[0]).toBe(true);
   });
 });

@@ -148,3 +148,11 @@ export const MAX_RECURSIVE_CTE_ITERATIONS = 500;
  * 80%; the emulator leaves room for Node, the analyzer and the clients). `--memory-limit` overrides.
  */
 export const DEFAULT_DUCKDB_MEMORY_FRACTION = 0.5;
+
+/**
+ * Deleted datasets kept for datasets.undelete / UNDROP SCHEMA at most (src/engine/dataset-undelete.ts):
+ * BigQuery keeps each for its 2–7-day time-travel window, but an emulator serving a test suite that
+ * creates and deletes a dataset per test would otherwise hold every one of them (their tables' rows
+ * included) for a week; past this count the oldest deletions are purged first.
+ */
+export const MAX_KEPT_DELETED_DATASETS = 100;

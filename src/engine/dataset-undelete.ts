@@ -10,13 +10,14 @@
  * deleted version; a dataset of that id that exists again is 409 `Already Exists: Dataset p:d`, and
  * nothing to restore is 404 `Not found: Dataset p:d`. Kept datasets past their window, and older
  * deletions of an id deleted again, are purged (their data dropped) when a dataset is deleted or
- * undeleted. Time-travel versions of the tables are not kept (the restored tables hold the rows they
+ * undeleted, and past MAX_KEPT_DELETED_DATASETS (src/config/limits.ts) the oldest deletions. Time-travel versions of the tables are not kept (the restored tables hold the rows they
  * had when the dataset was deleted).
  */
 import type { DatasetMeta, DroppedDataset, TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Engine, QueryOptions, StatementHandlers, StatementResult } from './engine-types.js';
 import { ident } from './lower/context.js';
+import { MAX_KEPT_DELETED_DATASETS } from '../config/limits.js';
 
 /** The DuckDB statements dropping a kept dataset's table data. */
 function dataDrops(d: DroppedDataset): string[] {
@@ -33,10 +34,15 @@ function dataDrops(d: DroppedDataset): string[] {
  */
 export async function purgeDroppedDatasets(e: Engine, superseded?: { projectId: string; datasetId: string; before: number }): Promise<void> {
   const now = Date.now();
+  const kept: DroppedDataset[] = [];
   for (const d of e.catalog.listDroppedDatasets()) {
     const old = superseded && d.projectId === superseded.projectId && d.datasetId === superseded.datasetId && d.deletionTime < superseded.before;
     if (d.retainUntil <= now || old) await e.catalog.endDroppedDataset(d, dataDrops(d), false);
+    else kept.push(d);
   }
+  // At most MAX_KEPT_DELETED_DATASETS kept: the oldest deletions go first (src/config/limits.ts).
+  kept.sort((a, b) => a.deletionTime - b.deletionTime);
+  for (const d of kept.slice(0, Math.max(0, kept.length - MAX_KEPT_DELETED_DATASETS))) await e.catalog.endDroppedDataset(d, dataDrops(d), false);
 }
 
 /**
