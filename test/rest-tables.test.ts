@@ -125,6 +125,24 @@ describe('tables.get', () => {
     ]);
   });
 
+  it('a schema field\'s defaultValueExpression is kept and applied like a DDL DEFAULT', async () => {
+    // TableFieldSchema.defaultValueExpression: "A SQL expression to specify the default value for
+    // this field" (discovery document); an INSERT that omits the column writes the default
+    // (https://cloud.google.com/bigquery/docs/default-values).
+    const fields = [
+      { name: 'id', type: 'INTEGER' },
+      { name: 'label', type: 'STRING', defaultValueExpression: "'unset'" },
+      { name: 'n', type: 'INTEGER', defaultValueExpression: '40 + 2' },
+    ];
+    const [table] = await ds.createTable('with_defaults', { schema: { fields } });
+    expect((await table.getMetadata())[0].schema.fields).toEqual(fields);
+    await t.bq.query({ query: `INSERT INTO \`${D}.with_defaults\` (id) VALUES (1)` });
+    const [rows] = await t.bq.query({ query: `SELECT id, label, n FROM \`${D}.with_defaults\`` });
+    expect(rows).toEqual([{ id: 1, label: 'unset', n: 42 }]);
+    const bad = await errorOf(ds.createTable('bad_default', { schema: { fields: [{ name: 'x', type: 'INTEGER', defaultValueExpression: 'no_such_function()' }] } }));
+    expect(bad.code).toBe(400);
+  });
+
   it('counts rows in numRows; view=BASIC leaves storage statistics out', async () => {
     await t.bq.query({ query: `INSERT INTO \`${D}.tbl\` (a, b) VALUES (1, 'x'), (2, 'y')` });
     const [full] = await ds.table('tbl').getMetadata();

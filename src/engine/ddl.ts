@@ -3,6 +3,7 @@
  * DROP TABLE/VIEW, CREATE/DROP SCHEMA, TRUNCATE TABLE. Messages are BigQuery's
  * (`Already Exists: Table p:d.t`, `Not found: Table p:d.t`, fixtures rest_crud/error_*).
  */
+import { typeToSql } from '../types/types.js';
 import type { Node } from '../analyzer/ast.js';
 import { datasetLocation, type TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
@@ -89,6 +90,28 @@ export function columnsFromDefinitions(defs: Node[]): Column[] {
     }
     return c;
   });
+}
+
+/**
+ * The DuckDB DEFAULT of REST schema columns with a `defaultValueExpression` (tables.insert): the
+ * expressions are analyzed as the column definitions of a CREATE TABLE statement, so they are
+ * checked and lowered exactly as a DDL `DEFAULT` is (columnsFromDefinitions).
+ * @returns `columns` with `defaultSql` set where a default is given.
+ * @throws BigQueryError invalid with the analyzer's text for an expression that does not analyze.
+ */
+export async function withDefaultSql(e: Engine, projectId: string, columns: Column[]): Promise<Column[]> {
+  const withDefault = columns.filter((c) => c.defaultValueExpression);
+  if (!withDefault.length) return columns;
+  const defs = withDefault.map((c) => `\`${c.name.replace(/[`\\]/g, '\\$&')}\` ${typeToSql(c.type)} DEFAULT (${c.defaultValueExpression})`).join(', ');
+  let a;
+  try {
+    a = await e.statements.analyze(`CREATE TEMP TABLE __bqemu_default_values (${defs})`, 0, { projectId }, {});
+  } catch (err) {
+    throw err instanceof BigQueryError ? BigQueryError.invalid(err.message) : err;
+  }
+  const lowered = columnsFromDefinitions((a.stmt as Node).columnDefinitionList ?? []);
+  const byName = new Map(lowered.map((c) => [c.name.toLowerCase(), c.defaultSql]));
+  return columns.map((c) => (c.defaultValueExpression ? { ...c, defaultSql: byName.get(c.name.toLowerCase()) } : c));
 }
 
 function tableFields(stmt: Node): Record<string, unknown> {

@@ -81,7 +81,10 @@ export const REST_TYPE_NAME: Record<ScalarKind | 'STRUCT' | 'RANGE', string> = {
 export function columnFromField(f: TableFieldSchema): Column {
   const { type, details } = parseField(f);
   const { required, ...rest } = details;
-  return { name: f.name, type, required: !!required, ...rest };
+  const c: Column = { name: f.name, type, required: !!required, ...rest };
+  // A column's DEFAULT as GoogleSQL text (lowered by the engine: src/engine/ddl.ts withDefaultSql).
+  if (typeof f.defaultValueExpression === 'string' && f.defaultValueExpression.trim()) c.defaultValueExpression = f.defaultValueExpression;
+  return c;
 }
 
 /**

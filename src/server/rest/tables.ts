@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { datasetLocation, type TableMeta } from '../../catalog/store.js';
 import { checkResourceMetadata } from './metadata-limits.js';
 import { BigQueryError } from '../../errors/errors.js';
-import { createStoredTable } from '../../engine/ddl.js';
+import { createStoredTable, withDefaultSql } from '../../engine/ddl.js';
 import { dropTableObject } from '../../engine/drop-table.js';
 import { resultFields } from '../../engine/statement-context.js';
 import { columnFromField, columnTypeSql, fieldFromColumn, type Column, type TableFieldSchema } from '../../types/schema.js';
@@ -101,7 +101,7 @@ export function tablesRoutes(app: FastifyInstance, ctx: RestContext): void {
         fields: withDatasetDefaults(ctx.engine, ref, settable(body), now),
       };
       await cat.putTable(t);
-    } else t = await createStoredTable(ctx.engine, ref, schemaColumns(body.schema), settable(body));
+    } else t = await createStoredTable(ctx.engine, ref, await withDefaultSql(ctx.engine, ref.projectId, schemaColumns(body.schema)), settable(body));
     return tableResource(ctx.baseUrl(), t, 0, undefined, locationOfTable(ctx, t));
   });
 
