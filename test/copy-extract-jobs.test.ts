@@ -12,6 +12,7 @@ import path from 'node:path';
 import avro from 'avsc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+import { gcsFile as storageFile } from './helpers/storage-file.js';
 
 let t: TestEmulator;
 let dir: string;
@@ -19,22 +20,7 @@ let savedGcs: string | undefined;
 const DS = 'cx';
 const P = 'cx-project';
 
-/** Minimal stand-ins for @google-cloud/storage's Storage → Bucket → File (the client checks the constructor names). */
-class Storage {}
-class Bucket {
-  parent = new Storage();
-  constructor(readonly name: string) {}
-}
-class File {
-  parent: Bucket;
-  constructor(
-    readonly bucket: Bucket,
-    readonly name: string,
-  ) {
-    this.parent = bucket;
-  }
-}
-const gcsFile = (name: string) => new File(new Bucket('bkt'), name) as any;
+const gcsFile = (name: string) => storageFile('bkt', name);
 const local = (name: string) => path.join(dir, 'bkt', name);
 
 const rowsOf = async (table: string) => (await t.bq.query({ query: `SELECT * FROM ${DS}.${table} ORDER BY id` }))[0];

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '@google-cloud/bigquery';
 import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+import { gcsFile } from './helpers/storage-file.js';
 import { http } from './helpers/http.js';
 
 let t: TestEmulator;
@@ -22,21 +23,6 @@ const P = 'loc-project';
 const LOCATION = 'asia-northeast1';
 const DS = 'loc_asia';
 
-/** Minimal stand-ins for @google-cloud/storage's Storage → Bucket → File (the client checks the constructor names). */
-class Storage {}
-class Bucket {
-  parent = new Storage();
-  constructor(readonly name: string) {}
-}
-class File {
-  parent: Bucket;
-  constructor(
-    readonly bucket: Bucket,
-    readonly name: string,
-  ) {
-    this.parent = bucket;
-  }
-}
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bqemu-loc-'));
@@ -138,7 +124,7 @@ describe('job locations', () => {
   it('copy and extract naming the wrong location → 404; the right location runs', async () => {
     const bad = t.bq.dataset(DS, { location: 'US' }).table('people');
     expect((await errorOf(bad.createCopyJob(t.bq.dataset(DS).table('people_copy')))).code).toBe(404);
-    const file = new File(new Bucket('bkt'), 'people.json') as never;
+    const file = gcsFile('bkt', 'people.json');
     expect((await errorOf(bad.createExtractJob(file))).code).toBe(404);
     const good = t.bq.dataset(DS, { location: LOCATION }).table('people');
     const [copy] = await good.createCopyJob(t.bq.dataset(DS, { location: LOCATION }).table('people_copy'));

@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+import { gcsFile } from './helpers/storage-file.js';
 import { bqRunner, findBq } from './helpers/bq-cli.js';
 import { noteStreamedRows } from '../src/engine/streaming-buffer.js';
 import { insertValues } from '../src/engine/dml-values.js';
@@ -25,21 +26,6 @@ const P = 'sb-project';
 const DS = 'sb';
 const SCHEMA = { fields: [{ name: 'id', type: 'INTEGER' }, { name: 'name', type: 'STRING' }] };
 
-/** Minimal stand-ins for @google-cloud/storage's Storage → Bucket → File (the client checks the constructor names). */
-class Storage {}
-class Bucket {
-  parent = new Storage();
-  constructor(readonly name: string) {}
-}
-class File {
-  parent: Bucket;
-  constructor(
-    readonly bucket: Bucket,
-    readonly name: string,
-  ) {
-    this.parent = bucket;
-  }
-}
 
 const count = async (t: TestEmulator, table: string) => Number((await t.bq.query({ query: `SELECT count(*) AS n FROM ${DS}.${table}` }))[0][0].n);
 const dml = (t: TestEmulator, sql: string) => t.bq.query({ query: sql, defaultDataset: { projectId: P, datasetId: DS } } as never);
@@ -113,7 +99,7 @@ describe('streaming buffer (default window)', () => {
     const [table] = await t.bq.dataset(DS).createTable('extract_src', { schema: SCHEMA });
     await dml(t, 'INSERT INTO extract_src (id, name) VALUES (1, "stored")');
     await table.insert([{ id: 2, name: 'buffered' }]);
-    const [job] = await table.extract(new File(new Bucket('bkt'), 'out.json') as never, { format: 'JSON' });
+    const [job] = await table.extract(gcsFile('bkt', 'out.json'), { format: 'JSON' });
     expect(job.status?.state).toBe('DONE');
     const text = fs.readFileSync(path.join(gcs, 'bkt', 'out.json'), 'utf8');
     expect(text.trim().split('\n').map((l) => JSON.parse(l))).toEqual([{ id: '1', name: 'stored' }]);
