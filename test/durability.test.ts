@@ -15,16 +15,15 @@
  */
 import { BigQuery } from '@google-cloud/bigquery';
 import { PassThroughClient } from 'google-auth-library';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, startTestEmulator } from './helpers/emulator.js';
 import { freePort } from './helpers/ports.js';
+import { descendants, killTree, spawnServing } from './helpers/kill-tree.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HAS_PROC = process.platform === 'linux' && fs.existsSync('/proc/self/stat');
 const P = 'durable-project';
 const KILLS = 10;
@@ -32,29 +31,6 @@ const BATCH = 20;
 /** Writes running at once (each on its own batches). */
 const WORKERS = 3;
 
-/** Child pids of `pid` and their descendants, read from /proc. */
-function descendants(pid: number): number[] {
-  const kids = new Map<number, number[]>();
-  for (const e of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      kids.set(ppid, [...(kids.get(ppid) ?? []), Number(e)]);
-    } catch {
-      /* exited meanwhile */
-    }
-  }
-  const out: number[] = [];
-  const walk = (p: number) => {
-    for (const c of kids.get(p) ?? []) {
-      out.push(c);
-      walk(c);
-    }
-  };
-  walk(pid);
-  return out;
-}
 
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -74,36 +50,17 @@ async function start(): Promise<BigQuery> {
   // The writes UPDATE and DELETE rows right after insertAll streamed them, which BigQuery refuses
   // while they are in the streaming buffer (test/streaming-buffer.test.ts): the buffer is off here.
   const args = ['serve', '--port', String(port), '--grpc-port', '0', '--project', P, '--data-dir', dataDir, '--streaming-buffer-seconds', '0', ...(viaEnv ? [] : ['--allow-local-files', filesDir])];
-  const c = spawn(process.execPath, [path.join(ROOT, 'bin/bqemu.js'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
+  const { child: c } = await spawnServing(args, env);
   started.push(c);
   child = c;
-  let out = '';
-  c.stdout!.on('data', (d) => (out += d));
-  c.stderr!.on('data', (d) => (out += d));
-  const deadline = Date.now() + 60_000;
-  while (!out.includes('bqemu serving')) {
-    if (c.exitCode !== null) throw new Error(`emulator exited: ${out}`);
-    if (Date.now() > deadline) throw new Error(`emulator did not start: ${out}`);
-    await sleep(20);
-  }
   return new BigQuery({ projectId: P, apiEndpoint: `http://127.0.0.1:${port}`, authClient: new PassThroughClient() as never, autoRetry: false, maxRetries: 0 });
 }
 
 /** kill -9 of the emulator and of its children (the analyzer), which would otherwise outlive it. */
 let kills = 0;
 async function killHard(): Promise<void> {
-  const c = child!;
   kills++;
-  const kids = descendants(c.pid!);
-  c.kill('SIGKILL');
-  for (const k of kids) {
-    try {
-      process.kill(k, 'SIGKILL');
-    } catch {
-      /* already gone */
-    }
-  }
-  while (c.exitCode === null && c.signalCode === null) await sleep(10);
+  await killTree(child!);
 }
 
 /** The state a batch (or a table) is in: absent (null), or BATCH rows all carrying this `v`. */

@@ -17,16 +17,15 @@
 import { BigQuery } from '@google-cloud/bigquery';
 import { managedwriter } from '@google-cloud/bigquery-storage';
 import { PassThroughClient } from 'google-auth-library';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './helpers/ports.js';
+import { killTree, spawnServing } from './helpers/kill-tree.js';
 import { jsonWriter, tableName, writeClient, writerClient, type JSONWriter, type WriterClient } from './helpers/storage-write.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HAS_PROC = process.platform === 'linux' && fs.existsSync('/proc/self/stat');
 const P = 'durable-project';
 const KILLS = 3;
@@ -39,65 +38,19 @@ let dataDir: string;
 let child: ChildProcess | undefined;
 const started: ChildProcess[] = [];
 
-/** Child pids of `pid` and their descendants, read from /proc. */
-function descendants(pid: number): number[] {
-  const kids = new Map<number, number[]>();
-  for (const e of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      kids.set(ppid, [...(kids.get(ppid) ?? []), Number(e)]);
-    } catch {
-      /* exited meanwhile */
-    }
-  }
-  const out: number[] = [];
-  const walk = (p: number) => {
-    for (const c of kids.get(p) ?? []) {
-      out.push(c);
-      walk(c);
-    }
-  };
-  walk(pid);
-  return out;
-}
 
 /** Starts the emulator on the data directory; resolves with its REST client and gRPC port. */
 async function start(): Promise<{ bq: BigQuery; grpcPort: number }> {
   const port = await freePort();
-  const args = ['serve', '--port', String(port), '--grpc-port', '0', '--project', P, '--data-dir', dataDir];
-  const c = spawn(process.execPath, [path.join(ROOT, 'bin/bqemu.js'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const { child: c, serving } = await spawnServing(['serve', '--port', String(port), '--grpc-port', '0', '--project', P, '--data-dir', dataDir]);
   started.push(c);
   child = c;
-  let out = '';
-  c.stdout!.on('data', (d) => (out += d));
-  c.stderr!.on('data', (d) => (out += d));
-  const deadline = Date.now() + 60_000;
-  let m: RegExpExecArray | null = null;
-  while (!(m = /bqemu serving .* on [^ ]+:(\d+) \(project/.exec(out))) {
-    if (c.exitCode !== null) throw new Error(`emulator exited: ${out}`);
-    if (Date.now() > deadline) throw new Error(`emulator did not start: ${out}`);
-    await sleep(20);
-  }
   const bq = new BigQuery({ projectId: P, apiEndpoint: `http://127.0.0.1:${port}`, authClient: new PassThroughClient() as never, autoRetry: false, maxRetries: 0 });
-  return { bq, grpcPort: Number(m[1]) };
+  return { bq, grpcPort: Number(serving[1]) };
 }
 
 /** kill -9 of the emulator and of its children (the analyzer). */
-async function killHard(): Promise<void> {
-  const c = child!;
-  const kids = descendants(c.pid!);
-  c.kill('SIGKILL');
-  for (const k of kids) {
-    try {
-      process.kill(k, 'SIGKILL');
-    } catch {
-      /* already gone */
-    }
-  }
-  while (c.exitCode === null && c.signalCode === null) await sleep(10);
-}
+const killHard = () => killTree(child!);
 
 /** Batches whose write was acknowledged, and the streams to check after the last restart. */
 const acknowledged = new Set<number>();
