@@ -95,7 +95,10 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
   });
 
   // `location`: where the job runs; without it only US and EU jobs are found (src/jobs/jobs.ts get).
-  const locationParam = (req: Req) => (typeof (req.query as Record<string, unknown>).location === 'string' ? String((req.query as Record<string, unknown>).location) : undefined);
+  const locationParam = (req: Req): string | undefined => {
+    const l = (req.query as Record<string, unknown>).location;
+    return typeof l === 'string' ? l : undefined;
+  };
   app.get('/projects/:projectId/jobs/:jobId', async (req: Req) => jobResource(base(), ctx.jobs.get(req.params.projectId, req.params.jobId, locationParam(req))));
 
   app.get('/projects/:projectId/jobs', async (req: Req) => {
