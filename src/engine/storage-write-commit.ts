@@ -10,7 +10,7 @@ import type { Column } from '../types/schema.js';
 import type { Value } from '../types/types.js';
 import { logIgnored } from '../config/logger.js';
 import type { Engine } from './engine-types.js';
-import { appendersFor, appendRows } from './duckdb/appender.js';
+import { appendersFor, appendRows, chunkAppenderFor } from './duckdb/appender.js';
 import { mapDuckDBError } from './duckdb/db.js';
 import { toDuckLiteral } from './duckdb/values.js';
 import { ident } from './lower/context.js';
@@ -43,9 +43,11 @@ export async function appendWithMeta(e: Engine, duckName: string, columns: Colum
       try {
         if (rows.length && fns) {
           appender = await c.createAppender(duckName);
+          const chunks = chunkAppenderFor(appender, columns.map((c) => c.type));
           for (let i = 0; i < rows.length; i += APPEND_SLICE_ROWS) {
             if (i) await yieldToLoop();
-            appendRows(appender, fns, i === 0 && rows.length <= APPEND_SLICE_ROWS ? rows : rows.slice(i, i + APPEND_SLICE_ROWS));
+            const slice = i === 0 && rows.length <= APPEND_SLICE_ROWS ? rows : rows.slice(i, i + APPEND_SLICE_ROWS);
+            if (!chunks?.append(slice)) appendRows(appender, fns, slice);
           }
           appender.closeSync();
           appender = undefined;
