@@ -33,7 +33,7 @@ import type { Engine } from './engine-types.js';
 import { metaSql } from './duckdb/db.js';
 import { versionedWrite } from './history.js';
 import { ident } from './lower/context.js';
-import { AppendGroups, appendWithMeta, moveStagedSql, stagingTableSql } from './storage-write-commit.js';
+import { AppendGroups, appendWithMeta, moveStagedSql, rowCountOf, stagingTableSql, type RowBatches } from './storage-write-commit.js';
 import { checkRows, guardSnapshot, refusalOf } from './storage-write-checks.js';
 
 /** `WriteStream.Type` of a created stream (the `_default` stream is COMMITTED-like and has no record). */
@@ -251,7 +251,7 @@ export class WriteStreams {
         end += p.rows.length;
       }
       if (!accepted.length) return outcomes;
-      const rows = accepted.length === 1 ? accepted[0]! : accepted.flat();
+      const rows: RowBatches = accepted;
       const meta = s ? [this.metaOf({ ...s, rowCount: end })] : [];
       if (s?.stage) await appendWithMeta(this.e, s.stage, columns, rows, meta);
       else {
@@ -263,7 +263,7 @@ export class WriteStreams {
           // (BigQuery "DML limitations": only tabledata.insertAll rows are refused).
           await this.e.db.serializeWrite(async () => {
             await versionedWrite(this.e, t, () => appendWithMeta(this.e, t.duckName, columns, all, metas), 'append');
-            await noteStreamedRows(this.e, t, all.length, streamedRowBytes(t, all), { dmlAllowed: true });
+            await noteStreamedRows(this.e, t, rowCountOf(all), all.reduce((n, b) => n + streamedRowBytes(t, b), 0), { dmlAllowed: true });
           });
           t.lastModifiedTime = Date.now();
         });

@@ -133,6 +133,20 @@ async function verifiedBuffer(e: Engine, t: Pick<TableMeta, 'duckName'>): Promis
   return liveBuffer(e, t);
 }
 
+/** Logical bytes of a non-null value of the fixed-size kinds ({@link valueBytes}'s sizes). */
+const FIXED_BYTES: Partial<Record<BqType['kind'], number>> = {
+  BOOL: 1,
+  NUMERIC: 16,
+  INTERVAL: 16,
+  BIGNUMERIC: 32,
+  INT64: 8,
+  FLOAT64: 8,
+  DATE: 8,
+  DATETIME: 8,
+  TIME: 8,
+  TIMESTAMP: 8,
+};
+
 /** Logical bytes of a value by BigQuery's data size rules (the sizes of src/jobs/bytes.ts). */
 function valueBytes(v: Value | undefined, t: BqType): number {
   if (v === null || v === undefined) return 0;
@@ -163,7 +177,14 @@ function valueBytes(v: Value | undefined, t: BqType): number {
 /** Estimated logical bytes of rows of `t` (values in its column order), for estimatedBytes. */
 export function streamedRowBytes(t: Pick<TableMeta, 'columns'>, rows: readonly (readonly (Value | undefined)[])[]): number {
   let n = 0;
-  for (const r of rows) t.columns.forEach((c, i) => (n += valueBytes(r[i], c.type)));
+  // Column by column: fixed-size kinds count their non-null values (a per-row closure over the
+  // columns cost ~0.4 s per 1M rows, bench --only write).
+  t.columns.forEach((c, j) => {
+    const fixed = FIXED_BYTES[c.type.kind];
+    if (fixed !== undefined) {
+      for (const r of rows) if (r[j] !== null && r[j] !== undefined) n += fixed;
+    } else for (const r of rows) n += valueBytes(r[j], c.type);
+  });
   return n;
 }
 

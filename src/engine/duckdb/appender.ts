@@ -59,11 +59,12 @@ export function appendersFor(types: BqType[]): Append[] | undefined {
 }
 
 /**
- * Appends `rows` (values in column order; undefined = the column's DEFAULT) and flushes.
+ * Appends `rows[from, to)` (values in column order; undefined = the column's DEFAULT) and flushes.
  * @throws the appender's error (constraint violations); the caller runs it in a transaction.
  */
-export function appendRows(a: DuckDBAppender, fns: Append[], rows: (Value | undefined)[][]): void {
-  for (const r of rows) {
+export function appendRows(a: DuckDBAppender, fns: Append[], rows: readonly (Value | undefined)[][], from = 0, to = rows.length): void {
+  for (let k = from; k < to; k++) {
+    const r = rows[k]!;
     for (let j = 0; j < fns.length; j++) {
       const v = r[j];
       if (v === undefined) a.appendDefault();
@@ -114,12 +115,12 @@ const CHUNK: Partial<Record<BqType['kind'], ChunkColumn>> = {
  */
 export interface ChunkAppender {
   /**
-   * Appends `rows` (values in column order) in chunks and flushes; returns false, appending
+   * Appends `rows[from, to)` (values in column order) in chunks and flushes; returns false, appending
    * nothing, when some value is `undefined` (the column's DEFAULT, which only the per-value
    * appender can write).
    * @throws the vector's or appender's error for a value DuckDB refuses (the caller rolls back).
    */
-  append(rows: readonly (Value | undefined)[][]): boolean;
+  append(rows: readonly (Value | undefined)[][], from?: number, to?: number): boolean;
 }
 
 /** A {@link ChunkAppender} for `a` and the BigQuery `types` of its columns, when every column has one. */
@@ -136,18 +137,21 @@ export function chunkAppenderFor(a: DuckDBAppender, types: BqType[]): ChunkAppen
     duckTypes.push(dt);
   }
   return {
-    append(rows) {
-      for (const r of rows) for (let j = 0; j < cols.length; j++) if (r[j] === undefined) return false;
+    append(rows, from = 0, to = rows.length) {
+      for (let k = from; k < to; k++) {
+        const r = rows[k]!;
+        for (let j = 0; j < cols.length; j++) if (r[j] === undefined) return false;
+      }
       const size = 2048;
       const chunk = DuckDBDataChunk.create(duckTypes);
-      for (let from = 0; from < rows.length; from += size) {
-        const n = Math.min(size, rows.length - from);
+      for (let at = from; at < to; at += size) {
+        const n = Math.min(size, to - at);
         chunk.rowCount = n;
         for (let j = 0; j < cols.length; j++) {
           const vec = chunk.getColumnVector(j);
           const set = cols[j]!.set;
           for (let i = 0; i < n; i++) {
-            const v = rows[from + i]![j] as Value;
+            const v = rows[at + i]![j] as Value;
             if (v === null) vec.setItem(i, null);
             else set(vec, i, v);
           }
