@@ -52,7 +52,7 @@ async function finished(jm: JobManager, body: object): Promise<JobRecord> {
   return j;
 }
 
-const rowsOf = (page: { rows?: unknown[]; encodedRows?: string[] }) => (page.rows ?? page.encodedRows ?? []).length;
+const rowsOf = (page: { rows?: unknown[]; encodedRows?: { length: number } }) => (page.rows ?? page.encodedRows ?? []).length;
 
 afterEach(() => {
   vi.useRealTimers();

@@ -29,7 +29,7 @@ describe('result retention', () => {
     const jobs: JobRecord[] = [];
     for (let i = 0; i < 4; i++) jobs.push(await run(m, `SELECT ${i} AS i`));
     // Kept as REST row text (no TIMESTAMP column): `{"f":[{"v":"<i>"}]}`.
-    for (const j of jobs.slice(2)) expect(m.page(j, 0, 10).encodedRows).toEqual([`{"f":[{"v":"${jobs.indexOf(j)}"}]}`]);
+    for (const j of jobs.slice(2)) expect(m.page(j, 0, 10).encodedRows?.texts()).toEqual([`{"f":[{"v":"${jobs.indexOf(j)}"}]}`]);
     for (const j of jobs.slice(0, 2)) {
       expect(j.resultsExpired).toBe(true);
       expect(m.get('p', j.jobId).state).toBe('DONE');

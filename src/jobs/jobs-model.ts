@@ -1,5 +1,6 @@
 /** Job records, statistics, result limits and jobs.list filters (jobs.ts). */
 import type { StatementResult } from '../engine/engine.js';
+import type { EncodedRows } from '../wire/encoded-rows.js';
 import { BigQueryError } from '../errors/errors.js';
 
 export type JobState = 'PENDING' | 'RUNNING' | 'DONE';
@@ -37,10 +38,10 @@ export interface JobRecord {
   /** The result rows were dropped (results of older jobs are not kept). */
   resultsExpired?: boolean;
   /**
-   * The result rows as REST JSON text, one string per row, replacing `result.rows` once the job is
-   * kept (only when no encoding option changes the text, i.e. no TIMESTAMP in the schema).
+   * The result rows as REST JSON text (src/wire/encoded-rows.ts), replacing `result.rows` once the
+   * job is kept (only when no encoding option changes the text, i.e. no TIMESTAMP in the schema).
    */
-  encodedRows?: string[];
+  encodedRows?: EncodedRows;
   stats?: JobStats;
   sessionId?: string;
   /** The script job this job is a statement of. */

@@ -2,6 +2,7 @@
  * JSON form of job records for `--data-dir` persistence: domain values (bigint, bytes) and errors
  * survive a restart.
  */
+import { EncodedRows } from '../wire/encoded-rows.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { JobRecord } from './jobs-model.js';
 
@@ -25,6 +26,8 @@ export function jobFromJson(s: string): JobRecord {
     }
     return v;
   });
+  // Kept rows are persisted as one text per row (EncodedRows.toJSON).
+  if (Array.isArray(j.encodedRows)) j.encodedRows = EncodedRows.fromRowTexts(j.encodedRows as string[]);
   if (j.error?.$err) {
     const e = j.error.$err;
     j.error = BigQueryError.revive(e);

@@ -7,6 +7,7 @@
  */
 import { approxValueBytes } from '../engine/result-size.js';
 import type { Value } from '../types/types.js';
+import { EncodedRows } from '../wire/encoded-rows.js';
 import { DEFAULT_MAX_RETAINED_BYTES } from '../config/limits.js';
 
 /** Largest REST page of rows, in bytes of row text (at least one row is always returned). */
@@ -21,7 +22,8 @@ function rowBytes(row: string | Value[]): number {
 }
 
 /** Size of a result kept as REST row texts or as decoded rows, in bytes. */
-export function keptBytes(rows: readonly (string | Value[])[] | undefined): number {
+export function keptBytes(rows: readonly (string | Value[])[] | EncodedRows | undefined): number {
+  if (rows instanceof EncodedRows) return rows.bytes;
   let n = 0;
   for (const r of rows ?? []) n += rowBytes(r);
   return n;
@@ -31,10 +33,12 @@ export function keptBytes(rows: readonly (string | Value[])[] | undefined): numb
  * The end (exclusive) of a page starting at `start` that holds at most `end - start` rows and,
  * after the first row, no more than {@link MAX_PAGE_BYTES}.
  */
-export function pageEnd(rows: readonly (string | Value[])[], start: number, end: number): number {
+export function pageEnd(rows: readonly (string | Value[])[] | EncodedRows, start: number, end: number): number {
   let bytes = 0;
+  const encoded = rows instanceof EncodedRows ? rows : undefined;
+  const list = encoded ? undefined : (rows as readonly (string | Value[])[]);
   for (let i = start; i < end; i++) {
-    bytes += rowBytes(rows[i]);
+    bytes += encoded ? encoded.rowChars(i) : rowBytes(list![i]!);
     if (bytes > MAX_PAGE_BYTES && i > start) return i;
   }
   return end;

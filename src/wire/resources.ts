@@ -155,7 +155,7 @@ export function encodeRowsJson(fields: WireField[], rows: Value[][], opts: CellE
  * Each row as its REST JSON text (`{"f":[{"v":…},…]}`), for results kept encoded: strings hold
  * no pointers, so a retained million-row result costs the garbage collector little.
  */
-export function encodeRowStrings(fields: WireField[], rows: Value[][], opts: CellEncodeOptions): string[] {
+export function encodeRowStrings(fields: WireField[], rows: readonly Value[][], opts: CellEncodeOptions): string[] {
   const cells = fields.map((f) => cellJsonEncoder(f.type, opts));
   const n = cells.length;
   const out = new Array<string>(rows.length);

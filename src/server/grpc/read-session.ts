@@ -323,7 +323,7 @@ export class ReadSessions {
     if (req.snapshotTime) throw BigQueryError.notSupported('A snapshot time on a query result table', { in: 'request' });
     const page = this.jobs.page(job, 0, Number.MAX_SAFE_INTEGER);
     const types = page.fields.map((f) => f.type);
-    const kept = page.rows ?? page.encodedRows?.map((r) => decodeRestRow(JSON.parse(r) as RestRow, types));
+    const kept = page.rows ?? page.encodedRows?.texts().map((r) => decodeRestRow(JSON.parse(r) as RestRow, types));
     if (!kept) throw BigQueryError.tableNotFound(req.table.projectId, req.table.datasetId, req.table.tableId, false);
     const { projectId, datasetId, tableId } = req.table;
     const all = page.fields.map((f) => f.name);

@@ -10,7 +10,7 @@ import type { TableMeta } from '../../catalog/store.js';
 import { BigQueryError } from '../../errors/errors.js';
 import { ANONYMOUS_TABLE_TTL_MS } from '../../jobs/anonymous.js';
 import type { JobRecord, ResultPage } from '../../jobs/jobs.js';
-import { encodeRowsJson, offsetOfToken, pageToken, rowsJson, tableResource, type RawJson } from '../../wire/resources.js';
+import { encodeRowsJson, offsetOfToken, pageToken, RawJson, rowsJson, tableResource } from '../../wire/resources.js';
 import { intParam, type RestContext } from './context.js';
 import type { Table } from '../../types/generated/bigquery-v2.js';
 
@@ -52,9 +52,9 @@ export function anonymousTableResource(ctx: RestContext, p: TablePath, view?: st
 function pageRows(page: ResultPage, pick: number[] | undefined, useInt64Timestamp: boolean): RawJson | undefined {
   if (page.encodedRows) {
     if (!page.encodedRows.length) return undefined;
-    if (!pick) return rowsJson(page.encodedRows);
+    if (!pick) return new RawJson(page.encodedRows.json());
     return rowsJson(
-      page.encodedRows.map((r) => {
+      page.encodedRows.texts().map((r) => {
         const cells = (JSON.parse(r) as { f: unknown[] }).f;
         return JSON.stringify({ f: pick.map((i) => cells[i]) });
       }),

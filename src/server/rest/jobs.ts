@@ -9,7 +9,7 @@ import { checkLabels } from './metadata-limits.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { JobRecord, JobState } from '../../jobs/jobs.js';
-import { schemaOf, encodeRowsJson, jsonArrayYielding, ListItemJsonCache, type ListPageJson, offsetOfToken, pageToken, rowsJson } from '../../wire/resources.js';
+import { schemaOf, encodeRowsJson, jsonArrayYielding, ListItemJsonCache, type ListPageJson, offsetOfToken, pageToken, RawJson } from '../../wire/resources.js';
 import { jobResource, jobStatistics } from './job-resources.js';
 import { callerFromHeaders, intParam, objectBody, type PathParams, type RestContext } from './context.js';
 import type { RequestBodies } from '../../types/generated/bigquery-v2.js';
@@ -64,7 +64,7 @@ function resultPage(ctx: RestContext, j: JobRecord, q: Record<string, unknown>, 
   if (j.result?.schema) {
     out.schema = schemaOf(page.fields);
     // No `rows` key on an empty page (recorded page_empty_result_set, page_max_results_zero).
-    if (page.encodedRows?.length) out.rows = rowsJson(page.encodedRows);
+    if (page.encodedRows?.length) out.rows = new RawJson(page.encodedRows.json());
     else if (page.rows?.length) out.rows = encodeRowsJson(page.fields, page.rows, { useInt64Timestamp });
     out.totalRows = String(page.total);
     if (page.next !== undefined) out.pageToken = pageToken(page.next);
