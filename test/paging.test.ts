@@ -57,6 +57,31 @@ describe('query results', () => {
     expect(seen).toEqual(expected);
   });
 
+  it('a 60,000-row result (encoded for keeping in the background) pages in order, raw and through the client, and as an anonymous table', async () => {
+    const M = 60_000;
+    const q = 'SELECT n, CONCAT("r", CAST(n AS STRING)) AS s FROM UNNEST(GENERATE_ARRAY(0, 59999)) AS n ORDER BY n';
+    const first = await http(t.emu.url, 'POST', `/bigquery/v2/projects/${P}/queries`, { query: q, useLegacySql: false, maxResults: 7001 });
+    expect(first.body.totalRows).toBe(String(M));
+    const seen = firstCells(first.body.rows);
+    const jobId = first.body.jobReference.jobId;
+    let token: string | undefined = first.body.pageToken;
+    while (token) {
+      const r = await http(t.emu.url, 'GET', `/bigquery/v2/projects/${P}/queries/${jobId}?maxResults=7001&pageToken=${encodeURIComponent(token)}`);
+      expect(r.body.rows.every((row: { f: { v: string }[] }) => row.f[1].v === `r${row.f[0].v}`)).toBe(true);
+      seen.push(...firstCells(r.body.rows));
+      token = r.body.pageToken;
+    }
+    expect(seen).toEqual(Array.from({ length: M }, (_, i) => String(i)));
+    const [rows] = await t.bq.query({ query: q, useLegacySql: false });
+    expect(rows.length).toBe(M);
+    expect(rows[M - 1]).toEqual({ n: M - 1, s: `r${M - 1}` });
+    expect(rows.every((r: { n: number }, i: number) => r.n === i)).toBe(true);
+    const job = await t.bq.job(jobId).get();
+    const dest = (job[0].metadata.configuration.query.destinationTable ?? {}) as { datasetId: string; tableId: string };
+    const data = await http(t.emu.url, 'GET', `/bigquery/v2/projects/${P}/datasets/${dest.datasetId}/tables/${dest.tableId}/data?startIndex=59990&maxResults=5`);
+    expect(firstCells(data.body.rows)).toEqual(['59990', '59991', '59992', '59993', '59994']);
+  });
+
   it('getQueryResults walks by startIndex too', async () => {
     const first = await http(t.emu.url, 'POST', `/bigquery/v2/projects/${P}/queries`, {
       query: `SELECT n FROM \`${D}.big\` ORDER BY n DESC`,

@@ -41,6 +41,8 @@ const ENCODE_SLICE_MS = 8;
 export class RetainedResults {
   private retained = new Map<string, number>();
   private retainedCells = 0;
+  /** Kept results still being encoded, by key. */
+  private readonly encoding = new Map<string, Promise<void>>();
   private readonly retainedBytes = new ByteLedger();
 
   /** `jobOf`: the job stored under a key (its rows are dropped when evicted). */
@@ -63,12 +65,16 @@ export class RetainedResults {
       else
         // Encoded a slice at a time (a 1M-row result took ~1.2 s in one synchronous loop); pages
         // read meanwhile come from the decoded rows.
-        void encodeRowBlocks(fields, rows, { useInt64Timestamp: false }, ENCODE_SLICE_MS).then((encoded) => {
-          if (job.result?.rows !== rows || job.resultsExpired || !this.retained.has(key)) return;
-          this.keepEncoded(job, encoded);
-          this.retainedBytes.remove(key);
-          this.retainedBytes.add(key, encoded.bytes);
-        });
+        this.encoding.set(
+          key,
+          encodeRowBlocks(fields, rows, { useInt64Timestamp: false }, ENCODE_SLICE_MS).then((encoded) => {
+            this.encoding.delete(key);
+            if (job.result?.rows !== rows || job.resultsExpired || !this.retained.has(key)) return;
+            this.keepEncoded(job, encoded);
+            this.retainedBytes.remove(key);
+            this.retainedBytes.add(key, encoded.bytes);
+          }),
+        );
     }
     const cells = resultRowCount(job) * Math.max(1, fields.length);
     this.retained.set(key, cells);
@@ -85,6 +91,14 @@ export class RetainedResults {
         j.resultsExpired = true;
       }
     }
+  }
+
+  /**
+   * Resolves once a large kept result being encoded (see {@link retain}) is encoded, so its pages
+   * are read from the text instead of being encoded a second time page by page.
+   */
+  async encoded(key: string): Promise<void> {
+    await this.encoding.get(key);
   }
 
   /** Replaces a job's decoded rows by their encoded text. */

@@ -379,6 +379,11 @@ export class JobManager {
     this.results.release(key);
   }
 
+  /** Resolves when `job`'s kept result is ready to page (a large one is encoded in the background first). */
+  async pageable(job: JobRecord): Promise<void> {
+    await this.results.encoded(this.key(job.projectId, job.jobId));
+  }
+
   /**
    * Result page of a finished query job (job-results.ts RetainedResults.page).
    * @throws BigQueryError notFound when the job's results expired.

@@ -70,8 +70,10 @@ function pageRows(page: ResultPage, pick: number[] | undefined, useInt64Timestam
  * tabledata.list of an anonymous result table (`startIndex`, `maxResults`, `pageToken`,
  * `selectedFields`, `formatOptions.useInt64Timestamp`), shaped like tabledata.list of a stored table.
  */
-export function anonymousTableData(ctx: RestContext, p: TablePath, q: Record<string, unknown>): Record<string, unknown> {
+export async function anonymousTableData(ctx: RestContext, p: TablePath, q: Record<string, unknown>): Promise<Record<string, unknown>> {
   const j = jobOf(ctx, p);
+  // A large result is being encoded in the background: page the text once it is (not twice).
+  await ctx.jobs.pageable(j);
   const start = offsetOfToken(q.pageToken as string | undefined) ?? intParam(q.startIndex, 'startIndex') ?? 0;
   const max = intParam(q.maxResults, 'maxResults') ?? DEFAULT_PAGE;
   const page = ctx.jobs.page(j, start, max);

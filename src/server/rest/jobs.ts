@@ -222,6 +222,8 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
     await ctx.jobs.waitFor(j, timeoutOf(q.timeoutMs));
     if (j.state !== 'DONE')
       return { kind: 'bigquery#getQueryResultsResponse', etag: '', jobReference: { projectId: j.projectId, jobId: j.jobId, location: j.location }, jobComplete: false };
+    // A large result is being encoded in the background: page the text once it is (not twice).
+    await ctx.jobs.pageable(j);
     return { etag: '', ...resultPage(ctx, j, q, 'bigquery#getQueryResultsResponse') };
   });
 }
