@@ -77,7 +77,9 @@ export async function spawnEmulator(timeoutMs = 30_000): Promise<Spawned> {
   const projectId = 'bench-project';
   const url = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/bqemu.js'), 'serve', '--port', String(port), '--grpc-port', String(grpcPort), '--project', projectId], {
+  // BQEMU_NODE_FLAGS="--cpu-prof …": extra V8/Node flags for an investigation (as the fuzz run's).
+  const flags = (process.env.BQEMU_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...flags, path.join(ROOT, 'bin/bqemu.js'), 'serve', '--port', String(port), '--grpc-port', String(grpcPort), '--project', projectId], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -21,6 +21,9 @@
  *   Codecs: null and deflate (avsc's own); SNAPPY is not supported by bqemu.
  */
 import fs from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
 import avro from 'avsc';
 import { avroRowWriter } from '../wire/avro.js';
 import type { Column } from '../types/schema.js';
@@ -89,6 +92,44 @@ export function ndjsonText(columns: Column[], rows: Value[][]): string {
     .join('');
 }
 
+/** Rows turned into file text between two yields to the event loop (a few ms of work). */
+const WRITE_SLICE_ROWS = 4_096;
+
+/** Options of {@link writeTextFile}. */
+export interface TextFileOptions {
+  /** CSV field delimiter (CSV only). */
+  delimiter?: string;
+  /** CSV header row (CSV only; default true). */
+  printHeader?: boolean;
+  /** Gzip the file. */
+  gzip?: boolean;
+}
+
+/**
+ * Writes rows as a CSV or newline-delimited JSON file ({@link csvText}, {@link ndjsonText}),
+ * WRITE_SLICE_ROWS rows at a time through a file stream (gzipped when asked): a 1M-row extract
+ * built its whole text and wrote it synchronously, stalling every client for ~1.5 s (bench
+ * server-stalls). The bytes equal those of the whole text written at once.
+ * @throws the file system's error.
+ */
+export async function writeTextFile(file: string, format: 'CSV' | 'NEWLINE_DELIMITED_JSON', columns: Column[], rows: Value[][], opts: TextFileOptions = {}): Promise<void> {
+  const text = (part: Value[][], first: boolean) =>
+    format === 'CSV' ? csvText(columns, part, opts.delimiter ?? ',', first && opts.printHeader !== false) : ndjsonText(columns, part);
+  async function* slices(): AsyncGenerator<string> {
+    if (!rows.length) {
+      yield text([], true);
+      return;
+    }
+    for (let i = 0; i < rows.length; i += WRITE_SLICE_ROWS) {
+      if (i) await new Promise<void>((resolve) => setImmediate(resolve));
+      yield text(rows.slice(i, i + WRITE_SLICE_ROWS), i === 0);
+    }
+  }
+  const out = fs.createWriteStream(file);
+  if (opts.gzip) await pipeline(Readable.from(slices()), zlib.createGzip(), out);
+  else await pipeline(Readable.from(slices()), out);
+}
+
 /**
  * Writes rows to an Avro object container file (record `Root`), codec `null` or `deflate`, with
  * BigQuery's export mapping (`avroRowWriter`, src/wire/avro.ts; `logical`: the job's
@@ -108,7 +149,17 @@ export async function writeAvro(file: string, columns: Column[], rows: Value[][]
     out.on('error', reject);
     out.on('close', () => resolve());
     enc.pipe(out);
-    for (const r of rows) enc.write(w.record(r));
-    enc.end();
+    // A slice of rows at a time, then back to the event loop (a 1M-row file was one long loop).
+    const writeFrom = (at: number) => {
+      try {
+        const end = Math.min(rows.length, at + WRITE_SLICE_ROWS);
+        for (let i = at; i < end; i++) enc.write(w.record(rows[i]!));
+        if (end < rows.length) setImmediate(() => writeFrom(end));
+        else enc.end();
+      } catch (err) {
+        reject(err);
+      }
+    };
+    writeFrom(0);
   });
 }

@@ -9,7 +9,6 @@
  * PARQUET is written by DuckDB's COPY. GZIP compresses CSV and JSON.
  */
 import fs from 'node:fs';
-import zlib from 'node:zlib';
 import type { Node } from '../analyzer/ast.js';
 import { BigQueryError } from '../errors/errors.js';
 import { destinationFile } from './cloud-storage.js';
@@ -18,7 +17,7 @@ import { colName, type LowerContext } from './lower/context.js';
 import { lowerScan } from './lower/scans.js';
 import { literalOptions } from './options.js';
 import { readRows, resultFields } from './statement-context.js';
-import { csvText, ndjsonText, writeAvro } from './export-writers.js';
+import { writeAvro, writeTextFile } from './export-writers.js';
 
 const FORMATS = new Set(['CSV', 'JSON', 'AVRO', 'PARQUET']);
 
@@ -50,8 +49,7 @@ async function exportData(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
     const columns = fields.map((f) => ({ name: f.name, type: f.type, required: false }));
     if (format === 'AVRO') await writeAvro(file, columns, rows, compression === 'DEFLATE' ? 'deflate' : 'null', o.use_avro_logical_types === true);
     else {
-      const text = format === 'CSV' ? csvText(columns, rows, String(o.field_delimiter ?? ','), o.header !== false) : ndjsonText(columns, rows);
-      fs.writeFileSync(file, compression === 'GZIP' ? zlib.gzipSync(text) : text);
+      await writeTextFile(file, format === 'CSV' ? 'CSV' : 'NEWLINE_DELIMITED_JSON', columns, rows, { delimiter: String(o.field_delimiter ?? ','), printHeader: o.header !== false, gzip: compression === 'GZIP' });
     }
     rowCount = rows.length;
   }

@@ -20,8 +20,6 @@
  * - statistics.extract: destinationUriFileCounts (files per URI, in URI order), inputBytes (the
  *   table's logical bytes, bytes.ts).
  */
-import fs from 'node:fs';
-import zlib from 'node:zlib';
 import type { Engine } from '../engine/engine.js';
 import { quoteIdent } from '../engine/duckdb/types.js';
 import { destinationFile } from '../engine/cloud-storage.js';
@@ -29,7 +27,7 @@ import { readRows } from '../engine/statement-context.js';
 import { flushedRowsPredicate } from '../engine/streaming-buffer.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Value } from '../types/types.js';
-import { csvText, ndjsonText, writeAvro } from '../engine/export-writers.js';
+import { writeAvro, writeTextFile } from '../engine/export-writers.js';
 import type { JobRecord } from './jobs-model.js';
 import { tableBytes } from './load.js';
 
@@ -129,8 +127,11 @@ export async function executeExtractJob(e: Engine, job: JobRecord): Promise<void
         await writeAvro(files[i], columns, part, compression === 'DEFLATE' ? 'deflate' : 'null', x.useAvroLogicalTypes === true || x.useAvroLogicalTypes === 'true');
         continue;
       }
-      const text = format === 'CSV' ? csvText(columns, part, delimiterOf(x.fieldDelimiter), x.printHeader !== false && x.printHeader !== 'false') : ndjsonText(columns, part);
-      fs.writeFileSync(files[i], compression === 'GZIP' ? zlib.gzipSync(text) : text);
+      await writeTextFile(files[i], format === 'CSV' ? 'CSV' : 'NEWLINE_DELIMITED_JSON', columns, part, {
+        delimiter: delimiterOf(x.fieldDelimiter),
+        printHeader: x.printHeader !== false && x.printHeader !== 'false',
+        gzip: compression === 'GZIP',
+      });
     }
   }
   job.extractStats = { destinationUriFileCounts: uris.map(() => 1), inputBytes: await tableBytes(e, ref) };
