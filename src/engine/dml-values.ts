@@ -7,7 +7,7 @@ import type { TableMeta } from '../catalog/store.js';
 import type { Value } from '../types/types.js';
 import type { Engine } from './engine-types.js';
 import { toDuckLiteral } from './duckdb/values.js';
-import { appendersFor, appendRows, chunkAppenderFor } from './duckdb/appender.js';
+import { appendersFor, appendSliced } from './duckdb/appender.js';
 import { ident } from './lower/context.js';
 import { versionedWrite } from './history.js';
 import { enforceRows } from './type-params.js';
@@ -29,9 +29,7 @@ export async function insertValues(e: Engine, t: TableMeta, rows: (Value | undef
 async function insertNow(e: Engine, t: TableMeta, rows: (Value | undefined)[][]): Promise<number> {
   const fns = appendersFor(t.columns.map((c) => c.type));
   if (fns) {
-    await e.db.append(t.duckName, (a) => {
-      if (!chunkAppenderFor(a, t.columns.map((c) => c.type))?.append(rows)) appendRows(a, fns, rows);
-    });
+    await e.db.append(t.duckName, (a) => appendSliced(a, t.columns.map((c) => c.type), fns, [rows]));
     t.lastModifiedTime = Date.now();
     return rows.length;
   }

@@ -10,23 +10,13 @@ import type { Column } from '../types/schema.js';
 import type { Value } from '../types/types.js';
 import { logIgnored } from '../config/logger.js';
 import type { Engine } from './engine-types.js';
-import { appendersFor, appendRows, chunkAppenderFor } from './duckdb/appender.js';
+import { appendersFor, appendSliced } from './duckdb/appender.js';
 import { mapDuckDBError } from './duckdb/db.js';
 import { toDuckLiteral } from './duckdb/values.js';
 import { ident } from './lower/context.js';
 
-/**
- * Rows the appender takes between two yields to the event loop: filling DuckDB's appender costs
- * about 1 µs per scalar cell (more under load), so 4,096 rows of a few columns stay well under the
- * 50 ms budget.
- */
-const APPEND_SLICE_ROWS = 4_096;
-
 /** Rows per `INSERT … VALUES` statement when some column is not a plain scalar (as dml-values.ts). */
 const VALUES_BATCH = 1_000;
-
-/** Lets other callbacks run between two slices of a long append. */
-const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
 /** Rows in `columns` order (`undefined` = the column's DEFAULT), as batches kept as they arrived (never concatenated: copying 1M-row arrays cost ~0.4 s under GC marking). */
 export type RowBatches = readonly (readonly (Value | undefined)[][])[];
@@ -50,15 +40,7 @@ export async function appendWithMeta(e: Engine, duckName: string, columns: Colum
       try {
         if (total && fns) {
           appender = await c.createAppender(duckName);
-          const chunks = chunkAppenderFor(appender, columns.map((c) => c.type));
-          let first = true;
-          for (const rows of batches)
-            for (let i = 0; i < rows.length; i += APPEND_SLICE_ROWS) {
-              if (!first) await yieldToLoop();
-              first = false;
-              const to = Math.min(rows.length, i + APPEND_SLICE_ROWS);
-              if (!chunks?.append(rows, i, to)) appendRows(appender, fns, rows, i, to);
-            }
+          await appendSliced(appender, columns.map((c) => c.type), fns, batches);
           appender.closeSync();
           appender = undefined;
         } else if (total) {

@@ -264,14 +264,14 @@ export class Database implements MetaPersistence {
   }
 
   /** Appends rows to a table with DuckDB's appender, in one transaction (all or nothing). */
-  async append(table: string, fill: (a: DuckDBAppender) => void): Promise<void> {
+  async append(table: string, fill: (a: DuckDBAppender) => void | Promise<void>): Promise<void> {
     await this.serializeWrite(() =>
       this.withConnection(async (c) => {
         await c.run('BEGIN TRANSACTION');
         let appender: DuckDBAppender | undefined;
         try {
           appender = await c.createAppender(table);
-          fill(appender);
+          await fill(appender);
           appender.closeSync();
           appender = undefined;
           await c.run('COMMIT');
