@@ -57,10 +57,13 @@ beforeAll(async () => {
       "[STRUCT(CONCAT('sku-', CAST(id AS STRING)) AS sku, id AS qty)] AS items, " +
       "TIMESTAMP_ADD(TIMESTAMP '2024-01-01 00:00:00 UTC', INTERVAL id HOUR) AS placed FROM UNNEST(GENERATE_ARRAY(1, 60)) AS id",
   });
-  await t.bq.query({ query: "CREATE ROW ACCESS POLICY small_ids ON shop.orders GRANT TO ('user:alice@example.com') FILTER USING (id < 10)" });
+  // On a table of its own: the policy hides the rows from every other caller, the console included.
+  await t.bq.query({ query: 'CREATE TABLE shop.customers (id INT64, region STRING)' });
+  await t.bq.query({ query: "CREATE ROW ACCESS POLICY small_ids ON shop.customers GRANT TO ('user:alice@example.com') FILTER USING (id < 10)" });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
   page = await context.newPage();
+  page.setDefaultTimeout(15_000);
 }, 120_000);
 
 afterAll(async () => {
@@ -111,6 +114,8 @@ describe('web console', () => {
     expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
     expect(await page.getByTestId('preview-next').isDisabled()).toBe(true);
 
+    await page.getByTestId('table-shop.customers').click();
+    await expect.poll(() => page.getByTestId('table-title').textContent()).toBe('customers');
     await page.getByTestId('tab-policies').click();
     const policies = await page.getByTestId('policies').locator('tbody tr td').allTextContents();
     expect(policies.slice(0, 2)).toEqual(['small_ids', 'id < 10']);
