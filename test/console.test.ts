@@ -93,6 +93,11 @@ describe('web console', () => {
     const schema = await page.getByTestId('schema').locator('tbody tr').allTextContents();
     expect(schema).toEqual(['idINTEGERNULLABLE', 'customerSTRINGNULLABLE', 'itemsRECORDREPEATED', 'items.skuSTRINGNULLABLE', 'items.qtyINTEGERNULLABLE', 'placedTIMESTAMPNULLABLE']);
     await shot('1-schema');
+    await page.getByTestId('tab-details').click();
+    const details = Object.fromEntries(
+      (await page.getByTestId('details').locator('tr').evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')?.textContent, tr.querySelector('td')?.textContent]))) as [string, string][],
+    );
+    expect(details).toMatchObject({ 'Table ID': 'console-project.shop.orders', Type: 'TABLE', 'Number of rows': '60', 'Data location': 'US' });
 
     await page.getByTestId('tab-preview').click();
     const seen = new Set<number>();
