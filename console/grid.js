@@ -19,9 +19,9 @@ function formatCell(cell) {
 
 /**
  * Props: `columns` — `[{ name, title? }]`; `rows` — objects keyed by column name; `onRowClick(row)`;
- * `rowNumberFrom` — when given, a first column numbers the rows from it; `height` (CSS).
+ * `rowNumberFrom` — when given, a first column numbers the rows from it; `maxHeight` (CSS; the grid scrolls past it).
  */
-export function Grid({ columns, rows, onRowClick, rowNumberFrom, height = '420px', testId }) {
+export function Grid({ columns, rows, onRowClick, rowNumberFrom, maxHeight = '65vh', testId }) {
   const el = useRef(null);
   const table = useRef(null);
   const click = useRef(onRowClick);
@@ -42,7 +42,7 @@ export function Grid({ columns, rows, onRowClick, rowNumberFrom, height = '420px
       layout: 'fitDataStretch',
       // Pages are small (≤ 50 rows): every row in the DOM, none virtualised.
       renderVertical: 'basic',
-      height,
+      maxHeight,
       placeholder: 'No rows',
       // Column names are BigQuery's, which may contain dots: no nested field lookup.
       nestedFieldSeparator: false,

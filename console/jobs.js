@@ -59,7 +59,7 @@ export function JobsPage({ projectId, reloadKey }) {
         </span>
       </div>
       ${error && html`<article class="error">${error}</article>`}
-      <${Grid} testId="jobs-grid" columns=${COLUMNS} rows=${pages.jobs} height="300px" onRowClick=${setPicked} />
+      <${Grid} testId="jobs-grid" columns=${COLUMNS} rows=${pages.jobs} maxHeight="320px" onRowClick=${setPicked} />
       ${j &&
       html`
         <article class="job-detail" data-testid="job-detail">

@@ -128,7 +128,7 @@ describe('web console', () => {
 
   it('runs a query and pages its results; dry run estimates bytes', async () => {
     await page.getByTestId('nav-query').click();
-    await setSql('SELECT id, customer FROM shop.orders WHERE id <= 55 ORDER BY id');
+    await setSql('SELECT id, customer, items, placed\nFROM shop.orders\nWHERE id <= 55\nORDER BY id');
     await page.getByTestId('run').click();
     await expect.poll(() => page.getByTestId('result-summary').textContent(), { timeout: 20_000 }).toMatch(/Rows 1–50 of 55/);
     let rows = await gridRows('results-grid', ['id', 'customer']);
