@@ -2,10 +2,11 @@
 // preact component. Only the modules the console uses are registered, to keep the bundle small.
 import { html } from 'htm/preact';
 import { useEffect, useRef } from 'preact/hooks';
-import { Tabulator, FormatModule, InteractionModule, ResizeColumnsModule, TooltipModule } from 'tabulator-tables';
+import { Tabulator, FormatModule, InteractionModule, ResizeColumnsModule, ResizeTableModule, TooltipModule } from 'tabulator-tables';
 import { displayText } from './cells.js';
 
-Tabulator.registerModule([FormatModule, InteractionModule, ResizeColumnsModule, TooltipModule]);
+// ResizeTable redraws a grid filled while its page was hidden once it is shown again.
+Tabulator.registerModule([FormatModule, InteractionModule, ResizeColumnsModule, ResizeTableModule, TooltipModule]);
 
 /** A cell: nested values as compact JSON, NULL greyed out, long texts cut with a tooltip. */
 function formatCell(cell) {

@@ -42,6 +42,7 @@ export function QueryPage({ projectId, initialSql, onJobDone }) {
     setError(null);
     setResult(null);
     setEstimate('');
+    setJob(null);
     setBusy(true);
     try {
       const inserted = await api.insertQuery(projectId, newJobId(), sqlRef.current);
@@ -127,7 +128,7 @@ export function QueryPage({ projectId, initialSql, onJobDone }) {
       <${SqlEditor} value=${sqlRef.current} onChange=${(t) => (sqlRef.current = t)} onRun=${run} error=${error} />
       <div class="toolbar" role="group">
         <button data-testid="run" onClick=${run} disabled=${busy} aria-busy=${busy}>Run</button>
-        <button data-testid="cancel" class="secondary" onClick=${cancel} disabled=${!busy}>Cancel</button>
+        <button data-testid="cancel" class="secondary" onClick=${cancel} disabled=${!busy || !job}>Cancel</button>
         <button data-testid="dry-run" class="outline" onClick=${dryRun}>Dry run</button>
         <span class="status" data-testid="job-status">${job ? `Job ${job.ref.jobId}: ${job.state}` : ''}</span>
       </div>
