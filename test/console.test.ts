@@ -25,6 +25,8 @@ const LONG = 'SELECT SUM(a * b) AS s FROM UNNEST(GENERATE_ARRAY(1, 60000)) AS a,
 let t: TestEmulator;
 let browser: Browser;
 let page: Page;
+/** Every URL the page requested (the console must work offline: its own origin only). */
+const requested: string[] = [];
 
 const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 
@@ -64,6 +66,7 @@ beforeAll(async () => {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
   page = await context.newPage();
   page.setDefaultTimeout(15_000);
+  page.on('request', (r) => requested.push(r.url()));
 }, 120_000);
 
 afterAll(async () => {
@@ -101,9 +104,13 @@ describe('web console', () => {
 
     await page.getByTestId('tab-preview').click();
     const seen = new Set<number>();
+    let lastIds = '';
     for (const [n, summary] of [[25, 'Rows 1–25 of 60'], [25, 'Rows 26–50 of 60'], [10, 'Rows 51–60 of 60']] as const) {
       await expect.poll(() => page.getByTestId('preview-summary').textContent()).toBe(summary);
+      // The grid fills just after the summary changes.
+      await expect.poll(async () => (await gridRows('preview-grid', ['id'])).map((r) => r.id).join()).not.toBe(lastIds);
       const rows = await gridRows('preview-grid', ['id', 'customer', 'items', 'placed']);
+      lastIds = rows.map((r) => r.id).join();
       expect(rows).toHaveLength(n);
       for (const r of rows) {
         const id = Number(r.id);
@@ -124,6 +131,7 @@ describe('web console', () => {
     await page.getByTestId('tab-policies').click();
     const policies = await page.getByTestId('policies').locator('tbody tr td').allTextContents();
     expect(policies.slice(0, 2)).toEqual(['small_ids', 'id < 10']);
+    await shot('2b-row-access-policies');
   });
 
   it('runs a query and pages its results; dry run estimates bytes', async () => {
@@ -131,14 +139,14 @@ describe('web console', () => {
     await setSql('SELECT id, customer, items, placed\nFROM shop.orders\nWHERE id <= 55\nORDER BY id');
     await page.getByTestId('run').click();
     await expect.poll(() => page.getByTestId('result-summary').textContent(), { timeout: 20_000 }).toMatch(/Rows 1–50 of 55/);
-    let rows = await gridRows('results-grid', ['id', 'customer']);
+    await expect.poll(async () => (await gridRows('results-grid', ['id'])).length).toBe(50);
+    const rows = await gridRows('results-grid', ['id', 'customer']);
     expect(rows[0]).toEqual({ id: '1', customer: 'customer 1' });
     expect(rows).toHaveLength(50);
     await shot('3-results');
     await page.getByTestId('results-next').click();
     await expect.poll(() => page.getByTestId('result-summary').textContent()).toMatch(/Rows 51–55 of 55/);
-    rows = await gridRows('results-grid', ['id', 'customer']);
-    expect(rows.map((r) => r.id)).toEqual(['51', '52', '53', '54', '55']);
+    await expect.poll(async () => (await gridRows('results-grid', ['id'])).map((r) => r.id)).toEqual(['51', '52', '53', '54', '55']);
 
     await page.getByTestId('dry-run').click();
     await expect.poll(() => page.getByTestId('estimate').textContent()).toMatch(/^This query will process \d+(\.\d+)? (B|KB|MB) when run\.$/);
@@ -185,5 +193,12 @@ describe('web console', () => {
     expect(await page.getByTestId('job-configuration').textContent()).toContain('nosuchcolumn');
     expect(JSON.parse((await page.getByTestId('job-statistics').textContent()) ?? '{}')).toHaveProperty('creationTime');
     await shot('6-jobs');
+  });
+
+  it('loaded nothing from outside the emulator (no CDN)', () => {
+    const origin = new URL(t.emu.url).origin;
+    expect(requested.length).toBeGreaterThan(10);
+    expect(requested.filter((u) => !u.startsWith('blob:') && !u.startsWith('data:') && new URL(u).origin !== origin)).toEqual([]);
+    expect(requested.filter((u) => u.startsWith(origin) && !u.startsWith(`${origin}/bigquery/v2/`)).map((u) => u.slice(origin.length))).toEqual(['/', '/console/app.css', '/console/app.js']);
   });
 });
