@@ -168,12 +168,13 @@ function PoliciesView({ table }) {
   if (!policies.length) return html`<p data-testid="policies">This table has no row access policies.</p>`;
   return html`
     <table class="striped" data-testid="policies">
-      <thead><tr><th>Policy</th><th>Filter</th><th>Grantees</th><th>Created</th><th>Last modified</th></tr></thead>
+      <thead><tr><th>Policy</th><th>Filter</th><th>Created</th><th>Last modified</th></tr></thead>
       <tbody>
         ${policies.map((p) => html`<tr><td>${p.rowAccessPolicyReference.policyId}</td><td><code>${p.filterPredicate}</code></td>
-          <td>${(p.grantees || []).join(', ')}</td><td>${msText(Date.parse(p.creationTime) || p.creationTime)}</td><td>${msText(Date.parse(p.lastModifiedTime) || p.lastModifiedTime)}</td></tr>`)}
+          <td>${msText(Date.parse(p.creationTime) || p.creationTime)}</td><td>${msText(Date.parse(p.lastModifiedTime) || p.lastModifiedTime)}</td></tr>`)}
       </tbody>
     </table>
+    <p><small>Grantees are not shown: the REST API accepts them but never returns them (RowAccessPolicy.grantees is input only).</small></p>
   `;
 }
 
