@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateResolvedAst, RESOLVED_AST_OUT } from './gen-resolved-ast.mjs';
 import { generateRestTypes, REST_TYPES_OUT } from './gen-rest-types.mjs';
+import { buildConsole } from './build-console.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The generated types (checked in, so tsx runs without a build) are regenerated from their sources:
@@ -49,4 +50,6 @@ protoRoot.resolvePath = (_origin, target) => {
 };
 protoRoot.loadSync('local_service.proto', { keepCase: false });
 fs.writeFileSync(path.join(root, 'dist', 'analyzer', 'zetasql-protos.json'), JSON.stringify(protoRoot.toJSON()));
+// The web console's bundle (dist/web-console/, served by src/server/console.ts).
+await buildConsole();
 fs.writeFileSync(path.join(root, 'dist', '.build-stamp'), new Date().toISOString());

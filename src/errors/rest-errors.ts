@@ -96,3 +96,11 @@ export function contentRangeMismatch(range: string, received: number): BigQueryE
 export function invalidContentRange(range: string): BigQueryError {
   return new BigQueryError('invalid', `Invalid Content-Range: ${range}`);
 }
+
+/**
+ * 500 backendError: the web console's files cannot be served (its bundle is missing from an
+ * installed package, or building it in a development checkout failed); `detail` says which.
+ */
+export function consoleUnavailable(detail: string): BigQueryError {
+  return new BigQueryError('backendError', `The web console is unavailable: ${detail}`);
+}

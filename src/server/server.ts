@@ -26,6 +26,7 @@ import { tabledataRoutes } from './rest/tabledata.js';
 import { jobsRoutes } from './rest/jobs.js';
 import { uploadsRoutes } from './rest/uploads.js';
 import { discoveryRoutes } from './rest/discovery.js';
+import { consoleRoutes } from './console.js';
 import { parseJsonBody } from './rest/json-body.js';
 import { addRequestValidation } from './rest/request-validation.js';
 import { networkGuards } from './rest/network-guards.js';
@@ -158,6 +159,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   // Media uploads of load jobs (their own body parser: bytes).
   await app.register(async (r) => uploadsRoutes(r, ctx), { prefix: '/upload/bigquery/v2' });
   discoveryRoutes(app, ctx);
+  // The web console at `/` (src/server/console.ts): files read at the first request.
+  consoleRoutes(app);
   const address = await app.listen({ host, port: config.port });
   const url = address.replace('[::1]', 'localhost');
   // An embedded emulator on a free REST port (tests) takes a free gRPC port too unless one is named.
