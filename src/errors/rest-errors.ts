@@ -96,3 +96,13 @@ export function contentRangeMismatch(range: string, received: number): BigQueryE
 export function invalidContentRange(range: string): BigQueryError {
   return new BigQueryError('invalid', `Invalid Content-Range: ${range}`);
 }
+
+/**
+ * 400 invalid `Cannot specify both use_int64_timestamp and timestamp_output_format.` — a request
+ * whose `formatOptions` set `useInt64Timestamp: true` together with `timestampOutputFormat`
+ * FLOAT64 or ISO8601_STRING (the official Node client's system test timestamp_output_format,
+ * nodejs-bigquery system-test/timestamp_output_format.ts, expects this text from BigQuery).
+ */
+export function timestampFormatConflict(): BigQueryError {
+  return new BigQueryError('invalid', 'Cannot specify both use_int64_timestamp and timestamp_output_format.');
+}
