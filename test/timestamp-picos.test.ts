@@ -127,6 +127,16 @@ describe('queries over a TIMESTAMP(12) column', () => {
     expect([conflict.status, conflict.body.error.message]).toEqual([400, CONFLICT]);
   });
 
+  it('a TIMESTAMP(12) query parameter with twelve digits is accepted (INT64 output: its microseconds)', async () => {
+    const r = await http(t.emu.url, 'POST', `/bigquery/v2/projects/${P}/queries`, {
+      query: 'SELECT ? AS ts',
+      parameterMode: 'POSITIONAL',
+      queryParameters: [{ parameterType: { type: 'TIMESTAMP', timestampPrecision: '12' }, parameterValue: { value: '2024-07-15T14:00:00.123456789123Z' } }],
+      formatOptions: { timestampOutputFormat: 'INT64' },
+    });
+    expect(r.body.rows[0].f[0].v).toBe('1721052000123456');
+  });
+
   it('a value rewritten by UPDATE reads at microseconds; a table clone keeps the picoseconds', async () => {
     const [tb] = await t.bq.dataset(D).createTable('ts12_upd', { schema: { fields: [{ name: 'ts', type: 'TIMESTAMP', timestampPrecision: '12' } as never, { name: 'k', type: 'INTEGER' }] } });
     await tb.insert([
@@ -135,9 +145,12 @@ describe('queries over a TIMESTAMP(12) column', () => {
     ]);
     await t.bq.query({ query: `CREATE TABLE ${D}.ts12_copy CLONE ${D}.ts12_upd` });
     await t.bq.query({ query: `UPDATE ${D}.ts12_upd SET ts = TIMESTAMP_ADD(ts, INTERVAL 1 SECOND) WHERE k = 1` });
+    // Query results appended to the table (no picoseconds of their own) read at microseconds.
+    const [job] = await t.bq.createQueryJob({ query: `SELECT TIMESTAMP '2000-01-01 00:00:00.5' AS ts, 3 AS k`, destination: tb, writeDisposition: 'WRITE_APPEND' });
+    await job.getQueryResults();
     const iso: Record<string, unknown> = { 'formatOptions.timestampOutputFormat': 'ISO8601_STRING' };
     const byK = (rows: { k: number; ts: { value: string } }[]) => rows.sort((a, b) => a.k - b.k).map((r) => r.ts.value);
-    expect(byK((await tb.getRows(iso))[0] as never)).toEqual(['2024-07-15T10:00:01.123456000000Z', '1969-12-31T23:59:59.000000000001Z']);
+    expect(byK((await tb.getRows(iso))[0] as never)).toEqual(['2024-07-15T10:00:01.123456000000Z', '1969-12-31T23:59:59.000000000001Z', '2000-01-01T00:00:00.500000000000Z']);
     expect(byK((await t.bq.dataset(D).table('ts12_copy').getRows(iso))[0] as never)).toEqual(['2024-07-15T10:00:00.123456789123Z', '1969-12-31T23:59:59.000000000001Z']);
   });
 });

@@ -30,8 +30,10 @@ export async function insertValues(e: Engine, t: TableMeta, rows: (Value | undef
 }
 
 async function insertNow(e: Engine, t: TableMeta, rows: (Value | undefined)[][], picos?: (bigint | null)[][]): Promise<number> {
-  const withPicos = picos !== undefined && t.columns.some(isPicosColumn);
-  const fns = withPicos ? undefined : appendersFor(t.columns.map((c) => c.type));
+  // A table with TIMESTAMP(12) companions has more DuckDB columns than t.columns: no appender.
+  const companions = t.columns.some(isPicosColumn);
+  const withPicos = picos !== undefined && companions;
+  const fns = companions ? undefined : appendersFor(t.columns.map((c) => c.type));
   if (fns) {
     await e.db.append(t.duckName, (a) => appendRows(a, fns, rows));
     t.lastModifiedTime = Date.now();

@@ -3763,6 +3763,12 @@ export interface QueryParameterType<J extends JsonForm = ResponseJson> {
     /** Required. The type of this field. */
     type?: QueryParameterType<J> | J['null'];
   }> | J['null'];
+  /**
+   * Optional. Precision (maximum number of total digits in base 10) for seconds of TIMESTAMP type.
+   * Possible values include: * 6 (Default, for TIMESTAMP type with microsecond precision) * 12 (For
+   * TIMESTAMP type with picosecond precision) (format int64)
+   */
+  timestampPrecision?: J['int64'] | J['null'];
   /** Required. The top level type of this field. */
   type?: string | J['null'];
 }
