@@ -12,6 +12,7 @@ import { ident } from './lower/context.js';
 import { versionedWrite } from './history.js';
 import { enforceRows } from './type-params.js';
 import { isPicosColumn, picosColumnName, picosLiteral } from './picos-storage.js';
+import { isIngestionPartitioned } from './partitioning.js';
 
 const BATCH = 1000;
 
@@ -30,10 +31,11 @@ export async function insertValues(e: Engine, t: TableMeta, rows: (Value | undef
 }
 
 async function insertNow(e: Engine, t: TableMeta, rows: (Value | undefined)[][], picos?: (bigint | null)[][]): Promise<number> {
-  // A table with TIMESTAMP(12) companions has more DuckDB columns than t.columns: no appender.
+  // A table with more DuckDB columns than t.columns (TIMESTAMP(12) companions, ingestion-time
+  // pseudo-columns filled by their DEFAULT) is written with INSERT: the appender needs every column.
   const companions = t.columns.some(isPicosColumn);
   const withPicos = picos !== undefined && companions;
-  const fns = companions ? undefined : appendersFor(t.columns.map((c) => c.type));
+  const fns = companions || isIngestionPartitioned(t) ? undefined : appendersFor(t.columns.map((c) => c.type));
   if (fns) {
     await e.db.append(t.duckName, (a) => appendRows(a, fns, rows));
     t.lastModifiedTime = Date.now();
