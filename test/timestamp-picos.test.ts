@@ -153,4 +153,15 @@ describe('queries over a TIMESTAMP(12) column', () => {
     expect(byK((await tb.getRows(iso))[0] as never)).toEqual(['2024-07-15T10:00:01.123456000000Z', '1969-12-31T23:59:59.000000000001Z', '2000-01-01T00:00:00.500000000000Z']);
     expect(byK((await t.bq.dataset(D).table('ts12_copy').getRows(iso))[0] as never)).toEqual(['2024-07-15T10:00:00.123456789123Z', '1969-12-31T23:59:59.000000000001Z']);
   });
+
+  it('ALTER TABLE RENAME COLUMN and DROP COLUMN take the picoseconds along', async () => {
+    const [tb] = await t.bq.dataset(D).createTable('ts12_alter', { schema: { fields: [{ name: 'a', type: 'TIMESTAMP', timestampPrecision: '12' } as never, { name: 'b', type: 'TIMESTAMP', timestampPrecision: '12' } as never] } });
+    await tb.insert([{ a: '2020-02-02 02:02:02.000000000002', b: '2021-01-01 00:00:00.999999999999' }]);
+    await t.bq.query({ query: `ALTER TABLE ${D}.ts12_alter RENAME COLUMN b TO c` });
+    await t.bq.query({ query: `ALTER TABLE ${D}.ts12_alter DROP COLUMN a` });
+    const [m] = await tb.getMetadata();
+    expect(m.schema.fields).toEqual([{ name: 'c', type: 'TIMESTAMP', timestampPrecision: '12' }]);
+    const [rows] = await tb.getRows({ 'formatOptions.timestampOutputFormat': 'ISO8601_STRING' } as Record<string, unknown>);
+    expect(rows).toEqual([{ c: expect.objectContaining({ value: '2021-01-01T00:00:00.999999999999Z' }) }]);
+  });
 });
