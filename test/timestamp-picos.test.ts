@@ -112,14 +112,25 @@ describe('table.getRows of a TIMESTAMP(12) value under formatOptions', () => {
 });
 
 describe('queries over a TIMESTAMP(12) column', () => {
-  it('compute at microsecond precision; ISO8601_STRING query results have twelve digits', async () => {
+  it('compute at microsecond precision; ISO8601_STRING query results have twelve digits (jobs.query)', async () => {
     const [rows] = await t.bq.query({ query: `SELECT n, ts = TIMESTAMP '2023-01-01 12:00:00.123456' AS same FROM ${D}.ts12 WHERE ts > '2023-01-01'` });
     expect(rows).toEqual([{ n: 1, same: true }]);
     const r = await http(t.emu.url, 'POST', `/bigquery/v2/projects/${P}/queries`, {
-      query: `SELECT ts FROM ${D}.ts12`,
+      query: `SELECT TIMESTAMP '1999-12-31 23:59:59.5' AS ts`,
       formatOptions: { timestampOutputFormat: 'ISO8601_STRING' },
     });
-    expect(r.body.rows[0].f[0].v).toBe('2023-01-01T12:00:00.123456000000Z');
+    expect(r.body.rows[0].f[0].v).toBe('1999-12-31T23:59:59.500000000000Z');
+    const [viaClient] = await t.bq.query({ query: `SELECT TIMESTAMP '1999-12-31 23:59:59.5' AS ts` }, { 'formatOptions.timestampOutputFormat': 'ISO8601_STRING' } as never);
+    expect(viaClient[0].ts.value).toBe('1999-12-31T23:59:59.500000000000Z');
+    // jobs.getQueryResults takes them as query parameters (job.getQueryResults of this client
+    // parses every TIMESTAMP as int64, so the ISO cell is read raw); the client sends
+    // useInt64Timestamp true unless told otherwise, so ISO8601_STRING alone is the conflict.
+    const [job] = await t.bq.createQueryJob({ query: `SELECT TIMESTAMP '1999-12-31 23:59:59.5' AS ts` });
+    await job.promise();
+    const raw = await http(t.emu.url, 'GET', `/bigquery/v2/projects/${P}/queries/${job.id}?formatOptions.timestampOutputFormat=ISO8601_STRING&location=US`);
+    expect(raw.body.rows[0].f[0].v).toBe('1999-12-31T23:59:59.500000000000Z');
+    const bad = await errorOf(job.getQueryResults({ 'formatOptions.timestampOutputFormat': 'ISO8601_STRING' } as never));
+    expect([bad.code, bad.message]).toEqual([400, CONFLICT]);
     const conflict = await http(t.emu.url, 'POST', `/bigquery/v2/projects/${P}/queries`, {
       query: 'SELECT 1',
       formatOptions: { timestampOutputFormat: 'FLOAT64', useInt64Timestamp: true },
