@@ -135,6 +135,34 @@ describe('job locations', () => {
     await extract.promise();
   });
 
+  it('job ids are unique per project and location: one id in US and in asia-northeast1', async () => {
+    // https://cloud.google.com/bigquery/docs/running-jobs#generate-jobid ("unique within a project and location")
+    const id = `same_id_${Date.now()}`;
+    const [us] = await t.bq.createQueryJob({ query: 'SELECT 1 AS n', jobId: id, location: 'US' });
+    const [asia] = await t.bq.createQueryJob({ query: 'SELECT 2 AS n', jobId: id, location: LOCATION });
+    expect([us.id, us.location, asia.id, asia.location]).toEqual([id, 'US', id, LOCATION]);
+    expect((await t.bq.job(id, { location: 'US' }).getQueryResults())[0]).toEqual([{ n: 1 }]);
+    expect((await t.bq.job(id, { location: LOCATION }).getQueryResults())[0]).toEqual([{ n: 2 }]);
+    expect((await t.bq.job(id).getMetadata())[0].configuration.query.query).toBe('SELECT 1 AS n');
+    const [m] = await t.bq.job(id, { location: LOCATION }).getMetadata();
+    expect([m.jobReference.location, m.configuration.query.query]).toEqual([LOCATION, 'SELECT 2 AS n']);
+    // The same id again in the same location is a conflict (another configuration) …
+    const dup = await errorOf(t.bq.createQueryJob({ query: 'SELECT 3 AS n', jobId: id, location: LOCATION }));
+    expect(dup.code).toBe(409);
+    expect(dup.message).toBe(`Already Exists: Job ${P}:${LOCATION}.${id}`);
+    // … jobs.list shows both, and each region's INFORMATION_SCHEMA.JOBS its own.
+    const [jobs] = await t.bq.getJobs({ allUsers: true });
+    expect(jobs.filter((j) => j.id === id).map((j) => j.location).sort()).toEqual(['US', LOCATION].sort());
+    const [inUs] = await t.bq.query({ query: `SELECT job_id, query FROM \`region-us\`.INFORMATION_SCHEMA.JOBS WHERE job_id = '${id}'` });
+    expect(inUs).toEqual([{ job_id: id, query: 'SELECT 1 AS n' }]);
+    const [inAsia] = await t.bq.query({ query: `SELECT job_id, query FROM \`region-${LOCATION}\`.INFORMATION_SCHEMA.JOBS WHERE job_id = '${id}'`, location: LOCATION });
+    expect(inAsia).toEqual([{ job_id: id, query: 'SELECT 2 AS n' }]);
+    // Deleting one leaves the other.
+    await t.bq.job(id, { location: LOCATION }).delete();
+    expect((await errorOf(t.bq.job(id, { location: LOCATION }).getMetadata())).code).toBe(404);
+    expect((await t.bq.job(id, { location: 'US' }).getMetadata())[0].jobReference.location).toBe('US');
+  });
+
   it('a job in a region can be deleted with its location', async () => {
     const [j] = await t.bq.createJob({ configuration: { query: { query: 'SELECT 100 AS foo' } }, location: 'us-east1' } as never);
     await j.getQueryResults();

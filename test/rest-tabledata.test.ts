@@ -141,6 +141,16 @@ describe('tabledata.insertAll', () => {
     expect(r.body.error.errors[0].reason).toBe('invalid');
   });
 
+  it('inserts into a table partitioned by ingestion time (its _PARTITIONTIME is a recent day)', async () => {
+    const [table] = await ds.createTable('ins_ingestion', { schema: 'n:integer', timePartitioning: { type: 'DAY' } });
+    await table.insert([{ n: 1 }, { n: 2 }]);
+    const [rows] = await t.bq.query({ query: `SELECT n, _PARTITIONTIME = TIMESTAMP_TRUNC(_PARTITIONTIME, DAY) AND _PARTITIONTIME > TIMESTAMP_SUB(CURRENT_TIMESTAMP(), INTERVAL 2 DAY) AS today FROM ${D}.ins_ingestion ORDER BY n` });
+    expect(rows).toEqual([
+      { n: 1, today: true },
+      { n: 2, today: true },
+    ]);
+  });
+
   it('answers 404 for a missing table', async () => {
     const e = await errorOf(ds.table('ins_missing').insert([{ a: 1 }], { partialRetries: 0 } as never));
     expect(e.code).toBe(404);

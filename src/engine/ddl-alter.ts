@@ -17,6 +17,7 @@ import { expirationOptionFields } from './expiration.js';
 import { checkSnapshotAlter } from './table-guards.js';
 import { columnsFromDefinitions } from './ddl.js';
 import { checkSetDataType, detailsFromAnnotations } from './type-params.js';
+import { addPicosColumnSql, isPicosColumn, picosColumnName } from './picos-storage.js';
 
 type Action = (t: TableMeta, a: Node, ddl: string[]) => Promise<void> | void;
 
@@ -66,6 +67,8 @@ const ACTIONS: Record<ResolvedAlterActionKind, Action | null> = {
       throw BigQueryError.columnNotFound(a.name);
     }
     ddl.push(`ALTER TABLE ${ident(t.duckName)} DROP COLUMN ${ident(t.columns[i].name)}`);
+    // A TIMESTAMP(12) column's picosecond companion goes with it (src/engine/picos-storage.ts).
+    if (isPicosColumn(t.columns[i])) ddl.push(`ALTER TABLE ${ident(t.duckName)} DROP COLUMN IF EXISTS ${ident(picosColumnName(t.columns[i].name))}`);
     t.columns = t.columns.filter((_, j) => j !== i);
   },
   RenameColumnAction: (t, a, ddl) => {
@@ -75,6 +78,8 @@ const ACTIONS: Record<ResolvedAlterActionKind, Action | null> = {
       throw BigQueryError.columnNotFound(a.name);
     }
     ddl.push(`ALTER TABLE ${ident(t.duckName)} RENAME COLUMN ${ident(t.columns[i].name)} TO ${ident(a.newName)}`);
+    if (isPicosColumn(t.columns[i]))
+      ddl.push(addPicosColumnSql(t.duckName, t.columns[i]), `ALTER TABLE ${ident(t.duckName)} RENAME COLUMN ${ident(picosColumnName(t.columns[i].name))} TO ${ident(picosColumnName(String(a.newName)))}`);
     t.columns = t.columns.map((c, j) => (j === i ? { ...c, name: String(a.newName) } : c));
   },
   SetOptionsAction: (t, a) => {

@@ -26,6 +26,7 @@ import { dropProcedure } from './routines.js';
 import { dropModel } from './models.js';
 import { datasetOptionFields, withDatasetDefaults, withExpirationExpression } from './expiration.js';
 import { INGESTION_PSEUDO_DDL, isIngestionPartitioned, partitioningFields } from './partitioning.js';
+import { picosColumnsDdl } from './picos-storage.js';
 import { isLocationName, normalizeLocation, sameLocation } from '../types/locations.js';
 import { detailsFromAnnotations, enforceSql } from './type-params.js';
 import { checkTruncateOverStreamingBuffer } from './streaming-buffer.js';
@@ -155,7 +156,8 @@ export async function createStoredTable(
   const created = now();
   fields = withDatasetDefaults(e, r, fields, created);
   const pseudo = isIngestionPartitioned({ fields }) ? INGESTION_PSEUDO_DDL : [];
-  const stmts = [`CREATE TABLE ${ident(duckName)} (${[...columns.map(columnDdl), ...pseudo].join(', ')})`];
+  // TIMESTAMP(12) columns keep their picoseconds in hidden companions (src/engine/picos-storage.ts).
+  const stmts = [`CREATE TABLE ${ident(duckName)} (${[...columns.map(columnDdl), ...pseudo, ...picosColumnsDdl(columns)].join(', ')})`];
   if (fill) stmts.push(`INSERT INTO ${ident(duckName)} ${fill}`);
   // A replaced table's rows stay readable through time travel (src/engine/history.ts).
   const keep = keepsHistory(existing);

@@ -11,34 +11,46 @@ import { appendersFor, appendSliced } from './duckdb/appender.js';
 import { ident } from './lower/context.js';
 import { versionedWrite } from './history.js';
 import { enforceRows } from './type-params.js';
+import { isPicosColumn, picosColumnName, picosLiteral } from './picos-storage.js';
+import { isIngestionPartitioned } from './partitioning.js';
 
 const BATCH = 1000;
 
 /**
  * Inserts `rows` (values in the table's column order; `undefined` = column default/NULL).
+ * `picos`: per row, the picoseconds of the table's TIMESTAMP(12) columns in column order
+ * (src/engine/picos-storage.ts; insertAll), written to their companions.
  * @returns the number of rows inserted.
  */
-export async function insertValues(e: Engine, t: TableMeta, rows: (Value | undefined)[][]): Promise<number> {
+export async function insertValues(e: Engine, t: TableMeta, rows: (Value | undefined)[][], picos?: (bigint | null)[][]): Promise<number> {
   if (!rows.length) return 0;
   // Columns with type parameters check (and round) the values first (src/engine/type-params.ts).
   const checked = enforceRows(t.columns, rows);
   // The table's previous rows stay readable through time travel (src/engine/history.ts).
-  return versionedWrite(e, t, () => insertNow(e, t, checked), 'append');
+  return versionedWrite(e, t, () => insertNow(e, t, checked, picos), 'append');
 }
 
-async function insertNow(e: Engine, t: TableMeta, rows: (Value | undefined)[][]): Promise<number> {
-  const fns = appendersFor(t.columns.map((c) => c.type));
+async function insertNow(e: Engine, t: TableMeta, rows: (Value | undefined)[][], picos?: (bigint | null)[][]): Promise<number> {
+  // A table with more DuckDB columns than t.columns (TIMESTAMP(12) companions, ingestion-time
+  // pseudo-columns filled by their DEFAULT) is written with INSERT: the appender needs every column.
+  const companions = t.columns.some(isPicosColumn);
+  const withPicos = picos !== undefined && companions;
+  const fns = companions || isIngestionPartitioned(t) ? undefined : appendersFor(t.columns.map((c) => c.type));
   if (fns) {
     await e.db.append(t.duckName, (a) => appendSliced(a, t.columns.map((c) => c.type), fns, [rows]));
     t.lastModifiedTime = Date.now();
     return rows.length;
   }
-  const cols = t.columns.map((c) => ident(c.name)).join(', ');
+  const names = t.columns.map((c) => ident(c.name));
+  if (withPicos) names.push(...t.columns.filter(isPicosColumn).map((c) => ident(picosColumnName(c.name))));
+  const cols = names.join(', ');
   const stmts: string[] = [];
   for (let i = 0; i < rows.length; i += BATCH) {
-    const values = rows
-      .slice(i, i + BATCH)
-      .map((r) => `(${t.columns.map((c, j) => toDuckLiteral(r[j] === undefined ? null : (r[j] as Value), c.type)).join(', ')})`);
+    const values = rows.slice(i, i + BATCH).map((r, k) => {
+      const cells = t.columns.map((c, j) => toDuckLiteral(r[j] === undefined ? null : (r[j] as Value), c.type));
+      if (withPicos) cells.push(...picos[i + k].map(picosLiteral));
+      return `(${cells.join(', ')})`;
+    });
     stmts.push(`INSERT INTO ${ident(t.duckName)} (${cols}) VALUES ${values.join(', ')}`);
   }
   await e.db.transaction(stmts);

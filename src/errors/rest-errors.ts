@@ -104,3 +104,13 @@ export function invalidContentRange(range: string): BigQueryError {
 export function consoleUnavailable(detail: string): BigQueryError {
   return new BigQueryError('backendError', `The web console is unavailable: ${detail}`);
 }
+
+/**
+ * 400 invalid `Cannot specify both use_int64_timestamp and timestamp_output_format.` — a request
+ * whose `formatOptions` set `useInt64Timestamp: true` together with `timestampOutputFormat`
+ * FLOAT64 or ISO8601_STRING (the official Node client's system test timestamp_output_format,
+ * nodejs-bigquery system-test/timestamp_output_format.ts, expects this text from BigQuery).
+ */
+export function timestampFormatConflict(): BigQueryError {
+  return new BigQueryError('invalid', 'Cannot specify both use_int64_timestamp and timestamp_output_format.');
+}

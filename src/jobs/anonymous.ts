@@ -53,22 +53,25 @@ export function anonymousDestination(j: JobRecord): TableRef | undefined {
 
 /**
  * Index of anonymous tables → the job whose result each holds (tables.get / tabledata.list on a
- * hidden table). Keys are `project/tableId`; values the job id.
+ * hidden table). Keys are `project/tableId`; values the job's key in the job manager (job ids are
+ * unique per location, src/jobs/job-location.ts jobKey; the last job of an id wins its table).
  */
 export class AnonymousTables {
   private byTable = new Map<string, string>();
 
   /** Remembers a job's anonymous table (any query job; lookups check the job's state). */
-  add(projectId: string, jobId: string): void {
-    this.byTable.set(`${projectId}/${anonymousTable(projectId, jobId).tableId}`, jobId);
+  add(projectId: string, jobId: string, jobKey: string): void {
+    this.byTable.set(`${projectId}/${anonymousTable(projectId, jobId).tableId}`, jobKey);
   }
 
-  remove(projectId: string, jobId: string): void {
-    this.byTable.delete(`${projectId}/${anonymousTable(projectId, jobId).tableId}`);
+  /** Forgets a job's anonymous table, unless another job (same id, other location) holds it now. */
+  remove(projectId: string, jobId: string, jobKey: string): void {
+    const k = `${projectId}/${anonymousTable(projectId, jobId).tableId}`;
+    if (this.byTable.get(k) === jobKey) this.byTable.delete(k);
   }
 
-  /** The id of the job whose anonymous table this is, if any. */
-  jobIdOf(projectId: string, datasetId: string, tableId: string): string | undefined {
+  /** The key of the job whose anonymous table this is, if any. */
+  jobKeyOf(projectId: string, datasetId: string, tableId: string): string | undefined {
     if (datasetId !== anonymousTable(projectId, '').datasetId) return undefined;
     return this.byTable.get(`${projectId}/${tableId}`);
   }

@@ -27,6 +27,7 @@
  */
 import type { Engine, StatementResult } from '../engine/engine.js';
 import { createStoredTable } from '../engine/ddl.js';
+import { addPicosColumnSql, isPicosColumn } from '../engine/picos-storage.js';
 import { quoteIdent } from '../engine/duckdb/types.js';
 import { readRows } from '../engine/statement-context.js';
 import { flushedRowsPredicate } from '../engine/streaming-buffer.js';
@@ -162,7 +163,9 @@ export async function executeCopyJob(e: Engine, job: JobRecord): Promise<void> {
       const fields = { ...made.fields };
       for (const k of ['description', 'friendlyName', 'labels']) if (!existing && first.fields[k] !== undefined) fields[k] = first.fields[k];
       if (expiration !== undefined) fields.expirationTime = String(expiration);
-      await e.catalog.putTable({ ...made, columns: first.columns.map((col) => ({ ...col })), fields });
+      // TIMESTAMP(12) columns get their companions; copied rows carry microseconds (src/engine/picos-storage.ts).
+      const picos = first.columns.filter(isPicosColumn).map((col) => addPicosColumnSql(made.duckName, col));
+      await e.catalog.putTableWith({ ...made, columns: first.columns.map((col) => ({ ...col })), fields }, picos);
     } else if (made && expiration !== undefined) await e.catalog.putTable({ ...made, fields: { ...made.fields, expirationTime: String(expiration) } });
   }
   const counts = await Promise.all(sources.map(async (s) => `(SELECT count(*) FROM ${quoteIdent(s.duckName)} WHERE ${await flushedRowsPredicate(e, s)})`));

@@ -8,7 +8,7 @@
  */
 import { datasetLocation, type CatalogStore } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
-import { DEFAULT_LOCATION, isLocationName, normalizeLocation, sameLocation } from '../types/locations.js';
+import { DEFAULT_LOCATION, foundWithoutLocation, isLocationName, normalizeLocation, sameLocation } from '../types/locations.js';
 
 interface DatasetRef {
   projectId: string;
@@ -56,4 +56,22 @@ export function checkJobDatasetsIn(catalog: CatalogStore, projectId: string, con
     const d = catalog.getDataset(r.projectId, r.datasetId);
     if (d && !sameLocation(datasetLocation(d), location)) throw BigQueryError.datasetNotFound(r.projectId, r.datasetId, true, location);
   }
+}
+
+/**
+ * The key a job is stored under: job ids are unique per project and location, so the same id may
+ * name one job in `US` and another in `asia-northeast1` ("Job IDs … must be unique within a
+ * project and location", https://cloud.google.com/bigquery/docs/running-jobs#generate-jobid).
+ */
+export function jobKey(projectId: string, location: string, jobId: string): string {
+  return JSON.stringify([projectId, normalizeLocation(location), jobId]);
+}
+
+/**
+ * Whether jobs.get/cancel/getQueryResults/delete find `job` when asked for location `asked`: the
+ * same location, or with none asked only a job in the US or EU multi-regions (the `location`
+ * parameter of jobs.get, https://cloud.google.com/bigquery/docs/reference/rest/v2/jobs/get).
+ */
+export function foundIn(job: { location: string }, asked: string | undefined): boolean {
+  return asked ? sameLocation(job.location, asked) : foundWithoutLocation(job.location);
 }

@@ -38,8 +38,8 @@ import { componentLogger, logIgnored, type Logger } from '../config/logger.js';
 import { DEFAULT_RETAINED_CELLS, DEFAULT_RETAINED_JOBS } from '../config/limits.js';
 import { CANCEL_WAIT_MS, DEFAULT_MAX_RUNNING_JOBS, REQUEST_ID_TTL_MS } from '../config/timeouts.js';
 import { DEFAULT_MAX_RETAINED_BYTES } from './result-bytes.js';
-import { checkJobDatasetsIn, jobLocation } from './job-location.js';
-import { DEFAULT_LOCATION, foundWithoutLocation, normalizeLocation, sameLocation } from '../types/locations.js';
+import { checkJobDatasetsIn, foundIn, jobKey, jobLocation } from './job-location.js';
+import { DEFAULT_LOCATION, normalizeLocation } from '../types/locations.js';
 import { RetainedResults, resultRowCount, type ResultPage } from './job-results.js';
 
 export type { JobListFilter, JobRecord, JobState, JobStats, ResultLimits } from './jobs-model.js';
@@ -66,6 +66,9 @@ interface Running {
   timedOut?: number;
   /** Who runs the job (row access policies; src/server/rest/context.ts callerFromHeaders). */
   caller?: Caller;
+  /** The job, and the key it was stored under when inserted (its location may change as it runs). */
+  job: JobRecord;
+  key: string;
 }
 
 /** The kind of a job (BigQuery's configuration.jobType: QUERY, LOAD, COPY or EXTRACT). */
@@ -87,7 +90,7 @@ export class JobManager {
   /** The result rows kept in memory (job-results.ts). */
   private readonly results: RetainedResults;
   /** jobs.query requestIds: project + id → the job it created. */
-  private requests = new Map<string, { fingerprint: string; key: string; at: number }>();
+  private requests = new Map<string, { fingerprint: string; job: JobRecord; at: number }>();
   private readonly limits: ResultLimits;
   /** Sessions (createSession / connectionProperties session_id). */
   readonly sessions: SessionManager;
@@ -118,7 +121,8 @@ export class JobManager {
     this.slots = new JobSlots(maxRunningJobs);
   }
 
-  private key = (p: string, j: string) => JSON.stringify([p, j]);
+  /** A job's key: job ids are unique per project and location (jobKey in job-location.ts). */
+  private key = (j: Pick<JobRecord, 'projectId' | 'jobId' | 'location'>) => jobKey(j.projectId, j.location, j.jobId);
 
   /** Loads the jobs persisted in the database (with `--data-dir`). */
   async load(): Promise<void> {
@@ -126,9 +130,11 @@ export class JobManager {
     for (const r of await this.engine.db.loadAll()) {
       if (r.kind !== 'job') continue;
       const j = jobFromJson(r.json);
-      this.jobs.set(this.key(j.projectId, j.jobId), j);
-      this.anonymous.add(j.projectId, j.jobId);
+      this.jobs.set(this.key(j), j);
+      this.anonymous.add(j.projectId, j.jobId, this.key(j));
       loaded.push(j);
+      // Stored before job ids were per location: kept under the per-location key from now on.
+      if (r.key !== this.key(j)) await this.engine.db.save('job', this.key(j), r.json).then(() => this.engine.db.save('job', r.key, null));
     }
     for (const j of loaded.sort((a, b) => (a.endTime ?? 0) - (b.endTime ?? 0))) this.retain(j);
   }
@@ -138,7 +144,7 @@ export class JobManager {
     if (!this.engine.db.persistent) return;
     const big = resultRowCount(j) > 100_000;
     const rec: JobRecord = big ? { ...j, result: { ...j.result!, rows: undefined }, encodedRows: undefined, resultsExpired: true } : j;
-    await this.engine.db.save('job', this.key(j.projectId, j.jobId), jobToJson(rec));
+    await this.engine.db.save('job', this.key(j), jobToJson(rec));
   }
 
   /**
@@ -148,16 +154,24 @@ export class JobManager {
    * @throws BigQueryError notFound `Not found: Job P:L.ID` for an unknown job or another location.
    */
   get(projectId: string, jobId: string, location?: string): JobRecord {
-    const j = this.jobs.get(this.key(projectId, jobId));
     const asked = location ? normalizeLocation(location) : undefined;
-    if (!j || (asked ? !sameLocation(j.location, asked) : !foundWithoutLocation(j.location))) throw BigQueryError.jobNotFound(projectId, jobId, asked ?? DEFAULT_LOCATION);
+    const j = (asked ? [asked] : ['US', 'EU']).map((l) => this.jobs.get(jobKey(projectId, l, jobId))).find((x) => x && foundIn(x, asked)) ?? this.relocated(projectId, jobId, asked);
+    if (!j) throw BigQueryError.jobNotFound(projectId, jobId, asked ?? DEFAULT_LOCATION);
     return j;
+  }
+
+  /**
+   * A running job that named no location and moved to the location of the first table it read
+   * (execute.ts); it is stored under its new location's key when it ends.
+   */
+  private relocated(projectId: string, jobId: string, asked: string | undefined): JobRecord | undefined {
+    return [...this.running.values()].map((r) => r.job).find((j) => j.projectId === projectId && j.jobId === jobId && foundIn(j, asked));
   }
 
   /** The finished or running query job whose anonymous result table `projectId:datasetId.tableId` is, if any. */
   jobOfAnonymousTable(projectId: string, datasetId: string, tableId: string): JobRecord | undefined {
-    const id = this.anonymous.jobIdOf(projectId, datasetId, tableId);
-    const j = id === undefined ? undefined : this.jobs.get(this.key(projectId, id));
+    const key = this.anonymous.jobKeyOf(projectId, datasetId, tableId);
+    const j = key === undefined ? undefined : this.jobs.get(key);
     return j && anonymousDestination(j) ? j : undefined;
   }
 
@@ -185,9 +199,9 @@ export class JobManager {
       throw BigQueryError.childJobDelete(`${projectId}:${j.location}.${jobId}`, j.parentJobId);
     if (j.state !== 'DONE') await this.cancel(projectId, jobId, j.location);
     for (const id of [...(j.childJobIds ?? []), jobId]) {
-      const k = this.key(projectId, id);
+      const k = jobKey(projectId, j.location, id);
       if (!this.jobs.delete(k)) continue;
-      this.anonymous.remove(projectId, id);
+      this.anonymous.remove(projectId, id, k);
       this.release(k);
       if (this.engine.db.persistent) await this.engine.db.save('job', k, null);
     }
@@ -204,7 +218,9 @@ export class JobManager {
     const ref = body.jobReference ?? {};
     const jobId: string = ref.jobId ?? `job_${randomUUID().replace(/-/g, '_')}`;
     const configuration: Record<string, any> = body.configuration ?? {};
-    const existing = this.jobs.get(this.key(projectId, jobId));
+    const { location, byDefault } = jobLocation(this.engine.catalog, projectId, configuration, ref.location);
+    // Job ids are unique per project and location (https://cloud.google.com/bigquery/docs/running-jobs#generate-jobid).
+    const existing = this.jobs.get(jobKey(projectId, location, jobId));
     if (existing) {
       if (configKey(existing.configuration) === configKey(withoutAnonymousEcho(configuration, existing))) return existing;
       throw BigQueryError.alreadyExists('Job', `${projectId}:${existing.location}.${jobId}`);
@@ -218,14 +234,13 @@ export class JobManager {
         throw BigQueryError.requiredParameterMissing('query');
       validateQueryConfig(configuration);
     }
-    const { location, byDefault } = jobLocation(this.engine.catalog, projectId, configuration, ref.location);
     checkJobDatasetsIn(this.engine.catalog, projectId, configuration, location);
     const job: JobRecord = { projectId, jobId, location, configuration, state: 'PENDING', creationTime: Date.now(), uploadFile };
     if (byDefault) job.locationByDefault = true;
-    const key = this.key(projectId, jobId);
+    const key = this.key(job);
     this.jobs.set(key, job);
-    if (!configuration.dryRun && configuration.query) this.anonymous.add(projectId, jobId);
-    const run: Running = { intr: new Interrupter(), cancelled: false, done: Promise.resolve(), caller: opts.caller };
+    if (!configuration.dryRun && configuration.query) this.anonymous.add(projectId, jobId, key);
+    const run: Running = { job, key, intr: new Interrupter(), cancelled: false, done: Promise.resolve(), caller: opts.caller };
     this.running.set(key, run);
     // The job runs on its own (PENDING → RUNNING once it has a slot → DONE); callers wait as long as they choose.
     run.done = this.run(job, run).finally(() => this.running.delete(key));
@@ -239,7 +254,7 @@ export class JobManager {
 
   /** Waits until the job is DONE or `ms` passed. */
   async waitFor(job: JobRecord, ms: number): Promise<void> {
-    const r = this.running.get(this.key(job.projectId, job.jobId));
+    const r = this.runningOf(job);
     if (!r || job.state === 'DONE') return;
     await within(r.done, ms);
   }
@@ -251,7 +266,7 @@ export class JobManager {
    */
   async cancel(projectId: string, jobId: string, location?: string): Promise<JobRecord> {
     const j = this.get(projectId, jobId, location);
-    const r = this.running.get(this.key(projectId, jobId));
+    const r = this.runningOf(j);
     if (r && j.state !== 'DONE') {
       r.cancelled = true;
       r.intr.interrupt();
@@ -274,16 +289,16 @@ export class JobManager {
 
   /** The job an earlier jobs.query with this requestId and the same parameters created (15 minutes). */
   jobOfRequest(projectId: string, requestId: string, fingerprint: string): JobRecord | undefined {
-    const r = this.requests.get(this.key(projectId, requestId));
+    const r = this.requests.get(JSON.stringify([projectId, requestId]));
     if (!r || r.fingerprint !== fingerprint || Date.now() - r.at > REQUEST_ID_TTL_MS) return undefined;
-    return this.jobs.get(r.key);
+    return this.jobs.get(this.key(r.job)) === r.job ? r.job : undefined;
   }
 
   /** Remembers the job a jobs.query with a requestId created. */
   rememberRequest(projectId: string, requestId: string, fingerprint: string, job: JobRecord): void {
     const now = Date.now();
     if (this.requests.size > 10_000) for (const [k, v] of this.requests) if (now - v.at > REQUEST_ID_TTL_MS) this.requests.delete(k);
-    this.requests.set(this.key(projectId, requestId), { fingerprint, key: this.key(job.projectId, job.jobId), at: now });
+    this.requests.set(JSON.stringify([projectId, requestId]), { fingerprint, job, at: now });
   }
 
   /** Runs a job once it has a running slot (dry runs take none); a job cancelled while PENDING never starts. */
@@ -302,7 +317,7 @@ export class JobManager {
     job.stats = { bytesProcessed: 0, bytesBilled: 0, slotMs: 0, tablesScanned: 0 };
     job.endTime = Date.now();
     // A job that cannot be stored (--data-dir) still ends; it is only lost at the next start.
-    if (this.jobs.get(this.key(job.projectId, job.jobId)) === job) await this.persist({ ...job, error, state: 'DONE' }).catch(logIgnored(this.log, 'storing a job', 'warn'));
+    if (this.jobs.get(this.key(job)) === job) await this.persist({ ...job, error, state: 'DONE' }).catch(logIgnored(this.log, 'storing a job', 'warn'));
     job.error = error;
     job.state = 'DONE';
   }
@@ -341,8 +356,7 @@ export class JobManager {
     stats.slotMs = Math.round(performance.now() - t0);
     job.stats = stats;
     job.endTime = Math.max(Date.now(), job.startTime);
-    const key = this.key(job.projectId, job.jobId);
-    const kept = this.jobs.get(key) === job;
+    const kept = this.rekey(job, r.key);
     if (results.length > 1) this.addChildJobs(job, results, perStatement, kept);
     // Stored (with --data-dir) before anyone can see it DONE or failed: a client that saw the job
     // end finds it after a crash.
@@ -363,16 +377,37 @@ export class JobManager {
     parent.childJobIds = childJobIds(parent, results.length);
     if (!store) return;
     for (const child of childJobs(parent, results, stats)) {
-      this.jobs.set(this.key(child.projectId, child.jobId), child);
-      this.anonymous.add(child.projectId, child.jobId);
+      this.jobs.set(this.key(child), child);
+      this.anonymous.add(child.projectId, child.jobId, this.key(child));
       this.retain(child);
       void this.persist(child).catch(logIgnored(this.log, 'storing a child job (lost at the next start)', 'warn'));
     }
   }
 
+  /** The running state of a job that has not ended. */
+  private runningOf(job: JobRecord): Running | undefined {
+    return this.running.get(this.key(job)) ?? [...this.running.values()].find((r) => r.job === job);
+  }
+
+  /**
+   * Stores a job stored under `insertedAs` under its key, after it moved to the location of the
+   * first table it read (execute.ts). Answers whether the job is still stored (not deleted
+   * while it ran); an id already taken in the new location keeps the job under its first key.
+   */
+  private rekey(job: JobRecord, insertedAs: string): boolean {
+    if (this.jobs.get(insertedAs) !== job) return false;
+    const key = this.key(job);
+    if (key === insertedAs || this.jobs.has(key)) return true;
+    this.jobs.delete(insertedAs);
+    this.jobs.set(key, job);
+    this.anonymous.remove(job.projectId, job.jobId, insertedAs);
+    this.anonymous.add(job.projectId, job.jobId, key);
+    return true;
+  }
+
   /** Keeps a finished job's rows within the limits (job-results.ts RetainedResults.retain). */
   private retain(job: JobRecord): void {
-    this.results.retain(this.key(job.projectId, job.jobId), job);
+    this.results.retain(this.key(job), job);
   }
 
   private release(key: string): void {
@@ -381,7 +416,7 @@ export class JobManager {
 
   /** Resolves when `job`'s kept result is ready to page (a large one is encoded in the background first). */
   async pageable(job: JobRecord): Promise<void> {
-    await this.results.encoded(this.key(job.projectId, job.jobId));
+    await this.results.encoded(this.key(job));
   }
 
   /**
@@ -389,7 +424,7 @@ export class JobManager {
    * @throws BigQueryError notFound when the job's results expired.
    */
   page(job: JobRecord, startIndex: number, maxResults: number): ResultPage {
-    return this.results.page(this.key(job.projectId, job.jobId), job, startIndex, maxResults);
+    return this.results.page(this.key(job), job, startIndex, maxResults);
   }
 
   get project(): string {

@@ -42,6 +42,11 @@ export interface FieldDetails extends ParamTree {
   required?: boolean;
   description?: string;
   subfields?: (FieldDetails | undefined)[];
+  /**
+   * 12: a TIMESTAMP with picosecond precision (REST `timestampPrecision: '12'`; the default 6 is
+   * not kept). Stored as in src/engine/picos-storage.ts.
+   */
+  timestampPrecision?: 12;
 }
 
 /** A column of a stored table: its name, type and whether it is REQUIRED, plus its FieldDetails. */
@@ -127,6 +132,7 @@ function parseField(f: TableFieldSchema): { type: BqType; details: FieldDetails 
     details.description = f.description;
   }
   Object.assign(details, paramsFromField(f, type));
+  if (timestampPrecisionOf(f, type) === 12) details.timestampPrecision = 12;
   return { type, details };
 }
 
@@ -162,7 +168,23 @@ function fieldFromDetails(name: string, type: BqType, d: FieldDetails | undefine
   if (t.kind === 'STRUCT') f.fields = t.fields.map((sf, i) => fieldFromDetails(sf.name || `_field_${i + 1}`, sf.type, d?.subfields?.[i]));
   if (d?.description !== undefined) f.description = d.description;
   paramsToField(d, f);
+  if (d?.timestampPrecision === 12) f.timestampPrecision = '12';
   return f;
+}
+
+/**
+ * A field's `timestampPrecision`: 6 (the default, microseconds) or 12 (picoseconds), only on a
+ * TIMESTAMP field (REPEATED too). TableFieldSchema.timestampPrecision,
+ * https://cloud.google.com/bigquery/docs/reference/rest/v2/tables#TableFieldSchema.FIELDS.timestamp_precision
+ * @throws BigQueryError invalid (400) naming the field for another value or another type.
+ */
+function timestampPrecisionOf(f: TableFieldSchema, type: BqType): 6 | 12 {
+  const raw = f.timestampPrecision;
+  if (raw === undefined || raw === null) return 6;
+  const s = String(raw).trim();
+  if (s !== '6' && s !== '12') throw BigQueryError.fieldTypeParameter(f.name, `timestampPrecision must be 6 or 12, got ${s}.`);
+  if (paramTarget(type).kind !== 'TIMESTAMP') throw BigQueryError.fieldTypeParameter(f.name, 'timestampPrecision can only be set for TIMESTAMP fields.');
+  return s === '12' ? 12 : 6;
 }
 
 /**

@@ -94,6 +94,29 @@ export function formatTimestampUtc(micros: bigint): string {
   return `${formatDateDays(days)} ${formatTimeMicros(microsOfDay)}+00`;
 }
 
+/** Picoseconds in a microsecond: a TIMESTAMP(12) value is picoseconds since the epoch. */
+export const PICOS_PER_MICRO = 1_000_000n;
+
+/** Microseconds (floored) of picoseconds since the epoch. */
+export function microsOfPicos(picos: bigint): bigint {
+  const q = picos / PICOS_PER_MICRO;
+  return picos % PICOS_PER_MICRO < 0n ? q - 1n : q;
+}
+
+/**
+ * `YYYY-MM-DDTHH:MM:SS.ffffffffffffZ` — a TIMESTAMP given in picoseconds since the epoch, as the
+ * REST API writes it with `formatOptions.timestampOutputFormat: ISO8601_STRING` (always twelve
+ * fractional digits: "YYYY-MM-DDTHH:MM:SS.FFFFFFFFFFFFZ",
+ * https://cloud.google.com/bigquery/docs/reference/rest/v2/tabledata/list#query-parameters).
+ */
+export function formatTimestampIsoPicos(picos: bigint): string {
+  const { days, microsOfDay } = splitMicros(microsOfPicos(picos));
+  const sub = picos - microsOfPicos(picos) * PICOS_PER_MICRO;
+  const secs = Number(microsOfDay / MICROS_PER_SECOND);
+  const frac = String(microsOfDay % MICROS_PER_SECOND).padStart(6, '0') + String(sub).padStart(6, '0');
+  return `${formatDateDays(days)}T${pad2(Math.floor(secs / 3600))}:${pad2(Math.floor(secs / 60) % 60)}:${pad2(secs % 60)}.${frac}Z`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Parsing. Grammar (ZetaSQL date_time_util): date `YYYY-[M]M-[D]D`; time `[H]H:[M]M:[S]S[.F]`;
 // datetime `date[( |T|t)time]`. We also accept a time without seconds (`HH:MM`, the insertAll

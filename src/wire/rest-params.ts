@@ -14,6 +14,8 @@ import { decodeScalarJson, splitRangeText } from './rest-json.js';
 /** REST QueryParameterType. */
 export interface RestParameterType {
   type: string;
+  /** TIMESTAMP precision: '6' (default) or '12' (picoseconds). */
+  timestampPrecision?: string;
   arrayType?: RestParameterType;
   structTypes?: { name?: string; type: RestParameterType; description?: string }[];
   rangeElementType?: RestParameterType;
@@ -115,6 +117,12 @@ function decodeValue(pv: RestParameterValue | undefined, t: BqType, path: string
 export function decodeQueryParameter(p: RestQueryParameter): { name?: string; type: BqType; value: Value } {
   const name = typeof p?.name === 'string' && p.name !== '' ? p.name : undefined;
   const type = decodeParameterType(p?.parameterType, name);
-  const value = decodeValue(p.parameterValue, type, name ?? '');
+  let pv = p.parameterValue;
+  // A TIMESTAMP(12) parameter (parameterType.timestampPrecision '12', QueryParameterType in the
+  // discovery document) may carry twelve fractional digits; queries compute in microseconds, so
+  // digits 7–12 are dropped here.
+  if (type.kind === 'TIMESTAMP' && String(p?.parameterType?.timestampPrecision ?? '') === '12' && typeof pv?.value === 'string')
+    pv = { ...pv, value: pv.value.replace(/^([^.]*\.\d{6})\d{1,6}(?!\d)/, '$1') };
+  const value = decodeValue(pv, type, name ?? '');
   return name === undefined ? { type, value } : { name, type, value };
 }

@@ -8,15 +8,67 @@
  */
 import type { BqType, IntervalValue, RangeValue, Value } from '../types/types.js';
 import { formatInterval } from '../types/interval.js';
+import { formatTimestampIsoPicos, microsOfPicos, PICOS_PER_MICRO } from '../types/temporal.js';
 import { BigQueryError } from '../errors/errors.js';
 
 export { decodeJsonValue, type JsonDecodeOptions } from './rest-json.js';
+import { decodeJsonValue } from './rest-json.js';
 export { decodeQueryParameter, decodeParameterType, type RestQueryParameter, type RestParameterType, type RestParameterValue } from './rest-params.js';
 
 /** Options of the REST row encoding (`formatOptions` of jobs.query / getQueryResults / tabledata.list). */
 export interface CellEncodeOptions {
   /** `formatOptions.useInt64Timestamp`: TIMESTAMP as integer microseconds text instead of float seconds. */
   useInt64Timestamp: boolean;
+  /** `formatOptions.timestampOutputFormat` resolved by {@link timestampEncodeOptions}; wins over useInt64Timestamp. */
+  timestampOutputFormat?: TimestampOutputFormat;
+}
+
+/** How TIMESTAMP cells are written (DataFormatOptions.timestampOutputFormat without its UNSPECIFIED). */
+export type TimestampOutputFormat = 'FLOAT64' | 'INT64' | 'ISO8601_STRING';
+
+/**
+ * The encoding options of `formatOptions` (jobs.query body; getQueryResults and tabledata.list
+ * query parameters `formatOptions.timestampOutputFormat` / `formatOptions.useInt64Timestamp`):
+ * INT64 whatever useInt64Timestamp says; FLOAT64 or ISO8601_STRING only without
+ * `useInt64Timestamp: true`; unspecified as useInt64Timestamp says (FLOAT64 by default).
+ * Source: DataFormatOptions (https://cloud.google.com/bigquery/docs/reference/rest/v2/DataFormatOptions)
+ * and the official Node client's system test timestamp_output_format.
+ * @throws BigQueryError invalid `Cannot specify both use_int64_timestamp and timestamp_output_format.`
+ */
+export function timestampEncodeOptions(format: unknown, useInt64: unknown): CellEncodeOptions {
+  const int64 = useInt64 === true || String(useInt64) === 'true';
+  const f = format === undefined || format === null ? '' : String(format);
+  if (f === 'INT64') return { useInt64Timestamp: true, timestampOutputFormat: 'INT64' };
+  if (f === 'FLOAT64' || f === 'ISO8601_STRING') {
+    if (int64) throw BigQueryError.timestampFormatConflict();
+    return { useInt64Timestamp: false, timestampOutputFormat: f };
+  }
+  return { useInt64Timestamp: int64 };
+}
+
+/**
+ * An insertAll value of a TIMESTAMP(12) column: the text forms of a TIMESTAMP with up to twelve
+ * fractional digits (`2023-01-01T12:00:00.123456789123Z`); digits 7–12 are the picoseconds the
+ * column keeps, the rest is decoded as any TIMESTAMP (zones, epoch seconds, BigQuery's errors).
+ * @returns the value's microseconds (floored, the column's value) and picoseconds since the epoch.
+ * @throws BigQueryError invalid naming the field, as {@link decodeJsonValue}.
+ */
+export function decodePicosTimestamp(json: unknown, field: string): { micros: bigint; picos: bigint } {
+  const m = typeof json === 'string' ? /^([^.]*\.\d{6})(\d{1,6})(?!\d)(.*)$/s.exec(json) : null;
+  const micros = decodeJsonValue(m ? m[1] + m[3] : json, { kind: 'TIMESTAMP' }, field, {}) as bigint;
+  return { micros, picos: micros * PICOS_PER_MICRO + (m ? BigInt(m[2].padEnd(6, '0')) : 0n) };
+}
+
+/**
+ * The REST cell text of a TIMESTAMP given in picoseconds since the epoch (a TIMESTAMP(12) column):
+ * ISO8601_STRING keeps all twelve digits; INT64 and FLOAT64 carry microseconds (truncated), as
+ * their descriptions say ("int64 microseconds since Unix epoch").
+ */
+export function encodePicosTimestamp(picos: bigint, opts: CellEncodeOptions): string {
+  const f = opts.timestampOutputFormat ?? (opts.useInt64Timestamp ? 'INT64' : 'FLOAT64');
+  if (f === 'ISO8601_STRING') return formatTimestampIsoPicos(picos);
+  const micros = microsOfPicos(picos);
+  return f === 'INT64' ? micros.toString() : formatTimestampSeconds(micros);
 }
 
 /** A REST cell: `{v: …}`. */
@@ -146,7 +198,10 @@ export function encodeCell(v: Value, t: BqType, opts: CellEncodeOptions): unknow
       if (v instanceof Uint8Array) return bytesToBase64(v);
       break;
     case 'TIMESTAMP':
-      if (typeof v === 'bigint') return opts.useInt64Timestamp ? v.toString() : formatTimestampSeconds(v);
+      if (typeof v === 'bigint') {
+        if (opts.timestampOutputFormat === 'ISO8601_STRING') return formatTimestampIsoPicos(v * PICOS_PER_MICRO);
+        return opts.timestampOutputFormat === 'INT64' || opts.useInt64Timestamp ? v.toString() : formatTimestampSeconds(v);
+      }
       break;
     case 'INTERVAL':
       if (typeof v === 'object' && !Array.isArray(v) && 'months' in v) return formatInterval(v as IntervalValue);

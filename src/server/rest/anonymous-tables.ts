@@ -11,6 +11,7 @@ import { BigQueryError } from '../../errors/errors.js';
 import { ANONYMOUS_TABLE_TTL_MS } from '../../jobs/anonymous.js';
 import type { JobRecord, ResultPage } from '../../jobs/jobs.js';
 import { encodeRowsJson, offsetOfToken, pageToken, RawJson, rowsJson, tableResource } from '../../wire/resources.js';
+import { timestampEncodeOptions, type CellEncodeOptions } from '../../wire/rest-values.js';
 import { intParam, type RestContext } from './context.js';
 import type { Table } from '../../types/generated/bigquery-v2.js';
 
@@ -49,7 +50,7 @@ export function anonymousTableResource(ctx: RestContext, p: TablePath, view?: st
 }
 
 /** The `rows` of a page, keeping only the columns at `pick` (selectedFields) when given. */
-function pageRows(page: ResultPage, pick: number[] | undefined, useInt64Timestamp: boolean): RawJson | undefined {
+function pageRows(page: ResultPage, pick: number[] | undefined, fmt: CellEncodeOptions): RawJson | undefined {
   if (page.encodedRows) {
     if (!page.encodedRows.length) return undefined;
     if (!pick) return new RawJson(page.encodedRows.json());
@@ -63,12 +64,12 @@ function pageRows(page: ResultPage, pick: number[] | undefined, useInt64Timestam
   const rows = page.rows ?? [];
   if (!rows.length) return undefined;
   const fields = pick ? pick.map((i) => page.fields[i]) : page.fields;
-  return encodeRowsJson(fields, pick ? rows.map((r) => pick.map((i) => r[i])) : rows, { useInt64Timestamp });
+  return encodeRowsJson(fields, pick ? rows.map((r) => pick.map((i) => r[i])) : rows, fmt);
 }
 
 /**
  * tabledata.list of an anonymous result table (`startIndex`, `maxResults`, `pageToken`,
- * `selectedFields`, `formatOptions.useInt64Timestamp`), shaped like tabledata.list of a stored table.
+ * `selectedFields`, `formatOptions.useInt64Timestamp` / `timestampOutputFormat`), shaped like tabledata.list of a stored table.
  */
 export async function anonymousTableData(ctx: RestContext, p: TablePath, q: Record<string, unknown>): Promise<Record<string, unknown>> {
   const j = jobOf(ctx, p);
@@ -83,8 +84,7 @@ export async function anonymousTableData(ctx: RestContext, p: TablePath, q: Reco
     pick = page.fields.flatMap((f, i) => (wanted.has(f.name.toLowerCase()) ? [i] : []));
   }
   const out: Record<string, unknown> = { kind: 'bigquery#tableDataList', etag: '', totalRows: String(page.total) };
-  const useInt64Timestamp = String(q['formatOptions.useInt64Timestamp']) === 'true';
-  const rows = pageRows(page, pick, useInt64Timestamp);
+  const rows = pageRows(page, pick, timestampEncodeOptions(q['formatOptions.timestampOutputFormat'], q['formatOptions.useInt64Timestamp']));
   if (rows) out.rows = rows;
   if (page.next !== undefined && max > 0) out.pageToken = pageToken(page.next);
   return out;

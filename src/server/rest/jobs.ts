@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { JobRecord, JobState } from '../../jobs/jobs.js';
 import { schemaOf, encodeRowsJson, jsonArrayYielding, ListItemJsonCache, type ListPageJson, offsetOfToken, pageToken, RawJson } from '../../wire/resources.js';
+import { timestampEncodeOptions, type CellEncodeOptions } from '../../wire/rest-values.js';
 import { jobResource, jobStatistics } from './job-resources.js';
 import { callerFromHeaders, intParam, objectBody, type PathParams, type RestContext } from './context.js';
 import type { RequestBodies } from '../../types/generated/bigquery-v2.js';
@@ -46,13 +47,24 @@ function repeated(v: unknown): string[] {
   return list.flatMap((x) => String(x).split(',')).map((x) => x.trim()).filter(Boolean);
 }
 
+/**
+ * The cell encoding of a jobs.query body's `formatOptions` or getQueryResults' `formatOptions.*`
+ * query parameters (src/wire/rest-values.ts timestampEncodeOptions).
+ * @throws BigQueryError invalid for useInt64Timestamp true with a FLOAT64 or ISO8601_STRING format.
+ */
+export function formatOptionsOf(q: Record<string, unknown>): CellEncodeOptions {
+  const body = q.formatOptions as { useInt64Timestamp?: unknown; timestampOutputFormat?: unknown } | undefined;
+  if (body && typeof body === 'object') return timestampEncodeOptions(body.timestampOutputFormat, body.useInt64Timestamp);
+  return timestampEncodeOptions(q['formatOptions.timestampOutputFormat'], q['formatOptions.useInt64Timestamp']);
+}
+
 /** Result page (rows, schema, totals) of a finished job in REST form. */
 function resultPage(ctx: RestContext, j: JobRecord, q: Record<string, unknown>, kind: string): Record<string, unknown> {
   if (j.error) throw j.error;
   const start = offsetOfToken(q.pageToken as string) ?? intParam(q.startIndex, 'startIndex') ?? 0;
   const max = intParam(q.maxResults, 'maxResults') ?? DEFAULT_PAGE;
   const page = ctx.jobs.page(j, start, max);
-  const useInt64Timestamp = (q.formatOptions as { useInt64Timestamp?: boolean } | undefined)?.useInt64Timestamp === true || String(q['formatOptions.useInt64Timestamp']) === 'true';
+  const fmt = formatOptionsOf(q);
   const stats = jobStatistics(j).query as Record<string, unknown>;
   const out: Record<string, unknown> = {
     kind,
@@ -65,7 +77,7 @@ function resultPage(ctx: RestContext, j: JobRecord, q: Record<string, unknown>, 
     out.schema = schemaOf(page.fields);
     // No `rows` key on an empty page (recorded page_empty_result_set, page_max_results_zero).
     if (page.encodedRows?.length) out.rows = new RawJson(page.encodedRows.json());
-    else if (page.rows?.length) out.rows = encodeRowsJson(page.fields, page.rows, { useInt64Timestamp });
+    else if (page.rows?.length) out.rows = encodeRowsJson(page.fields, page.rows, fmt);
     out.totalRows = String(page.total);
     if (page.next !== undefined) out.pageToken = pageToken(page.next);
   }
@@ -159,6 +171,7 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
     const body = objectBody<RequestBodies['bigquery.jobs.query']>(req.body);
     checkLabels(body.labels);
     if (typeof body.query !== 'string') throw BigQueryError.requiredParameterMissing('query');
+    formatOptionsOf({ formatOptions: body.formatOptions }); // a conflicting formatOptions is refused before the job starts
     const query: Record<string, unknown> = {};
     for (const k of QUERY_FIELDS) if ((body as Record<string, unknown>)[k] !== undefined) query[k] = (body as Record<string, unknown>)[k];
     if (query.useLegacySql === undefined) query.useLegacySql = false;
@@ -219,6 +232,7 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
   app.get('/projects/:projectId/queries/:jobId', async (req: Req) => {
     const j = ctx.jobs.get(req.params.projectId, req.params.jobId, locationParam(req));
     const q = req.query as Record<string, unknown>;
+    formatOptionsOf(q);
     await ctx.jobs.waitFor(j, timeoutOf(q.timeoutMs));
     if (j.state !== 'DONE')
       return { kind: 'bigquery#getQueryResultsResponse', etag: '', jobReference: { projectId: j.projectId, jobId: j.jobId, location: j.location }, jobComplete: false };

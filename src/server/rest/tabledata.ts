@@ -17,7 +17,9 @@ import { checkSnapshotWrite } from '../../engine/table-guards.js';
 import { duplicateInsertIds, rememberInsertIds } from '../../engine/insert-ids.js';
 import { noteStreamedRows, streamedRowBytes } from '../../engine/streaming-buffer.js';
 import type { BqType, Value } from '../../types/types.js';
-import { decodeJsonValue } from '../../wire/rest-values.js';
+import { decodeJsonValue, decodePicosTimestamp, encodePicosTimestamp, timestampEncodeOptions } from '../../wire/rest-values.js';
+import { isPicosColumn, picosOf, picosSelectItem } from '../../engine/picos-storage.js';
+import type { Column } from '../../types/schema.js';
 import { encodeRowsJson, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { callerFromHeaders, intParam, objectBody, requireTable, type PathParams, type RestContext } from './context.js';
 import type { RequestBodies } from '../../types/generated/bigquery-v2.js';
@@ -46,18 +48,30 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
     }
     // Row access policies: listing is a non-query read and needs the TRUE filter.
     checkFullAccess(ctx.engine, t, callerFromHeaders(req.headers), 'tabledata.list');
+    // formatOptions.timestampOutputFormat / useInt64Timestamp (a conflicting pair is a 400 before any read).
+    const fmt = timestampEncodeOptions(q['formatOptions.timestampOutputFormat'], q['formatOptions.useInt64Timestamp']);
     const total = await countRows(ctx, t);
     let rows: Value[][] = [];
+    // TIMESTAMP(12) columns: read with their picosecond companions, written here (src/engine/picos-storage.ts).
+    const picos = cols.flatMap((c, i) => (isPicosColumn(c) ? [i] : []));
     if (max > 0 && cols.length) {
-      const list = cols.map((c) => `"${c.name.replace(/"/g, '""')}"`).join(', ');
-      rows = await readRows(ctx.engine, `SELECT ${list} FROM "${t.duckName}" ORDER BY rowid LIMIT ${max} OFFSET ${start}`, cols);
+      const list = [...cols.map((c) => `"${c.name.replace(/"/g, '""')}"`), ...picos.map((i) => picosSelectItem(cols[i]))].join(', ');
+      const read = [...cols, ...picos.map((i) => ({ name: cols[i].name, type: { kind: 'STRING' } as BqType }))];
+      rows = await readRows(ctx.engine, `SELECT ${list} FROM "${t.duckName}" ORDER BY rowid LIMIT ${max} OFFSET ${start}`, read);
       // A page holds at most 10 MB of rows; the page token continues after them (src/jobs/result-bytes.ts).
       rows = rows.slice(0, pageEnd(rows, 0, rows.length));
+      for (const r of rows) {
+        picos.forEach((i, k) => {
+          const p = picosOf(r[i], r[cols.length + k]);
+          r[i] = p === null ? null : encodePicosTimestamp(p, fmt);
+        });
+        r.length = cols.length;
+      }
     }
-    const fmt = { useInt64Timestamp: String(q['formatOptions.useInt64Timestamp']) === 'true' };
     // No `rows` key on an empty page (recorded tabledata_list_empty_table, page_max_results_zero).
     const out: Record<string, unknown> = { kind: 'bigquery#tableDataList', etag: '', totalRows: String(total) };
-    if (rows.length) out.rows = encodeRowsJson(cols, rows, fmt);
+    const asText = picos.length ? cols.map((c, i) => (picos.includes(i) ? { ...c, type: { kind: 'STRING' } as BqType } : c)) : cols;
+    if (rows.length) out.rows = encodeRowsJson(asText, rows, fmt);
     if (start + rows.length < total && max > 0) out.pageToken = pageToken(start + rows.length);
     return out;
   });
@@ -77,15 +91,18 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
     if (!body.rows?.length) throw BigQueryError.noRowsPresent();
     const rows = body.rows;
     const good: Value[][] = [];
+    const goodPicos: (bigint | null)[][] = [];
     const goodIds: (string | undefined)[] = [];
     const errors: { index: number; errors: object[] }[] = [];
     rows.forEach((r, index) => {
       try {
         if (!r || typeof r.json !== 'object' || r.json === null) throw BigQueryError.missingRowData();
-        const row = decodeRow(t.columns, r.json, !!body.ignoreUnknownValues);
+        const picos: (bigint | null)[] = [];
+        const row = decodeRow(t.columns, r.json, !!body.ignoreUnknownValues, picos);
         // Type parameters (STRING(10), NUMERIC(5, 2)…) fail the row with BigQuery's text (src/engine/type-params.ts).
         try {
           good.push(enforceRows(t.columns, [row])[0] as Value[]);
+          goodPicos.push(picos);
           goodIds.push(typeof r.insertId === 'string' ? r.insertId : undefined);
         } catch (pe) {
           throw pe instanceof BigQueryError ? BigQueryError.invalid(pe.message) : pe;
@@ -106,9 +123,10 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
     // Best-effort de-duplication by insertId: a retried row is acknowledged, not added twice.
     const dup = duplicateInsertIds(t, goodIds);
     const added = good.filter((_, i) => !dup[i]);
+    const addedPicos = goodPicos.filter((_, i) => !dup[i]);
     // The added rows sit in the table's streaming buffer (src/engine/streaming-buffer.ts), noted in the append's write turn.
     await ctx.engine.db.serializeWrite(async () => {
-      await insertValues(ctx.engine, t, added);
+      await insertValues(ctx.engine, t, added, t.columns.some(isPicosColumn) ? addedPicos : undefined);
       await noteStreamedRows(ctx.engine, t, added.length, streamedRowBytes(t, added));
     });
     rememberInsertIds(t, goodIds);
@@ -119,10 +137,11 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
 }
 
 /**
- * Decodes one insertAll row into the table's column order.
+ * Decodes one insertAll row into the table's column order; the picoseconds of its TIMESTAMP(12)
+ * columns (up to twelve fractional digits kept) are pushed to `picos` in column order.
  * @throws BigQueryError invalid naming the field (unknown field, REQUIRED missing, bad value).
  */
-function decodeRow(columns: { name: string; type: BqType; required: boolean }[], json: Record<string, unknown>, ignoreUnknown: boolean): Value[] {
+function decodeRow(columns: Column[], json: Record<string, unknown>, ignoreUnknown: boolean, picos: (bigint | null)[]): Value[] {
   const byName = new Map(Object.entries(json).map(([k, v]) => [k.toLowerCase(), { k, v }]));
   const known = new Set(columns.map((c) => c.name.toLowerCase()));
   if (!ignoreUnknown) for (const { k } of byName.values()) if (!known.has(k.toLowerCase())) throw BigQueryError.insertAllNoSuchField(k);
@@ -130,7 +149,13 @@ function decodeRow(columns: { name: string; type: BqType; required: boolean }[],
     const e = byName.get(c.name.toLowerCase());
     if (e === undefined || e.v === null) {
       if (c.required) throw BigQueryError.missingRequiredField(c.name, c.name);
+      if (isPicosColumn(c)) picos.push(null);
       return c.type.kind === 'ARRAY' ? [] : null;
+    }
+    if (isPicosColumn(c)) {
+      const p = decodePicosTimestamp(e.v, c.name);
+      picos.push(p.picos);
+      return p.micros;
     }
     return decodeJsonValue(e.v, c.type, c.name, { ignoreUnknownValues: ignoreUnknown });
   });

@@ -8,6 +8,7 @@ import { datasetLocation, type TableMeta } from '../../catalog/store.js';
 import { checkResourceMetadata } from './metadata-limits.js';
 import { BigQueryError } from '../../errors/errors.js';
 import { createStoredTable, withDefaultSql } from '../../engine/ddl.js';
+import { addPicosColumnSql, isPicosColumn } from '../../engine/picos-storage.js';
 import { dropTableObject } from '../../engine/drop-table.js';
 import { resultFields } from '../../engine/statement-context.js';
 import { columnFromField, columnTypeSql, fieldFromColumn, type Column, type TableFieldSchema } from '../../types/schema.js';
@@ -184,6 +185,8 @@ async function evolveSchema(ctx: RestContext, t: TableMeta, next: Column[]): Pro
       if (c.required) throw mismatch(`Cannot add required fields to an existing schema. (field: ${c.name})`);
       stmts.push(`ALTER TABLE "${t.duckName}" ADD COLUMN "${c.name.replace(/"/g, '""')}" ${duckType(c.type)}`);
     }
+  // A column that is (or became) TIMESTAMP(12) gets its picosecond companion (src/engine/picos-storage.ts).
+  for (const c of next) if (isPicosColumn(c)) stmts.push(addPicosColumnSql(t.duckName, c));
   if (stmts.length) await ctx.engine.db.transaction(stmts);
   return next;
 }

@@ -777,6 +777,11 @@ export interface CsvOptions<J extends JsonForm = ResponseJson> {
 
 /** Options for data format adjustments. */
 export interface DataFormatOptions<J extends JsonForm = ResponseJson> {
+  /**
+   * Optional. The API output format for a timestamp. This offers more explicit control over the
+   * timestamp output format as compared to the existing `use_int64_timestamp` option.
+   */
+  timestampOutputFormat?: "TIMESTAMP_OUTPUT_FORMAT_UNSPECIFIED" | "FLOAT64" | "INT64" | "ISO8601_STRING" | J['null'];
   /** Optional. Output timestamp as usec int64. Default is false. */
   useInt64Timestamp?: boolean | J['null'];
 }
@@ -3758,6 +3763,12 @@ export interface QueryParameterType<J extends JsonForm = ResponseJson> {
     /** Required. The type of this field. */
     type?: QueryParameterType<J> | J['null'];
   }> | J['null'];
+  /**
+   * Optional. Precision (maximum number of total digits in base 10) for seconds of TIMESTAMP type.
+   * Possible values include: * 6 (Default, for TIMESTAMP type with microsecond precision) * 12 (For
+   * TIMESTAMP type with picosecond precision) (format int64)
+   */
+  timestampPrecision?: J['int64'] | J['null'];
   /** Required. The top level type of this field. */
   type?: string | J['null'];
 }
@@ -5145,6 +5156,12 @@ export interface TableFieldSchema<J extends JsonForm = ResponseJson> {
   roundingMode?: "ROUNDING_MODE_UNSPECIFIED" | "ROUND_HALF_AWAY_FROM_ZERO" | "ROUND_HALF_EVEN" | J['null'];
   /** Optional. See documentation for precision. (format int64) */
   scale?: J['int64'] | J['null'];
+  /**
+   * Optional. Precision (maximum number of total digits in base 10) for seconds of TIMESTAMP type.
+   * Possible values include: * 6 (Default, for TIMESTAMP type with microsecond precision) * 12 (For
+   * TIMESTAMP type with picosecond precision) (format int64)
+   */
+  timestampPrecision?: J['int64'] | J['null'];
   /**
    * Required. The field data type. Possible values include: * STRING * BYTES * INTEGER (or INT64) *
    * FLOAT (or FLOAT64) * BOOLEAN (or BOOL) * TIMESTAMP * DATE * TIME * DATETIME * GEOGRAPHY *
