@@ -29,12 +29,14 @@ interface State {
   simple: boolean;
   /** Aliases carried as `__pipe_<alias>` STRUCT columns of the input (upper case). */
   hidden: string[];
+  /** `cur` ends with its ORDER BY and has no LIMIT: a following LIMIT applies to that order. */
+  ordered?: boolean;
 }
 
 const hiddenName = (v: string) => `__pipe_${v.toLowerCase()}`;
 const JOINS = new Set(['JOIN', 'INNER', 'LEFT', 'RIGHT', 'FULL', 'CROSS', 'NATURAL']);
 const SET_OPS = new Set(['UNION', 'INTERSECT', 'EXCEPT']);
-const KEEPS_VARS = new Set(['WHERE', 'EXTEND', 'WINDOW', 'SET', 'DROP', 'RENAME', 'ORDER', 'LIMIT', 'TABLESAMPLE']);
+const KEEPS_VARS = new Set(['WHERE', 'EXTEND', 'WINDOW', 'SET', 'DROP', 'RENAME', 'ORDER', 'LIMIT', 'TABLESAMPLE', 'DISTINCT']);
 
 /** Concatenates generated strings and fragments. */
 const cat = (...parts: (string | Frag)[]): Frag => parts.flatMap((p) => (typeof p === 'string' ? [gen(p)] : p));
@@ -129,20 +131,32 @@ export function renderChain(ctx: ChainContext, qs: number, pipes: number[], b: n
     return out;
   };
 
+  const finish = (s: State, rest: Frag = []): Frag => {
+    const final = cat(s.open ? cat('SELECT ', star(s), ' FROM ', s.open.from) : closed(s), rest);
+    return ctes.length ? cat(recursive ? 'WITH RECURSIVE ' : 'WITH ', join(ctes, ', '), ' ', final) : final;
+  };
+  // An operator this rewrite does not know: the chain so far, then the rest as written, so that the
+  // analyzer's syntax error points at that operator's `|>` in the user's text.
+  const unknown = (k: number): Frag => finish(st, [gen(' '), { text: lx.sql.slice(tok(pipes[k]).start, tok(b - 1).end), orig: tok(pipes[k]).start }]);
+
   for (let k = 0; k < ops.length; k++) {
     const [s, e] = ops[k];
-    if (s >= e) return raw();
+    if (s >= e) return unknown(k);
     const name = tok(s).text;
     const rn = renames(st);
     const arg = (x: number, y: number) => ctx.slice(x, y, rn);
     const keep = KEEPS_VARS.has(name) ? carry(st, k) : { items: [] as Frag, hidden: [] as string[] };
     const query = (cur: Frag, hidden = keep.hidden, simple = true): State => ({ cur, hidden, simple });
-    if (name === 'SELECT') st = query(cat('SELECT ', withStars(st, s + 1, e, rn), ' FROM ', src(st)), []);
-    else if (name === 'EXTEND' || name === 'WINDOW') st = query(cat('SELECT ', star(st), ', ', arg(s + 1, e), keep.items, ' FROM ', src(st)));
+    // SELECT and EXTEND may end with a WINDOW clause of named windows, which follows FROM.
+    const win = name === 'SELECT' || name === 'EXTEND' ? (topLevel(lx, s + 1, e, (_t, i) => isWord(lx, i, 'WINDOW'))[0] ?? e) : e;
+    const windows = win < e ? cat(' ', arg(win, e)) : [];
+    if (name === 'SELECT') st = query(cat('SELECT ', withStars(st, s + 1, win, rn), ' FROM ', src(st), windows), []);
+    else if (name === 'EXTEND' || name === 'WINDOW') st = query(cat('SELECT ', star(st), ', ', arg(s + 1, win), keep.items, ' FROM ', src(st), windows));
     else if (name === 'WHERE') st = query(cat('SELECT ', star(st), keep.items, ' FROM ', src(st), ' WHERE ', arg(s + 1, e)));
-    else if (name === 'ORDER' || name === 'LIMIT') st = query(cat('SELECT ', star(st), keep.items, ' FROM ', src(st), ' ', arg(s, e)), keep.hidden, false);
+    else if (name === 'LIMIT' && st.ordered && st.cur) st = { cur: cat(st.cur, ' ', arg(s, e)), hidden: st.hidden, simple: false };
+    else if (name === 'ORDER' || name === 'LIMIT') st = { ...query(cat('SELECT ', star(st), keep.items, ' FROM ', src(st), ' ', arg(s, e)), keep.hidden, false), ordered: name === 'ORDER' };
     else if (name === 'TABLESAMPLE') st = { open: { from: cat(src(st), ' ', arg(s, e)), vars: st.open?.vars ?? new Set() }, hidden: st.hidden, simple: false };
-    else if (name === 'DISTINCT') st = query(cat('SELECT DISTINCT ', star(st), ' FROM ', src(st)), []);
+    else if (name === 'DISTINCT') st = query(cat('SELECT DISTINCT ', star(st), keep.items, ' FROM ', src(st)));
     else if (name === 'DROP') st = query(cat('SELECT ', star(st, [arg(s + 1, e)]), keep.items, ' FROM ', src(st)));
     else if (name === 'SET') {
       const items = splitCommas(lx, s + 1, e).map(([x, y]) => {
@@ -160,18 +174,18 @@ export function renderChain(ctx: ChainContext, qs: number, pipes: number[], b: n
       st = { open: { from: cat(src(st), ' ', arg(s, e)), vars }, hidden: st.hidden, simple: false };
     } else if (SET_OPS.has(name)) {
       const paren = topLevel(lx, s, e, (t) => t.text === '(')[0];
-      if (paren === undefined) return raw();
+      if (paren === undefined) return unknown(k);
       const words = arg(s, paren);
       const first = st.simple && !st.open && !st.hidden.length ? st.cur! : cat('SELECT ', star(st), ' FROM ', src(st));
       const inputs = splitCommas(lx, paren, e).map(([x, y]) => arg(x, y));
       st = query(cat(first, ...inputs.map((i) => cat(' ', words, ' ', i))), [], false);
     } else if (name === 'AGGREGATE') {
       const agg = aggregate(ctx, s + 1, e, rn);
-      st = query(cat('SELECT ', agg.select, ' FROM ', src(st), agg.tail), [], false);
+      st = { ...query(cat('SELECT ', agg.select, ' FROM ', src(st), agg.tail), [], false), ordered: agg.ordered };
     } else if (name === 'CALL') {
       const paren = s + 1 < e ? topLevel(lx, s + 1, e, (t) => t.text === '(')[0] : undefined;
       const close = paren === undefined ? undefined : lx.close.get(paren);
-      if (paren === undefined || close === undefined) return raw();
+      if (paren === undefined || close === undefined) return unknown(k);
       const input = cat('(SELECT ', star(st), ' FROM ', src(st), ')');
       const call = cat(arg(s + 1, paren), '(', input, close > paren + 1 ? cat(', ', arg(paren + 1, close)) : [], ')');
       st = close + 1 < e ? { open: { from: cat(call, ' ', arg(close + 1, e)), vars: new Set([tok(e - 1).text]) }, hidden: [], simple: false } : query(cat('SELECT * FROM ', call), [], false);
@@ -179,14 +193,13 @@ export function renderChain(ctx: ChainContext, qs: number, pipes: number[], b: n
       const from = cat('(SELECT ', star(st), ' FROM ', src(st), ') ', arg(s, e));
       st = { open: { from, vars: new Set([tok(e - 1).text]) }, hidden: [], simple: false };
     } else if (name === 'WITH') addWith(s, e);
-    else return raw();
+    else return unknown(k);
   }
-  const final = st.open ? cat('SELECT ', star(st), ' FROM ', st.open.from) : closed(st);
-  return ctes.length ? cat(recursive ? 'WITH RECURSIVE ' : 'WITH ', join(ctes, ', '), ' ', final) : final;
+  return finish(st);
 }
 
 /** An AGGREGATE operator's select list and GROUP BY / ORDER BY tail (grouping columns first, as documented). */
-function aggregate(ctx: ChainContext, s: number, e: number, rn: ReadonlyMap<string, string>): { select: Frag; tail: Frag } {
+function aggregate(ctx: ChainContext, s: number, e: number, rn: ReadonlyMap<string, string>): { select: Frag; tail: Frag; ordered: boolean } {
   const { lx } = ctx;
   const g = topLevel(lx, s, e, (_t, i) => isWord(lx, i, 'GROUP') && (isWord(lx, i + 1, 'BY') || (isWord(lx, i + 1, 'AND') && isWord(lx, i + 2, 'ORDER'))))[0];
   const andOrder = g !== undefined && isWord(lx, g + 1, 'AND');
@@ -216,5 +229,5 @@ function aggregate(ctx: ChainContext, s: number, e: number, rn: ReadonlyMap<stri
     if (a.order) order.push(`${keys.length + i + 1}${a.order}`);
   });
   const tail = cat(keys.length ? ` GROUP BY ${keys.map((_k, i) => i + 1).join(', ')}` : '', order.length ? ` ORDER BY ${order.join(', ')}` : '');
-  return { select: join(all.map((a) => a.text), ', '), tail };
+  return { select: join(all.map((a) => a.text), ', '), tail, ordered: order.length > 0 };
 }

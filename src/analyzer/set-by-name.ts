@@ -55,6 +55,8 @@ const identText = (n: Node | undefined): string | undefined => (n?.idString === 
 
 /** Output column names of a SELECT input, or undefined when they are not known from the text. */
 function outputNames(input: Node): string[] | undefined {
+  // A parenthesized input (`… UNION ALL BY NAME (SELECT …)`, as pipe syntax writes them) is a Query around its SELECT.
+  if (input.kind === 'Query' && !input.withClause && !input.orderBy && !input.limitOffset && input.queryExpr) return outputNames(input.queryExpr);
   if (input.kind !== 'Select') return undefined;
   const names: string[] = [];
   for (const c of (input.selectList?.columns ?? []) as Node[]) {
