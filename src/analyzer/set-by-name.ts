@@ -83,7 +83,14 @@ function rewriteOne(op: Node, buf: Buffer): string | undefined {
   if (match !== 'CORRESPONDING' && match !== 'CORRESPONDING_BY') return undefined;
   const mode = String(m0.columnPropagationMode?.value ?? 'INNER');
   const names = inputs.map(outputNames);
-  if (names.some((n) => !n) || inputs.some((i) => !i.parseLocationRange)) return undefined;
+  if (inputs.some((i) => !i.parseLocationRange)) return undefined;
+  if (names.some((n) => !n)) {
+    // Names not known from the text (`SELECT *`): STRICT's result is the INNER one, which this
+    // analyzer resolves itself (its name check is then not made); other modes are left alone.
+    if (mode !== 'STRICT' || match !== 'CORRESPONDING') return undefined;
+    const texts = inputs.map((i) => buf.subarray(i.parseLocationRange.start, i.parseLocationRange.end).toString('utf8'));
+    return texts.join(` ${m0.opType?.value} ${m0.allOrDistinct?.value} CORRESPONDING `);
+  }
   const sets = (names as string[][]).map((n) => new Set(n.map(lower)));
   if (sets.some((s, i) => s.size !== names[i]!.length)) throw BigQueryError.corresponding.duplicateColumns();
   let out: string[];
