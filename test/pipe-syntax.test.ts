@@ -195,6 +195,14 @@ describe('pipe syntax wherever a query may stand', () => {
   it('in a script, with a variable', async () => {
     expect(await q(`DECLARE n INT64 DEFAULT 5;
 FROM pipe.Produce |> WHERE sales >= n |> AGGREGATE COUNT(*) AS c;`)).toEqual([{ c: 3 }]);
+    expect(await q(`EXECUTE IMMEDIATE "FROM pipe.Produce |> WHERE category = 'fruit' |> AGGREGATE COUNT(*) AS c"`)).toEqual([{ c: 3 }]);
+    expect(await q('BEGIN IF TRUE THEN FROM pipe.Produce |> AGGREGATE MAX(sales) AS m; END IF; END')).toEqual([{ m: 8 }]);
+  });
+
+  it('as the query of CREATE TABLE … AS and INSERT', async () => {
+    await q('CREATE TABLE pipe.big AS FROM pipe.Produce |> WHERE sales > 6 |> SELECT item, sales');
+    await q('INSERT INTO pipe.big FROM pipe.Produce |> WHERE sales < 3 |> SELECT item, sales');
+    expect(await q('SELECT sales FROM pipe.big ORDER BY sales')).toEqual([{ sales: 2 }, { sales: 7 }, { sales: 8 }]);
   });
 });
 
