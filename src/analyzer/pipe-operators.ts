@@ -19,7 +19,7 @@
  * DESCRIBE, FORK, TEE, MATCH_RECOGNIZE and others. `|> RENAME` moves the renamed columns to the
  * end of the row (the input's column order is not known before analysis).
  */
-import { gen, isWord, splitCommas, topLevel, withEnd, type ChainContext, type Frag } from './pipe-tokens.js';
+import { append, gen, isWord, splitCommas, topLevel, withEnd, type ChainContext, type Frag } from './pipe-tokens.js';
 
 /** The query so far: an open FROM clause with real range variables, or a complete query. */
 interface State {
@@ -39,8 +39,12 @@ const SET_OPS = new Set(['UNION', 'INTERSECT', 'EXCEPT']);
 const KEEPS_VARS = new Set(['WHERE', 'EXTEND', 'WINDOW', 'SET', 'DROP', 'RENAME', 'ORDER', 'LIMIT', 'TABLESAMPLE', 'DISTINCT']);
 
 /** Concatenates generated strings and fragments. */
-const cat = (...parts: (string | Frag)[]): Frag => parts.flatMap((p) => (typeof p === 'string' ? [gen(p)] : p));
-const join = (frags: Frag[], sep: string): Frag => frags.flatMap((f, i) => (i ? [gen(sep), ...f] : f));
+const cat = (...parts: (string | Frag)[]): Frag => {
+  const out: Frag = [];
+  for (const p of parts) append(out, typeof p === 'string' ? gen(p) : p);
+  return out;
+};
+const join = (frags: Frag[], sep: string): Frag => cat(...frags.flatMap((f, i) => (i ? [sep, f] : [f])));
 
 /**
  * Renders the pipe chain whose query starts at token `qs`, with pipe symbols at `pipes`, up to `b`.
@@ -117,17 +121,17 @@ export function renderChain(ctx: ChainContext, qs: number, pipes: number[], b: n
     let from = x;
     const starts = topLevel(lx, x, e, (t, i) => t.text === '*' && (i === x || [',', 'DISTINCT', 'ALL'].includes(tok(i - 1).text)));
     for (const i of starts) {
-      if (i > from) out.push(...ctx.slice(from, i, rn), gen(' '));
+      if (i > from) append(out, ctx.slice(from, i, rn), gen(' '));
       const hid = s.hidden.map(hiddenName).join(', ');
       if (isWord(lx, i + 1, 'EXCEPT') && tok(i + 2)?.text === '(') {
-        out.push(gen(`* EXCEPT (${hid}, `));
+        append(out, gen(`* EXCEPT (${hid}, `));
         from = i + 3;
       } else {
-        out.push(gen(`* EXCEPT (${hid})`));
+        append(out, gen(`* EXCEPT (${hid})`));
         from = i + 1;
       }
     }
-    if (from < e) out.push(gen(' '), ...ctx.slice(from, e, rn));
+    if (from < e) append(out, gen(' '), ctx.slice(from, e, rn));
     return out;
   };
 

@@ -14,7 +14,7 @@
  * in the user's text, so `at [line:column]` in an analysis error is mapped back
  * ({@link PipeRewrite.relocate}).
  */
-import { gen, isWord, matchBrackets, tokenize, topLevel, withEnd, type Frag, type Lexed } from './pipe-tokens.js';
+import { append, gen, isWord, matchBrackets, tokenize, topLevel, withEnd, type Frag, type Lexed } from './pipe-tokens.js';
 import { renderChain } from './pipe-operators.js';
 
 const QUERY_START = new Set(['SELECT', 'WITH', 'FROM']);
@@ -27,19 +27,29 @@ const QUERY_START = new Set(['SELECT', 'WITH', 'FROM']);
 export function slice(lx: Lexed, a: number, b: number, rename: ReadonlyMap<string, string> = new Map()): Frag {
   const out: Frag = [];
   const { tokens, sql } = lx;
+  if (a >= b) return out;
+  // Original text is copied in runs; a respelled path head or a nested group ends a run.
+  let from = tokens[a].start;
+  const flush = (to: number) => {
+    if (to > from) append(out, { text: sql.slice(from, to), orig: from });
+  };
   for (let i = a; i < b; i++) {
     const t = tokens[i];
-    if (i > a && tokens[i - 1].end < t.start) out.push({ text: sql.slice(tokens[i - 1].end, t.start), orig: tokens[i - 1].end });
-    const to = t.kind === 'word' && tokens[i + 1]?.text === '.' && tokens[i - 1]?.text !== '.' ? rename.get(t.text) : undefined;
-    if (to !== undefined) out.push(gen(to));
-    else out.push({ text: sql.slice(t.start, t.end), orig: t.start });
+    const to = rename.size && t.kind === 'word' && tokens[i + 1]?.text === '.' && tokens[i - 1]?.text !== '.' ? rename.get(t.text) : undefined;
+    if (to !== undefined) {
+      flush(t.start);
+      append(out, gen(to));
+      from = t.end;
+    }
     const m = lx.close.get(i);
     if (t.text === '(' && m !== undefined && m < b && m > i + 1) {
-      out.push({ text: sql.slice(t.end, tokens[i + 1].start), orig: t.end });
-      out.push(...rewriteQuery(lx, i + 1, m, false, rename));
+      flush(tokens[i + 1].start);
+      append(out, rewriteQuery(lx, i + 1, m, false, rename));
+      from = tokens[m - 1].end;
       i = m - 1;
     }
   }
+  flush(tokens[b - 1].end);
   return out;
 }
 
@@ -60,11 +70,15 @@ export function rewriteQuery(lx: Lexed, a: number, b: number, statement: boolean
   const body = withEnd(lx, qs, b);
   if (!pipes.length) {
     if (!isWord(lx, body, 'FROM') || (!statement && body !== a && !isWord(lx, a, 'WITH'))) return slice(lx, a, b, rename);
-    const head = body > a ? [...slice(lx, a, body, rename), gen(' ')] : [];
-    return [...head, gen('SELECT * '), ...slice(lx, body, b, rename)];
+    const out: Frag = [];
+    if (body > a) append(out, slice(lx, a, body, rename), gen(' '));
+    append(out, gen('SELECT * '), slice(lx, body, b, rename));
+    return out;
   }
-  const prefix = qs > a ? [...slice(lx, a, qs, rename), gen(' ')] : [];
-  return [...prefix, ...renderChain({ lx, slice: (x, y, r) => slice(lx, x, y, r) }, qs, pipes, b, rename)];
+  const out: Frag = [];
+  if (qs > a) append(out, slice(lx, a, qs, rename), gen(' '));
+  append(out, renderChain({ lx, slice: (x, y, r) => slice(lx, x, y, r) }, qs, pipes, b, rename));
+  return out;
 }
 
 /** A pipe-syntax rewrite: the standard text and the map of its error locations back to the user's text. */
@@ -118,18 +132,18 @@ export function rewritePipeSyntax(sql: string): PipeRewrite | undefined {
   let pos = 0;
   for (const e of ends) {
     if (s < e) {
-      if (tokens[s].start > pos) out.push({ text: sql.slice(pos, tokens[s].start), orig: pos });
-      out.push(...rewriteQuery(lx, s, e, true, new Map()));
+      if (tokens[s].start > pos) append(out, { text: sql.slice(pos, tokens[s].start), orig: pos });
+      append(out, rewriteQuery(lx, s, e, true, new Map()));
       pos = tokens[e - 1].end;
     }
     if (e < tokens.length) {
-      if (tokens[e].start > pos) out.push({ text: sql.slice(pos, tokens[e].start), orig: pos });
-      out.push({ text: ';', orig: tokens[e].start });
+      if (tokens[e].start > pos) append(out, { text: sql.slice(pos, tokens[e].start), orig: pos });
+      append(out, { text: ';', orig: tokens[e].start });
       pos = tokens[e].end;
     }
     s = e + 1;
   }
-  out.push({ text: sql.slice(pos), orig: pos });
+  append(out, { text: sql.slice(pos), orig: pos });
   const text = out.map((p) => p.text).join('');
   if (text === sql) return undefined;
   const starts: number[] = [];

@@ -15,22 +15,55 @@ export interface Token {
   end: number;
 }
 
-const LEX =
-  /(\s+)|(--[^\n]*|#[^\n]*|\/\*[\s\S]*?\*\/)|([rRbB]{0,2}(?:'{3}[\s\S]*?'{3}|"{3}[\s\S]*?"{3}|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"))|(`(?:\\.|[^`\\])*`)|([A-Za-z_][A-Za-z0-9_]*)|([0-9][0-9A-Za-z_]*(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?)|(\|>)|([\s\S])/g;
+/** Comments, string and bytes literals (with r/b prefixes), quoted identifiers: the same patterns as ./set-by-name.ts. */
+const QUOTED = /--[^\n]*|#[^\n]*|\/\*[\s\S]*?\*\/|([rRbB]{0,2}(?:'{3}[\s\S]*?'{3}|"{3}[\s\S]*?"{3}|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"))|(`(?:\\.|[^`\\])*`)/y;
 
-/** The significant tokens of `sql` (whitespace and comments dropped; their text stays between offsets). */
+const isWordStart = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+const isWordPart = (c: number) => isWordStart(c) || (c >= 48 && c <= 57);
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/** The significant tokens of `sql` (whitespace and comments dropped; their text stays between offsets). One pass over the characters. */
 export function tokenize(sql: string): Token[] {
   const out: Token[] = [];
-  for (const m of sql.matchAll(LEX)) {
-    if (m[1] !== undefined || m[2] !== undefined) continue;
-    const start = m.index!;
-    const end = start + m[0].length;
-    if (m[3] !== undefined) out.push({ kind: 'str', text: m[0], start, end });
-    else if (m[4] !== undefined) out.push({ kind: 'qid', text: m[0], start, end });
-    else if (m[5] !== undefined) out.push({ kind: 'word', text: m[0].toUpperCase(), start, end });
-    else if (m[6] !== undefined) out.push({ kind: 'num', text: m[0], start, end });
-    else if (m[7] !== undefined) out.push({ kind: 'pipe', text: '|>', start, end });
-    else out.push({ kind: 'punct', text: m[0], start, end });
+  const n = sql.length;
+  let i = 0;
+  while (i < n) {
+    const c = sql.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 11) {
+      i++;
+      continue;
+    }
+    const next = sql.charCodeAt(i + 1);
+    // Quotes, comments and prefixed literals (r'…', b"…", rb'…').
+    const quoteNext = next === 39 || next === 34 || ((next === 114 || next === 82 || next === 98 || next === 66) && (sql.charCodeAt(i + 2) === 39 || sql.charCodeAt(i + 2) === 34));
+    if (c === 39 || c === 34 || c === 96 || c === 35 || (c === 45 && next === 45) || (c === 47 && next === 42) || ((c === 114 || c === 82 || c === 98 || c === 66) && quoteNext)) {
+      QUOTED.lastIndex = i;
+      const m = QUOTED.exec(sql);
+      if (m) {
+        const end = i + m[0].length;
+        if (m[1] !== undefined) out.push({ kind: 'str', text: m[0], start: i, end });
+        else if (m[2] !== undefined) out.push({ kind: 'qid', text: m[0], start: i, end });
+        i = end;
+        continue;
+      }
+    }
+    if (isWordStart(c)) {
+      let j = i + 1;
+      while (j < n && isWordPart(sql.charCodeAt(j))) j++;
+      out.push({ kind: 'word', text: sql.slice(i, j).toUpperCase(), start: i, end: j });
+      i = j;
+    } else if (isDigit(c)) {
+      let j = i + 1;
+      while (j < n && (isWordPart(sql.charCodeAt(j)) || sql.charCodeAt(j) === 46)) j++;
+      out.push({ kind: 'num', text: sql.slice(i, j), start: i, end: j });
+      i = j;
+    } else if (c === 124 && next === 62) {
+      out.push({ kind: 'pipe', text: '|>', start: i, end: i + 2 });
+      i += 2;
+    } else {
+      out.push({ kind: 'punct', text: sql[i], start: i, end: i + 1 });
+      i++;
+    }
   }
   return out;
 }
@@ -67,6 +100,19 @@ export type Frag = Piece[];
 
 /** Generated text. */
 export const gen = (text: string): Piece => ({ text });
+
+/** Appends `pieces` to `out` (no argument spread: a long IN list is many pieces), merging adjacent copied text. */
+export function append(out: Frag, ...pieces: (Piece | Frag)[]): void {
+  for (const p of pieces) {
+    if (Array.isArray(p)) {
+      for (const x of p) append(out, x);
+      continue;
+    }
+    const last = out[out.length - 1];
+    if (last && last.orig !== undefined && p.orig !== undefined && last.orig + last.text.length === p.orig) out[out.length - 1] = { text: last.text + p.text, orig: last.orig };
+    else out.push(p);
+  }
+}
 
 /** The token view shared with the operator renderers. */
 export interface Lexed {

@@ -13,8 +13,13 @@ import { byNameToCorresponding } from './set-by-name.js';
 /** A quote, whitespace and comments, then a quote: adjacent literal chunks may be present (no nested quantifiers to backtrack). */
 const MAYBE_CHUNKS = /['"]\s*(?:(?:--[^\n]*\n|#[^\n]*\n|\/\*[\s\S]*?\*\/)\s*)*[rRbB]{0,2}['"]/;
 const MAYBE_BY_NAME = /\bBY\s+NAME\b/i;
-/** A pipe symbol, or FROM first on a line or after a bracket or `;`: pipe syntax or a FROM query may be present. */
-const MAYBE_PIPE = /\|>|[;()]\s*FROM\b|^\s*FROM\b/im;
+/**
+ * Pipe syntax or a query starting with FROM may be present: a pipe symbol; FROM first in the text
+ * (after comments), after `(` or `;`; or a text starting with WITH that has `) FROM` (no nested
+ * quantifiers to backtrack; a plain `SELECT …\nFROM t WHERE id IN (…)` does not match).
+ */
+const MAYBE_PIPE = /\|>|[;(]\s*FROM\b|^\s*(?:(?:--|#)[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*FROM\b/i;
+const MAYBE_WITH_FROM = /^\s*(?:(?:--|#)[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*WITH\b/i;
 
 /**
  * `sql` with the pre-parse rewrites applied (the same string when none applies). Cheap tests
@@ -30,7 +35,7 @@ export function preParseRewrites(sql: string): string {
  * syntax; the other rewrites keep locations close).
  */
 export function preParseWithLocations(sql: string): { text: string; relocate: (message: string) => string } {
-  const pipe = MAYBE_PIPE.test(sql) ? rewritePipeSyntax(sql) : undefined;
+  const pipe = MAYBE_PIPE.test(sql) || (MAYBE_WITH_FROM.test(sql) && /\)\s*FROM\b/i.test(sql)) ? rewritePipeSyntax(sql) : undefined;
   let out = pipe?.text ?? sql;
   if (MAYBE_CHUNKS.test(out)) out = concatLiterals(out) ?? out;
   if (MAYBE_BY_NAME.test(out)) out = byNameToCorresponding(out) ?? out;
