@@ -18,8 +18,9 @@ const MAYBE_BY_NAME = /\bBY\s+NAME\b/i;
  * (after comments), after `(` or `;`; or a text starting with WITH that has `) FROM` (no nested
  * quantifiers to backtrack; a plain `SELECT …\nFROM t WHERE id IN (…)` does not match).
  */
-const MAYBE_PIPE = /\|>|[;(]\s*FROM\b|^\s*(?:(?:--|#)[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*FROM\b/i;
-const MAYBE_WITH_FROM = /^\s*(?:(?:--|#)[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*WITH\b/i;
+const LEADING_COMMENTS = String.raw`^\s*(?:(?:--|#)[^\n]*\n\s*|\/\*[^*]*\*+(?:[^/*][^*]*\*+)*\/\s*)*`;
+const MAYBE_PIPE = new RegExp(String.raw`\|>|[;(]\s*FROM\b|${LEADING_COMMENTS}FROM\b`, 'i');
+const MAYBE_WITH_FROM = new RegExp(`${LEADING_COMMENTS}WITH\\b`, 'i');
 
 /**
  * `sql` with the pre-parse rewrites applied (the same string when none applies). Cheap tests
