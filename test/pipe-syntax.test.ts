@@ -71,7 +71,7 @@ describe('one operator at a time', () => {
 
   it('DROP; the table alias still holds the dropped column', async () => {
     expect(await q(`SELECT 'apples' AS item, 2 AS sales, 'fruit' AS category |> DROP sales, category`)).toEqual([{ item: 'apples' }]);
-    expect(await q('FROM (SELECT 1 AS x, 2 AS y) AS t |> DROP y |> SELECT x, t.y AS old_y')).toEqual([{ x: 1, old_y: 2 }]);
+    expect(await q('FROM (SELECT 1 AS x, 2 AS y) AS t |> DROP x |> SELECT t.x AS original_x, y')).toEqual([{ original_x: 1, y: 2 }]);
   });
 
   it('RENAME after AS (rename-pipe-operator-1)', async () => {
@@ -100,6 +100,27 @@ describe('one operator at a time', () => {
       { item: 'apples', total: 9 },
       { item: 'carrots', total: 8 },
       { item: 'bananas', total: 5 },
+    ]);
+  });
+
+  it('AGGREGATE shorthand ordering, as documented (GROUP AND ORDER BY; suffixes, grouping ones first)', async () => {
+    expect(await q('FROM pipe.Produce |> AGGREGATE SUM(sales) AS total_sales GROUP AND ORDER BY category, item DESC')).toEqual([
+      { category: 'fruit', item: 'bananas', total_sales: 5 },
+      { category: 'fruit', item: 'apples', total_sales: 9 },
+      { category: 'vegetable', item: 'carrots', total_sales: 8 },
+    ]);
+    expect(await q('FROM pipe.Produce |> AGGREGATE SUM(sales) AS total_sales ASC GROUP BY item, category DESC')).toEqual([
+      { item: 'carrots', category: 'vegetable', total_sales: 8 },
+      { item: 'bananas', category: 'fruit', total_sales: 5 },
+      { item: 'apples', category: 'fruit', total_sales: 9 },
+    ]);
+  });
+
+  it('AGGREGATE … GROUP BY ROLLUP: the grouping columns first', async () => {
+    expect(await q('FROM pipe.Produce |> AGGREGATE SUM(sales) AS total GROUP BY ROLLUP(category) |> ORDER BY category')).toEqual([
+      { category: null, total: 22 },
+      { category: 'fruit', total: 14 },
+      { category: 'vegetable', total: 8 },
     ]);
   });
 
@@ -162,6 +183,9 @@ describe('one operator at a time', () => {
   it('DISTINCT (distinct-pipe-operator-1)', async () => {
     expect(await q(`(SELECT 'apples' AS item, 2 AS sales UNION ALL SELECT 'bananas', 5 UNION ALL SELECT 'bananas', 5 UNION ALL SELECT 'carrots', 8)
 |> DISTINCT |> WHERE sales >= 3 |> ORDER BY item`)).toEqual([{ item: 'bananas', sales: 5 }, { item: 'carrots', sales: 8 }]);
+    // The table alias stays visible after DISTINCT (distinct-pipe-operator-2).
+    expect(await q(`(SELECT 'apples' AS item, 2 AS sales UNION ALL SELECT 'bananas', 5 UNION ALL SELECT 'bananas', 5 UNION ALL SELECT 'carrots', 8)
+|> AS Produce |> DISTINCT |> SELECT Produce.item |> ORDER BY item`)).toEqual([{ item: 'apples' }, { item: 'bananas' }, { item: 'carrots' }]);
   });
 
   it('WITH, also RECURSIVE (with-pipe-operator-1, -2, -4)', async () => {

@@ -222,8 +222,29 @@ function aggregate(ctx: ChainContext, s: number, e: number, rn: ReadonlyMap<stri
     }
     return { text: ctx.slice(x, end, rn), order };
   };
-  const keys = g === undefined ? [] : splitCommas(lx, keyStart, e).map(([x, y]) => item(x, y));
   const aggs = splitCommas(lx, s, g ?? e).map(([x, y]) => item(x, y));
+  // GROUPING SETS, ROLLUP and CUBE: the grouping columns are the expressions inside them, the
+  // GROUP BY keeps the construct as written.
+  const ranges = g === undefined ? [] : splitCommas(lx, keyStart, e);
+  if (ranges.some(([x]) => isWord(lx, x, 'ROLLUP') || isWord(lx, x, 'CUBE') || (isWord(lx, x, 'GROUPING') && isWord(lx, x + 1, 'SETS')))) {
+    const cols: [number, number][] = [];
+    const seen = new Set<string>();
+    const add = (x: number, y: number) => {
+      if (x >= y) return;
+      if (lx.tokens[x].text === '(' && lx.close.get(x) === y - 1) return splitCommas(lx, x + 1, y - 1).forEach(([a, b]) => add(a, b));
+      if (isWord(lx, x, 'ROLLUP') || isWord(lx, x, 'CUBE') || isWord(lx, x, 'GROUPING')) {
+        const open = isWord(lx, x, 'GROUPING') ? x + 2 : x + 1;
+        return splitCommas(lx, open + 1, (lx.close.get(open) ?? y) as number).forEach(([a, b]) => add(a, b));
+      }
+      const key = lx.sql.slice(lx.tokens[x].start, lx.tokens[y - 1].end).replace(/\s+/g, ' ').toLowerCase();
+      if (!seen.has(key)) cols.push([x, y]);
+      seen.add(key);
+    };
+    for (const [x, y] of ranges) add(x, y);
+    const select = join([...cols.map(([x, y]) => ctx.slice(x, y, rn)), ...aggs.map((a) => a.text)], ', ');
+    return { select, tail: cat(' GROUP BY ', ctx.slice(keyStart, e, rn)), ordered: false };
+  }
+  const keys = ranges.map(([x, y]) => item(x, y));
   const all = [...keys, ...aggs];
   const order: string[] = [];
   keys.forEach((k, i) => {
