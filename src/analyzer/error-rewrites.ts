@@ -17,5 +17,7 @@ export interface ErrorRewrite {
 export const ERROR_REWRITES: readonly ErrorRewrite[] = [
   { error: /GROUP BY ALL is not supported/, rewrite: rewriteGroupByAll },
   { error: /^Column propagation mode/, rewrite: rewriteCorresponding },
+  // `CORRESPONDING BY (…)` (also `BY NAME ON (…)`) without a mode, which this build parses but does not resolve.
+  { error: /^CORRESPONDING BY is not implemented/, rewrite: rewriteCorresponding },
   { error: /^No matching signature for function JSON_SET\b[\s\S]*create_if_missing =>/, rewrite: rewriteJsonSetCreateIfMissing },
 ];

@@ -8,7 +8,7 @@
  * 1. {@link byNameToCorresponding} respells `BY NAME` in the CORRESPONDING form this parser
  *    knows, per the reference: `BY NAME` = `STRICT CORRESPONDING`; `INNER … BY NAME` =
  *    `CORRESPONDING`; `FULL|LEFT [OUTER] … BY NAME` = `FULL|LEFT … CORRESPONDING`;
- *    `BY NAME ON (cols)` = `CORRESPONDING BY (cols)`. String literals and comments are left alone.
+ *    `BY NAME ON (cols)` = `STRICT CORRESPONDING BY (cols)`. String literals and comments are left alone.
  * 2. {@link rewriteCorresponding} turns each CORRESPONDING set operation of the parse tree whose
  *    inputs are SELECTs with known output names (aliases or path expressions, no `*`) into
  *    `SELECT a, b FROM (input1) UNION ALL SELECT a, NULL AS b FROM (input2)`: the output columns
@@ -40,7 +40,7 @@ export function byNameToCorresponding(sql: string): string | undefined {
     code
       .replace(new RegExp(String.raw`\bINNER\s+${OP}`, 'gi'), '$1 $2 CORRESPONDING')
       .replace(new RegExp(String.raw`\b(FULL|LEFT)(?:\s+OUTER)?\s+${OP}`, 'gi'), '$1 $2 $3 CORRESPONDING')
-      .replace(new RegExp(String.raw`\b${OP}(\s+ON\b)?`, 'gi'), (_m, op: string, q: string, on?: string) => `${op} ${q} ${on ? 'CORRESPONDING' : 'STRICT CORRESPONDING'}`)
+      .replace(new RegExp(String.raw`\b${OP}(\s+ON\b)?`, 'gi'), (_m, op: string, q: string, on?: string) => `${op} ${q} STRICT CORRESPONDING${on ?? ''}`)
       .replace(/\bCORRESPONDING\s+ON\s*\(/gi, 'CORRESPONDING BY ('),
   );
   return out === sql ? undefined : out;
@@ -55,6 +55,8 @@ const identText = (n: Node | undefined): string | undefined => (n?.idString === 
 
 /** Output column names of a SELECT input, or undefined when they are not known from the text. */
 function outputNames(input: Node): string[] | undefined {
+  // A parenthesized input (`… UNION ALL BY NAME (SELECT …)`, as pipe syntax writes them) is a Query around its SELECT.
+  if (input.kind === 'Query' && !input.withClause && !input.orderBy && !input.limitOffset && input.queryExpr) return outputNames(input.queryExpr);
   if (input.kind !== 'Select') return undefined;
   const names: string[] = [];
   for (const c of (input.selectList?.columns ?? []) as Node[]) {
@@ -67,6 +69,13 @@ function outputNames(input: Node): string[] | undefined {
 }
 
 const lower = (s: string) => s.toLowerCase();
+
+/** BigQuery's `[line:column]` (1-based, characters) of a UTF-8 byte offset of the statement. */
+function locationOf(buf: Buffer, byte: number): string {
+  const before = buf.subarray(0, byte).toString('utf8');
+  const line = before.split('\n').length;
+  return `[${line}:${before.length - before.lastIndexOf('\n')}]`;
+}
 const quote = (s: string) => '`' + s.replace(/[`\\]/g, '\\$&') + '`';
 
 /** The rewritten text of one CORRESPONDING set operation, or undefined when it does not apply. */
@@ -81,24 +90,47 @@ function rewriteOne(op: Node, buf: Buffer): string | undefined {
   if (match !== 'CORRESPONDING' && match !== 'CORRESPONDING_BY') return undefined;
   const mode = String(m0.columnPropagationMode?.value ?? 'INNER');
   const names = inputs.map(outputNames);
-  if (names.some((n) => !n) || inputs.some((i) => !i.parseLocationRange)) return undefined;
+  if (inputs.some((i) => !i.parseLocationRange)) return undefined;
+  if (names.some((n) => !n)) {
+    // Names not known from the text (`SELECT *`): STRICT's result is the INNER one, which this
+    // analyzer resolves itself (its name check is then not made); other modes are left alone.
+    if (mode !== 'STRICT' || match !== 'CORRESPONDING') return undefined;
+    const texts = inputs.map((i) => buf.subarray(i.parseLocationRange.start, i.parseLocationRange.end).toString('utf8'));
+    return texts.join(` ${m0.opType?.value} ${m0.allOrDistinct?.value} CORRESPONDING `);
+  }
   const sets = (names as string[][]).map((n) => new Set(n.map(lower)));
-  if (sets.some((s, i) => s.size !== names[i]!.length)) throw BigQueryError.corresponding.duplicateColumns();
+  const at = (i: number) => locationOf(buf, inputs[i].parseLocationRange.start);
+  sets.forEach((s, i) => {
+    if (s.size === names[i]!.length) return;
+    const dup = names[i]!.find((n, k) => names[i]!.findIndex((m) => lower(m) === lower(n)) !== k)!;
+    throw BigQueryError.corresponding.duplicateColumns(dup, i + 1, at(i));
+  });
   let out: string[];
   if (match === 'CORRESPONDING_BY') out = ((m0.correspondingByColumnList?.identifiers ?? []) as Node[]).map((i) => String(i.idString));
   else if (mode === 'FULL') out = [...new Map((names as string[][]).flat().map((n) => [lower(n), n])).values()];
   else if (mode === 'LEFT') out = names[0]!;
   else out = names[0]!.filter((n) => sets.every((s) => s.has(lower(n))));
-  if (mode === 'STRICT' && sets.some((s) => s.size !== sets[0].size || [...s].some((n) => !sets[0].has(n))))
+  // STRICT without a list: the same names in every input; with `BY (…)` (`BY NAME ON (…)`) every input has the listed ones.
+  if (mode === 'STRICT' && match === 'CORRESPONDING' && sets.some((s) => s.size !== sets[0].size || [...s].some((n) => !sets[0].has(n))))
     throw BigQueryError.corresponding.strictMismatch();
-  if (!out.length) throw BigQueryError.corresponding.noCommonColumns();
-  const outer = mode === 'FULL' || (mode === 'LEFT' && match === 'CORRESPONDING');
+  // At least one column in common (INNER, LEFT: the first input with each other one), reported at the operator.
+  const opAt = locationOf(buf, m0.parseLocationRange?.start ?? inputs[1].parseLocationRange.start);
+  if (!out.length || (mode === 'LEFT' && match === 'CORRESPONDING' && sets.slice(1).some((s) => ![...s].some((n) => sets[0].has(n)))))
+    throw BigQueryError.corresponding.noCommonColumns(opAt);
+  // FULL: a listed column must be in some input; LEFT: in the first one; otherwise in every input.
+  if (match === 'CORRESPONDING_BY') {
+    for (const n of out) {
+      const where = sets.map((s) => s.has(lower(n)));
+      if (mode === 'FULL' ? !where.some(Boolean) : mode === 'LEFT' ? !where[0] : !where.every(Boolean)) throw BigQueryError.corresponding.missingColumn(n);
+    }
+  }
+  const outer = mode === 'FULL' || mode === 'LEFT';
   const words = `${m0.opType?.value} ${m0.allOrDistinct?.value}`;
   const branches = inputs.map((input, i) => {
     const text = buf.subarray(input.parseLocationRange.start, input.parseLocationRange.end).toString('utf8');
     const items = out.map((n) => {
       if (sets[i].has(lower(n))) return quote(n);
-      if (outer || mode === 'LEFT') return `NULL AS ${quote(n)}`;
+      if (outer) return `NULL AS ${quote(n)}`;
       throw BigQueryError.corresponding.missingColumn(n);
     });
     return `SELECT ${items.join(', ')} FROM (${text})`;

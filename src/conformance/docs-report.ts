@@ -54,8 +54,10 @@ export function formatDocsReport(outcomes: DocOutcome[], skipped: Record<string,
     const pass = o.status === 'pass';
     if (isBigQueryCase(o)) tally(byDoc, o.doc, pass);
     else tally(otherByDoc, o.doc, pass);
-    tally(byGroup, o.group === 'core' ? (o.notBigQuery ? 'zetasql' : 'bigquery') : o.group, pass);
-    if (o.group === 'core' && o.notBigQuery) tally(byReason, o.notBigQuery, pass);
+    // Pipe-syntax cases of BigQuery's pipe operators are their own group; the others are GoogleSQL-only.
+    const scoped = o.group === 'core' || o.group === 'pipe';
+    tally(byGroup, scoped && o.notBigQuery ? 'zetasql' : o.group === 'core' ? 'bigquery' : o.group, pass);
+    if (scoped && o.notBigQuery) tally(byReason, o.notBigQuery, pass);
   }
   const docs = [...new Set([...byDoc.keys(), ...otherByDoc.keys()])].sort();
   const w = Math.max(10, ...docs.map((k) => k.length));
@@ -65,7 +67,8 @@ export function formatDocsReport(outcomes: DocOutcome[], skipped: Record<string,
   const groups: [string, string][] = [
     ['bigquery', 'BigQuery features (acceptance metric)'],
     ['zetasql', 'GoogleSQL features BigQuery does not have'],
-    ...(['pipe', 'graph', 'proto'] as DocGroup[]).map((g): [string, string] => [g, GROUP_TITLES[g]]),
+    ['pipe', 'pipe syntax (BigQuery pipe operators)'],
+    ...(['graph', 'proto'] as DocGroup[]).map((g): [string, string] => [g, GROUP_TITLES[g]]),
   ];
   for (const [g, title] of groups) {
     const t = byGroup.get(g);

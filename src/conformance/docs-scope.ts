@@ -27,7 +27,8 @@
  * 3. Syntax. Sections of GoogleSQL concept pages for syntax BigQuery's reference does not list
  *    ({@link ZETASQL_ONLY_SECTIONS}, each with the BigQuery page that lacks it).
  *
- * Graph, protocol-buffer and pipe-syntax cases are separate report groups (docs.ts `docGroup`).
+ * Graph, protocol-buffer and pipe-syntax cases are separate report groups (docs.ts `docGroup`); a
+ * pipe-syntax case of a feature BigQuery does not have is counted with the GoogleSQL-only cases.
  */
 import type { DocCase } from './docs-model.js';
 
@@ -137,6 +138,11 @@ export const ZETASQL_ONLY_SECTIONS: Readonly<Record<string, readonly string[]>> 
   // access, array/struct/JSON subscripts, arithmetic, ..., WITH expression — no array elements
   // field access (`array_of_structs.field`).
   'operators.md': ['Array elements field access operator'],
+  // BigQuery's pipe-syntax page (.../standard-sql/pipe-syntax, mirror commit 029ca9e3) lists the
+  // pipe operators SELECT, EXTEND, SET, DROP, RENAME, AS, WHERE, AGGREGATE, DISTINCT, JOIN, CALL,
+  // ORDER BY, LIMIT, UNION, INTERSECT, EXCEPT, TABLESAMPLE, WITH, PIVOT, UNPIVOT, MATCH_RECOGNIZE
+  // — no DESCRIBE, IF, FORK or TEE.
+  'pipe-syntax.md': ['DESCRIBE pipe operator', 'IF pipe operator', 'FORK terminal pipe operator', 'TEE semi-terminal pipe operator'],
 };
 
 /** Pages whose section headings name one function or conditional expression each. */

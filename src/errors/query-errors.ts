@@ -8,13 +8,17 @@ import { invalidQuery } from './reasons.js';
 
 /** The CORRESPONDING set-operation refusals (https://cloud.google.com/bigquery/docs/reference/standard-sql/query-syntax#corresponding). */
 export const corresponding = {
-  /** An input with two columns of one name. */
-  duplicateColumns: (): BigQueryError => invalidQuery('Duplicate column names are not allowed in the inputs of a set operation with CORRESPONDING'),
+  /**
+   * An input with two columns of one name: the analyzer's own text for CORRESPONDING, which it
+   * resolves itself (`… : a in query 1 at [1:1]`, 1-based input number, at that input).
+   */
+  duplicateColumns: (name: string, query: number, at: string): BigQueryError =>
+    invalidQuery(`Duplicate columns found when using CORRESPONDING in set operations: ${name} in query ${query} at ${at}`),
   /** STRICT CORRESPONDING over inputs with different column names. */
   strictMismatch: (): BigQueryError => invalidQuery('Set operation with STRICT CORRESPONDING requires the same column names in every input'),
   /** CORRESPONDING over inputs with no column name in common. */
-  noCommonColumns: (): BigQueryError => invalidQuery('Set operation with CORRESPONDING has no columns in common'),
-  /** A column of the first input missing from another (CORRESPONDING BY). */
+  noCommonColumns: (at: string): BigQueryError => invalidQuery(`Queries of the set operation using CORRESPONDING do not have any columns in common at ${at}`),
+  /** A column of the `BY (…)` list missing from an input that must have it (every input; the first in LEFT mode; all of them in FULL mode). */
   missingColumn: (name: string): BigQueryError => invalidQuery(`Column ${name} is missing from an input of a set operation with CORRESPONDING`),
 };
 

@@ -8,6 +8,7 @@
  * is a result of the script.
  */
 import type { Node } from '../analyzer/ast.js';
+import { preParseRewrites } from '../analyzer/pre-parse.js';
 import { stripComments } from '../engine/analyze.js';
 import { checkQueryText } from '../engine/query-text-limits.js';
 import type { ParamValue } from '../engine/lower/context.js';
@@ -19,9 +20,10 @@ import { coerceValue } from './variables.js';
 export async function executeImmediate(it: Interpreter, n: Node): Promise<Flow> {
   const sqlValue = await it.evaluate(n.sql, { type: { kind: 'STRING' } });
   if (sqlValue.value === null) throw BigQueryError.executeImmediate.nullSql();
-  const text = String(sqlValue.value);
-  // A built statement meets the same text limits as a request's query (src/engine/query-text-limits.ts).
-  checkQueryText(text);
+  // A built statement meets the same text limits as a request's query (src/engine/query-text-limits.ts),
+  // and gets the same pre-parse rewrites (pipe syntax, BY NAME, adjacent literals: src/analyzer/pre-parse.ts).
+  checkQueryText(String(sqlValue.value));
+  const text = preParseRewrites(String(sqlValue.value));
 
   const named = new Map<string, ParamValue>();
   const positional: ParamValue[] = [];

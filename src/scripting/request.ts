@@ -6,7 +6,7 @@
  *
  * Scripting sits above the engine: it calls the engine, never the reverse (.dependency-cruiser.cjs).
  */
-import { preParseRewrites } from '../analyzer/pre-parse.js';
+import { preParseWithLocations } from '../analyzer/pre-parse.js';
 import type { Engine, QueryOptions, StatementResult } from '../engine/engine.js';
 import { stripComments } from '../engine/analyze.js';
 import { checkQueryText } from '../engine/query-text-limits.js';
@@ -23,8 +23,19 @@ import { runScript } from './index.js';
 export async function executeRequest(engine: Engine, sql: string, opts: QueryOptions): Promise<StatementResult[]> {
   // BigQuery's limits on the text (length, nesting) before any analysis (src/engine/query-text-limits.ts).
   checkQueryText(sql);
-  // Syntax this analyzer build cannot parse, respelled first (src/analyzer/literal-concat.ts, set-by-name.ts).
-  sql = preParseRewrites(sql);
+  // Syntax this analyzer build cannot parse, respelled first (src/analyzer/literal-concat.ts, set-by-name.ts,
+  // pipe-syntax.ts); error locations of a pipe-syntax rewrite are mapped back to the user's text.
+  const pre = preParseWithLocations(sql);
+  try {
+    return await executeText(engine, pre.text, opts);
+  } catch (e) {
+    if (e instanceof BigQueryError && pre.text !== sql) e.message = pre.relocate(e.message);
+    throw e;
+  }
+}
+
+/** {@link executeRequest} after the pre-parse rewrites. */
+async function executeText(engine: Engine, sql: string, opts: QueryOptions): Promise<StatementResult[]> {
   // Scripts (several statements, or a procedural one) run in the interpreter.
   const script = await runScript(engine, sql, opts);
   if (script) return script;

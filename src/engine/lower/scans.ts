@@ -20,6 +20,7 @@ import {
   type ResolvedProjectScan,
   type ResolvedRecursiveRefScan,
   type ResolvedRecursiveScan,
+  type ResolvedSampleScan,
   type ResolvedScanKind,
   type ResolvedSetOperationItem,
   type ResolvedSetOperationScan,
@@ -85,6 +86,25 @@ function limitOffsetScan(n: ResolvedLimitOffsetScan, ctx: LowerContext): string 
   if (input.kind === 'ProjectScan' && input.inputScan?.kind === 'OrderByScan')
     return `SELECT ${selectList(cols(n))} FROM (${projectScan(input, ctx)})${lim}${off}`;
   return `SELECT ${selectList(cols(n))} FROM ${from(input, ctx)}${lim}${off}`;
+}
+
+/**
+ * TABLESAMPLE (https://cloud.google.com/bigquery/docs/reference/standard-sql/query-syntax#tablesample_operator):
+ * a random sample of the input's rows, `n PERCENT` or `n ROWS`. BigQuery samples storage blocks, so
+ * which rows come back is not specified; DuckDB's row-level BERNOULLI sampling keeps the same
+ * contract (0 PERCENT is no row, 100 PERCENT every row), seeded by REPEATABLE(seed) when given.
+ */
+function sampleScan(n: ResolvedSampleScan, ctx: LowerContext): string {
+  // DuckDB takes only number literals there; the analyzer's are typed casts (`CAST(10 AS BIGINT)`).
+  const num = (e: string) => {
+    const m = /^(?:CAST\()?\(?(-?[0-9.]+(?:[eE][+-]?[0-9]+)?)\)?(?: AS \w+\))?$/.exec(e.trim());
+    if (!m) throw BigQueryError.notSupported('TABLESAMPLE with a size or seed that is not a literal');
+    return m[1];
+  };
+  const size = num(lowerExpr(n.size!, ctx));
+  const seed = n.repeatableArgument ? `, ${num(lowerExpr(n.repeatableArgument, ctx))}` : '';
+  const spec = String(n.unit ?? 'PERCENT') === 'ROWS' ? `${size} ROWS (reservoir${seed})` : `${size} PERCENT (bernoulli${seed})`;
+  return `SELECT ${selectList(cols(n))} FROM ${from(n.inputScan!, ctx)} USING SAMPLE ${spec}`;
 }
 
 function singleRowScan(): string {
@@ -326,6 +346,7 @@ const SCANS: ScanLowerings = {
   WithRefScan: withRefScan,
   RecursiveScan: recursiveScan,
   RecursiveRefScan: withRefScan,
+  SampleScan: sampleScan,
   // Not lowered: refused with "Query construct <kind>" (BigQueryError.notSupported).
   AnonymizedAggregateScan: null,
   DifferentialPrivacyAggregateScan: null,
@@ -333,7 +354,6 @@ const SCANS: ScanLowerings = {
   GroupRowsScan: null,
   PivotScan: null,
   RelationArgumentScan: null,
-  SampleScan: null,
   Tvfscan: null,
   UnpivotScan: null,
 };
