@@ -45,6 +45,22 @@ serve.action(async (o: Record<string, unknown>) => {
   process.once('exit', () => emu.engine.analyzer.stop());
 });
 
+/**
+ * Loads a `corpus` subcommand's module. Its client libraries (`@google-cloud/bigquery`,
+ * `google-auth-library`) are optional peer dependencies of the npm package, so `serve` never needs
+ * them; when one is missing this says which to install and exits with status 2.
+ */
+async function tooling<T>(load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (e) {
+    const missing = /Cannot find (?:package|module) '([^']+)'/.exec(String((e as Error)?.message))?.[1];
+    if ((e as { code?: string })?.code !== 'ERR_MODULE_NOT_FOUND' || !missing) throw e;
+    process.stderr.write(`bqemu corpus: needs the package ${missing} (npm install --save-dev @google-cloud/bigquery google-auth-library)\n`);
+    process.exit(2);
+  }
+}
+
 const corpus = program.command('corpus').description('The conformance corpus');
 corpus
   .command('run')
@@ -61,7 +77,7 @@ corpus
   .option('--allow-grow', 'with --update-pending: also add new failures to the pending list')
   .action(async (o) => {
     // Lazy, not cycle-breaking: `serve` never loads the conformance tooling.
-    const { corpusRun } = await import('../conformance/cli.js');
+    const { corpusRun } = await tooling(() => import('../conformance/cli.js'));
     const code = await corpusRun({
       corpus: o.corpus,
       endpoint: o.endpoint,
@@ -89,7 +105,7 @@ corpus
   .option('--location <loc>', 'location of the per-fixture datasets', 'US')
   .action(async (o) => {
     // Lazy, not cycle-breaking: `serve` never loads the conformance tooling.
-    const { recordCorpus } = await import('../conformance/recorder.js');
+    const { recordCorpus } = await tooling(() => import('../conformance/recorder.js'));
     const code = await recordCorpus({
       corpus: o.corpus,
       endpoint: o.endpoint,
@@ -110,7 +126,7 @@ corpus
   .option('--no-analyzer', 'take builtin function names from the function table only')
   .action(async (o) => {
     // Lazy, not cycle-breaking: `serve` never loads the conformance tooling.
-    const { corpusCoverage } = await import('../conformance/coverage.js');
+    const { corpusCoverage } = await tooling(() => import('../conformance/coverage.js'));
     process.exit(await corpusCoverage({ corpus: o.corpus, html: o.html, analyzer: o.analyzer }));
   });
 corpus
@@ -123,7 +139,7 @@ corpus
   .option('--concurrency <n>', 'cases run at once', '4')
   .action(async (o) => {
     // Lazy, not cycle-breaking: `serve` never loads the conformance tooling.
-    const { corpusDocs } = await import('../conformance/docs.js');
+    const { corpusDocs } = await tooling(() => import('../conformance/docs.js'));
     process.exit(await corpusDocs({ cases: o.cases, json: o.json, filter: o.filter, endpoint: o.endpoint, concurrency: Number(o.concurrency) }));
   });
 

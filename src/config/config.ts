@@ -31,8 +31,8 @@ export interface EmulatorConfig {
   grpcPort: number;
   /** Default project id. */
   projectId: string;
-  /** Dataset created at start in the default project. */
-  dataset?: string;
+  /** Dataset(s) created at start in the default project (`--dataset` may be repeated). */
+  dataset?: string | string[];
   /** Directory (DuckDB file) everything persists in; in memory when absent. */
   dataDir?: string;
   /** Log every HTTP request (fastify's request log, at info). */
@@ -136,7 +136,7 @@ export const KNOBS = [
   knob({ key: 'port', flag: '--port <port>', env: 'BQEMU_PORT', defaultText: '9050', help: 'REST port (0 picks a free one)', parse: integer(0, 65535) }),
   knob({ key: 'grpcPort', flag: '--grpc-port <port>', env: 'BQEMU_GRPC_PORT', defaultText: '9060', help: 'gRPC storage API port', parse: integer(0, 65535) }),
   knob({ key: 'projectId', flag: '--project <id>', env: 'BQEMU_PROJECT', defaultText: 'test-project', help: 'default project id', parse: str }),
-  knob({ key: 'dataset', flag: '--dataset <id>', env: 'BQEMU_DATASET', defaultText: '(none)', help: 'dataset created at start in the default project', parse: str }),
+  knob({ key: 'dataset', flag: '--dataset <id>', env: 'BQEMU_DATASET', defaultText: '(none)', help: 'dataset created at start in the default project (repeatable)', parse: str, repeatable: true }),
   knob({ key: 'dataDir', flag: '--data-dir <dir>', env: 'BQEMU_DATA_DIR', defaultText: '(in memory)', help: 'persist everything in this directory', parse: str }),
   knob({ key: 'logRequests', flag: '--log', env: 'BQEMU_LOG', defaultText: 'off', help: 'log every HTTP request, at info (environment: 1 or 0)', parse: bool }),
   knob({ key: 'logLevel', flag: '--log-level <level>', env: 'BQEMU_LOG_LEVEL', defaultText: 'info', help: `structured (JSON) log level: ${LOG_LEVELS.join('|')}`, parse: level, embedded: true }),

@@ -92,9 +92,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   await jobs.load();
   engine.jobsProvider = (p) => jobs.list(p).flatMap((j) => [j, ...(j.childJobIds?.length ? jobs.list(p, { parentJobId: j.jobId }) : [])]);
   engine.catalog.touchProject(projectId);
-  if (config.dataset && !engine.catalog.getDataset(projectId, config.dataset)) {
+  for (const datasetId of [config.dataset ?? []].flat()) {
+    if (engine.catalog.getDataset(projectId, datasetId)) continue;
     const now = Date.now();
-    await engine.catalog.putDataset({ projectId, datasetId: config.dataset, creationTime: now, lastModifiedTime: now, fields: {} });
+    await engine.catalog.putDataset({ projectId, datasetId, creationTime: now, lastModifiedTime: now, fields: {} });
   }
   const host = config.host;
   // Fastify logs through the same logger; its per-request lines only with --log (logRequests).
