@@ -1,11 +1,12 @@
 /**
- * The `bqemu` command line: `serve` (the emulator), `corpus run` (the conformance runner) and
- * `corpus record` (the baseline recorder).
+ * The `bqemu` command line: `serve` (the emulator), `credentials` (a service-account key file for
+ * it), `corpus run` (the conformance runner) and `corpus record` (the baseline recorder).
  * Every serve flag has a `BQEMU_*` environment equivalent (flag wins); the flags, variables and
  * defaults are the knob table of src/config/config.ts, resolved once into one EmulatorConfig.
  */
 import { Command, Option } from 'commander';
 import { ConfigError, KNOBS, parseFlags, resolveConfig, type EmulatorConfig } from '../config/config.js';
+import { createServiceAccountKey } from '../server/service-account.js';
 
 const program = new Command();
 program.name('bqemu').description('A local emulator of Google BigQuery');
@@ -44,6 +45,19 @@ serve.action(async (o: Record<string, unknown>) => {
   process.once('SIGTERM', stop);
   process.once('exit', () => emu.engine.analyzer.stop());
 });
+
+program
+  .command('credentials')
+  .description('Print a service-account key file whose token_uri is the emulator (bqemu credentials > key.json; GOOGLE_APPLICATION_CREDENTIALS=key.json)')
+  .option('--endpoint <url>', "the emulator's REST URL (default http://127.0.0.1:<BQEMU_PORT or 9050>)")
+  .option('--project <id>', 'project_id of the key (default BQEMU_PROJECT or test-project)')
+  .option('--email <email>', 'the service account (default bqemu@<project>.iam.gserviceaccount.com)')
+  .action(async (o: { endpoint?: string; project?: string; email?: string }) => {
+    const projectId = o.project ?? (process.env.BQEMU_PROJECT || 'test-project');
+    const endpoint = o.endpoint ?? `http://127.0.0.1:${process.env.BQEMU_PORT || 9050}`;
+    const key = await createServiceAccountKey({ endpoint, projectId, clientEmail: o.email });
+    process.stdout.write(`${JSON.stringify(key, null, 2)}\n`);
+  });
 
 /**
  * Loads a `corpus` subcommand's module. Its client libraries (`@google-cloud/bigquery`,

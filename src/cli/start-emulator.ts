@@ -7,8 +7,9 @@
  */
 import { startEmulator as startServer, type EmulatorOptions } from '../server/server.js';
 import type { EmulatorConfig, LogLevel } from '../config/config.js';
+import { createServiceAccountKey, type ServiceAccountKey } from '../server/service-account.js';
 
-export type { EmulatorConfig, LogLevel };
+export type { EmulatorConfig, LogLevel, ServiceAccountKey };
 
 /**
  * Options of `startEmulator`: any `bqemu serve` knob (`port`, `grpcPort`, `projectId`, `dataset`,
@@ -31,6 +32,13 @@ export interface RunningEmulator {
   projectId: string;
   /** The resolved configuration. */
   config: EmulatorConfig;
+  /**
+   * A new service-account key file's content whose `token_uri` is this emulator (as `bqemu
+   * credentials`): write it to a file for `GoogleAuth({ keyFile })` / GOOGLE_APPLICATION_CREDENTIALS,
+   * or pass it as `credentials`. Requests with its tokens run as `serviceAccount:<clientEmail>`.
+   * @param clientEmail default `bqemu@<projectId>.iam.gserviceaccount.com`.
+   */
+  credentials(clientEmail?: string): Promise<ServiceAccountKey>;
   /** Stops the servers, the analyzer processes and DuckDB; resolves when the ports are closed. Idempotent. */
   stop(): Promise<void>;
 }
@@ -53,6 +61,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     grpcPort: emu.grpcPort,
     projectId: emu.projectId,
     config: emu.config,
+    credentials: (clientEmail) => createServiceAccountKey({ endpoint: emu.url, projectId: emu.projectId, clientEmail }),
     stop: () => (stopped ??= emu.close()),
   };
 }

@@ -61,6 +61,8 @@ export interface EmulatorConfig {
   maxRunningJobs: number;
   /** Idle lifetime of a session, ms. */
   sessionIdleMs: number;
+  /** Refuse API requests without a bqemu-issued bearer token (401, src/server/rest/require-auth.ts). */
+  requireAuth: boolean;
   /** How long rows written by tabledata.insertAll stay in the table's streaming buffer, seconds; 0 = no buffer. */
   streamingBufferSeconds: number;
 }
@@ -174,6 +176,7 @@ export const KNOBS = [
       'how long rows written by tabledata.insertAll stay in the streaming buffer (left out of numRows, copy and extract; UPDATE/DELETE/MERGE/TRUNCATE of them refused), seconds; 0 = no buffer. Default: the 30 minutes BigQuery\'s DML limitations call "recent" (BigQuery flushes after minutes, up to 90)',
     parse: nonNegative,
   }),
+  knob({ key: 'requireAuth', flag: '--require-auth', env: 'BQEMU_REQUIRE_AUTH', defaultText: 'off', help: 'refuse requests without a token bqemu issued (keys from `bqemu credentials`) with 401 (environment: 1 or 0)', parse: bool }),
 ] as const satisfies readonly Knob[];
 
 /**
@@ -191,6 +194,7 @@ function defaults(): Omit<EmulatorConfig, 'dataset' | 'dataDir' | 'memoryLimit' 
     grpcPort: DEFAULT_GRPC_PORT,
     projectId: 'test-project',
     logRequests: false,
+    requireAuth: false,
     logLevel: 'info',
     allowLocalFiles: [],
     allowedHosts: [],

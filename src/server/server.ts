@@ -29,6 +29,8 @@ import { discoveryRoutes } from './rest/discovery.js';
 import { parseJsonBody } from './rest/json-body.js';
 import { addRequestValidation } from './rest/request-validation.js';
 import { networkGuards } from './rest/network-guards.js';
+import { requireAuth } from './rest/require-auth.js';
+import { oauthTokenRoutes } from './rest/oauth-token.js';
 import { clientError, drainRequestBody, frameworkError } from './rest/framework-errors.js';
 import { cappedEnvelope } from './rest/reference-ids.js';
 import { startGrpcServer } from './grpc/grpc-server.js';
@@ -121,6 +123,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     }
   });
   app.addHook('onRequest', networkGuards({ host, allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins }));
+  if (config.requireAuth) app.addHook('onRequest', requireAuth);
   app.addHook('onRoute', addRequestValidation);
   app.addHook('onSend', streamLargeReplies);
   app.setErrorHandler(async (err: Error & { statusCode?: number; code?: string }, req, reply) => {
@@ -159,6 +162,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   // Media uploads of load jobs (their own body parser: bytes).
   await app.register(async (r) => uploadsRoutes(r, ctx), { prefix: '/upload/bigquery/v2' });
   discoveryRoutes(app, ctx);
+  await oauthTokenRoutes(app);
   const address = await app.listen({ host, port: config.port });
   const url = address.replace('[::1]', 'localhost');
   // An embedded emulator on a free REST port (tests) takes a free gRPC port too unless one is named.
