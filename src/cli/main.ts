@@ -11,7 +11,8 @@ import { createServiceAccountKey } from '../server/service-account.js';
 const program = new Command();
 program.name('bqemu').description('A local emulator of Google BigQuery');
 
-const serve = program.command('serve').description('Serve BigQuery REST v2 (and gRPC storage) locally');
+// The default command, so goccy/bigquery-emulator's command lines (`--project=p --dataset=d …`) carry over as they are.
+const serve = program.command('serve', { isDefault: true }).description('Serve BigQuery REST v2 (and gRPC storage) locally');
 for (const k of KNOBS) {
   // No commander defaults: an absent flag stays undefined, so the environment and the defaults apply (resolveConfig).
   const o = new Option(k.flag, `${k.help} (${k.env}; default ${k.defaultText})`);
@@ -31,11 +32,16 @@ serve.action(async (o: Record<string, unknown>) => {
   // Lazy on purpose, not cycle-breaking (cli is the top layer): the analyzer child spawns before
   // the server's modules (DuckDB, fastify) load, and other subcommands never load them.
   const { createLogger } = await import('../config/logger.js');
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, undefined, config.logFormat);
   const { prespawnAnalyzer } = await import('../analyzer/process.js');
   prespawnAnalyzer(log.child({ component: 'analyzer' })); // boots while the rest loads
   const { startEmulator } = await import('../server/server.js');
-  const emu = await startEmulator({ ...config, logger: log });
+  const emu = await startEmulator({ ...config, logger: log }).catch((e: unknown) => {
+    // A seed file (--data-from-yaml) that cannot be loaded: the message names it.
+    if (!(e instanceof ConfigError)) throw e;
+    process.stderr.write(`bqemu serve: ${e.message}\n`);
+    process.exit(2);
+  });
   process.stdout.write(`bqemu serving BigQuery REST v2 on ${emu.url} and the Storage Read and Write APIs (gRPC) on ${emu.grpcAddress} (project ${emu.projectId}${config.dataDir ? `, data in ${config.dataDir}` : ', in memory'}) — ready in ${Date.now() - t0} ms\n`);
   const stop = async () => {
     await emu.close();

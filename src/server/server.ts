@@ -31,6 +31,7 @@ import { addRequestValidation } from './rest/request-validation.js';
 import { networkGuards } from './rest/network-guards.js';
 import { requireAuth } from './rest/require-auth.js';
 import { oauthTokenRoutes } from './rest/oauth-token.js';
+import { loadSeedData, readSeedFile } from './seed-data.js';
 import { clientError, drainRequestBody, frameworkError } from './rest/framework-errors.js';
 import { cappedEnvelope } from './rest/reference-ids.js';
 import { startGrpcServer } from './grpc/grpc-server.js';
@@ -78,7 +79,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const { quiet, resultLimits, logStream, logger, ...knobs } = opts;
   // Embedded, only errors are logged (a 5xx from a handler is a bug worth its stack) unless asked.
   const config = resolveConfig({ logRequests: quiet === false, ...knobs }, { defaultLogLevel: quiet === false ? 'info' : 'error' });
-  const log = logger ?? createLogger(config.logLevel, logStream ?? (quiet === false || opts.logLevel ? process.stdout : process.stderr));
+  const log = logger ?? createLogger(config.logLevel, logStream ?? (quiet === false || opts.logLevel ? process.stdout : process.stderr), config.logFormat);
+  // Read before anything starts, so a bad seed file fails fast.
+  const seed = config.dataFromYaml ? await readSeedFile(config.dataFromYaml) : undefined;
   const projectId = config.projectId;
   setJsUdfLimits({ timeoutMs: config.jsUdfTimeoutMs, memoryMb: config.jsUdfMemoryMb });
   const engine = await Engine.start({
@@ -163,6 +166,13 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   await app.register(async (r) => uploadsRoutes(r, ctx), { prefix: '/upload/bigquery/v2' });
   discoveryRoutes(app, ctx);
   await oauthTokenRoutes(app);
+  if (seed) {
+    await loadSeedData(app, seed, { requireAuth: config.requireAuth, log }).catch(async (e: unknown) => {
+      await app.close();
+      engine.stop();
+      throw e;
+    });
+  }
   const address = await app.listen({ host, port: config.port });
   const url = address.replace('[::1]', 'localhost');
   // An embedded emulator on a free REST port (tests) takes a free gRPC port too unless one is named.

@@ -69,6 +69,16 @@ export async function createServiceAccountKey(opts: ServiceAccountKeyOptions): P
   };
 }
 
+/**
+ * A self-signed JWT of `key` (RS256, `kid` = private_key_id; iss = sub = client_email, one hour),
+ * as google-auth-library sends it for a key with `useJWTAccessWithScope`.
+ */
+export function selfSignedJwt(key: ServiceAccountKey, nowS = Math.floor(Date.now() / 1000)): string {
+  const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const signed = `${enc({ alg: 'RS256', typ: 'JWT', kid: key.private_key_id })}.${enc({ iss: key.client_email, sub: key.client_email, scope: 'https://www.googleapis.com/auth/bigquery', iat: nowS, exp: nowS + MAX_LIFETIME_S })}`;
+  return `${signed}.${crypto.sign('sha256', Buffer.from(signed), key.private_key).toString('base64url')}`;
+}
+
 /** What a verified JWT says: the service account's email and the expiry (Unix seconds). */
 export interface VerifiedJwt {
   email: string;
