@@ -16,6 +16,7 @@ import { GoogleAuth, PassThroughClient } from 'google-auth-library';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator, type ServiceAccountKey } from '../src/cli/start-emulator.js';
 import { errorOf } from './helpers/emulator.js';
+import { findBq } from './helpers/bq-cli.js';
 
 const P = 'cred-project';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bqemu-cred-'));
@@ -63,9 +64,9 @@ describe('bqemu credentials', () => {
     expect(crypto.createPrivateKey(key.private_key).asymmetricKeyType).toBe('rsa');
   });
 
-  it('GoogleAuth({ keyFile }) drives @google-cloud/bigquery', async () => {
-    const keyFile = writeKey('default.json', await open.credentials());
-    const [rows] = await clientWithKey(open, keyFile).query('SELECT 6 * 7 AS answer');
+  it('GoogleAuth({ keyFile }) drives @google-cloud/bigquery (against --require-auth, so the key is what lets it in)', async () => {
+    const keyFile = writeKey('default.json', await locked.credentials());
+    const [rows] = await clientWithKey(locked, keyFile).query('SELECT 6 * 7 AS answer');
     expect(rows).toEqual([{ answer: 42 }]);
   });
 
@@ -133,6 +134,23 @@ describe('--require-auth', () => {
     const res = await fetch(`${open.restUrl}/bigquery/v2/projects/${P}/datasets`, { headers: { authorization: 'Bearer anything' } });
     expect(res.status).toBe(200);
   });
+});
+
+const bq = findBq();
+const gcloud = bq && fs.existsSync(path.join(path.dirname(fs.realpathSync(bq)), 'gcloud')) ? path.join(path.dirname(fs.realpathSync(bq)), 'gcloud') : undefined;
+
+describe('Python google-auth through gcloud and bq', () => {
+  it.skipIf(!gcloud)(`gcloud auth activate-service-account gets its token from token_uri; bq runs with it under --require-auth${gcloud ? '' : ' (skipped: gcloud/bq not installed)'}`, async () => {
+    const key = await locked.credentials('bq-user@cred-project.iam.gserviceaccount.com');
+    const keyFile = writeKey('bq.json', key);
+    const config = fs.mkdtempSync(path.join(dir, 'cloudsdk-'));
+    // gcloud's token host property (auth/token_host) sends its later refreshes to bqemu too; activation uses the key's token_uri.
+    const env = { ...process.env, CLOUDSDK_CONFIG: config, CLOUDSDK_CORE_DISABLE_PROMPTS: '1', CLOUDSDK_AUTH_TOKEN_HOST: key.token_uri };
+    const run = promisify(execFile);
+    await run(gcloud!, ['auth', 'activate-service-account', `--key-file=${keyFile}`], { env, timeout: 90_000 });
+    const { stdout } = await run(bq!, [`--api=${locked.restUrl}`, `--project_id=${P}`, '--format=json', 'query', '--nouse_legacy_sql', 'SELECT 40 + 2 AS v'], { env, timeout: 90_000 });
+    expect(JSON.parse(stdout)).toEqual([{ v: '42' }]);
+  }, 180_000);
 });
 
 describe('the key is the caller of row access policies', () => {
