@@ -1,16 +1,18 @@
 /**
- * The `bqemu` command line: `serve` (the emulator), `corpus run` (the conformance runner) and
- * `corpus record` (the baseline recorder).
+ * The `bqemu` command line: `serve` (the emulator), `credentials` (a service-account key file for
+ * it), `corpus run` (the conformance runner) and `corpus record` (the baseline recorder).
  * Every serve flag has a `BQEMU_*` environment equivalent (flag wins); the flags, variables and
  * defaults are the knob table of src/config/config.ts, resolved once into one EmulatorConfig.
  */
 import { Command, Option } from 'commander';
 import { ConfigError, KNOBS, parseFlags, resolveConfig, type EmulatorConfig } from '../config/config.js';
+import { createServiceAccountKey } from '../server/service-account.js';
 
 const program = new Command();
 program.name('bqemu').description('A local emulator of Google BigQuery');
 
-const serve = program.command('serve').description('Serve BigQuery REST v2 (and gRPC storage) locally');
+// The default command, so goccy/bigquery-emulator's command lines (`--project=p --dataset=d …`) carry over as they are.
+const serve = program.command('serve', { isDefault: true }).description('Serve BigQuery REST v2 (and gRPC storage) locally');
 for (const k of KNOBS) {
   // No commander defaults: an absent flag stays undefined, so the environment and the defaults apply (resolveConfig).
   const o = new Option(k.flag, `${k.help} (${k.env}; default ${k.defaultText})`);
@@ -30,11 +32,16 @@ serve.action(async (o: Record<string, unknown>) => {
   // Lazy on purpose, not cycle-breaking (cli is the top layer): the analyzer child spawns before
   // the server's modules (DuckDB, fastify) load, and other subcommands never load them.
   const { createLogger } = await import('../config/logger.js');
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, undefined, config.logFormat);
   const { prespawnAnalyzer } = await import('../analyzer/process.js');
   prespawnAnalyzer(log.child({ component: 'analyzer' })); // boots while the rest loads
   const { startEmulator } = await import('../server/server.js');
-  const emu = await startEmulator({ ...config, logger: log });
+  const emu = await startEmulator({ ...config, logger: log }).catch((e: unknown) => {
+    // A seed file (--data-from-yaml) that cannot be loaded: the message names it.
+    if (!(e instanceof ConfigError)) throw e;
+    process.stderr.write(`bqemu serve: ${e.message}\n`);
+    process.exit(2);
+  });
   process.stdout.write(`bqemu serving BigQuery REST v2 on ${emu.url} and the Storage Read and Write APIs (gRPC) on ${emu.grpcAddress} (project ${emu.projectId}${config.dataDir ? `, data in ${config.dataDir}` : ', in memory'}) — ready in ${Date.now() - t0} ms\n`);
   const stop = async () => {
     await emu.close();
@@ -44,6 +51,35 @@ serve.action(async (o: Record<string, unknown>) => {
   process.once('SIGTERM', stop);
   process.once('exit', () => emu.engine.analyzer.stop());
 });
+
+program
+  .command('credentials')
+  .description('Print a service-account key file whose token_uri is the emulator (bqemu credentials > key.json; GOOGLE_APPLICATION_CREDENTIALS=key.json)')
+  .option('--endpoint <url>', "the emulator's REST URL (default http://127.0.0.1:<BQEMU_PORT or 9050>)")
+  .option('--project <id>', 'project_id of the key (default BQEMU_PROJECT or test-project)')
+  .option('--email <email>', 'the service account (default bqemu@<project>.iam.gserviceaccount.com)')
+  .action(async (o: { endpoint?: string; project?: string; email?: string }) => {
+    const projectId = o.project ?? (process.env.BQEMU_PROJECT || 'test-project');
+    const endpoint = o.endpoint ?? `http://127.0.0.1:${process.env.BQEMU_PORT || 9050}`;
+    const key = await createServiceAccountKey({ endpoint, projectId, clientEmail: o.email });
+    process.stdout.write(`${JSON.stringify(key, null, 2)}\n`);
+  });
+
+/**
+ * Loads a `corpus` subcommand's module. Its client libraries (`@google-cloud/bigquery`,
+ * `google-auth-library`) are optional peer dependencies of the npm package, so `serve` never needs
+ * them; when one is missing this says which to install and exits with status 2.
+ */
+async function tooling<T>(load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (e) {
+    const missing = /Cannot find (?:package|module) '([^']+)'/.exec(String((e as Error)?.message))?.[1];
+    if ((e as { code?: string })?.code !== 'ERR_MODULE_NOT_FOUND' || !missing) throw e;
+    process.stderr.write(`bqemu corpus: needs the package ${missing} (npm install --save-dev @google-cloud/bigquery google-auth-library)\n`);
+    process.exit(2);
+  }
+}
 
 const corpus = program.command('corpus').description('The conformance corpus');
 corpus
@@ -61,7 +97,7 @@ corpus
   .option('--allow-grow', 'with --update-pending: also add new failures to the pending list')
   .action(async (o) => {
     // Lazy, not cycle-breaking: `serve` never loads the conformance tooling.
-    const { corpusRun } = await import('../conformance/cli.js');
+    const { corpusRun } = await tooling(() => import('../conformance/cli.js'));
     const code = await corpusRun({
       corpus: o.corpus,
       endpoint: o.endpoint,
@@ -89,7 +125,7 @@ corpus
   .option('--location <loc>', 'location of the per-fixture datasets', 'US')
   .action(async (o) => {
     // Lazy, not cycle-breaking: `serve` never loads the conformance tooling.
-    const { recordCorpus } = await import('../conformance/recorder.js');
+    const { recordCorpus } = await tooling(() => import('../conformance/recorder.js'));
     const code = await recordCorpus({
       corpus: o.corpus,
       endpoint: o.endpoint,
@@ -110,7 +146,7 @@ corpus
   .option('--no-analyzer', 'take builtin function names from the function table only')
   .action(async (o) => {
     // Lazy, not cycle-breaking: `serve` never loads the conformance tooling.
-    const { corpusCoverage } = await import('../conformance/coverage.js');
+    const { corpusCoverage } = await tooling(() => import('../conformance/coverage.js'));
     process.exit(await corpusCoverage({ corpus: o.corpus, html: o.html, analyzer: o.analyzer }));
   });
 corpus
@@ -123,7 +159,7 @@ corpus
   .option('--concurrency <n>', 'cases run at once', '4')
   .action(async (o) => {
     // Lazy, not cycle-breaking: `serve` never loads the conformance tooling.
-    const { corpusDocs } = await import('../conformance/docs.js');
+    const { corpusDocs } = await tooling(() => import('../conformance/docs.js'));
     process.exit(await corpusDocs({ cases: o.cases, json: o.json, filter: o.filter, endpoint: o.endpoint, concurrency: Number(o.concurrency) }));
   });
 

@@ -12,6 +12,7 @@
  * queries (test/js-udf-sandbox.test.ts). The conformance recorder reads its own
  * `BQEMU_CONFORMANCE_*` identities (src/conformance/recorder.ts).
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './limits.js';
@@ -20,6 +21,9 @@ import { DEFAULT_MAX_RUNNING_JOBS, DEFAULT_SESSION_IDLE_MS, DEFAULT_STREAMING_BU
 /** Levels of the structured logger (pino's), lowest first; `silent` logs nothing. */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+/** Formats of the log (`--log-format`). */
+export const LOG_FORMATS = ['json', 'console'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** The resolved configuration of one emulator. */
 export interface EmulatorConfig {
@@ -31,8 +35,8 @@ export interface EmulatorConfig {
   grpcPort: number;
   /** Default project id. */
   projectId: string;
-  /** Dataset created at start in the default project. */
-  dataset?: string;
+  /** Dataset(s) created at start in the default project (`--dataset` may be repeated). */
+  dataset?: string | string[];
   /** Directory (DuckDB file) everything persists in; in memory when absent. */
   dataDir?: string;
   /** Log every HTTP request (fastify's request log, at info). */
@@ -61,6 +65,14 @@ export interface EmulatorConfig {
   maxRunningJobs: number;
   /** Idle lifetime of a session, ms. */
   sessionIdleMs: number;
+  /** goccy/bigquery-emulator's seed file (projects → datasets → tables with columns and data), loaded at start (src/server/seed-data.ts). */
+  dataFromYaml?: string;
+  /** goccy/bigquery-emulator's `--database`: taken as `dataDir` (a directory) when no `dataDir` is given. */
+  database?: string;
+  /** Format of the log: `json` (one JSON object per line) or `console` (one readable line per entry). */
+  logFormat: LogFormat;
+  /** Refuse API requests without a bqemu-issued bearer token (401, src/server/rest/require-auth.ts). */
+  requireAuth: boolean;
   /** How long rows written by tabledata.insertAll stay in the table's streaming buffer, seconds; 0 = no buffer. */
   streamingBufferSeconds: number;
 }
@@ -122,6 +134,11 @@ const level: Parse<LogLevel> = (text, source) => {
   if (!LOG_LEVELS.includes(l)) throw new ConfigError(`${source}: expected one of ${LOG_LEVELS.join(', ')}, got "${text}"`);
   return l;
 };
+const format: Parse<LogFormat> = (text, source) => {
+  const f = text.trim().toLowerCase() as LogFormat;
+  if (!LOG_FORMATS.includes(f)) throw new ConfigError(`${source}: expected one of ${LOG_FORMATS.join(', ')}, got "${text}"`);
+  return f;
+};
 const bool: Parse<boolean> = (text, source) => {
   if (/^(1|true|yes|on)$/i.test(text.trim())) return true;
   if (/^(0|false|no|off|)$/i.test(text.trim())) return false;
@@ -136,7 +153,7 @@ export const KNOBS = [
   knob({ key: 'port', flag: '--port <port>', env: 'BQEMU_PORT', defaultText: '9050', help: 'REST port (0 picks a free one)', parse: integer(0, 65535) }),
   knob({ key: 'grpcPort', flag: '--grpc-port <port>', env: 'BQEMU_GRPC_PORT', defaultText: '9060', help: 'gRPC storage API port', parse: integer(0, 65535) }),
   knob({ key: 'projectId', flag: '--project <id>', env: 'BQEMU_PROJECT', defaultText: 'test-project', help: 'default project id', parse: str }),
-  knob({ key: 'dataset', flag: '--dataset <id>', env: 'BQEMU_DATASET', defaultText: '(none)', help: 'dataset created at start in the default project', parse: str }),
+  knob({ key: 'dataset', flag: '--dataset <id>', env: 'BQEMU_DATASET', defaultText: '(none)', help: 'dataset created at start in the default project (repeatable)', parse: str, repeatable: true }),
   knob({ key: 'dataDir', flag: '--data-dir <dir>', env: 'BQEMU_DATA_DIR', defaultText: '(in memory)', help: 'persist everything in this directory', parse: str }),
   knob({ key: 'logRequests', flag: '--log', env: 'BQEMU_LOG', defaultText: 'off', help: 'log every HTTP request, at info (environment: 1 or 0)', parse: bool }),
   knob({ key: 'logLevel', flag: '--log-level <level>', env: 'BQEMU_LOG_LEVEL', defaultText: 'info', help: `structured (JSON) log level: ${LOG_LEVELS.join('|')}`, parse: level, embedded: true }),
@@ -174,6 +191,10 @@ export const KNOBS = [
       'how long rows written by tabledata.insertAll stay in the streaming buffer (left out of numRows, copy and extract; UPDATE/DELETE/MERGE/TRUNCATE of them refused), seconds; 0 = no buffer. Default: the 30 minutes BigQuery\'s DML limitations call "recent" (BigQuery flushes after minutes, up to 90)',
     parse: nonNegative,
   }),
+  knob({ key: 'logFormat', flag: '--log-format <format>', env: 'BQEMU_LOG_FORMAT', defaultText: 'json', help: `log format: ${LOG_FORMATS.join('|')}`, parse: format, embedded: true }),
+  knob({ key: 'dataFromYaml', flag: '--data-from-yaml <file>', env: 'BQEMU_DATA_FROM_YAML', defaultText: '(none)', help: "load a goccy/bigquery-emulator seed file at start (projects → datasets → tables with columns and data)", parse: str }),
+  knob({ key: 'database', flag: '--database <dir>', env: 'BQEMU_DATABASE', defaultText: '(in memory)', help: "goccy/bigquery-emulator's name for --data-dir (a directory here, not a SQLite file)", parse: str }),
+  knob({ key: 'requireAuth', flag: '--require-auth', env: 'BQEMU_REQUIRE_AUTH', defaultText: 'off', help: 'refuse requests without a token bqemu issued (keys from `bqemu credentials`) with 401 (environment: 1 or 0)', parse: bool }),
 ] as const satisfies readonly Knob[];
 
 /**
@@ -191,6 +212,8 @@ function defaults(): Omit<EmulatorConfig, 'dataset' | 'dataDir' | 'memoryLimit' 
     grpcPort: DEFAULT_GRPC_PORT,
     projectId: 'test-project',
     logRequests: false,
+    requireAuth: false,
+    logFormat: 'json',
     logLevel: 'info',
     allowLocalFiles: [],
     allowedHosts: [],
@@ -231,6 +254,11 @@ export function resolveConfig(given: Partial<EmulatorConfig> = {}, opts: Resolve
     if (v === undefined) continue;
     const k = (KNOBS as readonly Knob[]).find((x) => x.key === key);
     out[key] = k?.combine && opts.allEnv && Array.isArray(out[key]) ? [...(out[key] as unknown[]), ...(v as unknown[])] : v;
+  }
+  if (out.database !== undefined && out.dataDir === undefined) {
+    if (fs.existsSync(out.database as string) && !fs.statSync(out.database as string).isDirectory())
+      throw new ConfigError(`--database: ${String(out.database)} is a file (a goccy/bigquery-emulator SQLite database?); bqemu keeps its data in a directory: give a directory path`);
+    out.dataDir = out.database;
   }
   return out as unknown as EmulatorConfig;
 }

@@ -12,16 +12,47 @@
  *   failures mapped to BigQuery errors (with the original text), errors ignored on purpose.
  */
 import { pino, type Logger, type DestinationStream } from 'pino';
-import type { LogLevel } from './config.js';
+import { Transform } from 'node:stream';
+import type { LogFormat, LogLevel } from './config.js';
 
 export type { Logger };
 
+const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+
 /**
- * A logger at `level` writing to `stream` (default: standard output).
+ * The `console` log format: each JSON entry as one readable line,
+ * `[bqemu] <ISO time> <LEVEL> <component>: <msg> key=value …` (the other fields as JSON values).
+ */
+function consoleLines(out: NodeJS.WritableStream): Transform {
+  const t = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      const lines: string[] = [];
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (!line) continue;
+        try {
+          const { level, time, msg, component, pid: _pid, hostname: _host, ...rest } = JSON.parse(line) as Record<string, unknown>;
+          const extra = Object.entries(rest).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' ');
+          lines.push(`[bqemu] ${new Date(Number(time)).toISOString()} ${LEVEL_NAMES[Number(level)] ?? String(level)} ${component ? `${String(component)}: ` : ''}${String(msg ?? '')}${extra ? ` ${extra}` : ''}\n`);
+        } catch {
+          // Not a JSON entry (never from pino): passed through as it is.
+          lines.push(`${line}\n`);
+        }
+      }
+      done(null, lines.join(''));
+    },
+  });
+  t.pipe(out);
+  return t;
+}
+
+/**
+ * A logger at `level` writing to `stream` (default: standard output), as JSON lines or, with
+ * `format` `console`, readable lines.
  * @param level one of LOG_LEVELS (src/config/config.ts).
  */
-export function createLogger(level: LogLevel, stream?: NodeJS.WritableStream): Logger {
-  return pino({ level, base: { pid: process.pid } }, (stream ?? process.stdout) as DestinationStream);
+export function createLogger(level: LogLevel, stream?: NodeJS.WritableStream, format: LogFormat = 'json'): Logger {
+  const out = stream ?? process.stdout;
+  return pino({ level, base: { pid: process.pid } }, (format === 'console' ? consoleLines(out) : out) as DestinationStream);
 }
 
 /** A logger that logs nothing: the default of a component built without one (unit tests, tools). */

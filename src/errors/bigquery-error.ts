@@ -32,6 +32,10 @@ export const REASON_STATUS = {
   responseTooLarge: 403,
   /** A concurrent change won (IAM setIamPolicy with a stale etag): HTTP 409, status ABORTED. */
   aborted: 409,
+  /** No credentials where the caller must authenticate: HTTP 401, status UNAUTHENTICATED (src/errors/auth-errors.ts). */
+  required: 401,
+  /** Credentials that are not valid: HTTP 401, status UNAUTHENTICATED (src/errors/auth-errors.ts). */
+  authError: 401,
 } as const;
 
 /** A BigQuery error reason (a key of REASON_STATUS). */
@@ -39,7 +43,7 @@ export type Reason = keyof typeof REASON_STATUS;
 
 /** The `status` string of the REST envelope for each HTTP status (google.rpc.Code names). */
 const STATUS_NAME: Record<number, string> = {
-  200: 'OK', 400: 'INVALID_ARGUMENT', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 409: 'ALREADY_EXISTS',
+  200: 'OK', 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 409: 'ALREADY_EXISTS',
   412: 'FAILED_PRECONDITION', 499: 'CANCELLED', 500: 'INTERNAL', 501: 'UNIMPLEMENTED',
   408: 'DEADLINE_EXCEEDED', 431: 'INVALID_ARGUMENT',
 };
@@ -53,12 +57,18 @@ export class BigQueryError extends Error {
   readonly reason: Reason;
   readonly httpStatus: number;
   readonly location?: string;
+  /**
+   * How the envelope's `errors[0]` differs from the top-level error, when it does: its own message
+   * (BigQuery's 401s say `Login Required.` there) and `locationType` (`header` for a header's fault).
+   */
+  readonly item?: { message?: string; locationType?: string };
 
-  constructor(reason: Reason, message: string, location?: string, httpStatus?: number) {
+  constructor(reason: Reason, message: string, location?: string, httpStatus?: number, item?: { message?: string; locationType?: string }) {
     super(message);
     this.reason = reason;
     this.httpStatus = httpStatus ?? REASON_STATUS[reason];
     this.location = location;
+    if (item) this.item = item;
   }
 
   /** The `ErrorProto` of a job's `status.errorResult` / `errors[]`. */
@@ -70,10 +80,10 @@ export class BigQueryError extends Error {
 
   /** The REST error envelope. */
   toEnvelope(): object {
-    const item: Record<string, string> = { message: this.message, domain: 'global', reason: this.reason };
+    const item: Record<string, string> = { message: this.item?.message ?? this.message, domain: 'global', reason: this.reason };
     if (this.location !== undefined) {
       item.location = this.location;
-      item.locationType = 'other';
+      item.locationType = this.item?.locationType ?? 'other';
     }
     return {
       error: { code: this.httpStatus, message: this.message, errors: [item], status: this.reason === 'aborted' ? 'ABORTED' : (STATUS_NAME[this.httpStatus] ?? 'UNKNOWN') },

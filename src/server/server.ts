@@ -30,6 +30,9 @@ import { consoleRoutes } from './console.js';
 import { parseJsonBody } from './rest/json-body.js';
 import { addRequestValidation } from './rest/request-validation.js';
 import { networkGuards } from './rest/network-guards.js';
+import { requireAuth } from './rest/require-auth.js';
+import { oauthTokenRoutes } from './rest/oauth-token.js';
+import { loadSeedData, readSeedFile } from './seed-data.js';
 import { clientError, drainRequestBody, frameworkError } from './rest/framework-errors.js';
 import { cappedEnvelope } from './rest/reference-ids.js';
 import { startGrpcServer } from './grpc/grpc-server.js';
@@ -77,7 +80,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const { quiet, resultLimits, logStream, logger, ...knobs } = opts;
   // Embedded, only errors are logged (a 5xx from a handler is a bug worth its stack) unless asked.
   const config = resolveConfig({ logRequests: quiet === false, ...knobs }, { defaultLogLevel: quiet === false ? 'info' : 'error' });
-  const log = logger ?? createLogger(config.logLevel, logStream ?? (quiet === false || opts.logLevel ? process.stdout : process.stderr));
+  const log = logger ?? createLogger(config.logLevel, logStream ?? (quiet === false || opts.logLevel ? process.stdout : process.stderr), config.logFormat);
+  // Read before anything starts, so a bad seed file fails fast.
+  const seed = config.dataFromYaml ? await readSeedFile(config.dataFromYaml) : undefined;
   const projectId = config.projectId;
   setJsUdfLimits({ timeoutMs: config.jsUdfTimeoutMs, memoryMb: config.jsUdfMemoryMb });
   const engine = await Engine.start({
@@ -93,9 +98,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   await jobs.load();
   engine.jobsProvider = (p) => jobs.list(p).flatMap((j) => [j, ...(j.childJobIds?.length ? jobs.list(p, { parentJobId: j.jobId }) : [])]);
   engine.catalog.touchProject(projectId);
-  if (config.dataset && !engine.catalog.getDataset(projectId, config.dataset)) {
+  for (const datasetId of [config.dataset ?? []].flat()) {
+    if (engine.catalog.getDataset(projectId, datasetId)) continue;
     const now = Date.now();
-    await engine.catalog.putDataset({ projectId, datasetId: config.dataset, creationTime: now, lastModifiedTime: now, fields: {} });
+    await engine.catalog.putDataset({ projectId, datasetId, creationTime: now, lastModifiedTime: now, fields: {} });
   }
   const host = config.host;
   // Fastify logs through the same logger; its per-request lines only with --log (logRequests).
@@ -121,6 +127,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     }
   });
   app.addHook('onRequest', networkGuards({ host, allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins }));
+  if (config.requireAuth) app.addHook('onRequest', requireAuth);
   app.addHook('onRoute', addRequestValidation);
   app.addHook('onSend', streamLargeReplies);
   app.setErrorHandler(async (err: Error & { statusCode?: number; code?: string }, req, reply) => {
@@ -161,6 +168,14 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   discoveryRoutes(app, ctx);
   // The web console at `/` (src/server/console.ts): files read at the first request.
   consoleRoutes(app);
+  await oauthTokenRoutes(app);
+  if (seed) {
+    await loadSeedData(app, seed, { requireAuth: config.requireAuth, log }).catch(async (e: unknown) => {
+      await app.close();
+      engine.stop();
+      throw e;
+    });
+  }
   const address = await app.listen({ host, port: config.port });
   const url = address.replace('[::1]', 'localhost');
   // An embedded emulator on a free REST port (tests) takes a free gRPC port too unless one is named.

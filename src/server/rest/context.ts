@@ -6,6 +6,7 @@ import type { Engine } from '../../engine/engine.js';
 import type { JobManager } from '../../jobs/jobs.js';
 import { BigQueryError } from '../../errors/errors.js';
 import { DEFAULT_PRINCIPAL, type Caller } from '../../engine/row-access.js';
+import { bearerToken, identityOfBearer } from '../service-account.js';
 
 export interface RestContext {
   engine: Engine;
@@ -22,14 +23,19 @@ const member = (s: string, kind: string) => (s.includes(':') ? s : `${kind}:${s}
 
 /**
  * The caller named by request headers (`x-bqemu-caller`: an IAM member, `user:` when unprefixed;
- * `x-bqemu-groups`: comma-separated groups, `group:` when unprefixed); undefined when no identity
- * header is present (the engine then uses DEFAULT_PRINCIPAL, src/engine/row-access.ts).
+ * `x-bqemu-groups`: comma-separated groups, `group:` when unprefixed), else the service account
+ * of a bqemu-issued bearer token (`serviceAccount:<client_email>`, src/server/service-account.ts);
+ * undefined when neither is present (the engine then uses DEFAULT_PRINCIPAL, src/engine/row-access.ts).
  */
 export function callerFromHeaders(headers: Record<string, string | string[] | undefined>): Caller | undefined {
   const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v.join(',') : v);
   const principal = one(headers[CALLER_HEADER])?.trim();
   const groups = (one(headers[GROUPS_HEADER]) ?? '').split(',').map((g) => g.trim()).filter(Boolean).map((g) => member(g, 'group'));
-  if (!principal && !groups.length) return undefined;
+  if (!principal && !groups.length) {
+    const token = bearerToken(headers.authorization);
+    const account = token ? identityOfBearer(token) : undefined;
+    return account ? { principal: `serviceAccount:${account.email}`, groups: [] } : undefined;
+  }
   return { principal: principal ? member(principal, 'user') : DEFAULT_PRINCIPAL, groups };
 }
 

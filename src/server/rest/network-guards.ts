@@ -21,6 +21,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isIP } from 'node:net';
 import { BigQueryError } from '../../errors/errors.js';
+import { TOKEN_PATH } from '../service-account.js';
 
 export interface NetworkGuardOptions {
   /** The address the server listens on (`--host`). */
@@ -97,6 +98,8 @@ export function networkGuards(opts: NetworkGuardOptions) {
     if (!hasBody) return;
     const type = String(req.headers['content-type'] ?? '');
     if (isJson(type)) return;
+    // The OAuth token endpoint takes a form (src/server/rest/oauth-token.ts); it needs a signed assertion, so a cross-site form post gains nothing.
+    if (req.url === TOKEN_PATH && /^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) return;
     if (req.url.startsWith('/upload/') && (req.method === 'PUT' || (type && !CORS_SAFELISTED.test(type)))) return;
     throw BigQueryError.contentTypeNotAccepted(type, req.method);
   };
