@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import zlib from 'node:zlib';
 import type { Node } from '../analyzer/ast.js';
 import { BigQueryError } from '../errors/errors.js';
-import { destinationFile } from './cloud-storage.js';
+import { openDestination } from './storage-uris.js';
 import type { Engine, QueryOptions, StatementHandler, StatementHandlers, StatementResult } from './engine-types.js';
 import { colName, type LowerContext } from './lower/context.js';
 import { lowerScan } from './lower/scans.js';
@@ -34,8 +34,25 @@ async function exportData(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
     throw BigQueryError.notSupported(`EXPORT DATA compression ${compression} for ${format}`);
   const result: StatementResult = { statementType: 'EXPORT_DATA', schema: [], rows: [] };
   if (opts.dryRun) return result;
-  const file = destinationFile(uri);
-  if (fs.existsSync(file) && o.overwrite !== true) throw BigQueryError.exportDestinationExists(uri);
+  const dest = await openDestination(uri);
+  if (dest.exists && o.overwrite !== true) {
+    await dest.discard();
+    throw BigQueryError.exportDestinationExists(uri);
+  }
+  const file = dest.file;
+  try {
+    // JobStatistics2.exportDataStatistics (recorded http/jobs/export_csv_query_job: one file, its rows).
+    result.exportDataStatistics = { fileCount: 1, rowCount: await writeExport(e, stmt, ctx, o, file, format, compression) };
+    await dest.commit();
+  } catch (err) {
+    await dest.discard();
+    throw err;
+  }
+  return result;
+}
+
+/** Writes the query's rows to the local `file` in `format`; the number of rows written. */
+async function writeExport(e: Engine, stmt: Node, ctx: LowerContext, o: Record<string, unknown>, file: string, format: string, compression: string): Promise<number> {
   const outs: Node[] = stmt.outputColumnList ?? [];
   const source = lowerScan(stmt.query, ctx);
   let rowCount: number;
@@ -55,9 +72,7 @@ async function exportData(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
     }
     rowCount = rows.length;
   }
-  // JobStatistics2.exportDataStatistics (recorded http/jobs/export_csv_query_job: one file, its rows).
-  result.exportDataStatistics = { fileCount: 1, rowCount };
-  return result;
+  return rowCount;
 }
 
 export const EXPORT = { ExportDataStmt: exportData } satisfies StatementHandlers;

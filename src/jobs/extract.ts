@@ -24,10 +24,11 @@ import fs from 'node:fs';
 import zlib from 'node:zlib';
 import type { Engine } from '../engine/engine.js';
 import { quoteIdent } from '../engine/duckdb/types.js';
-import { destinationFile } from '../engine/cloud-storage.js';
+import { openDestination, type Destination } from '../engine/storage-uris.js';
 import { readRows } from '../engine/statement-context.js';
 import { flushedRowsPredicate } from '../engine/streaming-buffer.js';
 import { BigQueryError } from '../errors/errors.js';
+import type { Column } from '../types/schema.js';
 import type { Value } from '../types/types.js';
 import { csvText, ndjsonText, writeAvro } from '../engine/export-writers.js';
 import type { JobRecord } from './jobs-model.js';
@@ -105,10 +106,23 @@ export async function executeExtractJob(e: Engine, job: JobRecord): Promise<void
     if (nested) throw BigQueryError.nestedSchemaNotExportable(nested.name);
   }
   const uris = destinationUris(x);
-  const files = uris.map((u) => destinationFile(u));
+  const dests: Destination[] = [];
+  try {
+    for (const u of uris) dests.push(await openDestination(u));
+    await writeFiles(e, x, t.duckName, columns, dests.map((d) => d.file), format, compression, await flushedRowsPredicate(e, t));
+    for (const d of dests) await d.commit();
+  } catch (err) {
+    for (const d of dests) await d.discard();
+    throw err;
+  }
+  job.extractStats = { destinationUriFileCounts: uris.map(() => 1), inputBytes: await tableBytes(e, ref) };
+}
+
+/** Writes the table's flushed rows (`flushed`, a predicate) to the local `files`, split in order. */
+async function writeFiles(e: Engine, x: Record<string, any>, duckName: string, columns: Column[], files: string[], format: string, compression: string, flushed: string): Promise<void> {
   const list = columns.map((c) => quoteIdent(c.name)).join(', ');
   // Rows still in the streaming buffer are not exported (src/engine/streaming-buffer.ts).
-  const from = `${quoteIdent(t.duckName)} WHERE ${await flushedRowsPredicate(e, t)}`;
+  const from = `${quoteIdent(duckName)} WHERE ${flushed}`;
   if (format === 'PARQUET') {
     // One file per URI; several URIs split the rows by rowid ranges.
     const codec = compression === 'NONE' ? 'uncompressed' : compression.toLowerCase();
@@ -133,5 +147,4 @@ export async function executeExtractJob(e: Engine, job: JobRecord): Promise<void
       fs.writeFileSync(files[i], compression === 'GZIP' ? zlib.gzipSync(text) : text);
     }
   }
-  job.extractStats = { destinationUriFileCounts: uris.map(() => 1), inputBytes: await tableBytes(e, ref) };
 }
