@@ -179,4 +179,18 @@ describe('STORAGE_EMULATOR_HOST: gs:// through a Cloud Storage emulator', () => 
     expect(err.message).toBe(`Access Denied: File gs://${BUCKET}/../other/a.csv: Access Denied`);
     expect(localFiles(localDir)).toEqual([]);
   });
+
+  it('a Cloud Storage emulator that cannot be reached fails the job with a 500 backendError naming the URI', async () => {
+    // Last: the object store is process-wide, and this emulator points it at a closed port.
+    const other = await startTestEmulator({ projectId: 'gcs-project', storageEmulatorHost: 'http://127.0.0.1:9' });
+    try {
+      await other.bq.createDataset(DS);
+      const [job] = await other.bq.createJob({ configuration: { load: { sourceUris: [`gs://${BUCKET}/csv/people.csv`], sourceFormat: 'CSV', destinationTable: { projectId: 'gcs-project', datasetId: DS, tableId: 'never' } } } }).catch((e) => [e]);
+      const err = job instanceof Error ? (job as any) : await errorOf(job.promise());
+      expect(err.errors?.[0]?.reason).toBe("backendError");
+      expect(err.message).toContain(`gs://${BUCKET}/csv/people.csv`);
+    } finally {
+      await other.emu.close();
+    }
+  }, 60_000);
 });

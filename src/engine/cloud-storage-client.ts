@@ -58,7 +58,11 @@ export class CloudStorageStore implements ObjectStore {
     readonly endpoint: string,
     readonly mirror: string,
   ) {
-    this.storage = new Storage({ apiEndpoint: endpoint, projectId: 'bqemu', retryOptions: { maxRetries: 2 } });
+    this.storage = new Storage({ apiEndpoint: endpoint, projectId: 'bqemu', retryOptions: { maxRetries: 1 } });
+    // With STORAGE_EMULATOR_HOST in the process's environment the client takes that raw value as
+    // its JSON API base, whatever apiEndpoint says; the configured endpoint wins, at the JSON API's
+    // own path (https://cloud.google.com/storage/docs/json_api: `/storage/v1`).
+    this.storage.baseUrl = `${endpoint}/storage/v1`;
   }
 
   async list(bucket: string, prefix: string): Promise<StoredObject[]> {

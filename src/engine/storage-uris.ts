@@ -61,19 +61,20 @@ export interface Destination {
  *   one that leaves its bucket (the stand-in folder's containment rules, cloud-storage.ts).
  */
 export async function openDestination(uri: string): Promise<Destination> {
-  if (store.kind === 'local-folder') {
-    const file = destinationFile(uri);
-    return { file, exists: fs.existsSync(file), commit: async () => {}, discard: async () => {} };
-  }
   const parsed = parseGcsUri(uri);
   if (!parsed) throw BigQueryError.invalidExportUri(uri);
   const name = parsed.object.replace('*', '000000000000');
+  const target = store;
+  if (target.kind === 'local-folder') {
+    // Written in place: the folder's own file (write() then has nothing to copy).
+    const file = destinationFile(uri);
+    return { file, exists: fs.existsSync(file), commit: () => target.write(file, parsed.bucket, name), discard: async () => {} };
+  }
   // The same containment as the folder: no `..` out of the bucket, no bucket `.` / `..`.
   gcsPattern(uri, { bucket: parsed.bucket, object: name }, path.resolve(os.tmpdir(), 'bqemu-gcs-staging'));
   const exists = (await store.stat(parsed.bucket, name)) !== undefined;
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'bqemu-gcs-upload-'));
   const file = path.join(dir, path.basename(name) || 'object');
-  const target = store;
   return {
     file,
     exists,
