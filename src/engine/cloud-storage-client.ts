@@ -115,6 +115,12 @@ export class CloudStorageStore implements ObjectStore {
     }
   }
 
+  /** Deletes the mirror folder and forgets what it held (an engine stopping). */
+  dropMirror(): void {
+    this.mirrored.clear();
+    fs.rmSync(this.mirror, { recursive: true, force: true });
+  }
+
   /** The gs:// URI a mirrored local file stands for, or undefined for a file outside the mirror. */
   uriOf(file: string): string | undefined {
     return isInside(file, this.mirror) && file !== this.mirror ? `gs://${path.relative(this.mirror, file).split(path.sep).join('/')}` : undefined;

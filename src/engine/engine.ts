@@ -6,7 +6,7 @@
  */
 import { componentLogger, silentLogger, type Logger } from '../config/logger.js';
 import { setGcsRoot } from './cloud-storage.js';
-import { useObjectStore } from './storage-uris.js';
+import { releaseObjectStore, useObjectStore } from './storage-uris.js';
 import { AnalyzerClient } from '../analyzer/client.js';
 import { CatalogStore, type TableMeta } from '../catalog/store.js';
 import { StatementAnalyzer } from './analyze.js';
@@ -107,5 +107,6 @@ export class Engine implements EngineServices {
   stop(): void {
     this.analyzer.stop();
     this.db.close();
+    releaseObjectStore();
   }
 }

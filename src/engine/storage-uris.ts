@@ -24,7 +24,8 @@ let store: ObjectStore = new LocalFolderStore();
 /**
  * Chooses the object store of `gs://` URIs: Cloud Storage at `storageEmulatorHost` (a
  * `STORAGE_EMULATOR_HOST` value: `http://127.0.0.1:4443`, or `host:port` read as https as the
- * client reads it) with downloads mirrored under `$TMPDIR/bqemu-gcs-mirror/`, else the local folder.
+ * client reads it) with downloads mirrored in a private folder `$TMPDIR/bqemu-gcs-mirror-*`
+ * (removed by `releaseObjectStore`), else the local folder.
  */
 export function useObjectStore(storageEmulatorHost?: string): void {
   if (!storageEmulatorHost) {
@@ -33,8 +34,16 @@ export function useObjectStore(storageEmulatorHost?: string): void {
   }
   const endpoint = storageEndpoint(storageEmulatorHost);
   if (store instanceof CloudStorageStore && store.endpoint === endpoint) return;
-  const mirror = path.resolve(os.tmpdir(), 'bqemu-gcs-mirror', endpoint.replace(/[^A-Za-z0-9.-]+/g, '_'));
-  store = new CloudStorageStore(endpoint, mirror);
+  releaseObjectStore();
+  store = new CloudStorageStore(endpoint, fs.mkdtempSync(path.join(os.tmpdir(), 'bqemu-gcs-mirror-')));
+}
+
+/**
+ * Removes the local copies of Cloud Storage objects (the mirror folder) when an engine stops; a
+ * later read downloads again. Nothing to do for the local folder.
+ */
+export function releaseObjectStore(): void {
+  if (store instanceof CloudStorageStore) store.dropMirror();
 }
 
 /** The object store of `gs://` URIs now in use. */
