@@ -2,7 +2,8 @@
  * The local folder standing in for Cloud Storage: `gs://bucket/object` is the file
  * `<gcsDir>/bucket/object` (`--gcs-dir` / `BQEMU_GCS_DIR`, default `$TMPDIR/bqemu-gcs`). EXPORT DATA (export.ts) and extract
  * jobs (src/jobs/extract.ts) write there; load jobs and external tables read there
- * (src/jobs/source-uris.ts).
+ * (src/jobs/source-uris.ts) — unless `STORAGE_EMULATOR_HOST` names a Cloud Storage emulator
+ * (src/engine/storage-uris.ts chooses the object store).
  *
  * Containment: a URI never names a file outside its bucket's folder — `..` segments, a bucket
  * named `.` or `..`, and symbolic links inside the folder that point out of it are refused with

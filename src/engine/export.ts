@@ -1,9 +1,9 @@
 /**
  * EXPORT DATA OPTIONS(uri = 'gs://bucket/path/*.ext', format = …) AS query (BigQuery "EXPORT DATA
- * statement"). The emulator has no Cloud Storage: `gs://bucket/path` is written under the local
- * directory `BQEMU_GCS_DIR` (default `$TMPDIR/bqemu-gcs`) as `<dir>/bucket/path`, the `*` becoming
- * the shard number `000000000000` as BigQuery names a single shard; a URI leaving that folder is
- * refused (cloud-storage.ts `destinationFile`). CSV (header unless
+ * statement"). `gs://bucket/path` is written under the local directory `BQEMU_GCS_DIR` (default
+ * `$TMPDIR/bqemu-gcs`) as `<dir>/bucket/path`, or uploaded to the Cloud Storage emulator named by
+ * `STORAGE_EMULATOR_HOST` (storage-uris.ts `openDestination`), the `*` becoming the shard number
+ * `000000000000` as BigQuery names a single shard; a URI leaving its bucket is refused. CSV (header unless
  * `header = false`, `field_delimiter`), JSON (newline-delimited) and AVRO (`use_avro_logical_types`,
  * DEFLATE) carry BigQuery's export text through the writers extract jobs use (export-writers.ts);
  * PARQUET is written by DuckDB's COPY. GZIP compresses CSV and JSON.

@@ -1,7 +1,8 @@
 /**
  * Extract jobs (REST JobConfigurationExtract, src/server/rest/bigquery-v2-discovery.json): a table's rows are
- * written to Cloud Storage URIs. The emulator has no Cloud Storage: `gs://bucket/path` is a file
- * under BQEMU_GCS_DIR, as for EXPORT DATA (src/engine/cloud-storage.ts `destinationFile`: never outside that folder); a `*` in a URI
+ * written to Cloud Storage URIs: `gs://bucket/path` is a file under BQEMU_GCS_DIR, or an object
+ * uploaded to the Cloud Storage emulator named by `STORAGE_EMULATOR_HOST`, as for EXPORT DATA
+ * (src/engine/storage-uris.ts `openDestination`: never outside its bucket); a `*` in a URI
  * becomes the shard number `000000000000` (the name BigQuery gives a single shard). With several
  * destination URIs the rows are split over them in order, one file each.
  *
