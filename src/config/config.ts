@@ -57,6 +57,12 @@ export interface EmulatorConfig {
   maxResponseBytes: number;
   /** Local directory standing in for Cloud Storage (`gs://bucket/object` = `<gcsDir>/bucket/object`). */
   gcsDir: string;
+  /**
+   * A Cloud Storage service (emulator) every `gs://` URI goes to instead of `gcsDir`, as
+   * `STORAGE_EMULATOR_HOST` names it for the official clients (`http://127.0.0.1:4443`; without a
+   * scheme, https).
+   */
+  storageEmulatorHost?: string;
   /** Time limit of one batch of JavaScript UDF calls, ms; when absent, BQEMU_JS_UDF_TIMEOUT_MS at each call, else 5000. */
   jsUdfTimeoutMs?: number;
   /** Heap of one JavaScript UDF worker, MB; when absent, BQEMU_JS_UDF_MEMORY_MB when a worker starts, else 128. */
@@ -96,6 +102,11 @@ export interface Knob<K extends keyof EmulatorConfig = keyof EmulatorConfig> {
   help: string;
   /** Parses one flag or environment text; `source` names it in the error. */
   parse: Parse<EmulatorConfig[K]>;
+  /**
+   * A variable the official Google Cloud clients read for the same setting, used when `env` is
+   * absent (`STORAGE_EMULATOR_HOST`, read by `@google-cloud/storage` and the other Cloud Storage clients).
+   */
+  clientEnv?: string;
   /** Also read from the environment by an embedded emulator (`startEmulator`), not only by `bqemu serve`. */
   embedded?: boolean;
   /** A repeatable flag: each use adds one value. */
@@ -179,6 +190,16 @@ export const KNOBS = [
     parse: (t, s) => Math.round(positive(t, s) * 1024 * 1024),
   }),
   knob({ key: 'gcsDir', flag: '--gcs-dir <dir>', env: 'BQEMU_GCS_DIR', defaultText: '$TMPDIR/bqemu-gcs', help: 'local directory standing in for Cloud Storage (gs://bucket/object = <dir>/bucket/object)', parse: (t, s) => path.resolve(str(t, s)), embedded: true }),
+  knob({
+    key: 'storageEmulatorHost',
+    flag: '--storage-emulator-host <url>',
+    env: 'BQEMU_STORAGE_EMULATOR_HOST',
+    clientEnv: 'STORAGE_EMULATOR_HOST',
+    defaultText: '(none: the --gcs-dir folder)',
+    help: 'Cloud Storage emulator (JSON API) that gs:// URIs of load and extract jobs, EXPORT DATA and external tables go to, e.g. http://127.0.0.1:4443; also read from STORAGE_EMULATOR_HOST, the variable the Cloud Storage clients read',
+    parse: str,
+    embedded: true,
+  }),
   knob({ key: 'jsUdfTimeoutMs', flag: '--js-udf-timeout-ms <ms>', env: 'BQEMU_JS_UDF_TIMEOUT_MS', defaultText: '5000', help: 'time limit of one batch of JavaScript UDF calls, ms', parse: integer(1) }),
   knob({ key: 'jsUdfMemoryMb', flag: '--js-udf-memory-mb <mb>', env: 'BQEMU_JS_UDF_MEMORY_MB', defaultText: '128', help: 'heap of one JavaScript UDF worker, MB (at least 32)', parse: integer(1) }),
   knob({ key: 'maxRunningJobs', flag: '--max-running-jobs <n>', env: 'BQEMU_MAX_RUNNING_JOBS', defaultText: String(DEFAULT_MAX_RUNNING_JOBS), help: 'query jobs running at once; later ones stay PENDING', parse: integer(1) }),
@@ -205,7 +226,7 @@ export const KNOBS = [
 export const DEFAULT_GRPC_PORT = 9060;
 
 /** Defaults of every knob that has one. */
-function defaults(): Omit<EmulatorConfig, 'dataset' | 'dataDir' | 'memoryLimit' | 'tempDirectory' | 'jsUdfTimeoutMs' | 'jsUdfMemoryMb'> {
+function defaults(): Omit<EmulatorConfig, 'dataset' | 'dataDir' | 'memoryLimit' | 'tempDirectory' | 'jsUdfTimeoutMs' | 'jsUdfMemoryMb' | 'storageEmulatorHost'> {
   return {
     host: '127.0.0.1',
     port: 9050,
@@ -247,8 +268,9 @@ export function resolveConfig(given: Partial<EmulatorConfig> = {}, opts: Resolve
   const env = opts.env ?? process.env;
   const out: Record<string, unknown> = { ...defaults(), logLevel: opts.defaultLogLevel ?? 'info' };
   for (const k of KNOBS as readonly Knob[]) {
-    const text = env[k.env];
-    if (text !== undefined && text !== '' && (opts.allEnv || k.embedded)) out[k.key] = k.parse(text, k.env);
+    const name = !env[k.env] && k.clientEnv && env[k.clientEnv] ? k.clientEnv : k.env;
+    const text = env[name];
+    if (text !== undefined && text !== '' && (opts.allEnv || k.embedded)) out[k.key] = k.parse(text, name);
   }
   for (const [key, v] of Object.entries(given)) {
     if (v === undefined) continue;

@@ -2,7 +2,8 @@
  * The local folder standing in for Cloud Storage: `gs://bucket/object` is the file
  * `<gcsDir>/bucket/object` (`--gcs-dir` / `BQEMU_GCS_DIR`, default `$TMPDIR/bqemu-gcs`). EXPORT DATA (export.ts) and extract
  * jobs (src/jobs/extract.ts) write there; load jobs and external tables read there
- * (src/jobs/source-uris.ts).
+ * (src/jobs/source-uris.ts) — unless `STORAGE_EMULATOR_HOST` names a Cloud Storage emulator
+ * (src/engine/storage-uris.ts chooses the object store).
  *
  * Containment: a URI never names a file outside its bucket's folder — `..` segments, a bucket
  * named `.` or `..`, and symbolic links inside the folder that point out of it are refused with
@@ -14,6 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BigQueryError } from '../errors/errors.js';
+import type { ObjectStore, StoredObject } from './object-store.js';
 
 /** The configured Cloud Storage folder (setGcsRoot), process-wide as BQEMU_GCS_DIR was. */
 let configuredRoot: string | undefined;
@@ -53,11 +55,11 @@ export function parseGcsUri(uri: string): { bucket: string; object: string } | u
 }
 
 /**
- * The local path of a `gs://bucket/object` URI (a `*` left in place) inside the bucket's folder.
+ * The local path of a `gs://bucket/object` URI (a `*` left in place) inside the bucket's folder
+ * under `root` (the stand-in folder, or the local mirror of a Cloud Storage emulator, object-store.ts).
  * @throws BigQueryError accessDenied when the object path leaves the bucket's folder.
  */
-export function gcsPattern(uri: string, parsed: { bucket: string; object: string }): string {
-  const root = gcsRoot();
+export function gcsPattern(uri: string, parsed: { bucket: string; object: string }, root = gcsRoot()): string {
   const bucketDir = path.resolve(root, parsed.bucket);
   const p = path.resolve(bucketDir, parsed.object);
   if (parsed.bucket === '.' || parsed.bucket === '..' || !isInside(bucketDir, root) || p === bucketDir || !isInside(p, bucketDir))
@@ -96,4 +98,67 @@ export function destinationFile(uri: string): string {
   }
   fs.mkdirSync(path.dirname(file), { recursive: true });
   return file;
+}
+
+/**
+ * The local folder as an ObjectStore (object-store.ts): objects are the regular files under
+ * `<gcsDir>/<bucket>/`, their generation the modification time. Load jobs and external tables
+ * read this folder through src/jobs/source-uris.ts (symbolic-link and `file://` rules included);
+ * this store serves the writers (storage-uris.ts `openDestination`) and listings.
+ */
+export class LocalFolderStore implements ObjectStore {
+  readonly kind = 'local-folder';
+
+  /** Regular files of the bucket's folder whose names start with `prefix`, sorted; [] without the folder. */
+  async list(bucket: string, prefix: string): Promise<StoredObject[]> {
+    const root = gcsRoot();
+    const dir = path.resolve(root, bucket);
+    if (bucket === '.' || bucket === '..' || dir === root || !isInside(dir, root)) return [];
+    const out: StoredObject[] = [];
+    const walk = async (d: string): Promise<void> => {
+      let entries: fs.Dirent[];
+      try {
+        entries = await fs.promises.readdir(d, { withFileTypes: true });
+      } catch {
+        return; // No such folder: nothing listed.
+      }
+      for (const e of entries) {
+        const p = path.join(d, e.name);
+        if (e.isDirectory()) await walk(p);
+        else if (e.isFile()) {
+          const name = path.relative(dir, p).split(path.sep).join('/');
+          if (name.startsWith(prefix)) out.push(await this.described(name, p));
+        }
+      }
+    };
+    await walk(dir);
+    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** The file `<gcsDir>/<bucket>/<name>` when it is a regular file inside the bucket's folder. */
+  async stat(bucket: string, name: string): Promise<StoredObject | undefined> {
+    const uri = `gs://${bucket}/${name}`;
+    const p = gcsPattern(uri, { bucket, object: name });
+    try {
+      return (await fs.promises.lstat(p)).isFile() ? await this.described(name, p) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The folder's own file. */
+  async read(bucket: string, object: StoredObject): Promise<string> {
+    return gcsPattern(`gs://${bucket}/${object.name}`, { bucket, object: object.name });
+  }
+
+  /** Copies `file` into the folder (nothing to do when it was written there directly). */
+  async write(file: string, bucket: string, name: string): Promise<void> {
+    const dest = destinationFile(`gs://${bucket}/${name}`);
+    if (path.resolve(file) !== dest) await fs.promises.copyFile(file, dest);
+  }
+
+  private async described(name: string, p: string): Promise<StoredObject> {
+    const st = await fs.promises.stat(p);
+    return { name, size: st.size, generation: String(Math.trunc(st.mtimeMs * 1000)) };
+  }
 }

@@ -6,6 +6,7 @@
  */
 import { componentLogger, silentLogger, type Logger } from '../config/logger.js';
 import { setGcsRoot } from './cloud-storage.js';
+import { releaseObjectStore, useObjectStore } from './storage-uris.js';
 import { AnalyzerClient } from '../analyzer/client.js';
 import { CatalogStore, type TableMeta } from '../catalog/store.js';
 import { StatementAnalyzer } from './analyze.js';
@@ -44,6 +45,8 @@ export interface EngineOptions {
   maxResponseBytes?: number;
   /** The local directory standing in for Cloud Storage (src/engine/cloud-storage.ts; default `$TMPDIR/bqemu-gcs`). */
   gcsDir?: string;
+  /** A Cloud Storage emulator `gs://` URIs go to instead (`STORAGE_EMULATOR_HOST`, src/engine/storage-uris.ts). */
+  storageEmulatorHost?: string;
   /** The emulator's logger (src/config/logger.ts); the engine and the analyzer log through children of it. */
   log?: Logger;
 }
@@ -78,6 +81,7 @@ export class Engine implements EngineServices {
   static async start(opts: EngineOptions = {}): Promise<Engine> {
     // The analyzer child and DuckDB start side by side (cold start: docs/ARCHITECTURE.md §8).
     if (opts.gcsDir) setGcsRoot(opts.gcsDir);
+    useObjectStore(opts.storageEmulatorHost);
     const analyzer = new AnalyzerClient(componentLogger(opts.log, 'analyzer'));
     const log = componentLogger(opts.log, 'engine');
     const [db] = await Promise.all([Database.open(opts.dataDir, { ...opts.database, log }), analyzer.start()]);
@@ -103,5 +107,6 @@ export class Engine implements EngineServices {
   stop(): void {
     this.analyzer.stop();
     this.db.close();
+    releaseObjectStore();
   }
 }

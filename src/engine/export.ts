@@ -1,9 +1,9 @@
 /**
  * EXPORT DATA OPTIONS(uri = 'gs://bucket/path/*.ext', format = …) AS query (BigQuery "EXPORT DATA
- * statement"). The emulator has no Cloud Storage: `gs://bucket/path` is written under the local
- * directory `BQEMU_GCS_DIR` (default `$TMPDIR/bqemu-gcs`) as `<dir>/bucket/path`, the `*` becoming
- * the shard number `000000000000` as BigQuery names a single shard; a URI leaving that folder is
- * refused (cloud-storage.ts `destinationFile`). CSV (header unless
+ * statement"). `gs://bucket/path` is written under the local directory `BQEMU_GCS_DIR` (default
+ * `$TMPDIR/bqemu-gcs`) as `<dir>/bucket/path`, or uploaded to the Cloud Storage emulator named by
+ * `STORAGE_EMULATOR_HOST` (storage-uris.ts `openDestination`), the `*` becoming the shard number
+ * `000000000000` as BigQuery names a single shard; a URI leaving its bucket is refused. CSV (header unless
  * `header = false`, `field_delimiter`), JSON (newline-delimited) and AVRO (`use_avro_logical_types`,
  * DEFLATE) carry BigQuery's export text through the writers extract jobs use (export-writers.ts);
  * PARQUET is written by DuckDB's COPY. GZIP compresses CSV and JSON.
@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import type { Node } from '../analyzer/ast.js';
 import { BigQueryError } from '../errors/errors.js';
-import { destinationFile } from './cloud-storage.js';
+import { openDestination } from './storage-uris.js';
 import type { Engine, QueryOptions, StatementHandler, StatementHandlers, StatementResult } from './engine-types.js';
 import { colName, type LowerContext } from './lower/context.js';
 import { lowerScan } from './lower/scans.js';
@@ -33,8 +33,25 @@ async function exportData(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
     throw BigQueryError.notSupported(`EXPORT DATA compression ${compression} for ${format}`);
   const result: StatementResult = { statementType: 'EXPORT_DATA', schema: [], rows: [] };
   if (opts.dryRun) return result;
-  const file = destinationFile(uri);
-  if (fs.existsSync(file) && o.overwrite !== true) throw BigQueryError.exportDestinationExists(uri);
+  const dest = await openDestination(uri);
+  if (dest.exists && o.overwrite !== true) {
+    await dest.discard();
+    throw BigQueryError.exportDestinationExists(uri);
+  }
+  const file = dest.file;
+  try {
+    // JobStatistics2.exportDataStatistics (recorded http/jobs/export_csv_query_job: one file, its rows).
+    result.exportDataStatistics = { fileCount: 1, rowCount: await writeExport(e, stmt, ctx, o, file, format, compression) };
+    await dest.commit();
+  } catch (err) {
+    await dest.discard();
+    throw err;
+  }
+  return result;
+}
+
+/** Writes the query's rows to the local `file` in `format`; the number of rows written. */
+async function writeExport(e: Engine, stmt: Node, ctx: LowerContext, o: Record<string, unknown>, file: string, format: string, compression: string): Promise<number> {
   const outs: Node[] = stmt.outputColumnList ?? [];
   const source = lowerScan(stmt.query, ctx);
   let rowCount: number;
@@ -53,9 +70,7 @@ async function exportData(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
     }
     rowCount = rows.length;
   }
-  // JobStatistics2.exportDataStatistics (recorded http/jobs/export_csv_query_job: one file, its rows).
-  result.exportDataStatistics = { fileCount: 1, rowCount };
-  return result;
+  return rowCount;
 }
 
 export const EXPORT = { ExportDataStmt: exportData } satisfies StatementHandlers;

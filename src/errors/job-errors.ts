@@ -108,3 +108,13 @@ export function schemaUpdateDisposition(): BigQueryError {
     'Schema update options should only be specified with WRITE_APPEND disposition, or with WRITE_TRUNCATE disposition on a table partition.',
   );
 }
+
+/**
+ * 500 backendError when the Cloud Storage service behind `gs://` URIs (the emulator named by
+ * `STORAGE_EMULATOR_HOST`) fails or cannot be reached: not a client mistake, so BigQuery's reason
+ * for a failure on its side (https://cloud.google.com/bigquery/docs/error-messages: backendError),
+ * with the storage service's own message. The text is the emulator's own.
+ */
+export function cloudStorageFailed(uri: string, detail: string): BigQueryError {
+  return new BigQueryError('backendError', `Error while reading or writing ${uri} in Cloud Storage: ${detail}`);
+}

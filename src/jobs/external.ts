@@ -6,7 +6,8 @@
  * by its one-part name.
  *
  * - `sourceUris`: `gs://bucket/path` (the local Cloud Storage stand-in `BQEMU_GCS_DIR`, as EXPORT
- *   DATA writes it, src/engine/cloud-storage.ts), `file:///path` or an absolute local path under a
+ *   DATA writes it, src/engine/cloud-storage.ts; or the Cloud Storage emulator of
+ *   `STORAGE_EMULATOR_HOST`, src/engine/storage-uris.ts), `file:///path` or an absolute local path under a
  *   folder the user allowed (source-uris.ts: 403 accessDenied outside). One `*` matches any
  *   characters, `/` included (BigQuery wildcard URIs). No matching file: 404 notFound.
  * - `sourceFormat`: CSV (default), NEWLINE_DELIMITED_JSON, PARQUET; others are "not supported".

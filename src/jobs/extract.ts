@@ -1,7 +1,8 @@
 /**
  * Extract jobs (REST JobConfigurationExtract, src/server/rest/bigquery-v2-discovery.json): a table's rows are
- * written to Cloud Storage URIs. The emulator has no Cloud Storage: `gs://bucket/path` is a file
- * under BQEMU_GCS_DIR, as for EXPORT DATA (src/engine/cloud-storage.ts `destinationFile`: never outside that folder); a `*` in a URI
+ * written to Cloud Storage URIs: `gs://bucket/path` is a file under BQEMU_GCS_DIR, or an object
+ * uploaded to the Cloud Storage emulator named by `STORAGE_EMULATOR_HOST`, as for EXPORT DATA
+ * (src/engine/storage-uris.ts `openDestination`: never outside its bucket); a `*` in a URI
  * becomes the shard number `000000000000` (the name BigQuery gives a single shard). With several
  * destination URIs the rows are split over them in order, one file each.
  *
@@ -22,10 +23,11 @@
  */
 import type { Engine } from '../engine/engine.js';
 import { quoteIdent } from '../engine/duckdb/types.js';
-import { destinationFile } from '../engine/cloud-storage.js';
+import { openDestination, type Destination } from '../engine/storage-uris.js';
 import { readRows } from '../engine/statement-context.js';
 import { flushedRowsPredicate } from '../engine/streaming-buffer.js';
 import { BigQueryError } from '../errors/errors.js';
+import type { Column } from '../types/schema.js';
 import type { Value } from '../types/types.js';
 import { writeAvro, writeTextFile } from '../engine/export-writers.js';
 import type { JobRecord } from './jobs-model.js';
@@ -103,10 +105,23 @@ export async function executeExtractJob(e: Engine, job: JobRecord): Promise<void
     if (nested) throw BigQueryError.nestedSchemaNotExportable(nested.name);
   }
   const uris = destinationUris(x);
-  const files = uris.map((u) => destinationFile(u));
+  const dests: Destination[] = [];
+  try {
+    for (const u of uris) dests.push(await openDestination(u));
+    await writeFiles(e, x, t.duckName, columns, dests.map((d) => d.file), format, compression, await flushedRowsPredicate(e, t));
+    for (const d of dests) await d.commit();
+  } catch (err) {
+    for (const d of dests) await d.discard();
+    throw err;
+  }
+  job.extractStats = { destinationUriFileCounts: uris.map(() => 1), inputBytes: await tableBytes(e, ref) };
+}
+
+/** Writes the table's flushed rows (`flushed`, a predicate) to the local `files`, split in order. */
+async function writeFiles(e: Engine, x: Record<string, any>, duckName: string, columns: Column[], files: string[], format: string, compression: string, flushed: string): Promise<void> {
   const list = columns.map((c) => quoteIdent(c.name)).join(', ');
   // Rows still in the streaming buffer are not exported (src/engine/streaming-buffer.ts).
-  const from = `${quoteIdent(t.duckName)} WHERE ${await flushedRowsPredicate(e, t)}`;
+  const from = `${quoteIdent(duckName)} WHERE ${flushed}`;
   if (format === 'PARQUET') {
     // One file per URI; several URIs split the rows by rowid ranges.
     const codec = compression === 'NONE' ? 'uncompressed' : compression.toLowerCase();
@@ -134,5 +149,4 @@ export async function executeExtractJob(e: Engine, job: JobRecord): Promise<void
       });
     }
   }
-  job.extractStats = { destinationUriFileCounts: uris.map(() => 1), inputBytes: await tableBytes(e, ref) };
 }

@@ -14,9 +14,8 @@
  * slices of ROWS_PER_SLICE rows.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { gcsRoot, isInside } from '../engine/cloud-storage.js';
+import { fileLabel } from '../engine/storage-uris.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Column } from '../types/schema.js';
 import { typesEqual, type BqType, type Value } from '../types/types.js';
@@ -38,12 +37,6 @@ function columnNames(types: OrcType[]): string[] {
 
 /** Rows decoded between two yields to the event loop. */
 const ROWS_PER_SLICE = 4096;
-
-/** How an error names a source file: its gs:// URI when it lies in the Cloud Storage stand-in folder. */
-function fileLabel(f: string): string {
-  const root = gcsRoot();
-  return isInside(f, root) ? `gs://${path.relative(root, f).split(path.sep).join('/')}` : f;
-}
 
 /** The rows of one ORC file, with its columns. */
 async function readFile(f: string, file: OrcFile, opts: OrcMappingOptions): Promise<{ columns: Column[]; rows: Value[][] }> {

@@ -4,7 +4,7 @@
  * written into `destinationTable` with the load job's dispositions (destination.ts).
  *
  * - sourceUris: as external tables read them (source-uris.ts `sourceFiles`: gs:// under BQEMU_GCS_DIR
- *   with one `*` wildcard, file:// and absolute paths under the folders the user allowed; 403
+ *   or in the Cloud Storage emulator of STORAGE_EMULATOR_HOST, with one `*` wildcard, file:// and absolute paths under the folders the user allowed; 403
  *   accessDenied outside them).
  * - sourceFormat: CSV (default), NEWLINE_DELIMITED_JSON, PARQUET, AVRO (load-avro.ts), ORC
  *   (load-orc.ts); the others are rejected as not supported.

@@ -4,7 +4,8 @@
  * files, never outside the emulator's own data.
  *
  * - `gs://bucket/object`: the Cloud Storage stand-in folder (src/engine/cloud-storage.ts), inside
- *   the bucket's folder.
+ *   the bucket's folder; with `STORAGE_EMULATOR_HOST` set, local copies of the Cloud Storage
+ *   objects (src/engine/storage-uris.ts `objectFiles`).
  * - `file:///path` and `/path` (the emulator's local forms): only under the Cloud Storage stand-in
  *   folder and the directories the user allowed (`bqemu serve --allow-local-files DIR`, repeatable,
  *   or `BQEMU_ALLOW_LOCAL_FILES`; none by default). A media upload's data is the job's own file
@@ -22,6 +23,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { gcsPattern, gcsRoot, isInside, parseGcsUri, realPath } from '../engine/cloud-storage.js';
+import { objectFiles, objectStore } from '../engine/storage-uris.js';
 import { BigQueryError } from '../errors/errors.js';
 
 /** Directories each emulator (its engine) allows local reads from, besides the stand-in folder. */
@@ -91,6 +93,9 @@ async function walk(scope: Scope, dir: string, out: string[]): Promise<void> {
 
 /** The files of one URI, sorted (a wildcard's matches). */
 async function filesOf(engine: object, uri: string): Promise<string[]> {
+  // With a Cloud Storage service configured (STORAGE_EMULATOR_HOST), gs:// objects are downloaded.
+  const gs = parseGcsUri(uri);
+  if (gs && objectStore().kind === 'cloud-storage') return objectFiles(uri, gs, () => BigQueryError.sourceUriWildcards(uri));
   const scope = scopeOf(engine, uri);
   const { pattern } = scope;
   const star = pattern.indexOf('*');

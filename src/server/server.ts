@@ -90,6 +90,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     database: { memoryLimit: config.memoryLimit, tempDirectory: config.tempDirectory },
     maxResponseBytes: config.maxResponseBytes,
     gcsDir: config.gcsDir,
+    storageEmulatorHost: config.storageEmulatorHost,
     log,
   });
   setAllowedLocalDirs(engine, config.allowLocalFiles);
