@@ -30,12 +30,38 @@ function operandText(c: FnCall, i: number, asDouble: boolean): string {
 /**
  * FLOAT64 `+ - * /` of finite operands that overflows raises `double overflow: 1e+308 * 10`
  * (ZetaSQL arithmetics.h, which BigQuery runs); non-finite operands give IEEE results.
+ * The check of one operation (`nestedCheck`) repeats its operands, so checks nested in checks grow
+ * 4× per level (`a * (1 - b) * (1 + c)` was 5 kB of SQL evaluated about 3× over). A tree of `+ - *`
+ * is therefore computed unchecked and checked once, at its root: + - * never turn ±inf or NaN back
+ * into a finite number, so a finite result had no overflow anywhere below; only rows whose result is
+ * ±inf or NaN evaluate the nested form, which raises BigQuery's error naming the operation that
+ * overflowed (or gives the IEEE value when an operand was already non-finite). A NULL result stays
+ * NULL. `/` is not merged (its own check also raises division by zero).
  */
 function doubleOverflow(c: FnCall, op: string, r: string): string {
-  const [a, b] = c.args;
-  const msg = `'double overflow: ' || ${operandText(c, 0, true)} || ' ${op} ' || ${operandText(c, 1, true)}`;
+  if (op === '/') return nestedCheck(c, op, r, c.args[0]!, c.args[1]!);
+  const [a, b] = c.args.map((x) => F64_TREES.get(x!) ?? { unchecked: x!, nested: x! });
+  const nested = nestedCheck(c, op, `(${a.nested} ${op} ${b.nested})`, a.nested, b.nested);
+  const unchecked = `(${a.unchecked} ${op} ${b.unchecked})`;
+  const sql = `CASE WHEN NOT isfinite(${unchecked}) THEN ${nested} ELSE ${unchecked} END`;
+  if (F64_TREES.size >= F64_TREES_MAX) F64_TREES.clear();
+  F64_TREES.set(sql, { unchecked, nested });
+  return sql;
+}
+
+/** One operation's check: raises on an infinite result of finite operands `a` and `b`. */
+function nestedCheck(c: FnCall, op: string, r: string, a: string, b: string): string {
+  const msg = `'double overflow: ' || printf('%.6g', CAST(${a} AS DOUBLE)) || ' ${op} ' || printf('%.6g', CAST(${b} AS DOUBLE))`;
   return `CASE WHEN isinf(${r}) AND isfinite(${a}) AND isfinite(${b}) THEN ${raise(c, msg)} ELSE ${r} END`;
 }
+
+/**
+ * Checked `+ - *` trees by their SQL text (what an enclosing operation receives as an argument):
+ * the tree unchecked and its nested per-operation form. Bounded; a miss only costs the enclosing
+ * operation its merge.
+ */
+const F64_TREES = new Map<string, { unchecked: string; nested: string }>();
+const F64_TREES_MAX = 2000;
 
 /**
  * INTERVAL / INT64 (operators "Interval arithmetic operators": `INTERVAL 10 YEAR / 3` is

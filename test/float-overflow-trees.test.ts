@@ -1,0 +1,38 @@
+/**
+ * FLOAT64 `+ - *` trees are computed unchecked and checked once at their root
+ * (src/functions/operators.ts doubleOverflow); BigQuery's semantics must not change: an operation
+ * of finite operands that overflows raises `double overflow: <a> <op> <b>` naming that operation
+ * (ZetaSQL's arithmetic, which BigQuery runs: "Floating point semantics",
+ * https://cloud.google.com/bigquery/docs/reference/standard-sql/data-types#floating_point_semantics),
+ * even when the overflow is hidden by a later operation (inf − inf is NaN); non-finite operands give
+ * IEEE results; NULL stays NULL. Through `@google-cloud/bigquery`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+
+let t: TestEmulator;
+beforeAll(async () => {
+  t = await startTestEmulator();
+});
+afterAll(async () => t?.emu.close());
+
+const one = async (query: string) => Object.values(((await t.bq.query({ query }))[0] as Record<string, unknown>[])[0])[0];
+
+describe('FLOAT64 arithmetic trees', () => {
+  it('an overflow inside a tree raises the error of the operation that overflowed', async () => {
+    const e = await errorOf(t.bq.query({ query: 'SELECT (x * 10) - 1 + x AS v FROM UNNEST([1e308]) AS x' }));
+    expect(e.message).toContain('double overflow: 1e+308 * 10');
+  });
+
+  it('an overflow hidden by a later operation (inf - inf = NaN) still raises', async () => {
+    const e = await errorOf(t.bq.query({ query: 'SELECT (x * 10) - (x * 10) AS v FROM UNNEST([1e308]) AS x' }));
+    expect(e.message).toContain('double overflow: 1e+308 * 10');
+  });
+
+  it('non-finite operands give IEEE results, NULL stays NULL, finite values are exact', async () => {
+    expect(await one(`SELECT (x * 2) - 1 AS v FROM UNNEST([CAST('inf' AS FLOAT64)]) AS x`)).toBe(Infinity);
+    expect(Number.isNaN(await one(`SELECT (x * 2) - x AS v FROM UNNEST([CAST('inf' AS FLOAT64)]) AS x`))).toBe(true);
+    expect(await one('SELECT (x * 2) - 1 AS v FROM UNNEST([CAST(NULL AS FLOAT64)]) AS x')).toBeNull();
+    expect(await one('SELECT x * (1 - 0.25) * (1 + 0.5) AS v FROM UNNEST([8.0]) AS x')).toBe(9);
+  });
+});
