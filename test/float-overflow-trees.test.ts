@@ -5,7 +5,9 @@
  * (ZetaSQL's arithmetic, which BigQuery runs: "Floating point semantics",
  * https://cloud.google.com/bigquery/docs/reference/standard-sql/data-types#floating_point_semantics),
  * even when the overflow is hidden by a later operation (inf − inf is NaN); non-finite operands give
- * IEEE results; NULL stays NULL. Through `@google-cloud/bigquery`.
+ * IEEE results; NULL stays NULL. Comparisons with a number literal are written without the
+ * NULL/NaN CASE (same page: NaN compared with anything is FALSE, `!=` TRUE; NULL gives NULL).
+ * Through `@google-cloud/bigquery`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';
@@ -34,5 +36,25 @@ describe('FLOAT64 arithmetic trees', () => {
     expect(Number.isNaN(await one(`SELECT (x * 2) - x AS v FROM UNNEST([CAST('inf' AS FLOAT64)]) AS x`))).toBe(true);
     expect(await one('SELECT (x * 2) - 1 AS v FROM UNNEST([CAST(NULL AS FLOAT64)]) AS x')).toBeNull();
     expect(await one('SELECT x * (1 - 0.25) * (1 + 0.5) AS v FROM UNNEST([8.0]) AS x')).toBe(9);
+  });
+});
+
+describe('FLOAT64 comparisons with a number literal', () => {
+  it('NaN compares FALSE (TRUE for !=) on either side, NULL gives NULL, numbers compare', async () => {
+    const cols = "x > 1.5, x >= 1.5, x < 1.5, x <= 1.5, x = 1.5, x != 1.5, 1.5 < x, 1.5 <= x, 1.5 > x, 1.5 >= x, 1.5 = x, 1.5 != x";
+    const rows = (await t.bq.query({ query: `SELECT ${cols.split(', ').map((e, i) => `${e} AS c${i}`).join(', ')} FROM UNNEST([CAST('nan' AS FLOAT64), NULL, 2.0]) AS x WITH OFFSET o ORDER BY o` }))[0] as Record<string, unknown>[];
+    expect(rows.map((r) => Object.values(r))).toEqual([
+      [false, false, false, false, false, true, false, false, false, false, false, true],
+      Array(12).fill(null),
+      [true, true, false, false, false, true, true, true, false, false, false, true],
+    ]);
+  });
+
+  it('a WHERE against a literal drops NaN rows (and keeps them for !=)', async () => {
+    const n = async (cond: string) => ((await t.bq.query({ query: `SELECT COUNT(*) AS n FROM UNNEST([CAST('nan' AS FLOAT64), 1.0, 5.0, NULL]) AS x WHERE ${cond}` }))[0] as { n: number }[])[0].n;
+    expect(await n('x > 0')).toBe(2);
+    expect(await n('0 < x')).toBe(2);
+    expect(await n('x >= 5')).toBe(1);
+    expect(await n('x != 1')).toBe(2);
   });
 });

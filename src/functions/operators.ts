@@ -109,6 +109,8 @@ function additive(op: '+' | '-') {
 }
 
 const isFloat = (c: FnCall, i: number) => c.argTypes[i]?.kind === 'FLOAT64';
+/** A lowered number literal (`'300'::DOUBLE`, `CAST(24 AS BIGINT)`, `1.5`): never NULL, never NaN. */
+const NUMBER_LITERAL = /^(?:'-?[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?'::DOUBLE|CAST\(-?[0-9]+ AS BIGINT\)|-?[0-9]+(?:\.[0-9]+)?)$/;
 const NAN_FALSE: Record<string, boolean> = { '=': true, '<>': false, '<': true, '<=': true, '>': true, '>=': true };
 
 /**
@@ -119,6 +121,16 @@ const NAN_FALSE: Record<string, boolean> = { '=': true, '<>': false, '<': true, 
 const cmp = (op: string) => (c: FnCall) => {
   const [a, b] = c.args;
   if (!isFloat(c, 0) && !isFloat(c, 1)) return `(${a} ${op} ${b})`;
+  // Against a number literal (never NULL or NaN) only the other side can be NaN, and DuckDB's order
+  // (NaN above +inf) already answers BigQuery's FALSE for `=`, and for `<`, `<=` with NaN on the
+  // left (`>`, `>=` with NaN on the right), and TRUE for `<>`: the other cases exclude NaN. NULL
+  // stays NULL. The plain comparison keeps DuckDB's filter pushdown and zone maps.
+  const lit = [a, b].map((x) => NUMBER_LITERAL.test(x!));
+  if (lit[0] !== lit[1]) {
+    const x = lit[0] ? b : a;
+    const nanIsTrue = lit[0] ? op === '<' || op === '<=' : op === '>' || op === '>=';
+    return nanIsTrue ? `((${a} ${op} ${b}) AND NOT isnan(${x}))` : `(${a} ${op} ${b})`;
+  }
   const nanResult = NAN_FALSE[op] ? 'FALSE' : 'TRUE';
   return `CASE WHEN ${a} IS NULL OR ${b} IS NULL THEN NULL WHEN isnan(${a}) OR isnan(${b}) THEN ${nanResult} ELSE (${a} ${op} ${b}) END`;
 };
