@@ -21,7 +21,7 @@ export async function runTpchBench(args: { tpch: number[]; tpchIters: number; wr
     '- data: bench/tpch-data.ts (seeded SQL generator run in DuckDB, seed 17), written as Parquet and loaded into bqemu by load jobs; the same tables stay in the raw DuckDB',
     '- bqemu = the 22 queries in GoogleSQL through `@google-cloud/bigquery` (jobs.query + every page) against an in-process emulator; lowered = the DuckDB SQL bqemu lowers the query to, run directly on the emulator\'s DuckDB (rows materialised); raw = the DuckDB-dialect twin on the raw DuckDB (rows materialised)',
     '- answers: bqemu\'s rows compared with raw DuckDB\'s in order, doubles within 1e-9 relative',
-    `- timing: p50 of ${args.tpchIters} runs after 1 warm-up, per side`,
+    `- timing: p50 of ${args.tpchIters} rounds after 1 warm-up round; in each round bqemu, the lowered SQL and raw DuckDB run in turn (same machine load)`,
   ];
   for (const sf of args.tpch) {
     const c = tpchCounts(sf);

@@ -151,20 +151,9 @@ export function firstDifference(got: unknown[][], want: unknown[][]): string | u
   return undefined;
 }
 
-async function timed(iters: number, warmup: number, op: () => Promise<unknown>): Promise<Stats> {
-  for (let i = 0; i < warmup; i++) await op();
-  const ms: number[] = [];
-  for (let i = 0; i < iters; i++) {
-    const t0 = performance.now();
-    await op();
-    ms.push(performance.now() - t0);
-  }
-  return stats(ms);
-}
-
 /**
  * Runs every query once on both sides and compares the rows; with `iters` > 0 also times bqemu,
- * raw DuckDB and the lowered SQL (`warmup` untimed runs first).
+ * the lowered SQL and raw DuckDB in turns (`warmup` untimed rounds first).
  */
 export async function runTpch(suite: TpchSuite, o: { iters: number; warmup: number; log?: (s: string) => void; only?: string[] }): Promise<TpchQueryResult[]> {
   const out: TpchQueryResult[] = [];
@@ -176,10 +165,24 @@ export async function runTpch(suite: TpchSuite, o: { iters: number; warmup: numb
       r.rows = want.length;
       r.mismatch = firstDifference(await suite.bqRows(q.bq), want);
       if (o.iters > 0) {
-        r.bqemu = await timed(o.iters, o.warmup, () => suite.bqRows(q.bq));
-        r.duck = await timed(o.iters, o.warmup, () => suite.duckRows(q.duck));
+        // The three sides take turns, so that each sees the same (shared, changing) machine load.
         const lowered = await suite.lowered(q.bq);
-        r.lowered = await timed(o.iters, o.warmup, async () => (await suite.emu.engine.db.readAll(lowered)).getRowsJS());
+        const sides: [keyof typeof ms, () => Promise<unknown>][] = [
+          ['bqemu', () => suite.bqRows(q.bq)],
+          ['lowered', async () => (await suite.emu.engine.db.readAll(lowered)).getRowsJS()],
+          ['duck', () => suite.duckRows(q.duck)],
+        ];
+        const ms = { bqemu: [] as number[], lowered: [] as number[], duck: [] as number[] };
+        for (let i = 0; i < o.warmup + o.iters; i++) {
+          for (const [k, f] of sides) {
+            const t0 = performance.now();
+            await f();
+            if (i >= o.warmup) ms[k].push(performance.now() - t0);
+          }
+        }
+        r.bqemu = stats(ms.bqemu);
+        r.lowered = stats(ms.lowered);
+        r.duck = stats(ms.duck);
       }
     } catch (e) {
       r.mismatch = `failed: ${(e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 300)}`;

@@ -58,3 +58,16 @@ describe('FLOAT64 comparisons with a number literal', () => {
     expect(await n('x != 1')).toBe(2);
   });
 });
+
+describe('FLOAT64 comparisons with a scalar subquery', () => {
+  it('NaN, NULL and no row from the subquery keep BigQuery semantics; two rows are an error', async () => {
+    const nan = "(SELECT MAX(y) FROM UNNEST([CAST('nan' AS FLOAT64)]) AS y)";
+    const none = '(SELECT y FROM UNNEST([1.0]) AS y WHERE y > 5)';
+    const row = Object.values(((await t.bq.query({ query: `SELECT 1.0 < ${nan} AS a, 1.0 != ${nan} AS b, 1.0 < ${none} AS c, x > (SELECT MIN(y) FROM UNNEST([0.5, 2.0]) AS y WHERE y < x) AS d FROM UNNEST([1.0]) AS x` }))[0] as Record<string, unknown>[])[0]);
+    expect(row).toEqual([false, true, null, true]);
+    const e = await errorOf(t.bq.query({ query: 'SELECT 1.0 < (SELECT y FROM UNNEST([1.0, 2.0]) AS y) AS v' }));
+    // (BigQuery's text is "Scalar subquery produced more than one element"; the emulator still answers
+    // DuckDB's "More than one row returned by a subquery…" for every scalar subquery, compared or not.)
+    expect(e.message).toMatch(/more than one/i);
+  });
+});

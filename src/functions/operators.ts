@@ -132,8 +132,29 @@ const cmp = (op: string) => (c: FnCall) => {
     return nanIsTrue ? `((${a} ${op} ${b}) AND NOT isnan(${x}))` : `(${a} ${op} ${b})`;
   }
   const nanResult = NAN_FALSE[op] ? 'FALSE' : 'TRUE';
-  return `CASE WHEN ${a} IS NULL OR ${b} IS NULL THEN NULL WHEN isnan(${a}) OR isnan(${b}) THEN ${nanResult} ELSE (${a} ${op} ${b}) END`;
+  const full = (x: string, y: string) => `CASE WHEN ${x} IS NULL OR ${y} IS NULL THEN NULL WHEN isnan(${x}) OR isnan(${y}) THEN ${nanResult} ELSE (${x} ${op} ${y}) END`;
+  // A scalar subquery operand would be evaluated three times (DuckDB plans each copy): the
+  // comparison is evaluated inside it instead, over its one value (no row: NULL, as before).
+  const sub = [a, b].findIndex((x) => isScalarSubquery(x!));
+  if (sub >= 0) return `(SELECT ${sub === 0 ? full('"__cmp"', b!) : full(a!, '"__cmp"')} FROM ${sub === 0 ? a : b} AS "__cmp_s"("__cmp"))`;
+  return full(a!, b!);
 };
+
+/** True when `x` is exactly one lowered scalar subquery, `(SELECT c<n> FROM (…))` (src/engine/lower/exprs.ts). */
+function isScalarSubquery(x: string): boolean {
+  if (!/^\(SELECT c\d+ FROM \(/.test(x)) return false;
+  let depth = 0;
+  for (let i = 0; i < x.length; i++) {
+    const ch = x[i];
+    if (ch === "'") {
+      i = x.indexOf("'", i + 1);
+      while (i >= 0 && x[i + 1] === "'") i = x.indexOf("'", i + 2);
+      if (i < 0) return false;
+    } else if (ch === '(') depth++;
+    else if (ch === ')' && --depth === 0) return i === x.length - 1;
+  }
+  return false;
+}
 
 /** CASE WHEN … (ZetaSQL `$case_no_value`: when1, then1, …, [else]). */
 function caseNoValue(c: FnCall): string {
