@@ -217,7 +217,13 @@ function inArray(c: FnCall): string {
 }
 
 /** x LIKE ANY (p1, p2, …) / LIKE ALL: OR / AND of the single comparisons (three-valued). */
-const likeList = (op: 'OR' | 'AND') => (c: FnCall) => `(${c.args.slice(1).map((p) => `(${c.args[0]} LIKE ${p} ESCAPE '\\')`).join(` ${op} `)})`;
+/**
+ * `x LIKE p` with BigQuery's backslash escapes. A pattern literal without a backslash needs no
+ * ESCAPE clause, and DuckDB optimises only LIKE without one (a `%word%` or `prefix%` pattern
+ * becomes contains / prefix: measured 4–5× faster on 2M strings).
+ */
+const like = (x: string, p: string): string => (/^'(?:[^'\\]|'')*'::VARCHAR$/.test(p) ? `(${x} LIKE ${p})` : `(${x} LIKE ${p} ESCAPE '\\')`);
+const likeList = (op: 'OR' | 'AND') => (c: FnCall) => `(${c.args.slice(1).map((p) => like(c.args[0]!, p!)).join(` ${op} `)})`;
 /** The array forms: NULL array or value gives NULL. */
 const likeArray = (op: 'OR' | 'AND') => (c: FnCall) => {
   const [x, a] = c.args;
@@ -257,7 +263,7 @@ export const OPERATOR_FUNCTIONS: FnTable = {
   $is_false: template('($1 IS FALSE)'),
   $is_distinct_from: template('($1 IS DISTINCT FROM $2)'),
   $is_not_distinct_from: template('($1 IS NOT DISTINCT FROM $2)'),
-  $like: template('($1 LIKE $2 ESCAPE \'\\\')'),
+  $like: (c) => like(c.args[0]!, c.args[1]!),
   $in: inList,
   $in_array: inArray,
   $between: (c) => {
