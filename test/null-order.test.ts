@@ -93,3 +93,12 @@ describe('the lowered SQL and its DuckDB plan', () => {
     expect((await h.lower('SELECT a.id FROM ds.t AS a LEFT JOIN ds.t AS b ON a.id = b.id ORDER BY b.id')).sql).toMatch(/ORDER BY c\d+ ASC NULLS FIRST/);
   });
 });
+
+describe('NULL literals are nullable keys', () => {
+  it('a computed key that is NULL (CONCAT with a NULL literal) still sorts first on ASC', async () => {
+    const rows = await q(`SELECT k FROM (SELECT CONCAT('x', NULL) AS k UNION ALL SELECT 'a') ORDER BY k`);
+    expect(plain(rows)).toEqual([[null], ['a']]);
+    const sub = await q(`SELECT k FROM (SELECT IF(x = 1, CONCAT('b', NULL), CONCAT('a', CAST(x AS STRING))) AS k FROM UNNEST([1, 2]) AS x) ORDER BY k`);
+    expect(plain(sub)).toEqual([[null], ['a2']]);
+  });
+});

@@ -42,7 +42,8 @@ export function exprNeverNull(e: Node | undefined, known: ReadonlySet<string>): 
   if (!e) return false;
   switch (e.kind) {
     case 'Literal':
-      return !!e.value?.value;
+      // `value.value` is the ValueProto; its `value` names the oneof member set (none for NULL).
+      return !!e.value?.value?.value;
     case 'ColumnRef':
       return known.has(String(e.column?.columnId));
     case 'Cast':
