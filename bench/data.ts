@@ -29,7 +29,10 @@ export const DATASETS: DataSet[] = [
   { name: 'a', n: 100_000, m: 1000, columns: (id, mod) => [`${id} AS id`, `${mod} AS k`], description: 'ids 1..100,000, k = MOD(id, 1000)' },
   { name: 'b', n: 1000, m: 1000, columns: (_id, mod) => [`${mod} AS k`, `${mod} * 2 AS v`], description: 'k 0..999, v = k * 2' },
   { name: 't1m', n: 1_000_000, m: 100, columns: (id, mod) => [`${id} AS id`, `${mod} AS k`, `${id} / 7 AS v`], description: 'ids 1..1,000,000, k = MOD(id, 100), v = id / 7 (FLOAT64)' },
-  { name: 't2m', n: 2_000_000, m: 500_000, columns: (id, mod) => [`${id} AS id`, `${mod} AS k`], description: 'ids 1..2,000,000, k = MOD(id, 500000)' },
+  { name: 't2m', n: 2_000_000, m: 500_000, columns: (id, mod) => [`${id} AS id`, `${mod} AS k`, `${id} / 7 AS v`], description: 'ids 1..2,000,000, k = MOD(id, 500000), v = id / 7 (FLOAT64)' },
+  // The published emulator benchmark's tables of window_partition_1m and order_by_100k (bench/cases.ts).
+  { name: 'w1m', n: 1_000_000, m: 1000, columns: (id, mod) => [`${id} AS id`, `${mod} AS k`], description: 'ids 1..1,000,000, k = MOD(id, 1000)' },
+  { name: 'o100k', n: 100_000, m: 10_000, columns: (id, mod) => [`${id} AS id`, `${mod} AS k`], description: 'ids 1..100,000, k = MOD(id, 10000)' },
 ];
 
 /** Splits x into factors of at most 10 (e.g. 500000 → 10·10·10·10·10·5). */

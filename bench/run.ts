@@ -14,6 +14,9 @@
  *   --no-process        skip cold start and RSS
  *   --rss-queries N     small queries for the RSS run (default 10000; samples at 100, 1000, 2500, 5000 and N)
  *   --no-write          print only, do not write bench/results/
+ *   --tpch SF[,SF]      run the TPC-H-shaped suite (bench/tpch.ts) at these scale factors, writing
+ *                       `bench/results/<YYYY-MM-DD>-tpch.md`; `--only tpch` runs nothing else
+ *   --tpch-iters N      timed runs per TPC-H query and side (default 5, after 1 warm-up)
  *
  * The Storage Read cases run last, on an emulator of their own, and write
  * `bench/results/<YYYY-MM-DD>-storage.md`; then the Storage Write cases, writing
@@ -32,6 +35,7 @@ import { Target, errText } from './target.js';
 import { ReplayServer } from './replay.js';
 import { runStorageBench } from './storage-read.js';
 import { runStorageWriteBench } from './storage-write.js';
+import { runTpchBench } from './tpch-report.js';
 import fs from 'node:fs';
 
 /**
@@ -66,10 +70,12 @@ interface Args {
   storageRows: number;
   storageIters: number;
   writeRows: number;
+  tpch: number[];
+  tpchIters: number;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { peerProject: 'bench-project', process: true, rssQueries: 10_000, write: true, storageRows: 10_000_000, storageIters: 3, writeRows: 1_000_000 };
+  const a: Args = { peerProject: 'bench-project', process: true, rssQueries: 10_000, write: true, storageRows: 10_000_000, storageIters: 3, writeRows: 1_000_000, tpch: [], tpchIters: 5 };
   for (let i = 0; i < argv.length; i++) {
     const v = () => {
       const x = argv[++i];
@@ -86,6 +92,8 @@ function parseArgs(argv: string[]): Args {
       case '--storage-rows': a.storageRows = Number(v()); break;
       case '--storage-iters': a.storageIters = Number(v()); break;
       case '--write-rows': a.writeRows = Number(v()); break;
+      case '--tpch': a.tpch = v().split(',').map(Number); break;
+      case '--tpch-iters': a.tpchIters = Number(v()); break;
       default: throw new Error(`unknown option ${argv[i]} (see bench/run.ts)`);
     }
   }
@@ -259,10 +267,11 @@ async function main(): Promise<void> {
   const args = parseArgs(argv);
   const storage = !args.only || args.only.includes('storage');
   const writeApi = !args.only || args.only.includes('write');
-  if (args.only) args.only = args.only.filter((n) => n !== 'storage' && n !== 'write');
+  if (args.only) args.only = args.only.filter((n) => n !== 'storage' && n !== 'write' && n !== 'tpch');
   if (args.only && !args.only.length) {
     if (storage) await runStorage(args);
     if (writeApi) await runStorageWrite(args);
+    if (args.tpch.length) await runTpchBench(args, log);
     return;
   }
   const t0 = performance.now();
@@ -294,6 +303,7 @@ async function main(): Promise<void> {
   }
   if (storage) await runStorage(args);
   if (writeApi) await runStorageWrite(args);
+  if (args.tpch.length) await runTpchBench(args, log);
 }
 
 main().then(

@@ -30,12 +30,38 @@ function operandText(c: FnCall, i: number, asDouble: boolean): string {
 /**
  * FLOAT64 `+ - * /` of finite operands that overflows raises `double overflow: 1e+308 * 10`
  * (ZetaSQL arithmetics.h, which BigQuery runs); non-finite operands give IEEE results.
+ * The check of one operation (`nestedCheck`) repeats its operands, so checks nested in checks grow
+ * 4× per level (`a * (1 - b) * (1 + c)` was 5 kB of SQL evaluated about 3× over). A tree of `+ - *`
+ * is therefore computed unchecked and checked once, at its root: + - * never turn ±inf or NaN back
+ * into a finite number, so a finite result had no overflow anywhere below; only rows whose result is
+ * ±inf or NaN evaluate the nested form, which raises BigQuery's error naming the operation that
+ * overflowed (or gives the IEEE value when an operand was already non-finite). A NULL result stays
+ * NULL. `/` is not merged (its own check also raises division by zero).
  */
 function doubleOverflow(c: FnCall, op: string, r: string): string {
-  const [a, b] = c.args;
-  const msg = `'double overflow: ' || ${operandText(c, 0, true)} || ' ${op} ' || ${operandText(c, 1, true)}`;
+  if (op === '/') return nestedCheck(c, op, r, c.args[0]!, c.args[1]!);
+  const [a, b] = c.args.map((x) => F64_TREES.get(x!) ?? { unchecked: x!, nested: x! });
+  const nested = nestedCheck(c, op, `(${a.nested} ${op} ${b.nested})`, a.nested, b.nested);
+  const unchecked = `(${a.unchecked} ${op} ${b.unchecked})`;
+  const sql = `CASE WHEN NOT isfinite(${unchecked}) THEN ${nested} ELSE ${unchecked} END`;
+  if (F64_TREES.size >= F64_TREES_MAX) F64_TREES.clear();
+  F64_TREES.set(sql, { unchecked, nested });
+  return sql;
+}
+
+/** One operation's check: raises on an infinite result of finite operands `a` and `b`. */
+function nestedCheck(c: FnCall, op: string, r: string, a: string, b: string): string {
+  const msg = `'double overflow: ' || printf('%.6g', CAST(${a} AS DOUBLE)) || ' ${op} ' || printf('%.6g', CAST(${b} AS DOUBLE))`;
   return `CASE WHEN isinf(${r}) AND isfinite(${a}) AND isfinite(${b}) THEN ${raise(c, msg)} ELSE ${r} END`;
 }
+
+/**
+ * Checked `+ - *` trees by their SQL text (what an enclosing operation receives as an argument):
+ * the tree unchecked and its nested per-operation form. Bounded; a miss only costs the enclosing
+ * operation its merge.
+ */
+const F64_TREES = new Map<string, { unchecked: string; nested: string }>();
+const F64_TREES_MAX = 2000;
 
 /**
  * INTERVAL / INT64 (operators "Interval arithmetic operators": `INTERVAL 10 YEAR / 3` is
@@ -83,6 +109,8 @@ function additive(op: '+' | '-') {
 }
 
 const isFloat = (c: FnCall, i: number) => c.argTypes[i]?.kind === 'FLOAT64';
+/** A lowered number literal (`'300'::DOUBLE`, `CAST(24 AS BIGINT)`, `1.5`): never NULL, never NaN. */
+const NUMBER_LITERAL = /^(?:'-?[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?'::DOUBLE|CAST\(-?[0-9]+ AS BIGINT\)|-?[0-9]+(?:\.[0-9]+)?)$/;
 const NAN_FALSE: Record<string, boolean> = { '=': true, '<>': false, '<': true, '<=': true, '>': true, '>=': true };
 
 /**
@@ -93,9 +121,40 @@ const NAN_FALSE: Record<string, boolean> = { '=': true, '<>': false, '<': true, 
 const cmp = (op: string) => (c: FnCall) => {
   const [a, b] = c.args;
   if (!isFloat(c, 0) && !isFloat(c, 1)) return `(${a} ${op} ${b})`;
+  // Against a number literal (never NULL or NaN) only the other side can be NaN, and DuckDB's order
+  // (NaN above +inf) already answers BigQuery's FALSE for `=`, and for `<`, `<=` with NaN on the
+  // left (`>`, `>=` with NaN on the right), and TRUE for `<>`: the other cases exclude NaN. NULL
+  // stays NULL. The plain comparison keeps DuckDB's filter pushdown and zone maps.
+  const lit = [a, b].map((x) => NUMBER_LITERAL.test(x!));
+  if (lit[0] !== lit[1]) {
+    const x = lit[0] ? b : a;
+    const nanIsTrue = lit[0] ? op === '<' || op === '<=' : op === '>' || op === '>=';
+    return nanIsTrue ? `((${a} ${op} ${b}) AND NOT isnan(${x}))` : `(${a} ${op} ${b})`;
+  }
   const nanResult = NAN_FALSE[op] ? 'FALSE' : 'TRUE';
-  return `CASE WHEN ${a} IS NULL OR ${b} IS NULL THEN NULL WHEN isnan(${a}) OR isnan(${b}) THEN ${nanResult} ELSE (${a} ${op} ${b}) END`;
+  const full = (x: string, y: string) => `CASE WHEN ${x} IS NULL OR ${y} IS NULL THEN NULL WHEN isnan(${x}) OR isnan(${y}) THEN ${nanResult} ELSE (${x} ${op} ${y}) END`;
+  // A scalar subquery operand would be evaluated three times (DuckDB plans each copy): the
+  // comparison is evaluated inside it instead, over its one value (no row: NULL, as before).
+  const sub = [a, b].findIndex((x) => isScalarSubquery(x!));
+  if (sub >= 0) return `(SELECT ${sub === 0 ? full('"__cmp"', b!) : full(a!, '"__cmp"')} FROM ${sub === 0 ? a : b} AS "__cmp_s"("__cmp"))`;
+  return full(a!, b!);
 };
+
+/** True when `x` is exactly one lowered scalar subquery, `(SELECT c<n> FROM (…))` (src/engine/lower/exprs.ts). */
+function isScalarSubquery(x: string): boolean {
+  if (!/^\(SELECT c\d+ FROM \(/.test(x)) return false;
+  let depth = 0;
+  for (let i = 0; i < x.length; i++) {
+    const ch = x[i];
+    if (ch === "'") {
+      i = x.indexOf("'", i + 1);
+      while (i >= 0 && x[i + 1] === "'") i = x.indexOf("'", i + 2);
+      if (i < 0) return false;
+    } else if (ch === '(') depth++;
+    else if (ch === ')' && --depth === 0) return i === x.length - 1;
+  }
+  return false;
+}
 
 /** CASE WHEN … (ZetaSQL `$case_no_value`: when1, then1, …, [else]). */
 function caseNoValue(c: FnCall): string {
@@ -158,7 +217,13 @@ function inArray(c: FnCall): string {
 }
 
 /** x LIKE ANY (p1, p2, …) / LIKE ALL: OR / AND of the single comparisons (three-valued). */
-const likeList = (op: 'OR' | 'AND') => (c: FnCall) => `(${c.args.slice(1).map((p) => `(${c.args[0]} LIKE ${p} ESCAPE '\\')`).join(` ${op} `)})`;
+/**
+ * `x LIKE p` with BigQuery's backslash escapes. A pattern literal without a backslash needs no
+ * ESCAPE clause, and DuckDB optimises only LIKE without one (a `%word%` or `prefix%` pattern
+ * becomes contains / prefix: measured 4–5× faster on 2M strings).
+ */
+const like = (x: string, p: string): string => (/^'(?:[^'\\]|'')*'::VARCHAR$/.test(p) ? `(${x} LIKE ${p})` : `(${x} LIKE ${p} ESCAPE '\\')`);
+const likeList = (op: 'OR' | 'AND') => (c: FnCall) => `(${c.args.slice(1).map((p) => like(c.args[0]!, p!)).join(` ${op} `)})`;
 /** The array forms: NULL array or value gives NULL. */
 const likeArray = (op: 'OR' | 'AND') => (c: FnCall) => {
   const [x, a] = c.args;
@@ -198,7 +263,7 @@ export const OPERATOR_FUNCTIONS: FnTable = {
   $is_false: template('($1 IS FALSE)'),
   $is_distinct_from: template('($1 IS DISTINCT FROM $2)'),
   $is_not_distinct_from: template('($1 IS NOT DISTINCT FROM $2)'),
-  $like: template('($1 LIKE $2 ESCAPE \'\\\')'),
+  $like: (c) => like(c.args[0]!, c.args[1]!),
   $in: inList,
   $in_array: inArray,
   $between: (c) => {

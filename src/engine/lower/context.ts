@@ -47,6 +47,10 @@ export interface LowerContext {
   systemTime?: Map<Node, string>;
   /** Row conditions of aggregate calls with a `HAVING MAX/MIN` modifier, set by the aggregate scan (scans.ts). */
   havingFilters?: Map<Node, string>;
+  /** The input scan of the aggregate scan whose calls are being lowered (their ORDER BY keys read it). */
+  aggregateInput?: Node;
+  /** AnalyticScans kept by a `rn <= n` filter on their ROW_NUMBER (src/engine/lower/nullability.ts topNWindowOf). */
+  topNWindows?: Set<Node>;
 }
 
 /** Resolved column (`ResolvedColumnProto`) → its DuckDB name. */

@@ -27,12 +27,23 @@ import { duckFieldName } from '../duckdb/types.js';
 import { jsUdfIdOf, lowerJsUdfCall } from '../../functions/js-udf.js';
 import { castParams, enforceSql } from '../type-params.js';
 import { collatedCall, icuLocale, sortKey } from '../../functions/collation.js';
+import { fromTypeProto } from '../../analyzer/types.js';
+import { exprNeverNull, neverNullColumns } from './nullability.js';
 
 /** How each expression kind lowers; `null` marks a kind that is not lowered (lowerExpr refuses it). */
 type ExprLowerings = { [K in ResolvedExprKind]: ((n: ResolvedNodeOf<K>, ctx: LowerContext) => string) | null };
 
-/** Lowers an ORDER BY item list (`OrderByItem` nodes) with BigQuery's default NULL order. */
-export function lowerOrderBy(items: readonly Unkinded<ResolvedOrderByItem>[], ctx: LowerContext): string {
+/**
+ * Lowers an ORDER BY item list (`OrderByItem` nodes) with BigQuery's default NULL order (NULLS FIRST
+ * on ASC, NULLS LAST on DESC). A key that cannot be NULL in `input`'s rows (src/engine/lower/nullability.ts)
+ * gets NULLS LAST, the order DuckDB's fast plans need; in a window kept by `rn <= n` (`topN`), a single
+ * nullable INT64, DATE, DATETIME or TIMESTAMP key sorting NULLs first is written as the key with NULL
+ * mapped below (ASC) or above (DESC) every value BigQuery can hold, NULLS LAST: the same order, and
+ * DuckDB's grouped top-N plan.
+ * @param input the scan whose output the keys read (omitted: every key is taken as nullable)
+ */
+export function lowerOrderBy(items: readonly Unkinded<ResolvedOrderByItem>[], ctx: LowerContext, input?: Node, topN = false): string {
+  const known = input ? neverNullColumns(input, ctx) : new Set<string>();
   return items
     .map((it) => {
       // `expression` is not a field of ResolvedOrderByItem (resolved_ast.proto); read loosely as before.
@@ -42,15 +53,38 @@ export function lowerOrderBy(items: readonly Unkinded<ResolvedOrderByItem>[], ct
       const locale = it.collation?.collationName ? icuLocale(String(it.collation.collationName)) : undefined;
       const e = locale ? sortKey(raw, locale) : raw;
       const desc = !!it.isDescending;
-      const nullsFirst = it.nullOrder === 'NULLS_FIRST' || (it.nullOrder !== 'NULLS_LAST' && !desc);
-      const key = `${e} ${desc ? 'DESC' : 'ASC'} ${nullsFirst ? 'NULLS FIRST' : 'NULLS LAST'}`;
+      const neverNull = it.columnRef ? known.has(String(it.columnRef.column?.columnId)) : exprNeverNull(expression, known);
+      const nullsFirst = !neverNull && (it.nullOrder === 'NULLS_FIRST' || (it.nullOrder !== 'NULLS_LAST' && !desc));
       const t = it.columnRef ? it.columnRef.column?.type : expression?.type;
+      const dir = desc ? 'DESC' : 'ASC';
+      if (nullsFirst && topN && items.length === 1 && !locale) {
+        const mapped = nullMappedKey(e, fromTypeProto(t), desc, ctx);
+        if (mapped) return `${mapped} ${dir} NULLS LAST`;
+      }
+      const key = `${e} ${dir} ${nullsFirst ? 'NULLS FIRST' : 'NULLS LAST'}`;
       if (t?.typeKind !== 'TYPE_DOUBLE') return key;
       // BigQuery orders NaN right after NULL (before -inf); DuckDB puts NaN above +inf.
       const nanRank = `CASE WHEN ${e} IS NULL THEN ${nullsFirst ? 0 : 3} WHEN isnan(${e}) THEN ${desc ? 2 : 1} ELSE ${desc ? 1 : 2} END`;
       return `${nanRank} ASC, ${key}`;
     })
     .join(', ');
+}
+
+/** Outside INT64's range: below (above) every value an INT64 key holds, as a HUGEINT. */
+const BELOW_INT64 = '-9223372036854775809';
+const ABOVE_INT64 = '9223372036854775808';
+
+/**
+ * Key `e` with NULL replaced by a value sorting before every value of type `t` (after, for DESC), or
+ * undefined when the type has no such value in DuckDB. DATE, DATETIME and TIMESTAMP use DuckDB's
+ * infinities, which no BigQuery value reaches (years 1–9999).
+ */
+function nullMappedKey(e: string, t: BqType, desc: boolean, ctx: LowerContext): string | undefined {
+  if (t.kind === 'INT64') return `COALESCE(CAST(${e} AS HUGEINT), CAST(${desc ? ABOVE_INT64 : BELOW_INT64} AS HUGEINT))`;
+  if (t.kind !== 'DATE' && t.kind !== 'DATETIME' && t.kind !== 'TIMESTAMP') return undefined;
+  const duck = ctx.duckType(t);
+  if (!/^(DATE|TIMESTAMP|TIMESTAMPTZ|TIMESTAMP WITH TIME ZONE)$/i.test(duck)) return undefined;
+  return `COALESCE(${e}, CAST('${desc ? 'infinity' : '-infinity'}' AS ${duck}))`;
 }
 
 function functionName(n: Node): string {
@@ -245,7 +279,7 @@ const EXPRS: ExprLowerings = {
     const sql = callFunction(n, ctx, {
       distinct: !!n.distinct,
       nullHandling: n.nullHandlingModifier === 'IGNORE_NULLS' ? 'IGNORE' : n.nullHandlingModifier === 'RESPECT_NULLS' ? 'RESPECT' : undefined,
-      orderBy: n.orderByItemList?.length ? lowerOrderBy(n.orderByItemList, ctx) : undefined,
+      orderBy: n.orderByItemList?.length ? lowerOrderBy(n.orderByItemList, ctx, ctx.aggregateInput) : undefined,
       limit: n.limit ? lowerExpr(n.limit, ctx) : undefined,
       filter,
     });

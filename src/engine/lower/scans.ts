@@ -33,6 +33,7 @@ import { BigQueryError } from '../../errors/errors.js';
 import { MAX_RECURSIVE_CTE_ITERATIONS } from '../../config/limits.js';
 import { colName, ident, selectList, type LowerContext } from './context.js';
 import { lowerExpr, lowerOrderBy, lowerWindowCall } from './exprs.js';
+import { topNWindowOf } from './nullability.js';
 
 /** How each scan kind lowers; `null` marks a kind that is not lowered (lowerScan refuses it). */
 type ScanLowerings = { [K in ResolvedScanKind]: ((n: ResolvedNodeOf<K>, ctx: LowerContext) => string) | null };
@@ -64,17 +65,19 @@ function projectScan(n: ResolvedProjectScan, ctx: LowerContext): string {
   // Keep an ORDER BY of the input in the same SELECT so the order survives the projection.
   // (`limit` is not a field of ResolvedOrderByScan in resolved_ast.proto: `!limit` always holds.)
   if (input?.kind === 'OrderByScan' && !(input as Node).limit) {
-    return `SELECT ${items.length ? items.join(', ') : 'NULL AS "__none"'} FROM ${from(input.inputScan!, ctx)} ORDER BY ${lowerOrderBy(input.orderByItemList!, ctx)}`;
+    return `SELECT ${items.length ? items.join(', ') : 'NULL AS "__none"'} FROM ${from(input.inputScan!, ctx)} ORDER BY ${lowerOrderBy(input.orderByItemList!, ctx, input.inputScan)}`;
   }
   return `SELECT ${items.length ? items.join(', ') : 'NULL AS "__none"'} FROM ${from(input!, ctx)}`;
 }
 
 function filterScan(n: ResolvedFilterScan, ctx: LowerContext): string {
+  const window = topNWindowOf(n);
+  if (window) (ctx.topNWindows ??= new Set()).add(window);
   return `SELECT ${selectList(cols(n))} FROM ${from(n.inputScan!, ctx)} WHERE ${lowerExpr(n.filterExpr!, ctx)}`;
 }
 
 function orderByScan(n: ResolvedOrderByScan, ctx: LowerContext): string {
-  return `SELECT ${selectList(cols(n))} FROM ${from(n.inputScan!, ctx)} ORDER BY ${lowerOrderBy(n.orderByItemList!, ctx)}`;
+  return `SELECT ${selectList(cols(n))} FROM ${from(n.inputScan!, ctx)} ORDER BY ${lowerOrderBy(n.orderByItemList!, ctx, n.inputScan)}`;
 }
 
 function limitOffsetScan(n: ResolvedLimitOffsetScan, ctx: LowerContext): string {
@@ -82,7 +85,7 @@ function limitOffsetScan(n: ResolvedLimitOffsetScan, ctx: LowerContext): string 
   const off = n.offset ? ` OFFSET ${lowerExpr(n.offset, ctx)}` : '';
   const input = n.inputScan!;
   if (input.kind === 'OrderByScan')
-    return `SELECT ${selectList(cols(n))} FROM ${from(input.inputScan!, ctx)} ORDER BY ${lowerOrderBy(input.orderByItemList!, ctx)}${lim}${off}`;
+    return `SELECT ${selectList(cols(n))} FROM ${from(input.inputScan!, ctx)} ORDER BY ${lowerOrderBy(input.orderByItemList!, ctx, input.inputScan)}${lim}${off}`;
   if (input.kind === 'ProjectScan' && input.inputScan?.kind === 'OrderByScan')
     return `SELECT ${selectList(cols(n))} FROM (${projectScan(input, ctx)})${lim}${off}`;
   return `SELECT ${selectList(cols(n))} FROM ${from(input, ctx)}${lim}${off}`;
@@ -163,7 +166,10 @@ function aggregateScan(n: ResolvedAggregateScan | ResolvedAggregationThresholdAg
   if (collated && (n.groupingSetList?.length || n.rollupColumnList?.length)) throw BigQueryError.notSupported('GROUPING SETS, ROLLUP or CUBE over collated strings');
   const keyItem = (k: Unkinded<ResolvedComputedColumn>, i: number) => (locales[i] ? `min(${colName(k.column!)}) AS ${colName(k.column!)}` : colName(k.column!));
   const groupKey = (k: Unkinded<ResolvedComputedColumn>, i: number) => (locales[i] ? sortKey(colName(k.column!), locales[i]!) : colName(k.column!));
+  const outer = ctx.aggregateInput;
+  ctx.aggregateInput = n.inputScan;
   const items = [...keys.map(keyItem), ...computed(aggs, ctx)];
+  ctx.aggregateInput = outer;
   for (const g of n.groupingCallList ?? []) items.push(`GROUPING(${colName(g.groupByColumn!.column!)}) AS ${colName(g.outputColumn!)}`);
   let group = '';
   const sets: Node[] = n.groupingSetList ?? [];
@@ -232,7 +238,7 @@ function analyticScan(n: ResolvedAnalyticScan, ctx: LowerContext): string {
       return locale ? sortKey(colName(r.column), locale) : colName(r.column);
     };
     if (pb.length) parts.push(`PARTITION BY ${pb.map(part).join(', ')}`);
-    if (g.orderBy?.orderByItemList?.length) parts.push(`ORDER BY ${lowerOrderBy(g.orderBy.orderByItemList, ctx)}`);
+    if (g.orderBy?.orderByItemList?.length) parts.push(`ORDER BY ${lowerOrderBy(g.orderBy.orderByItemList, ctx, n.inputScan, !!ctx.topNWindows?.has(n))}`);
     for (const cc of g.analyticFunctionList ?? []) items.push(`${lowerWindowCall(cc.expr!, ctx, parts)} AS ${colName(cc.column!)}`);
   }
   const input = n.inputScan!;

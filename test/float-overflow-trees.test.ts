@@ -1,0 +1,73 @@
+/**
+ * FLOAT64 `+ - *` trees are computed unchecked and checked once at their root
+ * (src/functions/operators.ts doubleOverflow); BigQuery's semantics must not change: an operation
+ * of finite operands that overflows raises `double overflow: <a> <op> <b>` naming that operation
+ * (ZetaSQL's arithmetic, which BigQuery runs: "Floating point semantics",
+ * https://cloud.google.com/bigquery/docs/reference/standard-sql/data-types#floating_point_semantics),
+ * even when the overflow is hidden by a later operation (inf − inf is NaN); non-finite operands give
+ * IEEE results; NULL stays NULL. Comparisons with a number literal are written without the
+ * NULL/NaN CASE (same page: NaN compared with anything is FALSE, `!=` TRUE; NULL gives NULL).
+ * Through `@google-cloud/bigquery`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+
+let t: TestEmulator;
+beforeAll(async () => {
+  t = await startTestEmulator();
+});
+afterAll(async () => t?.emu.close());
+
+const one = async (query: string) => Object.values(((await t.bq.query({ query }))[0] as Record<string, unknown>[])[0])[0];
+
+describe('FLOAT64 arithmetic trees', () => {
+  it('an overflow inside a tree raises the error of the operation that overflowed', async () => {
+    const e = await errorOf(t.bq.query({ query: 'SELECT (x * 10) - 1 + x AS v FROM UNNEST([1e308]) AS x' }));
+    expect(e.message).toContain('double overflow: 1e+308 * 10');
+  });
+
+  it('an overflow hidden by a later operation (inf - inf = NaN) still raises', async () => {
+    const e = await errorOf(t.bq.query({ query: 'SELECT (x * 10) - (x * 10) AS v FROM UNNEST([1e308]) AS x' }));
+    expect(e.message).toContain('double overflow: 1e+308 * 10');
+  });
+
+  it('non-finite operands give IEEE results, NULL stays NULL, finite values are exact', async () => {
+    expect(await one(`SELECT (x * 2) - 1 AS v FROM UNNEST([CAST('inf' AS FLOAT64)]) AS x`)).toBe(Infinity);
+    expect(Number.isNaN(await one(`SELECT (x * 2) - x AS v FROM UNNEST([CAST('inf' AS FLOAT64)]) AS x`))).toBe(true);
+    expect(await one('SELECT (x * 2) - 1 AS v FROM UNNEST([CAST(NULL AS FLOAT64)]) AS x')).toBeNull();
+    expect(await one('SELECT x * (1 - 0.25) * (1 + 0.5) AS v FROM UNNEST([8.0]) AS x')).toBe(9);
+  });
+});
+
+describe('FLOAT64 comparisons with a number literal', () => {
+  it('NaN compares FALSE (TRUE for !=) on either side, NULL gives NULL, numbers compare', async () => {
+    const cols = "x > 1.5, x >= 1.5, x < 1.5, x <= 1.5, x = 1.5, x != 1.5, 1.5 < x, 1.5 <= x, 1.5 > x, 1.5 >= x, 1.5 = x, 1.5 != x";
+    const rows = (await t.bq.query({ query: `SELECT ${cols.split(', ').map((e, i) => `${e} AS c${i}`).join(', ')} FROM UNNEST([CAST('nan' AS FLOAT64), NULL, 2.0]) AS x WITH OFFSET o ORDER BY o` }))[0] as Record<string, unknown>[];
+    expect(rows.map((r) => Object.values(r))).toEqual([
+      [false, false, false, false, false, true, false, false, false, false, false, true],
+      Array(12).fill(null),
+      [true, true, false, false, false, true, true, true, false, false, false, true],
+    ]);
+  });
+
+  it('a WHERE against a literal drops NaN rows (and keeps them for !=)', async () => {
+    const n = async (cond: string) => ((await t.bq.query({ query: `SELECT COUNT(*) AS n FROM UNNEST([CAST('nan' AS FLOAT64), 1.0, 5.0, NULL]) AS x WHERE ${cond}` }))[0] as { n: number }[])[0].n;
+    expect(await n('x > 0')).toBe(2);
+    expect(await n('0 < x')).toBe(2);
+    expect(await n('x >= 5')).toBe(1);
+    expect(await n('x != 1')).toBe(2);
+  });
+});
+
+describe('FLOAT64 comparisons with a scalar subquery', () => {
+  it('NaN, NULL and no row from the subquery keep BigQuery semantics; two rows are an error', async () => {
+    const nan = "(SELECT MAX(y) FROM UNNEST([CAST('nan' AS FLOAT64)]) AS y)";
+    const none = '(SELECT y FROM UNNEST([1.0]) AS y WHERE y > 5)';
+    const row = Object.values(((await t.bq.query({ query: `SELECT 1.0 < ${nan} AS a, 1.0 != ${nan} AS b, 1.0 < ${none} AS c, x > (SELECT MIN(y) FROM UNNEST([0.5, 2.0]) AS y WHERE y < x) AS d FROM UNNEST([1.0]) AS x` }))[0] as Record<string, unknown>[])[0]);
+    expect(row).toEqual([false, true, null, true]);
+    const e = await errorOf(t.bq.query({ query: 'SELECT 1.0 < (SELECT y FROM UNNEST([1.0, 2.0]) AS y) AS v' }));
+    // (BigQuery's text is "Scalar subquery produced more than one element"; the emulator still answers
+    // DuckDB's "More than one row returned by a subquery…" for every scalar subquery, compared or not.)
+    expect(e.message).toMatch(/more than one/i);
+  });
+});
