@@ -8,6 +8,7 @@
  */
 import { raise, rename, template, type FnCall, type FnTable } from './registry.js';
 import { exactNumeric } from './numeric-exact.js';
+import { bigNumericArith, bigNumericCompare, bigNumericNegate } from './bignumeric-exact.js';
 import { nullIfAnyNull } from './util.js';
 
 const isInt = (c: FnCall, i: number) => c.argTypes[i]?.kind === 'INT64';
@@ -56,6 +57,7 @@ function intervalDivide(c: FnCall): string {
 /** `x / y` with BigQuery's division-by-zero error, result cast to the GoogleSQL return type. */
 function divide(c: FnCall): string {
   if (c.argTypes[0]?.kind === 'INTERVAL') return intervalDivide(c);
+  if (c.returnType.kind === 'BIGNUMERIC') return bigNumericArith(c, '/');
   const [a, b] = c.args;
   const t = c.duckType(c.returnType);
   const dec = isNumeric(c, 0) || isNumeric(c, 1);
@@ -77,12 +79,14 @@ function additive(op: '+' | '-') {
     if (k0 === 'DATE' && k1 === 'DATE') return `(${c.args[0]} - ${c.args[1]}) * INTERVAL 1 DAY`;
     if (k0 === 'TIMESTAMP' && k1 === 'TIMESTAMP') return `to_microseconds(epoch_us(${c.args[0]}) - epoch_us(${c.args[1]}))`;
     if (isInt(c, 0) && isInt(c, 1)) return `(${c.args[0]} ${op} ${c.args[1]})`;
+    if (c.returnType.kind === 'BIGNUMERIC') return bigNumericArith(c, op);
     if (c.returnType.kind === 'FLOAT64') return doubleOverflow(c, op, `(${c.args[0]} ${op} ${c.args[1]})`);
     return `CAST((${c.args[0]} ${op} ${c.args[1]}) AS ${c.duckType(c.returnType)})`;
   };
 }
 
 const isFloat = (c: FnCall, i: number) => c.argTypes[i]?.kind === 'FLOAT64';
+const isBigNumeric = (c: FnCall, i: number) => c.argTypes[i]?.kind === 'BIGNUMERIC';
 const NAN_FALSE: Record<string, boolean> = { '=': true, '<>': false, '<': true, '<=': true, '>': true, '>=': true };
 
 /**
@@ -92,6 +96,7 @@ const NAN_FALSE: Record<string, boolean> = { '=': true, '<>': false, '<': true, 
  */
 const cmp = (op: string) => (c: FnCall) => {
   const [a, b] = c.args;
+  if (isBigNumeric(c, 0) && isBigNumeric(c, 1)) return bigNumericCompare(a!, op, b!);
   if (!isFloat(c, 0) && !isFloat(c, 1)) return `(${a} ${op} ${b})`;
   const nanResult = NAN_FALSE[op] ? 'FALSE' : 'TRUE';
   return `CASE WHEN ${a} IS NULL OR ${b} IS NULL THEN NULL WHEN isnan(${a}) OR isnan(${b}) THEN ${nanResult} ELSE (${a} ${op} ${b}) END`;
@@ -175,6 +180,7 @@ export const OPERATOR_FUNCTIONS: FnTable = {
   $subtract: additive('-'),
   $multiply: (c) => {
     if (isInt(c, 0) && isInt(c, 1)) return `(${c.args[0]} * ${c.args[1]})`;
+    if (c.returnType.kind === 'BIGNUMERIC') return bigNumericArith(c, '*');
     if (c.returnType.kind === 'NUMERIC') {
       // DuckDB multiplies DECIMAL(38,9)s exactly while the scale-18 product stays under 38 digits.
       const small = c.args.map((a) => `abs(${a}) < 1000000000`).join(' AND ');
@@ -183,7 +189,7 @@ export const OPERATOR_FUNCTIONS: FnTable = {
     return c.returnType.kind === 'FLOAT64' ? doubleOverflow(c, '*', `(${c.args[0]} * ${c.args[1]})`) : binary('*')(c);
   },
   $divide: divide,
-  $unary_minus: (c) => `(- ${c.args[0]})`,
+  $unary_minus: (c) => (c.returnType.kind === 'BIGNUMERIC' ? bigNumericNegate(c) : `(- ${c.args[0]})`),
   $equal: cmp('='),
   $not_equal: cmp('<>'),
   $less: cmp('<'),
@@ -204,6 +210,7 @@ export const OPERATOR_FUNCTIONS: FnTable = {
   $between: (c) => {
     const [x, lo, hi] = c.args;
     const plain = `(${x} BETWEEN ${lo} AND ${hi})`;
+    if (isBigNumeric(c, 0) && isBigNumeric(c, 1) && isBigNumeric(c, 2)) return `(${bigNumericCompare(x!, '>=', lo!)} AND ${bigNumericCompare(x!, '<=', hi!)})`;
     if (!isFloat(c, 0)) return plain;
     return `(${cmp('>=')({ ...c, args: [x, lo] })} AND ${cmp('<=')({ ...c, args: [x, hi] })})`;
   },
