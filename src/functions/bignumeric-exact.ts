@@ -8,7 +8,7 @@
  * zero to 38 digits. Past the range ZetaSQL's BigNumericValue raises
  * `BIGNUMERIC overflow: <a> <op> <b>` (`BIGNUMERIC overflow: DIV(<a>, <b>)` for DIV), and a zero
  * divisor `division by zero: <a> / <b>` (texts checked against the ZetaSQL reference evaluator by
- * the differential suite, test/differential/families-mixed.ts). A UDF answers NULL on overflow and
+ * the differential suite, test/differential/families-numbers.ts). A UDF answers NULL on overflow and
  * the lowering turns that into the error (or NULL under SAFE).
  */
 import { BIGNUMERIC_MAX_SCALED, BIGNUMERIC_MIN_SCALED, BIGNUMERIC_SCALE, parseScaled, scaledToText } from '../types/decimal.js';
