@@ -169,7 +169,8 @@ function toInt64(c: FnCall, x: string, from: BqType): string {
 export function castSql(c: FnCall, x: string, from: BqType, to: BqType): string {
   if (from.kind === to.kind && from.kind !== 'ARRAY' && from.kind !== 'STRUCT') return x;
   if (to.kind === 'STRING') {
-    if (from.kind === 'BYTES') return c.safe ? `TRY(decode(${x}))` : `decode(${x})`;
+    // SAFE: a UDF, not TRY(), which DuckDB refuses around an argument holding error() (volatile).
+    if (from.kind === 'BYTES') return c.safe ? `bq_cast_format_bytes_safe('UTF-8', ${x})` : `decode(${x})`;
     return castToString(x, from);
   }
   if (from.kind === 'STRING') return fromString(c, x, to);

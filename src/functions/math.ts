@@ -221,7 +221,7 @@ function shiftRight(c: FnCall): string {
 function bitCount(c: FnCall): string {
   const x = c.args[0];
   if (c.argTypes[0]?.kind === 'BYTES')
-    return `CAST(coalesce(list_sum(list_transform(string_split(hex(${x}), ''), h -> CASE WHEN h = '' THEN 0 ELSE bit_count(CAST(('0x' || h) AS INTEGER)) END)), 0) AS BIGINT)`;
+    return `CASE WHEN ${x} IS NULL THEN NULL ELSE CAST(coalesce(list_sum(list_transform(string_split(hex(${x}), ''), h -> CASE WHEN h = '' THEN 0 ELSE bit_count(CAST(('0x' || h) AS INTEGER)) END)), 0) AS BIGINT) END`;
   return `CAST(bit_count(${x}) AS BIGINT)`;
 }
 

@@ -123,7 +123,8 @@ function caseWithValue(c: FnCall): string {
 /** CONCAT / `||`: NULL if any argument is NULL (DuckDB's concat skips NULLs). */
 function concat(c: FnCall): string {
   if (c.returnType.kind === 'ARRAY') return c.args.reduce((x, y) => `list_concat(${x}, ${y})`);
-  return `(${c.args.map((a) => `${a}`).join(' || ')})`;
+  // Typed: DuckDB folds `BLOB || NULL` to an untyped NULL that octet_length() cannot bind.
+  return `CAST((${c.args.map((a) => `${a}`).join(' || ')}) AS ${c.duckType(c.returnType)})`;
 }
 
 /** arr[OFFSET(i)] / arr[ORDINAL(i)] with BigQuery's out-of-bounds error. */
