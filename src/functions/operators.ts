@@ -54,6 +54,18 @@ function intervalDivide(c: FnCall): string {
   return `CASE WHEN ${n} = 0 THEN ${raise(c, `'division by zero'`)} ELSE ${q} END`;
 }
 
+/**
+ * TIMESTAMP ± INTERVAL: an interval with a month or year part is refused with ZetaSQL's
+ * `TIMESTAMP +/- INTERVAL is not supported for intervals with non-zero MONTH or YEAR part.`
+ * (https://cloud.google.com/bigquery/docs/reference/standard-sql/operators#datetime_subtraction).
+ */
+function timestampInterval(c: FnCall, op: '+' | '-'): string {
+  const [t, i] = c.args;
+  const months = `(datepart('year', ${i}) * 12 + datepart('month', ${i}))`;
+  const err = raise(c, `'TIMESTAMP +/- INTERVAL is not supported for intervals with non-zero MONTH or YEAR part.'`);
+  return `CASE WHEN ${months} <> 0 THEN ${err} ELSE CAST((${t} ${op} ${i}) AS ${c.duckType(c.returnType)}) END`;
+}
+
 /** `x / y` with BigQuery's division-by-zero error, result cast to the GoogleSQL return type. */
 function divide(c: FnCall): string {
   if (c.argTypes[0]?.kind === 'INTERVAL') return intervalDivide(c);
@@ -78,6 +90,7 @@ function additive(op: '+' | '-') {
     if (k0 === 'DATE' && k1 === 'INT64') return `CAST(${c.args[0]} ${op} CAST(${c.args[1]} AS INTEGER) AS DATE)`;
     if (k0 === 'DATE' && k1 === 'DATE') return `(${c.args[0]} - ${c.args[1]}) * INTERVAL 1 DAY`;
     if (k0 === 'TIMESTAMP' && k1 === 'TIMESTAMP') return `to_microseconds(epoch_us(${c.args[0]}) - epoch_us(${c.args[1]}))`;
+    if (k0 === 'TIMESTAMP' && k1 === 'INTERVAL') return timestampInterval(c, op);
     if (isInt(c, 0) && isInt(c, 1)) return `(${c.args[0]} ${op} ${c.args[1]})`;
     if (c.returnType.kind === 'BIGNUMERIC') return bigNumericArith(c, op);
     if (c.returnType.kind === 'FLOAT64') return doubleOverflow(c, op, `(${c.args[0]} ${op} ${c.args[1]})`);

@@ -46,7 +46,8 @@ export const numericText = (x: string) => `regexp_replace(regexp_replace(CAST(${
 export function intervalText(i: string): string {
   const months = `(datepart('year', ${i}) * 12 + datepart('month', ${i}))`;
   const micros = `(datepart('hour', ${i}) * 3600000000 + datepart('minute', ${i}) * 60000000 + datepart('microseconds', ${i}))`;
-  const frac = `regexp_replace(lpad(CAST(abs(${micros}) % 1000000 AS VARCHAR), 6, '0'), '0+$', '')`;
+  // The fraction in groups of three digits, as ZetaSQL prints it (`0:0:7.500`, not `7.5`).
+  const frac = `regexp_replace(lpad(CAST(abs(${micros}) % 1000000 AS VARCHAR), 6, '0'), '000$', '')`;
   return (
     `(CASE WHEN ${months} < 0 THEN '-' ELSE '' END || CAST(abs(${months}) // 12 AS VARCHAR) || '-' || CAST(abs(${months}) % 12 AS VARCHAR) || ' ' || ` +
     `CAST(datepart('day', ${i}) AS VARCHAR) || ' ' || CASE WHEN ${micros} < 0 THEN '-' ELSE '' END || ` +
