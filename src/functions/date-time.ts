@@ -292,7 +292,9 @@ function checkedParts(c: FnCall, kind: 'date' | 'datetime' | 'time', ok: string,
 
 function dateCtor(c: FnCall): string {
   const a = c.args;
-  if (a.length === 3) return checkedParts(c, 'date', `${a[0]} BETWEEN 1 AND 9999`, '%04d-%02d-%02d', `make_date(${a[0]}, ${a[1]}, ${a[2]})`);
+  // A month or day outside the calendar is an invalid date too (DuckDB's make_date would raise its own text).
+  const real = `${a[1]} BETWEEN 1 AND 12 AND ${a[2]} BETWEEN 1 AND 31 AND TRY_CAST(printf('%04d-%02d-%02d', ${a[0]}, ${a[1]}, ${a[2]}) AS DATE) IS NOT NULL`;
+  if (a.length === 3) return checkedParts(c, 'date', `${a[0]} BETWEEN 1 AND 9999 AND ${real}`, '%04d-%02d-%02d', `make_date(${a[0]}, ${a[1]}, ${a[2]})`);
   if (c.argTypes[0]?.kind === 'TIMESTAMP') return `CAST(${toLocal(a[0], a[1])} AS DATE)`;
   return `CAST(${a[0]} AS DATE)`;
 }

@@ -182,12 +182,24 @@ function rounding(fn: 'round' | 'trunc') {
     // ROUND(x, n, 'ROUND_HALF_EVEN') rounds ties to even (BigQuery docs, ROUND rounding_mode).
     if (fn === 'round' && c.args[2] !== undefined && enumName(c.args[2], ROUNDING_MODES) === 'ROUND_HALF_EVEN')
       return c.returnType.kind === 'NUMERIC' ? numericRoundHalfEven(c) : asRet(c, `round_even(${x}${n || ', 0'})`);
+    if (c.returnType.kind === 'NUMERIC' && fn === 'round') return numericOverflowChecked(c, `round(${x}${n})`, `ROUND(' || ${numText(c, 0)} || ', ' || ${c.args[1] === undefined ? `'0'` : `CAST(${c.args[1]} AS VARCHAR)`} || ')`);
     return asRet(c, `${fn}(${x}${n})`);
   };
 }
 
-const passNonFinite = (fn: string) => (c: FnCall) =>
-  isF(c) ? `CASE WHEN NOT isfinite(${c.args[0]}) THEN ${c.args[0]} ELSE ${fn}(${c.args[0]}) END` : asRet(c, `${fn}(${c.args[0]})`);
+/**
+ * A NUMERIC result rounded past NUMERIC's 29 integer digits: ZetaSQL's `numeric overflow: ROUND(x, 0)`
+ * (`FLOOR(x)`, `CEIL(x)`) instead of DuckDB's failed cast. `call` is the message's SQL text piece.
+ */
+function numericOverflowChecked(c: FnCall, value: string, call: string): string {
+  const v = `TRY_CAST(${value} AS DECIMAL(38,9))`;
+  return `CASE WHEN ${c.args.map((a) => `${a} IS NULL`).join(' OR ')} THEN NULL WHEN ${v} IS NULL THEN ${fail(c, `'numeric overflow: ${call}'`)} ELSE ${v} END`;
+}
+
+const passNonFinite = (fn: string) => (c: FnCall) => {
+  if (c.returnType.kind === 'NUMERIC') return numericOverflowChecked(c, `${fn}(${c.args[0]})`, `${fn.toUpperCase()}(' || ${numText(c, 0)} || ')`);
+  return isF(c) ? `CASE WHEN NOT isfinite(${c.args[0]}) THEN ${c.args[0]} ELSE ${fn}(${c.args[0]}) END` : asRet(c, `${fn}(${c.args[0]})`);
+};
 
 /** 1 / f(x) style reciprocal trig functions: raise where f(x) = 0 for finite x. */
 const recip = (f: string, name: string, zero: (x: string) => string) =>
