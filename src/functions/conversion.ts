@@ -181,6 +181,11 @@ export function castSql(c: FnCall, x: string, from: BqType, to: BqType): string 
     return `CASE WHEN ${x} IS NULL THEN NULL WHEN bq_double_to_bignumeric(${x}) IS NULL THEN ${err} ELSE bq_double_to_bignumeric(${x}) END`;
   }
   if (to.kind === 'BIGNUMERIC') return from.kind === 'NUMERIC' ? castToString(x, from) : `CAST(${x} AS VARCHAR)`;
+  if (to.kind === 'NUMERIC' && from.kind === 'BIGNUMERIC') {
+    // ZetaSQL's `numeric out of range: <value>` (DuckDB would say `Could not convert string …`).
+    const v = `TRY_CAST(${x} AS DECIMAL(38,9))`;
+    return `CASE WHEN ${x} IS NULL THEN NULL WHEN ${v} IS NULL THEN ${fail(c, `'numeric out of range: ' || ${x}`)} ELSE ${v} END`;
+  }
   if (to.kind === 'TIMESTAMP' && (from.kind === 'DATE' || from.kind === 'DATETIME')) return `timezone('UTC', CAST(${x} AS TIMESTAMP))`;
   if (from.kind === 'TIMESTAMP' && (to.kind === 'DATE' || to.kind === 'DATETIME' || to.kind === 'TIME'))
     return `CAST(${toLocal(x)} AS ${c.duckType(to)})`;
