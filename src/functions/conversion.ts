@@ -181,6 +181,12 @@ export function castSql(c: FnCall, x: string, from: BqType, to: BqType): string 
     return `CASE WHEN ${x} IS NULL THEN NULL WHEN bq_double_to_bignumeric(${x}) IS NULL THEN ${err} ELSE bq_double_to_bignumeric(${x}) END`;
   }
   if (to.kind === 'BIGNUMERIC') return from.kind === 'NUMERIC' ? castToString(x, from) : `CAST(${x} AS VARCHAR)`;
+  if (to.kind === 'NUMERIC' && from.kind === 'FLOAT64') {
+    // ZetaSQL's `numeric out of range: -6.15656e+113` (the double as `%.6g`), not DuckDB's failed cast.
+    const v = `TRY_CAST(${x} AS DECIMAL(38,9))`;
+    const nonFinite = fail(c, `'Illegal conversion of non-finite floating point number to numeric: ' || lower(CAST(${x} AS VARCHAR))`);
+    return `CASE WHEN ${x} IS NULL THEN NULL WHEN NOT isfinite(${x}) THEN ${nonFinite} WHEN ${v} IS NULL THEN ${fail(c, `'numeric out of range: ' || printf('%.6g', ${x})`)} ELSE ${v} END`;
+  }
   if (to.kind === 'NUMERIC' && from.kind === 'BIGNUMERIC') {
     // ZetaSQL's `numeric out of range: <value>` (DuckDB would say `Could not convert string …`).
     const v = `TRY_CAST(${x} AS DECIMAL(38,9))`;
