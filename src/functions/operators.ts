@@ -136,8 +136,9 @@ function caseWithValue(c: FnCall): string {
 /** CONCAT / `||`: NULL if any argument is NULL (DuckDB's concat skips NULLs). */
 function concat(c: FnCall): string {
   if (c.returnType.kind === 'ARRAY') return c.args.reduce((x, y) => `list_concat(${x}, ${y})`);
-  // Typed: DuckDB folds `BLOB || NULL` to an untyped NULL that octet_length() cannot bind.
-  return `CAST((${c.args.map((a) => `${a}`).join(' || ')}) AS ${c.duckType(c.returnType)})`;
+  const joined = `(${c.args.map((a) => `${a}`).join(' || ')})`;
+  // BYTES typed: DuckDB folds `BLOB || NULL` to an untyped NULL that octet_length() cannot bind.
+  return c.returnType.kind === 'BYTES' ? `CAST(${joined} AS BLOB)` : joined;
 }
 
 /** arr[OFFSET(i)] / arr[ORDINAL(i)] with BigQuery's out-of-bounds error. */
