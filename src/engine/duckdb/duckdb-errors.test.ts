@@ -15,6 +15,7 @@ describe('mapDuckDBError', () => {
       ['Out of Range Error: Overflow in addition of DECIMAL(38) (99999999999999999999999999999000000000 + 99999999999999999999999999999000000000);', 'numeric overflow: 99999999999999999999999999999 + 99999999999999999999999999999'],
       ['Out of Range Error: Overflow in subtraction of DECIMAL(38) (-1500000000 - 99999999999999999999999999999000000000);', 'numeric overflow: -1.5 - 99999999999999999999999999999'],
       ['Out of Range Error: Overflow in negation of numeric value!', 'int64 overflow: --9223372036854775808'],
+      ['Out of Range Error: Overflow in subtract of DECIMAL(38) (99999999999999999999999999999999999999 - -3000000000);', 'numeric overflow: 99999999999999999999999999999.999999999 - -3'],
       ['Conversion Error: Failure in decode: could not convert blob to UTF8 string, the blob contained invalid UTF8 characters.', 'Invalid cast of bytes to UTF8 string'],
     ];
     for (const [duck, bq] of cases) {

@@ -19,7 +19,7 @@ const RESOURCES_EXCEEDED = /^Out of Memory Error|Lists larger than|Cannot create
  * on any such message (test/differential/harness.ts).
  */
 export const DUCKDB_MESSAGE_SHAPES: RegExp =
-  /\b(?:Binder|Conversion|Catalog|Parser|Invalid Input|Not implemented|Out of Range|Dependency|Constraint|Serialization|INTERNAL) Error\b|No function matches|explicit type casts|Overflow in (?:addition|subtraction|multiplication|negation|SUM)|is out of range!|Unsupported format for casting|Could not (?:convert|cast)|Failure in decode|\b(?:VARCHAR|DECIMAL\(\d+|HUGEINT|BIGINT|BLOB|INTEGER)\b/;
+  /\b(?:Binder|Conversion|Catalog|Parser|Invalid Input|Not implemented|Out of Range|Dependency|Constraint|Serialization|INTERNAL) Error\b|No function matches|explicit type casts|Overflow in (?:add|subtract|multipl|negation|SUM)|is out of range!|Unsupported format for casting|Could not (?:convert|cast)|Failure in decode|\b(?:VARCHAR|DECIMAL\(\d+|HUGEINT|BIGINT|BLOB|INTEGER)\b/;
 
 /** The log line of a DuckDB error no rule of {@link mapDuckDBError} recognised (passed through, stripped of its prefix). */
 export const UNMAPPED_LOG_MESSAGE = 'DuckDB error not mapped';
@@ -68,7 +68,7 @@ function mapToBigQuery(e: unknown): BigQueryError | undefined {
   // DuckDB's error() raises the lowering's own BigQuery text as an Invalid Input Error.
   if ((m = /^Invalid Input Error: (.*)$/s.exec(msg)) && !DUCKDB_MESSAGE_SHAPES.test(m[1]!)) return BigQueryError.runtime(m[1]!);
   // NUMERIC + and − past 38 digits: ZetaSQL's `numeric overflow: 99999999999999999999999999999 + 1`.
-  if ((m = /Overflow in (?:addition|subtraction) of DECIMAL\(38\) \((-?\d+) ([-+]) (-?\d+)\)/.exec(msg)))
+  if ((m = /Overflow in (?:addition|subtraction|add|subtract) of DECIMAL\(38\) \((-?\d+) ([-+]) (-?\d+)\)/.exec(msg)))
     return BigQueryError.numericOverflow(`${numericText(m[1]!)} ${m[2]} ${numericText(m[3]!)}`);
   // CAST(BYTES AS STRING) of bytes that are not UTF-8: ZetaSQL's text.
   if (/could not convert blob to UTF8 string/.test(msg)) return BigQueryError.invalidUtf8Cast();
