@@ -75,3 +75,13 @@ export function regexpTooManyGroups(): BigQueryError {
 export function multipleSourceRowsMatched(): BigQueryError {
   return runtime('UPDATE/MERGE must match at most one source row for each target row');
 }
+
+/** `numeric overflow: <a> <op> <b>` — NUMERIC arithmetic past its 38 digits (ZetaSQL's NumericValue text, which BigQuery runs). */
+export function numericOverflow(expression: string): BigQueryError {
+  return runtime(`numeric overflow: ${expression}`);
+}
+
+/** `Invalid cast of bytes to UTF8 string` — CAST(BYTES AS STRING) of bytes that are not UTF-8 (ZetaSQL's text; https://cloud.google.com/bigquery/docs/reference/standard-sql/conversion_functions#cast_as_string). */
+export function invalidUtf8Cast(): BigQueryError {
+  return runtime('Invalid cast of bytes to UTF8 string');
+}

@@ -12,6 +12,7 @@
  * - MIN_BY/MAX_BY ignore rows whose key is NULL;
  * - HLL_COUNT.* count exactly (see `hll`).
  */
+import { bivariate, variance } from './statistical-aggregates.js';
 import { BigQueryError } from '../errors/errors.js';
 import { duckFieldName } from '../types/duckdb-types.js';
 import { aggregate, type FnCall, type FnTable } from './registry.js';
@@ -166,18 +167,15 @@ export const AGGREGATE_FUNCTIONS: FnTable = {
   approx_quantiles: approxQuantiles,
   approx_top_count: approxTopCount,
   approx_top_sum: approxTopSum,
-  stddev: typed('stddev_samp'),
-  stddev_samp: typed('stddev_samp'),
-  stddev_pop: typed('stddev_pop'),
-  variance: typed('var_samp'),
-  var_samp: typed('var_samp'),
-  var_pop: typed('var_pop'),
-  corr: (c) => {
-    const pairs = aggregate('count', c, [`CASE WHEN ${c.args[0]} IS NOT NULL AND ${c.args[1]} IS NOT NULL THEN 1 END`]);
-    return `CASE WHEN ${pairs} < 2 THEN NULL ELSE CAST(${aggregate('corr', c)} AS DOUBLE) END`;
-  },
-  covar_pop: typed('covar_pop'),
-  covar_samp: typed('covar_samp'),
+  stddev: variance('stddev_samp'),
+  stddev_samp: variance('stddev_samp'),
+  stddev_pop: variance('stddev_pop'),
+  variance: variance('var_samp'),
+  var_samp: variance('var_samp'),
+  var_pop: variance('var_pop'),
+  corr: bivariate('corr', 2),
+  covar_pop: bivariate('covar_pop', 1),
+  covar_samp: bivariate('covar_samp', 2),
   'hll_count.init': hll.init,
   'hll_count.merge': (c) => `CAST(coalesce(len(${hll.merged(c)}), 0) AS BIGINT)`,
   'hll_count.merge_partial': (c) => hashesToSketch(hll.merged(c)),

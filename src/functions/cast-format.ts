@@ -5,12 +5,14 @@
  * - DATE / DATETIME / TIME / TIMESTAMP → STRING and STRING → those types: format elements of
  *   cast-format-datetime.ts / cast-format-parse.ts (a TIMESTAMP is shown in `tz`, default UTC;
  *   parsing uses TZH/TZM when present, else `tz`);
- * - BYTES ⇄ STRING: HEX, BASE64, BASE64M, ASCII, UTF-8 / UTF8 (case-insensitive).
- * Other FORMAT casts (numbers, BASE2/BASE8/BASE32) are rejected as not supported. SAFE_CAST gives
+ * - BYTES ⇄ STRING: HEX, BASE2, BASE8, BASE64, BASE64M, ASCII, UTF-8 / UTF8 (case-insensitive;
+ *   cast-format-bytes.ts).
+ * Other FORMAT casts (numbers) are rejected as not supported. SAFE_CAST gives
  * NULL where CAST raises.
  */
 import { BigQueryError } from '../errors/errors.js';
 import { civilOf, formatDateTime, type DtKind } from './cast-format-datetime.js';
+import { formatBytes, parseBytes } from './cast-format-bytes.js';
 import { parseDateTime, type Parsed } from './cast-format-parse.js';
 import { fromLocal, toLocal } from './date-time.js';
 import { defineUdf, type UdfType } from './builtin-udfs.js';
@@ -37,45 +39,8 @@ udf('bq_cast_parse_tz', ['VARCHAR', 'VARCHAR', 'VARCHAR', 'VARCHAR'], 'BIGINT', 
   return off === undefined ? null : BigInt(off);
 });
 
-const bytesFormat = (fmt: string) => fmt.trim().toUpperCase().replace(/^UTF8$/, 'UTF-8');
-udf('bq_cast_format_bytes', ['VARCHAR', 'BLOB'], 'VARCHAR', (fmt, b) => {
-  const buf = Buffer.from(b);
-  switch (bytesFormat(fmt)) {
-    case 'HEX':
-      return buf.toString('hex');
-    case 'BASE64':
-      return buf.toString('base64');
-    case 'BASE64M':
-      return (buf.toString('base64').match(/.{1,76}/g) ?? ['']).join('\n');
-    case 'ASCII':
-      if (buf.some((x) => x > 127)) throw new Error('Input contains non-ASCII bytes; cannot format as ASCII');
-      return buf.toString('latin1');
-    case 'UTF-8':
-      return new TextDecoder('utf-8', { fatal: true }).decode(buf);
-    default:
-      throw new Error(`Unsupported format for casting BYTES to STRING: ${fmt}`);
-  }
-});
-udf('bq_cast_parse_bytes', ['VARCHAR', 'VARCHAR'], 'BLOB', (fmt, s) => {
-  switch (bytesFormat(fmt)) {
-    case 'HEX':
-      if (!/^([0-9a-fA-F]{2})*$/.test(s)) throw new Error(`Invalid hex string: '${s}'`);
-      return new Uint8Array(Buffer.from(s, 'hex'));
-    case 'BASE64':
-    case 'BASE64M': {
-      const t = s.replace(/\s+/g, '');
-      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(t) || t.length % 4 === 1) throw new Error(`Invalid base64 string: '${s}'`);
-      return new Uint8Array(Buffer.from(t, 'base64'));
-    }
-    case 'ASCII':
-      if (/[^\x00-\x7f]/.test(s)) throw new Error(`Input string contains non-ASCII characters: '${s}'`);
-      return new Uint8Array(Buffer.from(s, 'latin1'));
-    case 'UTF-8':
-      return new Uint8Array(Buffer.from(s, 'utf8'));
-    default:
-      throw new Error(`Unsupported format for casting STRING to BYTES: ${fmt}`);
-  }
-});
+udf('bq_cast_format_bytes', ['VARCHAR', 'BLOB'], 'VARCHAR', (fmt, b) => formatBytes(fmt, b));
+udf('bq_cast_parse_bytes', ['VARCHAR', 'VARCHAR'], 'BLOB', (fmt, s) => parseBytes(fmt, s));
 
 const DT = ['DATE', 'DATETIME', 'TIME', 'TIMESTAMP'];
 

@@ -46,6 +46,11 @@ export function collatedCall(c: FnCall, collation: string): FnCall {
   if (locale === undefined) return c;
   const str = (i: number) => c.argTypes[i]?.kind === 'STRING';
   if (KEYED.has(c.name)) return { ...c, args: c.args.map((a, i) => (str(i) ? sortKey(a, locale) : a)) };
+  // CASE x WHEN w1 THEN r1 …: the value and the WHEN operands compare as sort keys, the results stay.
+  const compared = (i: number) => i === 0 || (i % 2 === 1 && i + 1 < c.args.length);
+  if (c.name === '$case_with_value') return { ...c, args: c.args.map((a, i) => (str(i) && compared(i) ? sortKey(a, locale) : a)) };
+  // COUNT counts values, COUNT(DISTINCT …) the distinct sort keys (equal under the collation).
+  if (c.name === 'count') return { ...c, args: c.args.map((a, i) => (str(i) ? sortKey(a, locale) : a)) };
   if (c.name === '$like' && /(^|-)ks-level2$/.test(locale) && /^und\b/i.test(locale)) {
     const p = stringLiteral(c.args[1]);
     if (p !== undefined && /(^|[^\\])_/.test(p)) throw BigQueryError.collatedLikeUnderscore();

@@ -169,7 +169,8 @@ function toInt64(c: FnCall, x: string, from: BqType): string {
 export function castSql(c: FnCall, x: string, from: BqType, to: BqType): string {
   if (from.kind === to.kind && from.kind !== 'ARRAY' && from.kind !== 'STRUCT') return x;
   if (to.kind === 'STRING') {
-    if (from.kind === 'BYTES') return c.safe ? `TRY(decode(${x}))` : `decode(${x})`;
+    // SAFE: a UDF, not TRY(), which DuckDB refuses around an argument holding error() (volatile).
+    if (from.kind === 'BYTES') return c.safe ? `bq_cast_format_bytes_safe('UTF-8', ${x})` : `decode(${x})`;
     return castToString(x, from);
   }
   if (from.kind === 'STRING') return fromString(c, x, to);
@@ -180,6 +181,17 @@ export function castSql(c: FnCall, x: string, from: BqType, to: BqType): string 
     return `CASE WHEN ${x} IS NULL THEN NULL WHEN bq_double_to_bignumeric(${x}) IS NULL THEN ${err} ELSE bq_double_to_bignumeric(${x}) END`;
   }
   if (to.kind === 'BIGNUMERIC') return from.kind === 'NUMERIC' ? castToString(x, from) : `CAST(${x} AS VARCHAR)`;
+  if (to.kind === 'NUMERIC' && from.kind === 'FLOAT64') {
+    // ZetaSQL's `numeric out of range: -6.15656e+113` (the double as `%.6g`), not DuckDB's failed cast.
+    const v = `TRY_CAST(${x} AS DECIMAL(38,9))`;
+    const nonFinite = fail(c, `'Illegal conversion of non-finite floating point number to numeric: ' || lower(CAST(${x} AS VARCHAR))`);
+    return `CASE WHEN ${x} IS NULL THEN NULL WHEN NOT isfinite(${x}) THEN ${nonFinite} WHEN ${v} IS NULL THEN ${fail(c, `'numeric out of range: ' || printf('%.6g', ${x})`)} ELSE ${v} END`;
+  }
+  if (to.kind === 'NUMERIC' && from.kind === 'BIGNUMERIC') {
+    // ZetaSQL's `numeric out of range: <value>` (DuckDB would say `Could not convert string …`).
+    const v = `TRY_CAST(${x} AS DECIMAL(38,9))`;
+    return `CASE WHEN ${x} IS NULL THEN NULL WHEN ${v} IS NULL THEN ${fail(c, `'numeric out of range: ' || ${x}`)} ELSE ${v} END`;
+  }
   if (to.kind === 'TIMESTAMP' && (from.kind === 'DATE' || from.kind === 'DATETIME')) return `timezone('UTC', CAST(${x} AS TIMESTAMP))`;
   if (from.kind === 'TIMESTAMP' && (to.kind === 'DATE' || to.kind === 'DATETIME' || to.kind === 'TIME'))
     return `CAST(${toLocal(x)} AS ${c.duckType(to)})`;

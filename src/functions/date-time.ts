@@ -290,9 +290,17 @@ function checkedParts(c: FnCall, kind: 'date' | 'datetime' | 'time', ok: string,
   return `CASE WHEN ${c.args.map((x) => `${x} IS NULL`).join(' OR ')} THEN NULL WHEN NOT (${ok}) THEN ${err} ELSE ${value} END`;
 }
 
+/**
+ * The year, month and day arguments name a day of the calendar: a month or day outside it is an
+ * invalid date (ZetaSQL's `Input calculates to invalid date: 2020-02-30`), not DuckDB's own
+ * `Date out of range` from make_date / make_timestamp.
+ */
+const onCalendar = (a: string[]) =>
+  `${a[1]} BETWEEN 1 AND 12 AND ${a[2]} BETWEEN 1 AND 31 AND TRY_CAST(printf('%04d-%02d-%02d', ${a[0]}, ${a[1]}, ${a[2]}) AS DATE) IS NOT NULL`;
+
 function dateCtor(c: FnCall): string {
   const a = c.args;
-  if (a.length === 3) return checkedParts(c, 'date', `${a[0]} BETWEEN 1 AND 9999`, '%04d-%02d-%02d', `make_date(${a[0]}, ${a[1]}, ${a[2]})`);
+  if (a.length === 3) return checkedParts(c, 'date', `${a[0]} BETWEEN 1 AND 9999 AND ${onCalendar(a)}`, '%04d-%02d-%02d', `make_date(${a[0]}, ${a[1]}, ${a[2]})`);
   if (c.argTypes[0]?.kind === 'TIMESTAMP') return `CAST(${toLocal(a[0], a[1])} AS DATE)`;
   return `CAST(${a[0]} AS DATE)`;
 }
@@ -300,7 +308,7 @@ function dateCtor(c: FnCall): string {
 function datetimeCtor(c: FnCall): string {
   const a = c.args;
   if (a.length === 6)
-    return checkedParts(c, 'datetime', `${a[0]} BETWEEN 1 AND 9999 AND ${a[3]} BETWEEN 0 AND 23 AND ${a[4]} BETWEEN 0 AND 59`, '%04d-%02d-%02d %04d:%02d:%02d', `make_timestamp(${a[0]}, ${a[1]}, ${a[2]}, ${a[3]}, ${a[4]}, ${a[5]})`);
+    return checkedParts(c, 'datetime', `${a[0]} BETWEEN 1 AND 9999 AND ${onCalendar(a)} AND ${a[3]} BETWEEN 0 AND 23 AND ${a[4]} BETWEEN 0 AND 59`, '%04d-%02d-%02d %04d:%02d:%02d', `make_timestamp(${a[0]}, ${a[1]}, ${a[2]}, ${a[3]}, ${a[4]}, ${a[5]})`);
   if (a.length === 2 && c.argTypes[1]?.kind === 'TIME') return `(${a[0]} + ${a[1]})`;
   if (c.argTypes[0]?.kind === 'TIMESTAMP') return toLocal(a[0], a[1]);
   return `CAST(${a[0]} AS TIMESTAMP)`;

@@ -30,8 +30,15 @@ function makeInterval(c: FnCall): string {
   return mkInterval(`${y} * 12 + ${mo}`, d, `${h} * 3600000000 + ${mi} * 60000000 + ${s} * 1000000`);
 }
 
-const justifyDays = (i: string, m = ivMonths(i), d = ivDays(i), us = ivMicros(i)) => mkInterval(`${m} + trunc(${d} / 30)`, `${d} % 30`, us);
-const justifyHours = (i: string) => mkInterval(ivMonths(i), `${ivDays(i)} + trunc(${ivMicros(i)} / 86400000000)`, `${ivMicros(i)} % 86400000000`);
+/**
+ * `body` over `x` evaluated once: the text of `x` appears once, so that nested interval functions
+ * (`JUSTIFY_INTERVAL`, `CAST(… AS STRING)`) do not repeat their argument's SQL at every level
+ * (a few levels made queries of thousands of copies that took DuckDB seconds to plan).
+ */
+export const bindOnce = (x: string, body: (v: string) => string): string => `list_extract(list_transform([${x}], bq_iv -> ${body('bq_iv')}), 1)`;
+
+const justifyDays = (i: string) => bindOnce(i, (v) => mkInterval(`${ivMonths(v)} + trunc(${ivDays(v)} / 30)`, `${ivDays(v)} % 30`, ivMicros(v)));
+const justifyHours = (i: string) => bindOnce(i, (v) => mkInterval(ivMonths(v), `${ivDays(v)} + trunc(${ivMicros(v)} / 86400000000)`, `${ivMicros(v)} % 86400000000`));
 
 /** The interval_functions page. */
 export const INTERVAL_FUNCTIONS: FnTable = {

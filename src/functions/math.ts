@@ -19,6 +19,7 @@ import { enumName, fail, nullIfAnyNull } from './util.js';
 /** zetasql.functions.RoundingMode, by enum number. */
 const ROUNDING_MODES: Record<number, string> = { 1: 'ROUND_HALF_AWAY_FROM_ZERO', 2: 'ROUND_HALF_EVEN' };
 import { exactNumeric, numericRoundHalfEven } from './numeric-exact.js';
+import { bigNumericAbs, bigNumericArith, bigNumericNegate, bigNumericSign } from './bignumeric-exact.js';
 
 const kindOf = (c: FnCall, i = 0) => c.argTypes[i]?.kind;
 const isF = (c: FnCall, i = 0) => kindOf(c, i) === 'FLOAT64';
@@ -64,6 +65,7 @@ const lnNonFinite = (x: string) => `CASE WHEN ${x} = 'Infinity'::DOUBLE THEN ${x
 
 /** MOD(x, y): INT64 and NUMERIC; sign follows x. */
 function mod(c: FnCall): string {
+  if (c.returnType.kind === 'BIGNUMERIC') return bigNumericArith(c, 'MOD');
   const [x, y] = c.args;
   const err = fail(c, `'division by zero: MOD(' || ${numText(c, 0)} || ', ' || ${numText(c, 1)} || ')'`);
   const body = isDec(c, 0) ? asRet(c, `${x} % ${y}`) : `CASE WHEN ${y} = -1 THEN 0 ELSE ${x} % ${y} END`;
@@ -72,6 +74,7 @@ function mod(c: FnCall): string {
 
 /** DIV(x, y): integer division truncating toward zero. */
 function div(c: FnCall): string {
+  if (c.returnType.kind === 'BIGNUMERIC') return bigNumericArith(c, 'DIV');
   const [x, y] = c.args;
   // ZetaSQL: NUMERIC `division by zero: DIV(1.5, 0)`, INT64 `division by zero: 10 / 0`.
   const err = isDec(c, 0)
@@ -96,6 +99,7 @@ const NUMERIC_SCALED_MAX = `CAST('99999999999999999999999999999999999999' AS HUG
 function safeOp(op: string) {
   return (c: FnCall) => {
     const [x, y] = c.args;
+    if (c.returnType.kind === 'BIGNUMERIC') return bigNumericArith(c, op as '+' | '-' | '*', true);
     if (c.returnType.kind === 'FLOAT64') {
       const r = `(CAST(${x} AS DOUBLE) ${op} CAST(${y} AS DOUBLE))`;
       return `CASE WHEN isinf(${r}) AND isfinite(${x}) AND isfinite(${y}) THEN NULL ELSE ${r} END`;
@@ -116,6 +120,7 @@ function safeOp(op: string) {
 }
 
 function safeDivide(c: FnCall): string {
+  if (c.returnType.kind === 'BIGNUMERIC') return bigNumericArith(c, '/', true);
   const [x, y] = c.args;
   const t = ret(c);
   const r = `(CAST(${x} AS ${t}) / CAST(${y} AS ${t}))`;
@@ -163,6 +168,7 @@ function extremum(fn: 'greatest' | 'least') {
 
 function sign(c: FnCall): string {
   const x = c.args[0];
+  if (c.returnType.kind === 'BIGNUMERIC') return bigNumericSign(c);
   if (isF(c)) return `CASE WHEN isnan(${x}) THEN ${x} ELSE CAST(sign(${x}) AS DOUBLE) END`;
   return asRet(c, `sign(${x})`);
 }
@@ -176,12 +182,24 @@ function rounding(fn: 'round' | 'trunc') {
     // ROUND(x, n, 'ROUND_HALF_EVEN') rounds ties to even (BigQuery docs, ROUND rounding_mode).
     if (fn === 'round' && c.args[2] !== undefined && enumName(c.args[2], ROUNDING_MODES) === 'ROUND_HALF_EVEN')
       return c.returnType.kind === 'NUMERIC' ? numericRoundHalfEven(c) : asRet(c, `round_even(${x}${n || ', 0'})`);
+    if (c.returnType.kind === 'NUMERIC' && fn === 'round') return numericOverflowChecked(c, `round(${x}${n})`, `ROUND(' || ${numText(c, 0)} || ', ' || ${c.args[1] === undefined ? `'0'` : `CAST(${c.args[1]} AS VARCHAR)`} || ')`);
     return asRet(c, `${fn}(${x}${n})`);
   };
 }
 
-const passNonFinite = (fn: string) => (c: FnCall) =>
-  isF(c) ? `CASE WHEN NOT isfinite(${c.args[0]}) THEN ${c.args[0]} ELSE ${fn}(${c.args[0]}) END` : asRet(c, `${fn}(${c.args[0]})`);
+/**
+ * A NUMERIC result rounded past NUMERIC's 29 integer digits: ZetaSQL's `numeric overflow: ROUND(x, 0)`
+ * (`FLOOR(x)`, `CEIL(x)`) instead of DuckDB's failed cast. `call` is the message's SQL text piece.
+ */
+function numericOverflowChecked(c: FnCall, value: string, call: string): string {
+  const v = `TRY_CAST(${value} AS DECIMAL(38,9))`;
+  return `CASE WHEN ${c.args.map((a) => `${a} IS NULL`).join(' OR ')} THEN NULL WHEN ${v} IS NULL THEN ${fail(c, `'numeric overflow: ${call}'`)} ELSE ${v} END`;
+}
+
+const passNonFinite = (fn: string) => (c: FnCall) => {
+  if (c.returnType.kind === 'NUMERIC') return numericOverflowChecked(c, `${fn}(${c.args[0]})`, `${fn.toUpperCase()}(' || ${numText(c, 0)} || ')`);
+  return isF(c) ? `CASE WHEN NOT isfinite(${c.args[0]}) THEN ${c.args[0]} ELSE ${fn}(${c.args[0]}) END` : asRet(c, `${fn}(${c.args[0]})`);
+};
 
 /** 1 / f(x) style reciprocal trig functions: raise where f(x) = 0 for finite x. */
 const recip = (f: string, name: string, zero: (x: string) => string) =>
@@ -215,7 +233,7 @@ function shiftRight(c: FnCall): string {
 function bitCount(c: FnCall): string {
   const x = c.args[0];
   if (c.argTypes[0]?.kind === 'BYTES')
-    return `CAST(coalesce(list_sum(list_transform(string_split(hex(${x}), ''), h -> CASE WHEN h = '' THEN 0 ELSE bit_count(CAST(('0x' || h) AS INTEGER)) END)), 0) AS BIGINT)`;
+    return `CASE WHEN ${x} IS NULL THEN NULL ELSE CAST(coalesce(list_sum(list_transform(string_split(hex(${x}), ''), h -> CASE WHEN h = '' THEN 0 ELSE bit_count(CAST(('0x' || h) AS INTEGER)) END)), 0) AS BIGINT) END`;
   return `CAST(bit_count(${x}) AS BIGINT)`;
 }
 
@@ -227,6 +245,7 @@ const bytesUnsupported = (op: string, duck: (c: FnCall) => string) => (c: FnCall
 /** The mathematical_functions page (and the bit functions and bitwise operators). */
 export const MATHEMATICAL_FUNCTIONS: FnTable = {
   abs: (c) => {
+    if (c.returnType.kind === 'BIGNUMERIC') return bigNumericAbs(c);
     if (c.returnType.kind === 'INT64' && c.safe) return `CASE WHEN ${c.args[0]} = ${INT64_MIN} THEN NULL ELSE abs(${c.args[0]}) END`;
     return c.returnType.kind === 'INT64' || isF(c) ? `abs(${c.args[0]})` : asRet(c, `abs(${c.args[0]})`);
   },
@@ -241,7 +260,7 @@ export const MATHEMATICAL_FUNCTIONS: FnTable = {
   safe_add: safeOp('+'),
   safe_subtract: safeOp('-'),
   safe_multiply: safeOp('*'),
-  safe_negate: (c) => (c.returnType.kind === 'INT64' ? `CASE WHEN ${c.args[0]} = ${INT64_MIN} THEN NULL ELSE - ${c.args[0]} END` : `(- ${c.args[0]})`),
+  safe_negate: (c) => (c.returnType.kind === 'BIGNUMERIC' ? bigNumericNegate({ ...c, safe: true }) : c.returnType.kind === 'INT64' ? `CASE WHEN ${c.args[0]} = ${INT64_MIN} THEN NULL ELSE - ${c.args[0]} END` : `(- ${c.args[0]})`),
   pow,
   sqrt,
   cbrt: (c) => finish(c, `cbrt(${dbl(c)})`),

@@ -8,6 +8,7 @@
  */
 import { raise, rename, template, type FnCall, type FnTable } from './registry.js';
 import { exactNumeric } from './numeric-exact.js';
+import { bigNumericArith, bigNumericCompare, bigNumericNegate } from './bignumeric-exact.js';
 import { nullIfAnyNull } from './util.js';
 
 const isInt = (c: FnCall, i: number) => c.argTypes[i]?.kind === 'INT64';
@@ -79,9 +80,22 @@ function intervalDivide(c: FnCall): string {
   return `CASE WHEN ${n} = 0 THEN ${raise(c, `'division by zero'`)} ELSE ${q} END`;
 }
 
+/**
+ * TIMESTAMP ± INTERVAL: an interval with a month or year part is refused with ZetaSQL's
+ * `TIMESTAMP +/- INTERVAL is not supported for intervals with non-zero MONTH or YEAR part.`
+ * (https://cloud.google.com/bigquery/docs/reference/standard-sql/operators#datetime_subtraction).
+ */
+function timestampInterval(c: FnCall, op: '+' | '-'): string {
+  const [t, i] = c.args;
+  const months = `(datepart('year', ${i}) * 12 + datepart('month', ${i}))`;
+  const err = raise(c, `'TIMESTAMP +/- INTERVAL is not supported for intervals with non-zero MONTH or YEAR part.'`);
+  return `CASE WHEN ${months} <> 0 THEN ${err} ELSE CAST((${t} ${op} ${i}) AS ${c.duckType(c.returnType)}) END`;
+}
+
 /** `x / y` with BigQuery's division-by-zero error, result cast to the GoogleSQL return type. */
 function divide(c: FnCall): string {
   if (c.argTypes[0]?.kind === 'INTERVAL') return intervalDivide(c);
+  if (c.returnType.kind === 'BIGNUMERIC') return bigNumericArith(c, '/');
   const [a, b] = c.args;
   const t = c.duckType(c.returnType);
   const dec = isNumeric(c, 0) || isNumeric(c, 1);
@@ -102,7 +116,9 @@ function additive(op: '+' | '-') {
     if (k0 === 'DATE' && k1 === 'INT64') return `CAST(${c.args[0]} ${op} CAST(${c.args[1]} AS INTEGER) AS DATE)`;
     if (k0 === 'DATE' && k1 === 'DATE') return `(${c.args[0]} - ${c.args[1]}) * INTERVAL 1 DAY`;
     if (k0 === 'TIMESTAMP' && k1 === 'TIMESTAMP') return `to_microseconds(epoch_us(${c.args[0]}) - epoch_us(${c.args[1]}))`;
+    if (k0 === 'TIMESTAMP' && k1 === 'INTERVAL') return timestampInterval(c, op);
     if (isInt(c, 0) && isInt(c, 1)) return `(${c.args[0]} ${op} ${c.args[1]})`;
+    if (c.returnType.kind === 'BIGNUMERIC') return bigNumericArith(c, op);
     if (c.returnType.kind === 'FLOAT64') return doubleOverflow(c, op, `(${c.args[0]} ${op} ${c.args[1]})`);
     return `CAST((${c.args[0]} ${op} ${c.args[1]}) AS ${c.duckType(c.returnType)})`;
   };
@@ -111,6 +127,7 @@ function additive(op: '+' | '-') {
 const isFloat = (c: FnCall, i: number) => c.argTypes[i]?.kind === 'FLOAT64';
 /** A lowered number literal (`'300'::DOUBLE`, `CAST(24 AS BIGINT)`, `1.5`): never NULL, never NaN. */
 const NUMBER_LITERAL = /^(?:'-?[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?'::DOUBLE|CAST\(-?[0-9]+ AS BIGINT\)|-?[0-9]+(?:\.[0-9]+)?)$/;
+const isBigNumeric = (c: FnCall, i: number) => c.argTypes[i]?.kind === 'BIGNUMERIC';
 const NAN_FALSE: Record<string, boolean> = { '=': true, '<>': false, '<': true, '<=': true, '>': true, '>=': true };
 
 /**
@@ -120,6 +137,7 @@ const NAN_FALSE: Record<string, boolean> = { '=': true, '<>': false, '<': true, 
  */
 const cmp = (op: string) => (c: FnCall) => {
   const [a, b] = c.args;
+  if (isBigNumeric(c, 0) && isBigNumeric(c, 1)) return bigNumericCompare(a!, op, b!);
   if (!isFloat(c, 0) && !isFloat(c, 1)) return `(${a} ${op} ${b})`;
   // Against a number literal (never NULL or NaN) only the other side can be NaN, and DuckDB's order
   // (NaN above +inf) already answers BigQuery's FALSE for `=`, and for `<`, `<=` with NaN on the
@@ -177,7 +195,9 @@ function caseWithValue(c: FnCall): string {
 /** CONCAT / `||`: NULL if any argument is NULL (DuckDB's concat skips NULLs). */
 function concat(c: FnCall): string {
   if (c.returnType.kind === 'ARRAY') return c.args.reduce((x, y) => `list_concat(${x}, ${y})`);
-  return `(${c.args.map((a) => `${a}`).join(' || ')})`;
+  const joined = `(${c.args.map((a) => `${a}`).join(' || ')})`;
+  // BYTES typed: DuckDB folds `BLOB || NULL` to an untyped NULL that octet_length() cannot bind.
+  return c.returnType.kind === 'BYTES' ? `CAST(${joined} AS BLOB)` : joined;
 }
 
 /** arr[OFFSET(i)] / arr[ORDINAL(i)] with BigQuery's out-of-bounds error. */
@@ -240,6 +260,7 @@ export const OPERATOR_FUNCTIONS: FnTable = {
   $subtract: additive('-'),
   $multiply: (c) => {
     if (isInt(c, 0) && isInt(c, 1)) return `(${c.args[0]} * ${c.args[1]})`;
+    if (c.returnType.kind === 'BIGNUMERIC') return bigNumericArith(c, '*');
     if (c.returnType.kind === 'NUMERIC') {
       // DuckDB multiplies DECIMAL(38,9)s exactly while the scale-18 product stays under 38 digits.
       const small = c.args.map((a) => `abs(${a}) < 1000000000`).join(' AND ');
@@ -248,7 +269,7 @@ export const OPERATOR_FUNCTIONS: FnTable = {
     return c.returnType.kind === 'FLOAT64' ? doubleOverflow(c, '*', `(${c.args[0]} * ${c.args[1]})`) : binary('*')(c);
   },
   $divide: divide,
-  $unary_minus: (c) => `(- ${c.args[0]})`,
+  $unary_minus: (c) => (c.returnType.kind === 'BIGNUMERIC' ? bigNumericNegate(c) : `(- ${c.args[0]})`),
   $equal: cmp('='),
   $not_equal: cmp('<>'),
   $less: cmp('<'),
@@ -269,6 +290,7 @@ export const OPERATOR_FUNCTIONS: FnTable = {
   $between: (c) => {
     const [x, lo, hi] = c.args;
     const plain = `(${x} BETWEEN ${lo} AND ${hi})`;
+    if (isBigNumeric(c, 0) && isBigNumeric(c, 1) && isBigNumeric(c, 2)) return `(${bigNumericCompare(x!, '>=', lo!)} AND ${bigNumericCompare(x!, '<=', hi!)})`;
     if (!isFloat(c, 0)) return plain;
     return `(${cmp('>=')({ ...c, args: [x, lo] })} AND ${cmp('<=')({ ...c, args: [x, hi] })})`;
   },

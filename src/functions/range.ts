@@ -58,7 +58,9 @@ function generateRangeArray(c: FnCall): string {
   // months count as 30 days here, close enough for a bound.
   const count = `(epoch(CAST(${E(r)} AS ${series})) - epoch(CAST(${S(r)} AS ${series}))) / nullif(epoch(${step}), 0)`;
   const many = `WHEN ${count} > ${MAX_GENERATED_ARRAY_ELEMENTS} THEN ${fail(c, q(BigQueryError.tooManyArrayElements(MAX_GENERATED_ARRAY_ELEMENTS).message))}`;
-  return `CASE WHEN ${r} IS NULL OR ${step} IS NULL THEN NULL WHEN ${S(r)} IS NULL OR ${E(r)} IS NULL THEN ${unbounded} ${many} ELSE ${ranges} END`;
+  // A zero or negative step: ZetaSQL's `step cannot be 0` / `step cannot be negative`.
+  const badStep = `WHEN ${step} = INTERVAL 0 SECOND THEN ${fail(c, `'step cannot be 0'`)} WHEN ${step} < INTERVAL 0 SECOND THEN ${fail(c, `'step cannot be negative'`)}`;
+  return `CASE WHEN ${r} IS NULL OR ${step} IS NULL THEN NULL WHEN ${S(r)} IS NULL OR ${E(r)} IS NULL THEN ${unbounded} ${badStep} ${many} ELSE ${ranges} END`;
 }
 
 /** The range_functions page. */

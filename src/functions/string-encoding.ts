@@ -11,6 +11,14 @@ import { enumName, fail, NORMALIZE_MODES } from './util.js';
 // ---------- encodings ----------
 
 const B32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+/**
+ * UPPER/LOWER of BYTES: only the ASCII letters change, byte by byte; other bytes (UTF-8 or not)
+ * stay (https://cloud.google.com/bigquery/docs/reference/standard-sql/string_functions#upper).
+ */
+defineUdf('bq_bytes_case', ['BLOB', 'BOOLEAN'], 'BLOB', (b, upper) =>
+  Uint8Array.from(b, (x) => (upper ? (x >= 0x61 && x <= 0x7a ? x - 32 : x) : x >= 0x41 && x <= 0x5a ? x + 32 : x)),
+);
+
 defineUdf('bq_to_base32', ['BLOB'], 'VARCHAR', (b) => {
   let out = '';
   let bits = 0;

@@ -183,7 +183,7 @@ function codePointsToBytes(c: FnCall): string {
 
 /** UPPER/LOWER. UPPER uses full case mapping like ZetaSQL (ICU): `ß` → `SS` (DuckDB gives `ẞ`). */
 const caseFn = (fn: 'upper' | 'lower') => (c: FnCall) =>
-  isBytes(c) ? `encode(${fn}(decode(${c.args[0]})))` : fn === 'upper' ? `upper(replace(${c.args[0]}, 'ß', 'SS'))` : `${fn}(${c.args[0]})`;
+  isBytes(c) ? `bq_bytes_case(${c.args[0]}, ${fn === 'upper'})` : fn === 'upper' ? `upper(replace(${c.args[0]}, 'ß', 'SS'))` : `${fn}(${c.args[0]})`;
 
 /**
  * ASCII(STRING): the first character's code; a non-ASCII first character is an error

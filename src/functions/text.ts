@@ -6,6 +6,7 @@
  * - `formatT`: FORMAT's `%t` (FLOAT64 always shows a fraction or exponent; ARRAY `[a, b]`;
  *   STRUCT `(a, b)`) and `%T` (a GoogleSQL literal: quoted strings, `b"…"` bytes, `DATE "…"`…).
  */
+import { bindOnce } from './interval.js';
 import type { BqType } from '../types/types.js';
 import { duckFieldName } from '../types/duckdb-types.js';
 import { defineUdf } from './builtin-udfs.js';
@@ -42,11 +43,16 @@ const isSimple = (t: BqType) => t.kind !== 'ARRAY' && t.kind !== 'STRUCT' && t.k
 /** NUMERIC text without trailing fractional zeros. */
 export const numericText = (x: string) => `regexp_replace(regexp_replace(CAST(${x} AS VARCHAR), '(\\.[0-9]*?)0+$', '\\1'), '\\.$', '')`;
 
-/** INTERVAL in BigQuery's canonical `Y-M D H:M:S[.F]` form. */
-export function intervalText(i: string): string {
+/** INTERVAL in BigQuery's canonical `Y-M D H:M:S[.F]` form (its argument's SQL evaluated once). */
+export function intervalText(x: string): string {
+  return bindOnce(x, intervalTextOf);
+}
+
+function intervalTextOf(i: string): string {
   const months = `(datepart('year', ${i}) * 12 + datepart('month', ${i}))`;
   const micros = `(datepart('hour', ${i}) * 3600000000 + datepart('minute', ${i}) * 60000000 + datepart('microseconds', ${i}))`;
-  const frac = `regexp_replace(lpad(CAST(abs(${micros}) % 1000000 AS VARCHAR), 6, '0'), '0+$', '')`;
+  // The fraction in groups of three digits, as ZetaSQL prints it (`0:0:7.500`, not `7.5`).
+  const frac = `regexp_replace(lpad(CAST(abs(${micros}) % 1000000 AS VARCHAR), 6, '0'), '000$', '')`;
   return (
     `(CASE WHEN ${months} < 0 THEN '-' ELSE '' END || CAST(abs(${months}) // 12 AS VARCHAR) || '-' || CAST(abs(${months}) % 12 AS VARCHAR) || ' ' || ` +
     `CAST(datepart('day', ${i}) AS VARCHAR) || ' ' || CASE WHEN ${micros} < 0 THEN '-' ELSE '' END || ` +

@@ -1,0 +1,108 @@
+/**
+ * Exact BIGNUMERIC arithmetic and comparison. BIGNUMERIC is stored as its canonical decimal text
+ * (VARCHAR, src/types/duckdb-types.ts), which DuckDB can neither add nor order numerically, so the
+ * operators run in JavaScript BigInt UDFs over value × 10^38.
+ *
+ * GoogleSQL BIGNUMERIC (https://cloud.google.com/bigquery/docs/reference/standard-sql/data-types#decimal_types):
+ * scale 38, range [-2^255, 2^255-1] × 10^-38; products and quotients are rounded half away from
+ * zero to 38 digits. Past the range ZetaSQL's BigNumericValue raises
+ * `BIGNUMERIC overflow: <a> <op> <b>` (`BIGNUMERIC overflow: DIV(<a>, <b>)` for DIV), and a zero
+ * divisor `division by zero: <a> / <b>` (texts checked against the ZetaSQL reference evaluator by
+ * the differential suite, test/differential/families-numbers.ts). A UDF answers NULL on overflow and
+ * the lowering turns that into the error (or NULL under SAFE).
+ */
+import { BIGNUMERIC_MAX_SCALED, BIGNUMERIC_MIN_SCALED, BIGNUMERIC_SCALE, parseScaled, scaledToText } from '../types/decimal.js';
+import { defineUdf } from './builtin-udfs.js';
+import { raise, type FnCall } from './registry.js';
+
+const UNIT = 10n ** BigInt(BIGNUMERIC_SCALE);
+
+const scaledOf = (text: string): bigint => parseScaled(text.trim(), BIGNUMERIC_SCALE) ?? 0n;
+const fits = (v: bigint) => v <= BIGNUMERIC_MAX_SCALED && v >= BIGNUMERIC_MIN_SCALED;
+const out = (v: bigint): string | null => (fits(v) ? scaledToText(v, BIGNUMERIC_SCALE) : null);
+
+/** n / d rounded half away from zero (d ≠ 0). */
+function roundDiv(n: bigint, d: bigint): bigint {
+  const neg = n < 0n !== d < 0n;
+  const [an, ad] = [n < 0n ? -n : n, d < 0n ? -d : d];
+  const t = an / ad;
+  const q = 2n * (an - t * ad) >= ad ? t + 1n : t;
+  return neg ? -q : q;
+}
+
+/**
+ * `a op b` on BIGNUMERIC texts (op `+ - * / DIV MOD`): the canonical text, or NULL on overflow or
+ * a zero divisor (the lowering raises the divisor's error before calling).
+ */
+export function bigNumericOp(a: string, op: string, b: string): string | null {
+  const [x, y] = [scaledOf(a), scaledOf(b)];
+  switch (op) {
+    case '+':
+      return out(x + y);
+    case '-':
+      return out(x - y);
+    case '*':
+      return out(roundDiv(x * y, UNIT));
+    case '/':
+      return y === 0n ? null : out(roundDiv(x * UNIT, y));
+    case 'DIV':
+      return y === 0n ? null : out((x / y) * UNIT); // BigInt division truncates toward zero, as DIV does
+    case 'MOD':
+      return y === 0n ? null : out(x % y); // the sign follows x, as MOD's
+    default:
+      return null;
+  }
+}
+
+defineUdf('bq_bignumeric_op', ['VARCHAR', 'VARCHAR', 'VARCHAR'], 'VARCHAR', (a, op, b) => bigNumericOp(a, op, b));
+defineUdf('bq_bignumeric_cmp', ['VARCHAR', 'VARCHAR'], 'BIGINT', (a, b) => {
+  const [x, y] = [scaledOf(a), scaledOf(b)];
+  return x < y ? -1n : x > y ? 1n : 0n;
+});
+defineUdf('bq_bignumeric_neg', ['VARCHAR'], 'VARCHAR', (a) => out(-scaledOf(a)));
+
+/** The operand's text in an error message: the canonical text, which is how ZetaSQL prints it. */
+const shown = (x: string) => `CAST(${x} AS VARCHAR)`;
+
+/**
+ * BIGNUMERIC `a op b` (op `+ - * / DIV MOD`), both arguments BIGNUMERIC text. NULL in → NULL out;
+ * a zero divisor raises `division by zero: …`; overflow raises `BIGNUMERIC overflow: …` unless
+ * `nullOnError` (SAFE_ functions) or the call is SAFE.
+ */
+export function bigNumericArith(c: FnCall, op: '+' | '-' | '*' | '/' | 'DIV' | 'MOD', nullOnError = false): string {
+  const [a, b] = [c.args[0]!, c.args[1]!];
+  const fail = (text: string) => (nullOnError ? 'NULL' : raise(c, text));
+  const call = op === 'DIV' || op === 'MOD';
+  const expr = call ? `'${op}(' || ${shown(a)} || ', ' || ${shown(b)} || ')'` : `${shown(a)} || ' ${op} ' || ${shown(b)}`;
+  const r = `bq_bignumeric_op(${a}, '${op}', ${b})`;
+  const zero = op === '/' || call ? `WHEN bq_bignumeric_cmp(${b}, '0') = 0 THEN ${fail(`'division by zero: ' || ${expr}`)} ` : '';
+  return `CASE WHEN ${a} IS NULL OR ${b} IS NULL THEN NULL ${zero}WHEN ${r} IS NULL THEN ${fail(`'BIGNUMERIC overflow: ' || ${expr}`)} ELSE ${r} END`;
+}
+
+/** BIGNUMERIC comparison `a op b` (`= <> < <= > >=`): numeric, not textual, order. */
+export function bigNumericCompare(a: string, op: string, b: string): string {
+  return `(bq_bignumeric_cmp(${a}, ${b}) ${op} 0)`;
+}
+
+/** BIGNUMERIC unary minus: `BIGNUMERIC overflow: -(<a>)` past the range (−(−2^255 × 10^-38) does not fit). */
+export function bigNumericNegate(c: FnCall): string {
+  const a = c.args[0]!;
+  const r = `bq_bignumeric_neg(${a})`;
+  return `CASE WHEN ${a} IS NULL THEN NULL WHEN ${r} IS NULL THEN ${raise(c, `'BIGNUMERIC overflow: -(' || ${shown(a)} || ')'`)} ELSE ${r} END`;
+}
+
+/** BIGNUMERIC SIGN: `-1`, `0` or `1` as BIGNUMERIC text. */
+export function bigNumericSign(c: FnCall): string {
+  return `CAST(bq_bignumeric_cmp(${c.args[0]}, '0') AS VARCHAR)`;
+}
+
+/**
+ * BIGNUMERIC ABS: −2^255 × 10^-38, whose opposite does not fit, raises ZetaSQL's
+ * `Floating point overflow in function: ABS(<a>)` (the reference evaluator's text, functions/math.h).
+ */
+export function bigNumericAbs(c: FnCall): string {
+  const a = c.args[0]!;
+  const r = `bq_bignumeric_neg(${a})`;
+  const neg = `CASE WHEN ${r} IS NULL THEN ${raise(c, `'Floating point overflow in function: ABS(' || ${shown(a)} || ')'`)} ELSE ${r} END`;
+  return `CASE WHEN ${a} IS NULL THEN NULL WHEN bq_bignumeric_cmp(${a}, '0') < 0 THEN ${neg} ELSE ${a} END`;
+}
