@@ -7,7 +7,7 @@
  * 2. answers a 1M-row query and pages through all of it with getQueryResults (raw HTTP),
  * 3. extracts the 1M-row table to CSV in the Cloud Storage folder,
  *
- * and prints, per phase, the probe's p50/p99/max latency (issue 17 item 3 target: p99 ≤ 20 ms,
+ * and prints, per phase, the probe's p50/p99/max latency (target: p99 ≤ 20 ms,
  * max ≤ 60 ms) next to an idle baseline. Plain timing, no assertions.
  */
 import fs from 'node:fs';
@@ -138,7 +138,7 @@ export async function runStallBench(log: (s: string) => void): Promise<string> {
     `# Server stalls ${new Date().toISOString().slice(0, 10)}`,
     '',
     `A second client issues \`SELECT 1\` (jobs.query, raw HTTP) every ${PROBE_EVERY_MS} ms while a spawned emulator works; ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} at the end.`,
-    'Target (issue 17 item 3): p99 ≤ 20 ms, max ≤ 60 ms.',
+    'Target: p99 ≤ 20 ms, max ≤ 60 ms.',
     '',
     '| phase | work ms | probes | p50 ms | p99 ms | max ms |',
     '|---|---|---|---|---|---|',

@@ -3,8 +3,8 @@
  * encoders) in blocks: each block is one string of consecutive row texts joined by `,`, with the
  * offset where each row starts. A page of rows is then one `[` + a few substrings + `]`, and a
  * retained million-row result is ~1,000 strings instead of a million — the garbage collector and
- * the page join both work per block, not per row (issue 17: paging 1M rows × 3 columns spent most
- * of its server time in GC and in joining 100,000 row strings per page).
+ * the page join both work per block, not per row (paging 1M rows × 3 columns spent most of its
+ * server time in GC and in joining 100,000 row strings per page).
  */
 import type { Value } from '../types/types.js';
 import type { CellEncodeOptions } from './rest-values.js';
@@ -125,7 +125,7 @@ export class EncodedRows {
 /**
  * Encodes `rows` (domain values in `fields` order) into {@link EncodedRows}; when `yieldMs` is
  * given, returns to the event loop whenever a stretch took longer (a 1M-row result took ~1.2 s in
- * one synchronous loop before, issue 17 item 3).
+ * one synchronous loop before).
  */
 export async function encodeRowBlocks(fields: WireField[], rows: readonly Value[][], opts: CellEncodeOptions, yieldMs?: number): Promise<EncodedRows> {
   const out = new EncodedRows();
