@@ -4,9 +4,12 @@
 // process RSS and the V8 heap in use (bytes). Touches nothing else in the process.
 import fs from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { isMainThread } from 'node:worker_threads';
 
 const file = process.env.BQEMU_LAG_FILE;
-if (file) {
+// Worker threads inherit `--import`: only the main thread's loop (the one every request runs on)
+// is measured — a JavaScript UDF worker running a UDF for seconds is not a stall of the server.
+if (file && isMainThread) {
   const h = monitorEventLoopDelay({ resolution: 10 });
   h.enable();
   const ms = (ns) => Math.round(ns / 1e4) / 100;
