@@ -93,8 +93,9 @@ describe('web console', () => {
     await page.getByTestId('dataset-shop').locator('summary').click();
     await page.getByTestId('table-shop.orders').click();
     await expect.poll(() => page.getByTestId('table-title').textContent()).toBe('orders');
-    const schema = await page.getByTestId('schema').locator('tbody tr').allTextContents();
-    expect(schema).toEqual(['idINTEGERNULLABLE', 'customerSTRINGNULLABLE', 'itemsRECORDREPEATED', 'items.skuSTRINGNULLABLE', 'items.qtyINTEGERNULLABLE', 'placedTIMESTAMPNULLABLE']);
+    await expect
+      .poll(() => page.getByTestId('schema').locator('tbody tr').allTextContents())
+      .toEqual(['idINTEGERNULLABLE', 'customerSTRINGNULLABLE', 'itemsRECORDREPEATED', 'items.skuSTRINGNULLABLE', 'items.qtyINTEGERNULLABLE', 'placedTIMESTAMPNULLABLE']);
     await shot('1-schema');
     await page.getByTestId('tab-details').click();
     const details = Object.fromEntries(
@@ -129,8 +130,8 @@ describe('web console', () => {
     await page.getByTestId('table-shop.customers').click();
     await expect.poll(() => page.getByTestId('table-title').textContent()).toBe('customers');
     await page.getByTestId('tab-policies').click();
-    const policies = await page.getByTestId('policies').locator('tbody tr td').allTextContents();
-    expect(policies.slice(0, 2)).toEqual(['small_ids', 'id < 10']);
+    // The policies load after the click (rowAccessPolicies.list): wait for them, as for every other view.
+    await expect.poll(async () => (await page.getByTestId('policies').locator('tbody tr td').allTextContents()).slice(0, 2)).toEqual(['small_ids', 'id < 10']);
     await shot('2b-row-access-policies');
   });
 
