@@ -11,7 +11,7 @@
  * the differential suite, test/differential/families-numbers.ts). A UDF answers NULL on overflow and
  * the lowering turns that into the error (or NULL under SAFE).
  */
-import { BIGNUMERIC_MAX_SCALED, BIGNUMERIC_MIN_SCALED, BIGNUMERIC_SCALE, parseScaled, scaledToText } from '../types/decimal.js';
+import { BIGNUMERIC_MAX_SCALED, BIGNUMERIC_MIN_SCALED, BIGNUMERIC_SCALE, divRoundHalfAway, parseScaled, scaledToText } from '../types/decimal.js';
 import { defineUdf } from './builtin-udfs.js';
 import { raise, type FnCall } from './registry.js';
 
@@ -20,15 +20,6 @@ const UNIT = 10n ** BigInt(BIGNUMERIC_SCALE);
 const scaledOf = (text: string): bigint => parseScaled(text.trim(), BIGNUMERIC_SCALE) ?? 0n;
 const fits = (v: bigint) => v <= BIGNUMERIC_MAX_SCALED && v >= BIGNUMERIC_MIN_SCALED;
 const out = (v: bigint): string | null => (fits(v) ? scaledToText(v, BIGNUMERIC_SCALE) : null);
-
-/** n / d rounded half away from zero (d ≠ 0). */
-function roundDiv(n: bigint, d: bigint): bigint {
-  const neg = n < 0n !== d < 0n;
-  const [an, ad] = [n < 0n ? -n : n, d < 0n ? -d : d];
-  const t = an / ad;
-  const q = 2n * (an - t * ad) >= ad ? t + 1n : t;
-  return neg ? -q : q;
-}
 
 /**
  * `a op b` on BIGNUMERIC texts (op `+ - * / DIV MOD`): the canonical text, or NULL on overflow or
@@ -42,9 +33,9 @@ export function bigNumericOp(a: string, op: string, b: string): string | null {
     case '-':
       return out(x - y);
     case '*':
-      return out(roundDiv(x * y, UNIT));
+      return out(divRoundHalfAway(x * y, UNIT));
     case '/':
-      return y === 0n ? null : out(roundDiv(x * UNIT, y));
+      return y === 0n ? null : out(divRoundHalfAway(x * UNIT, y));
     case 'DIV':
       return y === 0n ? null : out((x / y) * UNIT); // BigInt division truncates toward zero, as DIV does
     case 'MOD':

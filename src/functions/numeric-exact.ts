@@ -11,6 +11,7 @@
  */
 import { defineUdf } from './builtin-udfs.js';
 import { raise, type FnCall } from './registry.js';
+import { divRoundHalfAway } from '../types/decimal.js';
 
 const SCALE = 10n ** 9n;
 const MAX_SCALED = 10n ** 38n - 1n;
@@ -30,26 +31,17 @@ function textOf(v: bigint): string {
   return `${neg ? '-' : ''}${a / SCALE}.${String(a % SCALE).padStart(9, '0')}`;
 }
 
-/** n / d rounded half away from zero (d ≠ 0). */
-function roundDiv(n: bigint, d: bigint): bigint {
-  const neg = n < 0n !== d < 0n;
-  const [an, ad] = [n < 0n ? -n : n, d < 0n ? -d : d];
-  const t = an / ad;
-  const q = 2n * (an - t * ad) >= ad ? t + 1n : t;
-  return neg ? -q : q;
-}
-
 const fits = (v: bigint) => v <= MAX_SCALED && v >= -MAX_SCALED;
 
 defineUdf('bq_numeric_mul', ['VARCHAR', 'VARCHAR'], 'VARCHAR', (a, b) => {
-  const p = roundDiv(scaledOf(a) * scaledOf(b), SCALE);
+  const p = divRoundHalfAway(scaledOf(a) * scaledOf(b), SCALE);
   return fits(p) ? textOf(p) : null;
 });
 
 defineUdf('bq_numeric_div', ['VARCHAR', 'VARCHAR'], 'VARCHAR', (a, b) => {
   const d = scaledOf(b);
   if (d === 0n) return null;
-  const q = roundDiv(scaledOf(a) * SCALE, d);
+  const q = divRoundHalfAway(scaledOf(a) * SCALE, d);
   return fits(q) ? textOf(q) : null;
 });
 

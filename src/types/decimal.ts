@@ -16,6 +16,15 @@ export const BIGNUMERIC_MIN_SCALED = -(2n ** 255n);
 
 const DECIMAL_RE = /^([+-])?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
+/** n / d rounded half away from zero (d ≠ 0): the rounding of NUMERIC and BIGNUMERIC division. */
+export function divRoundHalfAway(n: bigint, d: bigint): bigint {
+  const neg = n < 0n !== d < 0n;
+  const [an, ad] = [n < 0n ? -n : n, d < 0n ? -d : d];
+  const t = an / ad;
+  const q = 2n * (an - t * ad) >= ad ? t + 1n : t;
+  return neg ? -q : q;
+}
+
 /** Canonical decimal text of `value × 10^-scale`. */
 export function scaledToText(value: bigint, scale: number): string {
   const neg = value < 0n;
