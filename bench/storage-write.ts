@@ -84,7 +84,7 @@ export function serializeBatches(rows: Row[]): Uint8Array[][] {
 }
 
 /** Every AppendRowsRequest of a raw run, encoded (offsets when `withOffsets`). */
-export function encodeRequests(stream: string, batches: Uint8Array[][], withOffsets: boolean): Buffer[] {
+function encodeRequests(stream: string, batches: Uint8Array[][], withOffsets: boolean): Buffer[] {
   const { request } = storageTypes();
   let offset = 0;
   return batches.map((serializedRows, i) => {
@@ -127,7 +127,7 @@ function encodeArrowRequests(stream: string, rows: Row[]): Buffer[] {
 }
 
 /** Writes pre-encoded AppendRows requests on one bidi call (IN_FLIGHT at a time); resolves with the ms from first write to last answer. */
-export async function rawAppend(address: string, requests: Buffer[]): Promise<number> {
+async function rawAppend(address: string, requests: Buffer[]): Promise<number> {
   const { response } = storageTypes();
   const client = new grpc.Client(address, grpc.credentials.createInsecure());
   const call = client.makeBidiStreamRequest(
