@@ -1,11 +1,21 @@
 #!/usr/bin/env node
 // Entry point. Runs the compiled build (dist/, made by `npm run build`, which `npm install` runs)
 // when it is at least as new as every file under src/; otherwise compiles on the fly with tsx.
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+// CommonJS (bin/package.json), so the first line below runs before Node reads any file through
+// libuv's thread pool: an ES module entry is itself read through that pool, which fixes its size
+// before the module's first line runs.
+'use strict';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// libuv's thread pool runs every DuckDB call of @duckdb/node-api (a running query holds one thread
+// until DuckDB hands back a chunk); its default of 4 threads made a `SELECT 1` wait behind 4 long
+// queries. Sized above the DuckDB connection pool's maximum (src/engine/duckdb/db.ts POOL_MAX).
+// Read by libuv when the pool first starts, so it is set before anything uses it.
+process.env.UV_THREADPOOL_SIZE ??= '24';
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
 
 function newestSource(dir) {
   let newest = 0;
@@ -25,10 +35,17 @@ function buildIsFresh() {
   }
 }
 
-if (buildIsFresh()) {
-  await import('../dist/cli/main.js');
-} else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import('../src/cli/main.ts');
+async function main() {
+  if (buildIsFresh()) {
+    await import('../dist/cli/main.js');
+  } else {
+    const { register } = await import('tsx/esm/api');
+    register();
+    await import('../src/cli/main.ts');
+  }
 }
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -4,7 +4,7 @@
  * `--rounds` times against ONE spawned emulator process, recording per round: duration,
  * passed/failed fixtures, the emulator's RSS, V8 heap in use and the analyzer children's RSS at the
  * round's end,
- * and the emulator's event-loop lag during the round (test/fuzz/event-loop-lag-preload.mjs).
+ * and the emulator's event-loop lag during the round (test/fuzz/event-loop-lag-preload.cjs).
  *
  * Exit 1 when the emulator exits (a crash), a later round passes fewer fixtures than the first
  * (state that degrades), or the emulator's RSS grows from the end of round 2 to the end of the last

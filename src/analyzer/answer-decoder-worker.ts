@@ -14,6 +14,10 @@ import { parentPort } from 'node:worker_threads';
 import { loadRoot, TO_OBJECT } from './local-service.js';
 import { normalize } from './ast.js';
 import { toFragments } from './answer-fragments.js';
+import { lowerWorkerThreadPriority } from '../config/limits.js';
+
+// Below the main thread and the analyzer (src/config/limits.ts WORKER_THREAD_NICE).
+lowerWorkerThreadPriority();
 
 interface DecodeRequest {
   id: number;

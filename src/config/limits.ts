@@ -4,6 +4,7 @@
  * start by setJsUdfLimits); when it gives none, from the environment when used, so a test in the
  * same process can lower them for one call (test/js-udf-sandbox.test.ts).
  */
+import os from 'node:os';
 
 /** JavaScript UDF limits set from the configuration (undefined: the environment, else the default). */
 const jsUdf: { timeoutMs?: number; memoryMb?: number } = {};
@@ -34,6 +35,25 @@ export const jsUdfTimeoutMs = () => jsUdf.timeoutMs ?? envNumber('BQEMU_JS_UDF_T
 
 /** Memory of the JavaScript interpreter of one UDF worker, bytes (`BQEMU_JS_UDF_MEMORY_MB`, default 128, at least 32; read when a worker starts). */
 export const jsUdfMemoryBytes = () => (jsUdf.memoryMb ?? envNumber('BQEMU_JS_UDF_MEMORY_MB', 128)) * 1024 * 1024;
+
+/**
+ * CPU priority (nice) of the emulator's own worker threads — JavaScript UDF workers and the
+ * analyzer-answer decoder — set by each thread for itself (Linux applies `setpriority` to the
+ * calling thread only; elsewhere it is a no-op or the whole process, and is skipped). A runaway UDF
+ * burns a core for its whole time limit; at a lower priority it yields that core to the main
+ * thread, the analyzer and DuckDB serving the other clients.
+ */
+export const WORKER_THREAD_NICE = 10;
+
+/** Lowers the calling worker thread to WORKER_THREAD_NICE on Linux (a no-op elsewhere or when refused). */
+export function lowerWorkerThreadPriority(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    os.setPriority(WORKER_THREAD_NICE);
+  } catch {
+    // Not permitted: the thread keeps its priority.
+  }
+}
 
 /** Stack limit of UDF JavaScript (deep recursion fails with `RangeError: Maximum call stack size exceeded`), bytes. */
 export const JS_UDF_STACK_BYTES = 256 * 1024;

@@ -11,6 +11,10 @@
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { JsUdfSandbox, type SandboxResult, type SandboxUdf } from './js-udf-sandbox.js';
+import { lowerWorkerThreadPriority } from '../config/limits.js';
+
+// Below the main thread and the analyzer (src/config/limits.ts WORKER_THREAD_NICE).
+lowerWorkerThreadPriority();
 
 /** Batches of a trivial UDF run before the worker takes work. */
 const WARM_UP_BATCHES = 10;

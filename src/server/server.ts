@@ -8,6 +8,7 @@ import { JobManager, type ResultLimits } from '../jobs/jobs.js';
 import { BigQueryError } from '../errors/errors.js';
 import { setAllowedLocalDirs } from '../jobs/source-uris.js';
 import { configureStreamingBuffer } from '../engine/streaming-buffer.js';
+import { beginRequest, endRequest } from '../engine/duckdb/native-memory.js';
 import { DEFAULT_GRPC_PORT, resolveConfig, type EmulatorConfig } from '../config/config.js';
 import { createLogger, type Logger } from '../config/logger.js';
 import { setJsUdfLimits } from '../config/limits.js';
@@ -126,6 +127,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     } catch (e) {
       done(e as Error, undefined);
     }
+  });
+  // Requests in flight: the forced collections of src/engine/duckdb/native-memory.ts wait for none.
+  app.addHook('onRequest', (_req, reply, done) => {
+    beginRequest();
+    reply.raw.once('close', endRequest);
+    done();
   });
   app.addHook('onRequest', networkGuards({ host, allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins }));
   if (config.requireAuth) app.addHook('onRequest', requireAuth);

@@ -1,7 +1,7 @@
 /**
  * Fuzz harness: an emulator in its own process (`node bin/bqemu.js serve --port 0`), so a crash is
  * observable as a crash (exit code/signal) instead of taking the harness down with it. The
- * process is preloaded with event-loop-lag-preload.mjs, which records its event-loop delay and RSS.
+ * process is preloaded with event-loop-lag-preload.cjs, which records its event-loop delay and RSS.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** One event-loop sample of the spawned process (see event-loop-lag-preload.mjs). */
+/** One event-loop sample of the spawned process (see event-loop-lag-preload.cjs). */
 export interface LagSample {
   t: number;
   p50: number;
@@ -69,7 +69,7 @@ export async function spawnEmulator(opts: { projectId?: string; extraArgs?: stri
       ...(process.env.BQEMU_CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.BQEMU_CPU_PROF_DIR] : []),
       // BQEMU_NODE_FLAGS="--trace-gc …": extra V8/Node flags for an investigation.
       ...(process.env.BQEMU_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean),
-      '--import', path.join(ROOT, 'test/fuzz/event-loop-lag-preload.mjs'), path.join(ROOT, 'bin/bqemu.js'), 'serve', '--port', '0', '--project', projectId, ...(opts.extraArgs ?? [])
+      '--require', path.join(ROOT, 'test/fuzz/event-loop-lag-preload.cjs'), path.join(ROOT, 'bin/bqemu.js'), 'serve', '--port', '0', '--project', projectId, ...(opts.extraArgs ?? [])
     ],
     { cwd: dir, env: { ...process.env, BQEMU_LAG_FILE: lagFile }, stdio: ['ignore', 'pipe', 'pipe'] },
   );

@@ -16,6 +16,12 @@
  * 100000000000 appended later — compressed materialization — and `count(*) … WHERE id > 10`
  * stays 0 — statistics propagation). So a statement is kept for one write generation only
  * (`Database.writeGeneration`): after any write it is prepared again.
+ *
+ * A text is prepared only the second time it is seen (SEEN_TEXTS most recent texts remembered):
+ * most texts run once (generated queries, literals inlined), and a one-off text prepared here costs
+ * a `destroySync` on the event loop when it is evicted or fails — in a 3-minute fuzz run 2.0 s of
+ * event-loop stalls came from destroying failed statements. Unprepared, DuckDB parses, plans and
+ * frees it inside its own worker thread.
  */
 import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
 import { currentInterrupter, interruptedError } from './interrupts.js';
@@ -26,16 +32,21 @@ const PREPARED_PER_CONNECTION = 32;
 /** Longest SQL text (characters) kept prepared; longer texts run unprepared. */
 export const PREPARED_MAX_CHARS = 16 * 1024;
 
+/** Texts remembered as seen once (most recent first out of mind): a second sighting prepares. */
+const SEEN_TEXTS = 1024;
+
 /** Per-connection caches of prepared statements, keyed by SQL text. */
 export class PreparedStatements {
   private readonly byConnection = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
   /** The write generation each kept statement was prepared in. */
   private readonly generationOf = new WeakMap<DuckDBPreparedStatement, number>();
+  /** Texts run once (unprepared) recently, oldest first. */
+  private readonly seenOnce = new Set<string>();
 
   /**
    * Runs `sql` on `c` (which the caller holds) through its kept prepared statement, preparing and
-   * keeping it first; texts over PREPARED_MAX_CHARS, and text DuckDB cannot prepare (several
-   * statements), go to `unprepared`. Errors are DuckDB's own (the caller maps them); a statement
+   * keeping it first; a text's first run, texts over PREPARED_MAX_CHARS, and text DuckDB cannot
+   * prepare (several statements) go to `unprepared`. Errors are DuckDB's own (the caller maps them); a statement
    * whose run failed is dropped.
    */
   async run<T>(c: DuckDBConnection, sql: string, run: (p: DuckDBPreparedStatement) => Promise<T>, unprepared: (c: DuckDBConnection) => Promise<T>, generation = 0): Promise<T> {
@@ -43,6 +54,11 @@ export class PreparedStatements {
     let cache = this.byConnection.get(c);
     if (!cache) this.byConnection.set(c, (cache = new Map()));
     let p = cache.get(sql);
+    if (!p && !this.seenOnce.delete(sql)) {
+      this.seenOnce.add(sql);
+      if (this.seenOnce.size > SEEN_TEXTS) this.seenOnce.delete(this.seenOnce.values().next().value!);
+      return unprepared(c);
+    }
     let evicted: DuckDBPreparedStatement | undefined;
     if (p && this.generationOf.get(p) !== generation) {
       // Planned before a write: prepared again below, the stale one destroyed once that has run.

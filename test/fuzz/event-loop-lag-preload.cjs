@@ -1,13 +1,16 @@
-// Preloaded into a spawned emulator (`node --import <this file> bin/bqemu.js serve …`) by the fuzz
+// Preloaded into a spawned emulator (`node --require <this file> bin/bqemu.js serve …`) by the fuzz
 // and soak harnesses: every second, appends one JSON line to $BQEMU_LAG_FILE with the event-loop
 // delay of the past second (ms: p50, p99, max, from node:perf_hooks monitorEventLoopDelay), the
-// process RSS and the V8 heap in use (bytes). Touches nothing else in the process.
-import fs from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { isMainThread } from 'node:worker_threads';
+// process RSS and the V8 heap in use (bytes). Touches nothing else in the process — CommonJS and
+// `--require`, not `--import`: loading an ES module goes through libuv's thread pool and would fix
+// its size before bin/bqemu.js sets it.
+'use strict';
+const fs = require('node:fs');
+const { monitorEventLoopDelay } = require('node:perf_hooks');
+const { isMainThread } = require('node:worker_threads');
 
 const file = process.env.BQEMU_LAG_FILE;
-// Worker threads inherit `--import`: only the main thread's loop (the one every request runs on)
+// Worker threads inherit `--require`: only the main thread's loop (the one every request runs on)
 // is measured — a JavaScript UDF worker running a UDF for seconds is not a stall of the server.
 if (file && isMainThread) {
   const h = monitorEventLoopDelay({ resolution: 10 });
