@@ -31,6 +31,12 @@ describe('FLOAT64 arithmetic trees', () => {
     expect(e.message).toContain('double overflow: 1e+308 * 10');
   });
 
+  it('an overflow in a parenthesised operand (merged into the enclosing tree) raises its own error', async () => {
+    const e = await errorOf(t.bq.query({ query: 'SELECT 2 * (x - (0 - x)) AS v FROM UNNEST([1e308]) AS x' }));
+    expect(e.message).toContain('double overflow: 1e+308 - -1e+308');
+    expect(await one('SELECT 2 * (x - (1 - x)) AS v FROM UNNEST([4.0]) AS x')).toBe(14);
+  });
+
   it('non-finite operands give IEEE results, NULL stays NULL, finite values are exact', async () => {
     expect(await one(`SELECT (x * 2) - 1 AS v FROM UNNEST([CAST('inf' AS FLOAT64)]) AS x`)).toBe(Infinity);
     expect(Number.isNaN(await one(`SELECT (x * 2) - x AS v FROM UNNEST([CAST('inf' AS FLOAT64)]) AS x`))).toBe(true);

@@ -41,7 +41,7 @@ function operandText(c: FnCall, i: number, asDouble: boolean): string {
  */
 function doubleOverflow(c: FnCall, op: string, r: string): string {
   if (op === '/') return nestedCheck(c, op, r, c.args[0]!, c.args[1]!);
-  const [a, b] = c.args.map((x) => F64_TREES.get(x!) ?? { unchecked: x!, nested: x! });
+  const [a, b] = c.args.map((x) => f64Tree(x!) ?? { unchecked: x!, nested: x! });
   const nested = nestedCheck(c, op, `(${a.nested} ${op} ${b.nested})`, a.nested, b.nested);
   const unchecked = `(${a.unchecked} ${op} ${b.unchecked})`;
   const sql = `CASE WHEN NOT isfinite(${unchecked}) THEN ${nested} ELSE ${unchecked} END`;
@@ -63,6 +63,11 @@ function nestedCheck(c: FnCall, op: string, r: string, a: string, b: string): st
  */
 const F64_TREES = new Map<string, { unchecked: string; nested: string }>();
 const F64_TREES_MAX = 2000;
+
+/** The checked tree an argument's SQL is, also when the lowering wrapped it in parentheses. */
+function f64Tree(x: string): { unchecked: string; nested: string } | undefined {
+  return F64_TREES.get(x) ?? (x.startsWith('(') && x.endsWith(')') ? F64_TREES.get(x.slice(1, -1)) : undefined);
+}
 
 /**
  * INTERVAL / INT64 (operators "Interval arithmetic operators": `INTERVAL 10 YEAR / 3` is
