@@ -105,6 +105,25 @@ export const CATALOG_FUNCTIONS = [
     signature: [{ argument: [fixed('TYPE_GEOGRAPHY'), fixed('TYPE_GEOGRAPHY'), fixed('TYPE_DOUBLE'), namedOnly('TYPE_BOOL', 'directed')], returnType: fixed('TYPE_BOOL'), contextId: '42' }],
   },
   {
+    // string_functions#contains_substr: (any expression, STRING search value [, json_scope =>
+    // STRING]) → BOOL; the search value is a constant (a literal or constant expression), and so is
+    // the scope (lowering: src/functions/string-search.ts).
+    namePath: ['contains_substr'],
+    group: 'BigQuery',
+    mode: 'SCALAR',
+    signature: [
+      {
+        argument: [
+          any1,
+          { ...fixed('TYPE_STRING'), options: { cardinality: 'REQUIRED', mustBeNonNull: true } },
+          { ...namedOnly('TYPE_STRING', 'json_scope'), options: { cardinality: 'OPTIONAL', argumentName: 'json_scope', namedArgumentKind: 'NAMED_ONLY', mustBeConstant: true } },
+        ],
+        returnType: fixed('TYPE_BOOL'),
+        contextId: '43',
+      },
+    ],
+  },
+  {
     // json_functions#json_flatten: (JSON) → ARRAY<JSON> (lowering: src/functions/json.ts).
     namePath: ['json_flatten'],
     group: 'BigQuery',

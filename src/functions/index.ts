@@ -36,6 +36,7 @@ import { SECURITY_FUNCTIONS } from './security.js';
 import { STRING_ENCODING_FUNCTIONS } from './string-encoding.js';
 import { STRING_FORMAT_FUNCTIONS } from './string-format.js';
 import { STRING_REGEXP_FUNCTIONS } from './string-regexp.js';
+import { STRING_SEARCH_FUNCTIONS } from './string-search.js';
 import { STRING_FUNCTIONS } from './string.js';
 import { TIME_SERIES_FUNCTIONS } from './time-series.js';
 import { UTILITY_FUNCTIONS } from './utility.js';
@@ -58,6 +59,7 @@ export const FUNCTION_PAGES: readonly FnPage[] = [
   page('string-regexp.ts', { STRING_REGEXP_FUNCTIONS }),
   page('string-encoding.ts', { STRING_ENCODING_FUNCTIONS }),
   page('string-format.ts', { STRING_FORMAT_FUNCTIONS }),
+  page('string-search.ts', { STRING_SEARCH_FUNCTIONS }),
   page('math.ts', { MATHEMATICAL_FUNCTIONS }),
   page('math-distance.ts', { MATH_DISTANCE_FUNCTIONS }),
   page('hash.ts', { HASH_FUNCTIONS }),
