@@ -124,6 +124,27 @@ export const CATALOG_FUNCTIONS = [
     ],
   },
   {
+    // text-analysis-functions#bag_of_words: (ARRAY<STRING>) → ARRAY<STRUCT<term STRING, count
+    // INT64>> (lowering: src/functions/text-analysis.ts).
+    namePath: ['bag_of_words'],
+    group: 'BigQuery',
+    mode: 'SCALAR',
+    signature: [
+      {
+        argument: [arrayOf('TYPE_STRING')],
+        returnType: {
+          kind: 'ARG_TYPE_FIXED',
+          type: {
+            typeKind: 'TYPE_ARRAY',
+            arrayType: { elementType: { typeKind: 'TYPE_STRUCT', structType: { field: [{ fieldName: 'term', fieldType: { typeKind: 'TYPE_STRING' } }, { fieldName: 'count', fieldType: { typeKind: 'TYPE_INT64' } }] } } },
+          },
+          numOccurrences: 1,
+        },
+        contextId: '44',
+      },
+    ],
+  },
+  {
     // json_functions#json_flatten: (JSON) → ARRAY<JSON> (lowering: src/functions/json.ts).
     namePath: ['json_flatten'],
     group: 'BigQuery',
