@@ -89,7 +89,7 @@ function nullMappedKey(e: string, t: BqType, desc: boolean, ctx: LowerContext): 
 
 function functionName(n: Node): string {
   const full: string = n.function?.name ?? '';
-  return full.replace(/^[A-Za-z]+:/, ''); // 'ZetaSQL:upper', 'BigQuery:min_by' (catalog-declared)
+  return full.replace(/^[A-Za-z]+:/, ''); // 'ZetaSQL:upper', 'ZetaSQL:min_by' (catalog-declared)
 }
 
 /** Builds the FnCall a function lowering sees. */
