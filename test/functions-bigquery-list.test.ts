@@ -1,10 +1,11 @@
 /**
  * Functions of BigQuery's function list that the bundled analyzer lacks, through the real client:
- * CONTAINS_SUBSTR and BAG_OF_WORDS (declared in src/analyzer/catalog-functions.ts), and the
- * functions refused by name with their reason. Expected values: the examples of BigQuery's string
- * functions page (string_functions#contains_substr) and text analysis functions page
- * (text-analysis-functions#bag_of_words); a few cases worked out by hand from the documented rules
- * (cross-field NULL rule, recursive search, casts to STRING).
+ * CONTAINS_SUBSTR, BAG_OF_WORDS and TEXT_ANALYZE (declared in src/analyzer/catalog-functions.ts),
+ * and the functions refused by name with their reason. Expected values: the examples of BigQuery's
+ * string functions page (string_functions#contains_substr), text analysis functions page
+ * (text-analysis-functions#bag_of_words, #text_analyze) and Text analysis page (text-analysis:
+ * analyzers, delimiters, token filters); a few cases worked out by hand from the documented rules
+ * (cross-field NULL rule, recursive search, casts to STRING, longest delimiter first).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';
@@ -110,6 +111,43 @@ describe('BAG_OF_WORDS (text-analysis-functions#bag_of_words)', () => {
   });
 });
 
+const PIE = `'I like pie, you like-pie, they like 2 PIEs.'`;
+const PIES = `'I like ❶ ② pies, you like Ño PIEs'`;
+
+describe('TEXT_ANALYZE (text-analysis-functions#text_analyze, text-analysis)', () => {
+  it('LOG_ANALYZER (default), NO_OP_ANALYZER and PATTERN_ANALYZER (docs examples)', async () => {
+    expect(await one(`SELECT TEXT_ANALYZE(${PIE}) AS results`)).toEqual({ results: ['i', 'like', 'pie', 'you', 'like', 'pie', 'they', 'like', '2', 'pies'] });
+    expect(await one(`SELECT TEXT_ANALYZE(${PIE}, analyzer=>'LOG_ANALYZER') AS results`)).toEqual({ results: ['i', 'like', 'pie', 'you', 'like', 'pie', 'they', 'like', '2', 'pies'] });
+    expect(await one(`SELECT TEXT_ANALYZE(${PIE}, analyzer=>'NO_OP_ANALYZER') AS results`)).toEqual({ results: ['I like pie, you like-pie, they like 2 PIEs.'] });
+    expect(await one(`SELECT TEXT_ANALYZE(${PIE}, analyzer=>'PATTERN_ANALYZER') AS results`)).toEqual({ results: ['like', 'pie', 'you', 'like', 'pie', 'they', 'like', 'pies'] });
+  });
+
+  it('delimiters and token filters (docs examples)', async () => {
+    expect(await one(`SELECT TEXT_ANALYZE(${PIE}, analyzer=>'LOG_ANALYZER', analyzer_options=>'{"delimiters": [",", ".", "-"]}') AS results`)).toEqual({
+      results: ['i like pie', 'you like', 'pie', 'they like 2 pies'],
+    });
+    const nfkcThenStop = `{"token_filters": [{"normalizer": {"mode": "ICU_NORMALIZE", "icu_normalize_mode": "NFKC", "icu_case_folding": true}}, {"stop_words": ["pies", "2"]}]}`;
+    expect(await one(`SELECT TEXT_ANALYZE(${PIES}, analyzer=>'LOG_ANALYZER', analyzer_options=>'''${nfkcThenStop}''') AS results`)).toEqual({ results: ['i', 'like', '❶', 'you', 'like', 'ño'] });
+    const stopThenNfkc = `{"token_filters": [{"stop_words": ["pies", "2"]}, {"normalizer": {"mode": "ICU_NORMALIZE", "icu_normalize_mode": "NFKC", "icu_case_folding": true}}]}`;
+    expect(await one(`SELECT TEXT_ANALYZE(${PIES}, analyzer=>'LOG_ANALYZER', analyzer_options=>'''${stopThenNfkc}''') AS results`)).toEqual({ results: ['i', 'like', '❶', '2', 'you', 'like', 'ño', 'pies'] });
+    expect(await one(`SELECT TEXT_ANALYZE(${PIES}, analyzer_options=>'{"token_filters": [{"normalizer": {"mode": "NONE"}}]}') AS results`)).toEqual({ results: ['I', 'like', '❶', '②', 'pies', 'you', 'like', 'Ño', 'PIEs'] });
+    expect(await one(`SELECT TEXT_ANALYZE(${PIES}, analyzer_options=>'{"token_filters": [{"normalizer": {"mode": "LOWER"}}]}') AS results`)).toEqual({ results: ['i', 'like', '❶', '②', 'pies', 'you', 'like', 'Ño', 'pies'] });
+    expect(await one(`SELECT TEXT_ANALYZE(${PIES}, analyzer_options=>'{"token_filters": [{"normalizer": {"mode": "UNICODE_LOWER"}}]}') AS results`)).toEqual({ results: ['i', 'like', '❶', '②', 'pies', 'you', 'like', 'ño', 'pies'] });
+    expect(await one(`SELECT TEXT_ANALYZE(${PIE}, analyzer_options=>'{"token_filters": [{"stop_words": ["they", "pie"]}]}') AS results`)).toEqual({ results: ['I', 'like', 'you', 'like', 'like', '2', 'PIEs'] });
+    // The longest default delimiter wins: %2c and %2C before %.
+    expect(await one(`SELECT TEXT_ANALYZE('a%21b%2cc%2Cd') AS results`)).toEqual({ results: ['a', 'b', 'c', 'd'] });
+  });
+
+  it('an unknown analyzer or an option the analyzer does not take fails the query', async () => {
+    const e = await errorOf(q(`SELECT TEXT_ANALYZE('x', analyzer=>'BAD_ANALYZER') AS r`));
+    expect(e.code).toBe(400);
+    expect(e.message).toMatch(/BAD_ANALYZER/);
+    const f = await errorOf(q(`SELECT TEXT_ANALYZE('x', analyzer=>'NO_OP_ANALYZER', analyzer_options=>'{"delimiters": ["a"]}') AS r`));
+    expect(f.code).toBe(400);
+    expect(f.message).toMatch(/delimiters/);
+  });
+});
+
 describe('functions of BigQuery\'s list refused by name', () => {
   it.each([
     ['SELECT OBJ.MAKE_REF("gs://b/o", "us.conn") AS r', /^Function OBJ\.MAKE_REF \(ObjectRef values need Cloud Storage/],
@@ -117,7 +155,7 @@ describe('functions of BigQuery\'s list refused by name', () => {
     ['SELECT KLL_QUANTILES.INIT_INT64(x, 10) AS s FROM UNNEST([1, 2]) AS x', /^Function KLL_QUANTILES\.INIT_INT64 \(KLL sketches/],
     ['SELECT SEARCH("a b", "a") AS r', /^Function SEARCH \(.*text analyzers.*\) is not supported by bqemu$/],
     ['SELECT AI.GENERATE("hello") AS r', /^Function AI\.GENERATE \(.*Vertex AI.*\) is not supported by bqemu$/],
-    ['SELECT TEXT_ANALYZE("a b") AS r', /^Function TEXT_ANALYZE \(/],
+    ['SELECT TF_IDF(["a"]) OVER () AS r', /^Function TF_IDF \(/],
   ])('%s', async (sql, message) => {
     const e = await errorOf(q(sql));
     expect(e.code).toBe(400);

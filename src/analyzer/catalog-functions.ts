@@ -149,6 +149,14 @@ export const CATALOG_FUNCTIONS = [
     ],
   },
   {
+    // text-analysis-functions#text_analyze: (STRING [, analyzer => STRING] [, analyzer_options =>
+    // STRING]) → ARRAY<STRING> (lowering: src/functions/text-analysis.ts).
+    namePath: ['text_analyze'],
+    group: 'ZetaSQL',
+    mode: 'SCALAR',
+    signature: [{ argument: [fixed('TYPE_STRING'), namedOnly('TYPE_STRING', 'analyzer'), namedOnly('TYPE_STRING', 'analyzer_options')], returnType: arrayOf('TYPE_STRING'), contextId: '45' }],
+  },
+  {
     // json_functions#json_flatten: (JSON) → ARRAY<JSON> (lowering: src/functions/json.ts).
     namePath: ['json_flatten'],
     group: 'ZetaSQL',
