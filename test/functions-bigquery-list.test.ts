@@ -52,10 +52,12 @@ describe('CONTAINS_SUBSTR (string_functions#contains_substr)', () => {
       CONTAINS_SUBSTR([STRUCT([1, 22] AS x)], '22') AS nested,
       CONTAINS_SUBSTR(DATE '2024-01-02', '01-0') AS date_text,
       CONTAINS_SUBSTR(NUMERIC '1.50', '1.5') AS numeric_text,
-      CONTAINS_SUBSTR(TRUE, 'RU') AS bool_text`);
+      CONTAINS_SUBSTR(TRUE, 'RU') AS bool_text,
+      CONTAINS_SUBSTR(1e20, '1e+20') AS float_text,
+      CONTAINS_SUBSTR(INTERVAL 49 HOUR, '49:0:0') AS interval_text`);
     expect(row).toEqual({
       null_string: null, null_struct: null, empty_array: false, array_with_null: null, array_match: true,
-      nested: true, date_text: true, numeric_text: true, bool_text: true,
+      nested: true, date_text: true, numeric_text: true, bool_text: true, float_text: true, interval_text: true,
     });
   });
 
@@ -87,9 +89,9 @@ describe('CONTAINS_SUBSTR (string_functions#contains_substr)', () => {
     const e = await errorOf(q(`SELECT CONTAINS_SUBSTR('hello', NULL) AS result`));
     expect(e.code).toBe(400);
     expect(e.errors?.[0]?.reason).toBe('invalidQuery');
-    const f = await errorOf(q(`SELECT CONTAINS_SUBSTR(1.5, '1') AS result`));
+    const f = await errorOf(q(`SELECT CONTAINS_SUBSTR(b'abc', 'a') AS result`));
     expect(f.code).toBe(400);
-    expect(f.message).toMatch(/^Function CONTAINS_SUBSTR over a FLOAT64 value is not supported by bqemu/);
+    expect(f.message).toMatch(/^Function CONTAINS_SUBSTR over a BYTES value is not supported by bqemu/);
   });
 });
 

@@ -18,8 +18,10 @@
  *   keys (`'JSON_KEYS'`) or both (`'JSON_KEYS_AND_VALUES'`), at every depth; a JSON string is
  *   searched without its quotes, any other JSON scalar as its JSON text (`1.5`, `true`, `null`);
  * - a NULL literal search value is an analysis error (the signature's non-NULL argument).
- * Types the page does not list (FLOAT64, BYTES, GEOGRAPHY, INTERVAL, RANGE) are refused by name
- * rather than searched in a text BigQuery may not use.
+ * The page's list of searchable types omits FLOAT64 and INTERVAL; they are cast to STRING like the
+ * listed ones (the page's rule for every searched value), so a table reference over such columns is
+ * searched. BYTES (whose cast to STRING fails on invalid UTF-8), GEOGRAPHY (which has no cast to
+ * STRING) and RANGE are refused by name rather than searched in a text BigQuery may not use.
  */
 import { duckFieldName } from '../types/duckdb-types.js';
 import type { BqType } from '../types/types.js';
@@ -57,8 +59,8 @@ defineUdf('bq_json_contains_substr', ['VARCHAR', 'VARCHAR', 'VARCHAR'], 'BOOLEAN
   return jsonHolds(v, needle, s[0], s[1]);
 });
 
-/** Leaf types the page lists as searchable (cast to STRING first). */
-const CAST_LEAVES = new Set(['STRING', 'INT64', 'BOOL', 'NUMERIC', 'BIGNUMERIC', 'TIMESTAMP', 'TIME', 'DATE', 'DATETIME']);
+/** Leaf types searched as their cast to STRING (the page's list, plus FLOAT64 and INTERVAL). */
+const CAST_LEAVES = new Set(['STRING', 'INT64', 'BOOL', 'NUMERIC', 'BIGNUMERIC', 'TIMESTAMP', 'TIME', 'DATE', 'DATETIME', 'FLOAT64', 'INTERVAL']);
 
 /**
  * Three-valued search of `x` (type `t`) for the folded needle `needle`: TRUE, FALSE or NULL by the
