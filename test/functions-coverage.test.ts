@@ -3,8 +3,10 @@
  * lives in the function table. The files are named after BigQuery's function reference pages
  * (REGEXP_EXTRACT: string_functions#regexp_extract; ST_BUFFER: geography_functions#st_buffer).
  */
-import { describe, expect, it } from 'vitest';
-import { whereIs } from '../scripts/functions-coverage.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bigQueryListAccounting, whereIs } from '../scripts/functions-coverage.js';
+import { AnalyzerClient } from '../src/analyzer/client.js';
+import { BIGQUERY_FUNCTIONS } from '../src/conformance/docs-scope.js';
 
 describe('functions:coverage --where', () => {
   it('names the category file and table entry of an implemented function', () => {
@@ -19,5 +21,42 @@ describe('functions:coverage --where', () => {
 
   it('reports a name no category file declares', () => {
     expect(whereIs('no_such_function')).toBe('not registered');
+  });
+});
+
+/**
+ * `npm run functions:coverage` on BigQuery's function list (src/conformance/docs-scope.ts
+ * BIGQUERY_FUNCTIONS): every name is implemented, added through the catalog or refused by name
+ * with a reason, against the bundled analyzer's real builtin list.
+ */
+describe("functions:coverage on BigQuery's function list", () => {
+  let analyzer: AnalyzerClient | undefined;
+  afterAll(() => analyzer?.stop());
+
+  it('leaves no name of the list unaccounted for', async () => {
+    analyzer = new AnalyzerClient();
+    await analyzer.start();
+    const res = (await analyzer.call('getBuiltinFunctions', { languageOptions: analyzer.languageOptions })) as {
+      function?: { namePath?: string[]; options?: { aliasName?: string } }[];
+    };
+    const builtins = new Map<string, string>();
+    for (const f of res.function ?? []) {
+      const n = (f.namePath ?? []).join('.').replace(/^ZetaSQL:/, '').toLowerCase();
+      builtins.set(n, n);
+      if (f.options?.aliasName) builtins.set(f.options.aliasName.toLowerCase(), n);
+    }
+    const bq = bigQueryListAccounting(builtins);
+    expect(bq.unaccounted).toEqual([]);
+    expect(bq.implemented.size + bq.added.length + bq.refused.length).toBe(BIGQUERY_FUNCTIONS.size);
+    // Added through the catalog: functions the ~2023 analyzer lacks.
+    expect(bq.added).toEqual(expect.arrayContaining(['CONTAINS_SUBSTR', 'BAG_OF_WORDS', 'TEXT_ANALYZE', 'MIN_BY', 'EDIT_DISTANCE']));
+    // Aliases and syntax forms count as implemented.
+    expect(bq.implemented.get('CEILING')).toBe('ceil');
+    expect(bq.implemented.get('CASE')).toBe('$case_no_value, $case_with_value');
+    // Refused by name, each with its reason.
+    const refused = new Map(bq.refused);
+    for (const n of ['VECTOR_SEARCH', 'OBJ.MAKE_REF', 'KLL_QUANTILES.INIT_INT64', 'LABELS', 'APPENDS', 'DLP_KEY_CHAIN', 'KEYS.KEYSET_CHAIN'])
+      expect(refused.get(n), n).toMatch(/\w/);
+    for (const n of ['CONTAINS_SUBSTR', 'BAG_OF_WORDS', 'TEXT_ANALYZE', 'ABS']) expect(refused.has(n)).toBe(false);
   });
 });

@@ -14,6 +14,7 @@ import { isMissingRangeSessionize, lineColOf, mapLocations, rewriteRangeSessioni
 import { datasetLocation, type CatalogStore, type TableMeta } from '../catalog/store.js';
 import { DEFAULT_LOCATION, sameLocation } from '../types/locations.js';
 import { BigQueryError } from '../errors/errors.js';
+import { lookupFunction } from '../functions/index.js';
 import { currentInterrupterSignal } from './duckdb/db.js';
 import type { BqType } from '../types/types.js';
 import { resolveTablePath, type NameDefaults, type TableRef } from './names.js';
@@ -317,6 +318,8 @@ export class StatementAnalyzer {
     const fn = missingRoutine(e);
     if (fn?.segs.length === 2 && fn.segs[0].toUpperCase() === 'ML' && !this.catalog.getDataset(defaults.projectId, fn.segs[0]))
       return BigQueryError.bigQueryMlNotSupported(`ML.${fn.segs[1].toUpperCase()}`);
+    const refused = fn && refusedByName(fn.segs, (d) => !!this.catalog.getDataset(defaults.projectId, d));
+    if (refused) return refused;
     const segs = missingTable(e);
     if (!segs) return e;
     const path = segs.join('.');
@@ -341,4 +344,20 @@ export class StatementAnalyzer {
 function remember<K, V>(m: Map<K, V>, k: K, v: V): void {
   if (m.size >= MAX_CACHE) m.delete(m.keys().next().value as K);
   m.set(k, v);
+}
+
+/**
+ * A BigQuery function the bundled analyzer does not know that the function table refuses by name
+ * (`{unsupported}` entries of src/functions: graph, ObjectRef, KLL, DLP, SEARCH, VECTOR_SEARCH,
+ * APPENDS…), or an `AI.` function (BigQuery's generative AI functions call Vertex AI), as the
+ * emulator's "not supported" error naming the reason; undefined for any other missing routine.
+ * `isDataset` tells a dataset that could hold a routine of that path (`AI.f` in a dataset `AI`).
+ */
+export function refusedByName(segs: string[], isDataset: (datasetId: string) => boolean): BigQueryError | undefined {
+  const name = segs.join('.').toLowerCase();
+  const f = lookupFunction(name);
+  if (f && 'unsupported' in f) return BigQueryError.notSupported(`Function ${name.toUpperCase()} (${f.unsupported})`);
+  if (segs.length === 2 && segs[0].toUpperCase() === 'AI' && !isDataset(segs[0]))
+    return BigQueryError.notSupported(`Function ${name.toUpperCase()} (BigQuery's AI functions call Vertex AI models, which the emulator does not have)`);
+  return undefined;
 }

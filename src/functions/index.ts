@@ -10,6 +10,15 @@
  */
 import { AEAD_ENCRYPTION_FUNCTIONS } from './aead.js';
 import { AGGREGATE_FUNCTIONS } from './aggregate.js';
+import { AGGREGATE_MEASURE_FUNCTIONS } from './aggregate-measures.js';
+import { DLP_FUNCTIONS } from './dlp.js';
+import { FEDERATED_QUERY_FUNCTIONS } from './federated-query.js';
+import { GEOGRAPHY_RASTER_FUNCTIONS } from './geography-raster.js';
+import { GRAPH_FUNCTIONS } from './graph.js';
+import { KLL_FUNCTIONS } from './kll.js';
+import { OBJECTREF_FUNCTIONS } from './objectref.js';
+import { SEARCH_FUNCTIONS } from './search.js';
+import { TEXT_ANALYSIS_FUNCTIONS } from './text-analysis.js';
 import { ARRAY_FUNCTIONS } from './array.js';
 import { CAST_FORMAT_FUNCTIONS } from './cast-format.js';
 import { CONVERSION_FUNCTIONS } from './conversion.js';
@@ -36,6 +45,7 @@ import { SECURITY_FUNCTIONS } from './security.js';
 import { STRING_ENCODING_FUNCTIONS } from './string-encoding.js';
 import { STRING_FORMAT_FUNCTIONS } from './string-format.js';
 import { STRING_REGEXP_FUNCTIONS } from './string-regexp.js';
+import { STRING_SEARCH_FUNCTIONS } from './string-search.js';
 import { STRING_FUNCTIONS } from './string.js';
 import { TIME_SERIES_FUNCTIONS } from './time-series.js';
 import { UTILITY_FUNCTIONS } from './utility.js';
@@ -45,6 +55,7 @@ import { WINDOW_FUNCTIONS } from './window.js';
 export const FUNCTION_PAGES: readonly FnPage[] = [
   page('operators.ts', { OPERATOR_FUNCTIONS }),
   page('aggregate.ts', { AGGREGATE_FUNCTIONS }),
+  page('aggregate-measures.ts', { AGGREGATE_MEASURE_FUNCTIONS }),
   page('window.ts', { WINDOW_FUNCTIONS }),
   page('array.ts', { ARRAY_FUNCTIONS }),
   page('conversion.ts', { CONVERSION_FUNCTIONS }),
@@ -58,12 +69,20 @@ export const FUNCTION_PAGES: readonly FnPage[] = [
   page('string-regexp.ts', { STRING_REGEXP_FUNCTIONS }),
   page('string-encoding.ts', { STRING_ENCODING_FUNCTIONS }),
   page('string-format.ts', { STRING_FORMAT_FUNCTIONS }),
+  page('string-search.ts', { STRING_SEARCH_FUNCTIONS }),
+  page('text-analysis.ts', { TEXT_ANALYSIS_FUNCTIONS }),
+  page('search.ts', { SEARCH_FUNCTIONS }),
   page('math.ts', { MATHEMATICAL_FUNCTIONS }),
   page('math-distance.ts', { MATH_DISTANCE_FUNCTIONS }),
   page('hash.ts', { HASH_FUNCTIONS }),
   page('json.ts', { JSON_FUNCTIONS }),
   page('net.ts', { NET_FUNCTIONS }),
   page('aead.ts', { AEAD_ENCRYPTION_FUNCTIONS }),
+  page('dlp.ts', { DLP_FUNCTIONS }),
+  page('kll.ts', { KLL_FUNCTIONS }),
+  page('objectref.ts', { OBJECTREF_FUNCTIONS }),
+  page('federated-query.ts', { FEDERATED_QUERY_FUNCTIONS }),
+  page('graph.ts', { GRAPH_FUNCTIONS }),
   page('security.ts', { SECURITY_FUNCTIONS }),
   page('debugging.ts', { DEBUGGING_FUNCTIONS }),
   page('utility.ts', { UTILITY_FUNCTIONS }),
@@ -74,6 +93,7 @@ export const FUNCTION_PAGES: readonly FnPage[] = [
   page('geography-transformations.ts', { GEOGRAPHY_TRANSFORMATION_FUNCTIONS }),
   page('geography-aggregates.ts', { GEOGRAPHY_AGGREGATE_FUNCTIONS }),
   page('geography-cells.ts', { GEOGRAPHY_CELL_FUNCTIONS }),
+  page('geography-raster.ts', { GEOGRAPHY_RASTER_FUNCTIONS }),
 ];
 
 const FUNCTIONS = buildFunctionTable(FUNCTION_PAGES);

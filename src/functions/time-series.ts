@@ -112,4 +112,10 @@ export const TIME_SERIES_FUNCTIONS: FnTable = {
   date_bucket: dateBucket,
   datetime_bucket: datetimeBucket,
   timestamp_bucket: timestampBucket,
+  // The change-history table functions need each row's append and change times
+  // (time-series-functions#appends, #changes), which the emulator does not record.
+  appends: { unsupported: 'it reads the change history of a table (when each row was appended), which the emulator does not record' },
+  changes: { unsupported: 'it reads the change history of a table (when each row was appended, updated or deleted), which the emulator does not record' },
+  // time-series-functions#gap_fill: a table-valued function whose output columns follow its arguments.
+  gap_fill: { unsupported: 'the GAP_FILL table-valued function is not implemented by the emulator' },
 };

@@ -20,7 +20,7 @@ import type {
 import { valueFromProto } from '../../analyzer/values.js';
 import { BigQueryError } from '../../errors/errors.js';
 import { lookupFunction } from '../../functions/index.js';
-import type { FnCall } from '../../functions/registry.js';
+import { sqlString, type FnCall } from '../../functions/registry.js';
 import type { BqType } from '../../types/types.js';
 import { colName, exprType, ident, type LowerContext } from './context.js';
 import { duckFieldName } from '../duckdb/types.js';
@@ -89,7 +89,7 @@ function nullMappedKey(e: string, t: BqType, desc: boolean, ctx: LowerContext): 
 
 function functionName(n: Node): string {
   const full: string = n.function?.name ?? '';
-  return full.replace(/^[A-Za-z]+:/, ''); // 'ZetaSQL:upper', 'BigQuery:min_by' (catalog-declared)
+  return full.replace(/^[A-Za-z]+:/, ''); // 'ZetaSQL:upper', 'ZetaSQL:min_by' (catalog-declared)
 }
 
 /** Builds the FnCall a function lowering sees. */
@@ -133,14 +133,52 @@ const BOUNDARY: Record<string, (e: string) => string> = {
 };
 
 /**
- * Lowers an analytic function call with its window: `f(args) OVER (PARTITION BY … ORDER BY … frame)`.
- * The function table entry gives the call; `window` holds the PARTITION BY / ORDER BY parts.
+ * The single ORDER BY key of a RANGE frame with an OFFSET PRECEDING/FOLLOWING boundary. The analyzer
+ * allows such a frame over exactly one numeric key (BigQuery: "In a range-based window frame, there
+ * must be exactly one expression in the ORDER BY clause, and the expression must have a numeric
+ * type", https://cloud.google.com/bigquery/docs/reference/standard-sql/window-function-calls#def_window_frame);
+ * frames bounded only by UNBOUNDED and CURRENT ROW keep every key (the same page's default frame
+ * `RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW` follows any ORDER BY). DuckDB also takes one
+ * key there, so the NaN rank `lowerOrderBy` puts before a FLOAT64 key is left out: frame membership
+ * under offsets is the same (NaN ± n is NaN, whose peers are the NaN rows alone), but where NaN sits
+ * matters to an UNBOUNDED side, whose FLOAT64 key is returned as `nanKey` for a guard.
+ * @throws BigQueryError invalidQuery "not supported" for a BIGNUMERIC key (kept as exact decimal
+ *   text, src/types/duckdb-types.ts, which DuckDB cannot offset)
  */
-export function lowerWindowCall(n: Node, ctx: LowerContext, window: string[]): string {
-  const parts = [...window];
+function rangeOffsetOrder(it: Unkinded<ResolvedOrderByItem>, ctx: LowerContext): { order: string; nanKey?: string } {
+  const expression: Node | undefined = (it as Node).expression;
+  const e = it.columnRef ? colName(it.columnRef.column!) : lowerExpr((expression ?? it) as Node, ctx);
+  const t = it.columnRef ? it.columnRef.column?.type : expression?.type;
+  if (t?.typeKind === 'TYPE_BIGNUMERIC') throw BigQueryError.notSupported('A RANGE window frame with an OFFSET boundary over a BIGNUMERIC ORDER BY key');
+  const desc = !!it.isDescending;
+  const nullsFirst = it.nullOrder === 'NULLS_FIRST' || (it.nullOrder !== 'NULLS_LAST' && !desc);
+  return { order: `${e} ${desc ? 'DESC' : 'ASC'} ${nullsFirst ? 'NULLS FIRST' : 'NULLS LAST'}`, nanKey: t?.typeKind === 'TYPE_DOUBLE' ? e : undefined };
+}
+
+/**
+ * Lowers an analytic function call with its window: `f(args) OVER (PARTITION BY … ORDER BY … frame)`.
+ * The function table entry gives the call; `window` holds the PARTITION BY / ORDER BY parts and
+ * `orderItems` the window's ORDER BY items (a RANGE frame with offsets orders by its one key,
+ * `rangeOffsetOrder`). A FLOAT64 key holding NaN in a RANGE frame with an offset and an UNBOUNDED
+ * side fails the query as not supported: BigQuery orders NaN first (after NULL), DuckDB last, so the
+ * unbounded side would take other rows.
+ */
+export function lowerWindowCall(n: Node, ctx: LowerContext, window: string[], orderItems?: readonly Unkinded<ResolvedOrderByItem>[]): string {
+  let parts = [...window];
   const fr = n.windowFrame;
+  let nanGuard: string | undefined;
   if (fr) {
     const b = (x: Node) => BOUNDARY[x.boundaryType](x.expression ? lowerExpr(x.expression, ctx) : '');
+    const kinds = [String(fr.startExpr?.boundaryType), String(fr.endExpr?.boundaryType)];
+    if (fr.frameUnit === 'RANGE' && orderItems?.length === 1 && kinds.some((k) => k.startsWith('OFFSET_'))) {
+      const r = rangeOffsetOrder(orderItems[0], ctx);
+      parts = parts.map((p) => (p.startsWith('ORDER BY ') ? `ORDER BY ${r.order}` : p));
+      if (r.nanKey && kinds.some((k) => k.startsWith('UNBOUNDED_'))) {
+        const partition = parts.filter((p) => p.startsWith('PARTITION BY ')).join(' ');
+        const refusal = BigQueryError.notSupported('A RANGE window frame with an OFFSET and an UNBOUNDED boundary over a FLOAT64 ORDER BY key holding NaN');
+        nanGuard = `WHEN bool_or(isnan(${r.nanKey})) OVER (${partition}) THEN error(${sqlString(refusal.message)})`;
+      }
+    }
     parts.push(`${fr.frameUnit === 'RANGE' ? 'RANGE' : 'ROWS'} BETWEEN ${b(fr.startExpr)} AND ${b(fr.endExpr)}`);
   }
   const over = parts.join(' ');
@@ -151,7 +189,8 @@ export function lowerWindowCall(n: Node, ctx: LowerContext, window: string[]): s
   }, false);
   // Lowerings built with `aggregate`/`windowed` place the window themselves (inside any CAST or
   // CASE); for the others it is appended.
-  return call.includes(`OVER (${over})`) ? call : `${call} OVER (${over})`;
+  const sql = call.includes(`OVER (${over})`) ? call : `${call} OVER (${over})`;
+  return nanGuard ? `(CASE ${nanGuard} ELSE ${sql} END)` : sql;
 }
 
 function displayName(name: string): string {

@@ -252,7 +252,7 @@ function analyticScan(n: ResolvedAnalyticScan, ctx: LowerContext): string {
     };
     if (pb.length) parts.push(`PARTITION BY ${pb.map(part).join(', ')}`);
     if (g.orderBy?.orderByItemList?.length) parts.push(`ORDER BY ${lowerOrderBy(g.orderBy.orderByItemList, ctx, n.inputScan, !!ctx.topNWindows?.has(n))}`);
-    for (const cc of g.analyticFunctionList ?? []) items.push(`${lowerWindowCall(cc.expr!, ctx, parts)} AS ${colName(cc.column!)}`);
+    for (const cc of g.analyticFunctionList ?? []) items.push(`${lowerWindowCall(cc.expr!, ctx, parts, g.orderBy?.orderByItemList)} AS ${colName(cc.column!)}`);
   }
   const input = n.inputScan!;
   const inputCols = new Set((input.columnList ?? []).map((c) => String(c.columnId)));
