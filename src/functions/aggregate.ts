@@ -10,11 +10,12 @@
  * - ARRAY_AGG / STRING_AGG / ARRAY_CONCAT_AGG honour IGNORE NULLS, ORDER BY and LIMIT;
  * - APPROX_* are computed exactly (COUNT(DISTINCT), exact quantiles, exact top counts);
  * - MIN_BY/MAX_BY ignore rows whose key is NULL;
- * - HLL_COUNT.* count exactly (see `hll`).
+ * - HLL_COUNT.* build and read BigQuery's HLL++ sketch bytes (hll.ts).
  */
 import { bivariate, variance } from './statistical-aggregates.js';
 import { BigQueryError } from '../errors/errors.js';
 import { duckFieldName } from '../types/duckdb-types.js';
+import { HLL_FUNCTIONS } from './hll.js';
 import { aggregate, type FnCall, type FnTable } from './registry.js';
 import { fail, intLiteral, q } from './util.js';
 import { MAX_APPROX_NUMBER, MAX_RESULT_VALUE_BYTES } from '../config/limits.js';
@@ -119,21 +120,6 @@ function approxTopSum(c: FnCall): string {
 const simple = (duck: string) => (c: FnCall) => aggregate(duck, c);
 const typed = (duck: string) => (c: FnCall) => `CAST(${aggregate(duck, c)} AS ${c.duckType(c.returnType)})`;
 
-/**
- * HLL_COUNT.*: the emulator's sketches are exact sets (concatenated 8-byte value hashes), so
- * counts are exact; the sketch bytes differ from BigQuery's HLL++ encoding.
- */
-const sketchHashes = (b: string) => `list_transform(range(0, octet_length(${b}) // 8), i -> substring(hex(${b}), 16 * i + 1, 16))`;
-const hashesToSketch = (l: string) => `unhex(array_to_string(list_sort(list_distinct(${l})), ''))`;
-const hll = {
-  init: (c: FnCall) => {
-    const x = c.args[0];
-    const h = c.argTypes[0]?.kind === 'BYTES' ? `hash(hex(${x}))` : `hash(${x})`;
-    return hashesToSketch(aggregate('list', c, [`printf('%016x', ${h})`], `${x} IS NOT NULL`));
-  },
-  merged: (c: FnCall) => `list_distinct(flatten(list_transform(${aggregate('list', c, [c.args[0]], `${c.args[0]} IS NOT NULL`)}, b -> ${sketchHashes('b')})))`,
-};
-
 /** MIN: NaN when a FLOAT64 input is NaN (BigQuery docs, MIN); DuckDB's MIN skips NaN. */
 function min(c: FnCall): string {
   if (c.argTypes[0]?.kind !== 'FLOAT64') return aggregate('min', c);
@@ -176,10 +162,7 @@ export const AGGREGATE_FUNCTIONS: FnTable = {
   corr: bivariate('corr', 2),
   covar_pop: bivariate('covar_pop', 1),
   covar_samp: bivariate('covar_samp', 2),
-  'hll_count.init': hll.init,
-  'hll_count.merge': (c) => `CAST(coalesce(len(${hll.merged(c)}), 0) AS BIGINT)`,
-  'hll_count.merge_partial': (c) => hashesToSketch(hll.merged(c)),
-  'hll_count.extract': (c) => `CAST(coalesce(octet_length(${c.args[0]}) // 8, 0) AS BIGINT)`,
+  ...HLL_FUNCTIONS,
   $count_star: () => 'count(*)',
   count: (c) => aggregate('count', c),
   min,
