@@ -6,7 +6,9 @@
  * the hex of MERGE_PARTIAL over INIT([1,2,3]) and INIT([4,5,6]), and agg_hll_count_merge_basic,
  * MERGE of the same = 6); the documented precision range 10..24 and its confidence intervals
  * (±0.57% at 95% for the default 15, ±3.25% for 10); the zetasketch layout the recorded bytes
- * show (field 3 normal precision, field 4 sparse precision = p + 5, sparse data while small).
+ * show (field 3 normal precision, field 4 sparse precision = p + 5, sparse data while small); the
+ * HLL_COUNT.INIT and HLL_COUNT.MERGE examples of the HyperLogLog++ functions page, whose STRING
+ * sketches are printed byte for byte (conformance/docs-examples/visible.jsonl).
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +21,25 @@ const fixture = (id: string) => ({
   rows: JSON.parse(fs.readFileSync(`conformance/fixtures/standard_functions/${id}/expected.json`, 'utf8')).rows as Record<string, unknown>[],
 });
 const RECORDED = fixture('agg_hll_count_merge_partial_basic');
+
+interface DocsCase { id: string; query: string; rows: string[][] }
+const docsCase = (id: string): DocsCase =>
+  fs.readFileSync('conformance/docs-examples/visible.jsonl', 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as DocsCase).find((c) => c.id === id)!;
+
+/** The docs' display of a BYTES value (`"\\010p…"`: C escapes, octal bytes) → hex. */
+function displayedBytesHex(shown: string): string {
+  const body = shown.slice(1, -1);
+  const out: number[] = [];
+  const named: Record<string, number> = { n: 10, r: 13, t: 9, '\\': 92, '"': 34, "'": 39 };
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] !== '\\') out.push(body.charCodeAt(i));
+    else if (/[0-7]/.test(body[i + 1]!)) {
+      out.push(parseInt(body.slice(i + 1, i + 4), 8));
+      i += 3;
+    } else out.push(named[body[++i]!]!);
+  }
+  return Buffer.from(out).toString('hex');
+}
 const RECORDED_HEX = RECORDED.rows[0]!.merged as string;
 
 beforeAll(async () => {
@@ -47,6 +68,18 @@ describe('HLL_COUNT sketches in BigQuery\'s format', () => {
     // Values already in BigQuery's sketch change nothing else; NULL sketches are skipped.
     const [u] = await q(`SELECT TO_HEX(HLL_COUNT.MERGE_PARTIAL(s)) AS h FROM (SELECT ${bq} AS s UNION ALL SELECT HLL_COUNT.INIT(n) FROM UNNEST([1, 2, 3]) AS n UNION ALL SELECT NULL)`);
     expect(u!.h).toBe(RECORDED_HEX.replace(/^08701006/, '08701009'));
+  });
+
+  it('the HyperLogLog++ page\'s INIT example: STRING sketches at precision 10, byte for byte', async () => {
+    const c = docsCase('hll_functions/hll-count-init-1');
+    const got = (await q(c.query)).map((r) => [r.country, Buffer.from(r.hll_sketch as Buffer).toString('hex')]);
+    const want = c.rows.map(([country, shown]) => [country, displayedBytesHex(shown!)]);
+    expect(got.sort()).toEqual(want.sort());
+  });
+
+  it('the HyperLogLog++ page\'s MERGE example', async () => {
+    const c = docsCase('hll_functions/hll-count-merge-1');
+    expect(await q(c.query)).toEqual([{ distinct_customers_with_open_invoice: Number(c.rows[0]![0]) }]);
   });
 
   it('INIT writes the precision argument: normal precision p, sparse precision p + 5', async () => {

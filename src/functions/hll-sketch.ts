@@ -52,8 +52,9 @@ const MAX_SPARSE_PRECISION = 25;
 
 /**
  * zetasketch `DefaultOpsType.Id` value types BigQuery writes: INT64 sketches carry 8 (recorded
- * fixture), STRING and BYTES sketches BYTES_OR_UTF8_STRING (11, the documented id of UTF-8/bytes
- * hashing; not recorded).
+ * fixture), STRING sketches BYTES_OR_UTF8_STRING (11: the HLL_COUNT.INIT example of the
+ * HyperLogLog++ functions page prints its sketches byte for byte); BYTES sketches share that id
+ * (zetasketch hashes bytes and UTF-8 strings alike).
  */
 export const VALUE_TYPE = { INT64: 8, BYTES_OR_UTF8_STRING: 11 } as const;
 
