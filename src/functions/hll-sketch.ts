@@ -138,39 +138,49 @@ function downgradeSparse(v: number, p: number, sp: number, p2: number, sp2: numb
 
 /**
  * Sorted unique sparse values → the stored list: of several ρ-encoded values with one index only
- * the largest ρ(w') is kept.
+ * the largest ρ(w') is kept (ρ-encoded values sort by index, then ρ(w')).
  */
-function dedupe(sorted: number[], p: number, sp: number): number[] {
+function dedupe(sorted: ArrayLike<number>, p: number, sp: number): number[] {
+  const flag = flagOf(p, sp);
   const out: number[] = [];
-  for (const v of sorted) {
-    const last = out.length ? out[out.length - 1]! : -1;
-    if (last >= 0 && isRhoEncoded(v, p, sp) && isRhoEncoded(last, p, sp) && sparseIndexOf(last, p, sp) === sparseIndexOf(v, p, sp)) out[out.length - 1] = v;
-    else if (v !== last) out.push(v);
+  let lastIndex = -1;
+  for (let i = 0; i < sorted.length; i++) {
+    const v = sorted[i]!;
+    if (v < flag) {
+      out.push(v);
+      continue;
+    }
+    const index = Math.floor((v - flag) / 2 ** RHOW_BITS);
+    if (index === lastIndex) out[out.length - 1] = v;
+    else out.push(v);
+    lastIndex = index;
   }
   return out;
 }
 
-const sortUnique = (values: number[]): number[] => {
+/** Values sorted ascending without repeats. */
+function sortUnique(values: ArrayLike<number>): Float64Array {
   const s = Float64Array.from(values).sort();
-  const out: number[] = [];
-  for (const v of s) if (out.length === 0 || out[out.length - 1] !== v) out.push(v);
-  return out;
-};
+  let n = 0;
+  for (let i = 0; i < s.length; i++) if (n === 0 || s[n - 1] !== s[i]) s[n++] = s[i]!;
+  return s.subarray(0, n);
+}
 
 /** Varint difference encoding of sorted values (the `sparse_data` bytes). */
 function differenceEncode(values: number[]): Uint8Array {
-  const out: number[] = [];
+  const out = new Uint8Array(values.length * 5);
+  let n = 0;
   let prev = 0;
   for (const v of values) {
     let d = v - prev;
     prev = v;
     while (d >= 0x80) {
-      out.push((d & 0x7f) | 0x80);
+      out[n++] = (d & 0x7f) | 0x80;
       d = Math.floor(d / 128);
     }
-    out.push(d);
+    out[n++] = d;
   }
-  return Uint8Array.from(out);
+  return out.subarray(0, n);
 }
 
 /** @throws SketchError on a truncated or over-long varint. */
@@ -206,6 +216,10 @@ function sparseIntoRegisters(values: number[], p: number, sp: number, toP: numbe
 
 /** A normal sketch's registers at precision `p` maxed into `regs` at `toP` ≤ p. */
 function registersInto(src: Uint8Array, p: number, toP: number, regs: Uint8Array): void {
+  if (p === toP) {
+    for (let i = 0; i < src.length; i++) if (src[i]! > regs[i]!) regs[i] = src[i]!;
+    return;
+  }
   for (let i = 0; i < src.length; i++) {
     const r = src[i]!;
     if (r === 0) continue;
@@ -250,8 +264,7 @@ export function serializeSketch(s: HllState): Uint8Array {
   const msg: Record<string, unknown> = { type: HLL_TYPE, num_values: s.numValues, encoding_version: ENCODING_VERSION };
   if (s.valueType) msg.value_type = s.valueType;
   msg[EXTENSION] = hll;
-  const t = stateType();
-  return t.encode(t.fromObject(msg)).finish();
+  return stateType().encode(msg).finish();
 }
 
 /**
@@ -315,15 +328,33 @@ export function mergeSketches(sketches: HllState[]): HllState {
     valueType ??= s.valueType;
     numValues += s.numValues;
   }
-  if (sketches.every((s) => s.sparse)) {
-    const values: number[] = [];
-    for (const s of sketches) for (const v of s.sparse!) values.push(downgradeSparse(v, s.precision, s.sparsePrecision, p, sp));
-    return sketchFromSparse(values, p, numValues, valueType, sp);
-  }
-  const registers = new Uint8Array(2 ** p);
+  // Sparse inputs are unioned as sparse values until the union has more values than a sparse
+  // sketch may hold bytes (each takes at least one): from then on it can only end normal, and the
+  // rest is maxed into registers directly.
+  const limit = Math.floor(2 ** p * 0.75);
+  let values: number[] | undefined = [];
+  let registers: Uint8Array | undefined;
+  const toRegisters = (): Uint8Array => {
+    if (!registers) {
+      registers = new Uint8Array(2 ** p);
+      if (values) sparseIntoRegisters(values, p, sp, p, registers);
+      values = undefined;
+    }
+    return registers;
+  };
   for (const s of sketches) {
-    if (s.sparse) sparseIntoRegisters(s.sparse, s.precision, s.sparsePrecision, p, registers);
-    else registersInto(s.registers!, s.precision, p, registers);
+    if (values && s.sparse) {
+      for (const v of s.sparse) values.push(downgradeSparse(v, s.precision, s.sparsePrecision, p, sp));
+      if (values.length > 2 * limit) {
+        values = dedupe(sortUnique(values), p, sp);
+        if (values.length > limit) toRegisters();
+      }
+      continue;
+    }
+    const regs = toRegisters();
+    if (s.sparse) sparseIntoRegisters(s.sparse, s.precision, s.sparsePrecision, p, regs);
+    else registersInto(s.registers!, s.precision, p, regs);
   }
-  return { numValues, valueType, precision: p, sparsePrecision: sp, registers };
+  if (values) return sketchFromSparse(values, p, numValues, valueType, sp);
+  return { numValues, valueType, precision: p, sparsePrecision: sp, registers: registers! };
 }
