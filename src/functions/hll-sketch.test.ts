@@ -3,11 +3,15 @@
  * https://cloud.google.com/bigquery/docs/reference/standard-sql/hll_functions checked as
  * properties — a merge of sketches of disjoint inputs is the sketch of their union, and merging
  * sketches of different precisions gives the lowest precision ("the precision is downgraded to the
- * lowest precision in the merge") — plus the byte round trip and the refusal of foreign bytes.
+ * lowest precision in the merge") — plus the byte round trip, the refusal of foreign bytes, and the
+ * agreement of the in-DuckDB INT64 hashing (hll-int64-sql.ts) with the JavaScript one, which
+ * reproduces BigQuery's recorded sketch bytes (test/hll-sketches.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { fingerprintInt64 } from './hll-fingerprint.js';
 import { estimateCardinality } from './hll-estimate.js';
+import { int64SparseValueSql } from './hll-int64-sql.js';
+import { rows } from './testkit.js';
 import { mergeSketches, parseSketch, serializeSketch, SketchError, sketchFromSparse, sparsePrecisionOf, sparseValueOfHash, VALUE_TYPE } from './hll-sketch.js';
 
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
@@ -43,5 +47,16 @@ describe('HLL++ sketches', () => {
   it('refuses bytes that are not an HLL++ state', () => {
     expect(() => parseSketch(Buffer.from('not a sketch'))).toThrow(SketchError);
     expect(() => parseSketch(new Uint8Array())).toThrow(SketchError);
+  });
+});
+
+describe('the INT64 sparse value computed inside DuckDB', () => {
+  it('agrees bit for bit with Fingerprint2011 in JavaScript, extremes included', async () => {
+    const xs = [0n, 1n, -1n, 42n, -15n, 9223372036854775807n, -9223372036854775808n, ...range(0, 500).map((i) => BigInt(i * 7919 - 250) * 1234567891n)];
+    for (const p of [10, 15, 24]) {
+      const sp = sparsePrecisionOf(p);
+      const got = await rows(`SELECT ${int64SparseValueSql('x', p, sp)} FROM unnest([${xs.map((x) => `CAST(${x} AS BIGINT)`).join(', ')}]) t(x)`);
+      expect(got.map((r) => Number(r[0]))).toEqual(xs.map((x) => sparseValueOfHash(fingerprintInt64(x), p, sp)));
+    }
   });
 });

@@ -7,15 +7,16 @@
  * (inputs BigQuery also accepts) are hashed over their decimal text: their sketches count
  * correctly here but their bytes are not BigQuery's (its hashing of them is not published).
  *
- * Work split so that no call holds the event loop long: each row's sparse value is computed by a
- * UDF per DuckDB chunk; DuckDB collects the distinct values of a group (a list aggregate); one UDF
+ * Work split so that no call holds the event loop long: each row's sparse value is computed in
+ * DuckDB SQL for INT64 (hll-int64-sql.ts) and by a UDF per DuckDB chunk for STRING and BYTES; DuckDB collects the distinct values of a group (a list aggregate); one UDF
  * call per group builds the sketch from them. A group with more distinct sparse values than twice
  * the register count is sure to end normal, and DuckDB first reduces its values to distinct
  * (register, ρ) pairs (index · 64 + ρ), a few per register whatever the input size.
  */
 import { BigQueryError } from '../errors/errors.js';
 import { defineUdf } from './builtin-udfs.js';
-import { fingerprint2011, fingerprintInt64 } from './hll-fingerprint.js';
+import { fingerprint2011 } from './hll-fingerprint.js';
+import { int64SparseValueSql } from './hll-int64-sql.js';
 import { estimateCardinality } from './hll-estimate.js';
 import {
   mergeSketches,
@@ -50,7 +51,6 @@ const sparseOf = (hash: bigint, p: bigint): bigint => {
   return BigInt(sparseValueOfHash(hash, n, sparsePrecisionOf(n)));
 };
 const raises = { raises: true };
-defineUdf('bq_hll_sparse_int64', ['BIGINT', 'BIGINT'], 'BIGINT', (x, p) => sparseOf(fingerprintInt64(x), p), raises);
 defineUdf('bq_hll_sparse_string', ['VARCHAR', 'BIGINT'], 'BIGINT', (x, p) => sparseOf(fingerprint2011(utf8.encode(x)), p), raises);
 defineUdf('bq_hll_sparse_bytes', ['BLOB', 'BIGINT'], 'BIGINT', (x, p) => sparseOf(fingerprint2011(x), p), raises);
 
@@ -110,7 +110,7 @@ function init(c: FnCall): string {
   const p = checkedPrecision(lit);
   const kind = c.argTypes[0]?.kind;
   const sparse =
-    kind === 'INT64' ? `bq_hll_sparse_int64(${x}, ${p})`
+    kind === 'INT64' ? int64SparseValueSql(x, p, sparsePrecisionOf(p))
     : kind === 'BYTES' ? `bq_hll_sparse_bytes(${x}, ${p})`
     : kind === 'STRING' ? `bq_hll_sparse_string(${x}, ${p})`
     : `bq_hll_sparse_string(CAST(${x} AS VARCHAR), ${p})`;
