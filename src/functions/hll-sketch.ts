@@ -159,8 +159,9 @@ function dedupe(sorted: ArrayLike<number>, p: number, sp: number): number[] {
 }
 
 /** Values sorted ascending without repeats. */
-function sortUnique(values: ArrayLike<number>): Float64Array {
-  const s = Float64Array.from(values).sort();
+function sortUnique(values: ArrayLike<number>): Uint32Array {
+  // Sparse values are below 2^31; V8 sorts a Uint32Array natively, many times faster than doubles.
+  const s = Uint32Array.from(values).sort();
   let n = 0;
   for (let i = 0; i < s.length; i++) if (n === 0 || s[n - 1] !== s[i]) s[n++] = s[i]!;
   return s.subarray(0, n);
