@@ -159,7 +159,10 @@ function dedupe(sorted: ArrayLike<number>, p: number, sp: number): number[] {
 }
 
 /** Values sorted ascending without repeats. */
-function sortUnique(values: ArrayLike<number>): Uint32Array {
+function sortUnique(values: ArrayLike<number>): ArrayLike<number> {
+  let ascending = true;
+  for (let i = 1; i < values.length && ascending; i++) ascending = values[i - 1]! < values[i]!;
+  if (ascending) return values;
   // Sparse values are below 2^31; V8 sorts a Uint32Array natively, many times faster than doubles.
   const s = Uint32Array.from(values).sort();
   let n = 0;

@@ -118,7 +118,7 @@ function init(c: FnCall): string {
   const n = aggregate('count', c, [x]);
   const values = `list_distinct(${aggregate('list', c, [sparse], `${x} IS NOT NULL`)})`;
   const pairs = `list_distinct(list_transform(${values}, v -> ${pairSql('v', p)}))`;
-  return `CASE WHEN ${n} = 0 THEN NULL WHEN len(${values}) <= ${2 * 2 ** p} THEN bq_hll_init_sparse(array_to_string(${values}, ','), ${p}, ${n}, ${type}) ELSE bq_hll_init_normal(array_to_string(${pairs}, ','), ${p}, ${n}, ${type}) END`;
+  return `CASE WHEN ${n} = 0 THEN NULL WHEN len(${values}) <= ${2 * 2 ** p} THEN bq_hll_init_sparse(array_to_string(list_sort(${values}), ','), ${p}, ${n}, ${type}) ELSE bq_hll_init_normal(array_to_string(${pairs}, ','), ${p}, ${n}, ${type}) END`;
 }
 
 /** The group's non-NULL sketches as comma-joined hex, NULL when there are none. */
