@@ -7,11 +7,15 @@
  * (inputs BigQuery also accepts) are hashed over their decimal text: their sketches count
  * correctly here but their bytes are not BigQuery's (its hashing of them is not published).
  *
- * Work split so that no call holds the event loop long: each row's sparse value is computed in
- * DuckDB SQL for INT64 (hll-int64-sql.ts) and by a UDF per DuckDB chunk for STRING and BYTES; DuckDB collects the distinct values of a group (a list aggregate); one UDF
- * call per group builds the sketch from them. A group with more distinct sparse values than twice
- * the register count is sure to end normal, and DuckDB first reduces its values to distinct
- * (register, ρ) pairs (index · 64 + ρ), a few per register whatever the input size.
+ * Work split so that little runs on the event loop: each row's sparse value is computed in DuckDB
+ * SQL for INT64 (hll-int64-sql.ts) and by a UDF per DuckDB chunk for STRING and BYTES; DuckDB
+ * collects, de-duplicates and sorts a group's sparse values (list aggregate); one UDF call per
+ * group builds the sketch from them. A group with more distinct sparse values than twice the
+ * register count is sure to end normal, and DuckDB first reduces its values to distinct
+ * (register, ρ) pairs (index · 64 + ρ), a few per register whatever the input size. Merges get a
+ * group's sketches as comma-joined hex. What remains on the event loop grows with the distinct
+ * values (or sketches) of the groups in one DuckDB vector: ~0.1 µs per sparse value, ~1 ms per
+ * sparse sketch of 10,000 values merged.
  */
 import { BigQueryError } from '../errors/errors.js';
 import { defineUdf } from './builtin-udfs.js';
