@@ -108,7 +108,7 @@ describe('HLL_COUNT sketches in BigQuery\'s format', () => {
     expect(r).toEqual({ same: true, n: 3 });
   });
 
-  it('client mistakes are 400s: a precision outside 10..24, bytes that are not a sketch', async () => {
+  it('client mistakes are 400s: a precision outside 10..24, bytes that are not a sketch, sketches of two types', async () => {
     const e1 = await errorOf(q('SELECT HLL_COUNT.INIT(n, 9) FROM UNNEST([1]) AS n'));
     expect(e1.code).toBe(400);
     expect(e1.message).toMatch(/Argument 2 to HLL_COUNT.INIT must be between 10 and 24/);
@@ -116,5 +116,9 @@ describe('HLL_COUNT sketches in BigQuery\'s format', () => {
     expect(e2.code).toBe(400);
     expect(e2.errors?.[0]?.reason).toBe('invalidQuery');
     expect(e2.message).toMatch(/HLL_COUNT.EXTRACT/);
+    // "Each sketch must be initialized on the same type" (the HyperLogLog++ page, HLL_COUNT.MERGE).
+    const e3 = await errorOf(q("SELECT HLL_COUNT.MERGE(s) FROM (SELECT HLL_COUNT.INIT(n) AS s FROM UNNEST([1]) AS n UNION ALL SELECT HLL_COUNT.INIT(c) FROM UNNEST(['a']) AS c)"));
+    expect(e3.code).toBe(400);
+    expect(e3.message).toMatch(/HLL_COUNT.MERGE/);
   });
 });
