@@ -121,8 +121,11 @@ function init(c: FnCall): string {
   const type = kind === 'INT64' ? VALUE_TYPE.INT64 : kind === 'STRING' || kind === 'BYTES' ? VALUE_TYPE.BYTES_OR_UTF8_STRING : 0;
   const n = aggregate('count', c, [x]);
   const values = `list_distinct(${aggregate('list', c, [sparse], `${x} IS NOT NULL`)})`;
-  const pairs = `list_distinct(list_transform(${values}, v -> ${pairSql('v', p)}))`;
-  return `CASE WHEN ${n} = 0 THEN NULL WHEN len(${values}) <= ${2 * 2 ** p} THEN bq_hll_init_sparse(array_to_string(list_sort(${values}), ','), ${p}, ${n}, ${type}) ELSE bq_hll_init_normal(array_to_string(${pairs}, ','), ${p}, ${n}, ${type}) END`;
+  // The group's values bound once (an aggregate may not sit inside a lambda body, so both are
+  // packed into the bound value).
+  const pairs = `list_distinct(list_transform(hll_g.v, v -> ${pairSql('v', p)}))`;
+  const build = `CASE WHEN hll_g.n = 0 THEN NULL WHEN len(hll_g.v) <= ${2 * 2 ** p} THEN bq_hll_init_sparse(array_to_string(list_sort(hll_g.v), ','), ${p}, hll_g.n, ${type}) ELSE bq_hll_init_normal(array_to_string(${pairs}, ','), ${p}, hll_g.n, ${type}) END`;
+  return `list_transform([struct_pack(v := ${values}, n := ${n})], hll_g -> ${build})[1]`;
 }
 
 /** The group's non-NULL sketches as comma-joined hex, NULL when there are none. */
