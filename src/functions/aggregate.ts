@@ -1,6 +1,6 @@
 /**
  * Aggregate functions (GoogleSQL "Aggregate functions", "Statistical aggregate functions",
- * "Approximate aggregate functions", "HyperLogLog++ functions"), GROUPING, and the rejected
+ * "Approximate aggregate functions"), GROUPING, and the rejected
  * D3A_COUNT sketch functions. Every aggregate call is built with `aggregate()` so that
  * DISTINCT/ORDER BY and, for analytic use, the window (`c.over`) are applied to each call even
  * when the lowering wraps it.
@@ -10,12 +10,11 @@
  * - ARRAY_AGG / STRING_AGG / ARRAY_CONCAT_AGG honour IGNORE NULLS, ORDER BY and LIMIT;
  * - APPROX_* are computed exactly (COUNT(DISTINCT), exact quantiles, exact top counts);
  * - MIN_BY/MAX_BY ignore rows whose key is NULL;
- * - HLL_COUNT.* build and read BigQuery's HLL++ sketch bytes (hll.ts).
+ * HLL_COUNT.* (the "HyperLogLog++ functions" page) live in hll.ts.
  */
 import { bivariate, variance } from './statistical-aggregates.js';
 import { BigQueryError } from '../errors/errors.js';
 import { duckFieldName } from '../types/duckdb-types.js';
-import { HLL_FUNCTIONS } from './hll.js';
 import { aggregate, type FnCall, type FnTable } from './registry.js';
 import { fail, intLiteral, q } from './util.js';
 import { MAX_APPROX_NUMBER, MAX_RESULT_VALUE_BYTES } from '../config/limits.js';
@@ -133,7 +132,7 @@ function min(c: FnCall): string {
  */
 const D3A = { unsupported: "D3A_COUNT sketches use a format and estimator BigQuery does not publish, so the emulator cannot build or read them compatibly" };
 
-/** The aggregate, approximate aggregate, statistical aggregate and HyperLogLog++ functions pages. */
+/** The aggregate, approximate aggregate and statistical aggregate functions pages. */
 export const AGGREGATE_FUNCTIONS: FnTable = {
   sum,
   avg,
@@ -162,7 +161,6 @@ export const AGGREGATE_FUNCTIONS: FnTable = {
   corr: bivariate('corr', 2),
   covar_pop: bivariate('covar_pop', 1),
   covar_samp: bivariate('covar_samp', 2),
-  ...HLL_FUNCTIONS,
   $count_star: () => 'count(*)',
   count: (c) => aggregate('count', c),
   min,
