@@ -47,6 +47,11 @@ describe('HLL++ sketches', () => {
   it('refuses bytes that are not an HLL++ state', () => {
     expect(() => parseSketch(Buffer.from('not a sketch'))).toThrow(SketchError);
     expect(() => parseSketch(new Uint8Array())).toThrow(SketchError);
+    // BigQuery's recorded sketch with its first sparse varint (3 bytes) replaced by three 0 deltas.
+    const bytes = Buffer.from('087010061802200882071a1006180f20143212a3a605c1d102c88419e2af0c8877ebfea101', 'hex');
+    expect(parseSketch(bytes).sparse).toHaveLength(6);
+    const repeated = Buffer.concat([bytes.subarray(0, 19), Buffer.from('000000'), bytes.subarray(22)]);
+    expect(() => parseSketch(repeated)).toThrow(SketchError);
   });
 });
 

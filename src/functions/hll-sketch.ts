@@ -297,7 +297,10 @@ export function parseSketch(bytes: Uint8Array): HllState {
   }
   if (sp === 0) return { ...state, registers: new Uint8Array(2 ** p) };
   const sparse = differenceDecode((hll.sparse_data as Uint8Array | undefined) ?? new Uint8Array());
-  if (sparse.some((v) => v >= 2 * flagOf(p, sp))) throw new SketchError('bad sparse value');
+  // Stored values are strictly ascending and below twice the flag bit (a repeated value would
+  // also make the linear-counting estimate infinite).
+  const top = 2 * flagOf(p, sp);
+  for (let i = 0; i < sparse.length; i++) if (sparse[i]! >= top || (i > 0 && sparse[i]! <= sparse[i - 1]!)) throw new SketchError('bad sparse value');
   return { ...state, sparse };
 }
 
