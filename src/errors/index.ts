@@ -18,6 +18,7 @@
  * - model-errors.ts (BigQuery ML models: none exist in the emulator), iam-errors.ts (IAM policies),
  *   undelete-errors.ts (datasets.undelete), streaming-buffer-errors.ts (DML over streamed rows)
  * - auth-errors.ts (401s of --require-auth, the OAuth token endpoint's error bodies)
+ * - hll-errors.ts (HLL_COUNT.* sketch and precision errors)
  *
  * `BigQueryError` is exported with every factory attached as a static (`BigQueryError.tableNotFound(…)`),
  * and each factory is also exported by name. test/error-catalogue.test.ts fails on any error
@@ -56,6 +57,7 @@ import * as orc from './orc-errors.js';
 import * as writeRows from './write-row-errors.js';
 import * as streamingBuffer from './streaming-buffer-errors.js';
 import * as auth from './auth-errors.js';
+import * as hll from './hll-errors.js';
 
 export { REASON_STATUS, asBigQueryError } from './bigquery-error.js';
 export type { Reason } from './bigquery-error.js';
@@ -93,13 +95,14 @@ export * from './orc-errors.js';
 export * from './write-row-errors.js';
 export * from './streaming-buffer-errors.js';
 export * from './auth-errors.js';
+export * from './hll-errors.js';
 export { GRPC_CODE, grpcCodeOf } from './grpc-status.js';
 
 /** Every factory of the catalogue, by name. */
 const FACTORIES = {
   ...reasons, ...notFound, ...alreadyExists, ...notSupported, ...rest, ...accessDenied, ...resources, ...limits, ...jobs, ...rewrite, ...load,
   ...resourceIds, ...invalidValue, ...http, ...tables, ...routines, ...scripts, ...queries, ...internals, ...runtimes, ...schemas, ...values,
-  ...storageRead, ...models, ...iam, ...undelete, ...metadataLimits, ...storageWrite, ...orc, ...writeRows, ...streamingBuffer, ...auth,
+  ...storageRead, ...models, ...iam, ...undelete, ...metadataLimits, ...storageWrite, ...orc, ...writeRows, ...streamingBuffer, ...auth, ...hll,
 };
 
 /**

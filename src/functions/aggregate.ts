@@ -1,6 +1,6 @@
 /**
  * Aggregate functions (GoogleSQL "Aggregate functions", "Statistical aggregate functions",
- * "Approximate aggregate functions", "HyperLogLog++ functions"), GROUPING, and the rejected
+ * "Approximate aggregate functions"), GROUPING, and the rejected
  * D3A_COUNT sketch functions. Every aggregate call is built with `aggregate()` so that
  * DISTINCT/ORDER BY and, for analytic use, the window (`c.over`) are applied to each call even
  * when the lowering wraps it.
@@ -10,7 +10,7 @@
  * - ARRAY_AGG / STRING_AGG / ARRAY_CONCAT_AGG honour IGNORE NULLS, ORDER BY and LIMIT;
  * - APPROX_* are computed exactly (COUNT(DISTINCT), exact quantiles, exact top counts);
  * - MIN_BY/MAX_BY ignore rows whose key is NULL;
- * - HLL_COUNT.* count exactly (see `hll`).
+ * HLL_COUNT.* (the "HyperLogLog++ functions" page) live in hll.ts.
  */
 import { bivariate, variance } from './statistical-aggregates.js';
 import { BigQueryError } from '../errors/errors.js';
@@ -119,21 +119,6 @@ function approxTopSum(c: FnCall): string {
 const simple = (duck: string) => (c: FnCall) => aggregate(duck, c);
 const typed = (duck: string) => (c: FnCall) => `CAST(${aggregate(duck, c)} AS ${c.duckType(c.returnType)})`;
 
-/**
- * HLL_COUNT.*: the emulator's sketches are exact sets (concatenated 8-byte value hashes), so
- * counts are exact; the sketch bytes differ from BigQuery's HLL++ encoding.
- */
-const sketchHashes = (b: string) => `list_transform(range(0, octet_length(${b}) // 8), i -> substring(hex(${b}), 16 * i + 1, 16))`;
-const hashesToSketch = (l: string) => `unhex(array_to_string(list_sort(list_distinct(${l})), ''))`;
-const hll = {
-  init: (c: FnCall) => {
-    const x = c.args[0];
-    const h = c.argTypes[0]?.kind === 'BYTES' ? `hash(hex(${x}))` : `hash(${x})`;
-    return hashesToSketch(aggregate('list', c, [`printf('%016x', ${h})`], `${x} IS NOT NULL`));
-  },
-  merged: (c: FnCall) => `list_distinct(flatten(list_transform(${aggregate('list', c, [c.args[0]], `${c.args[0]} IS NOT NULL`)}, b -> ${sketchHashes('b')})))`,
-};
-
 /** MIN: NaN when a FLOAT64 input is NaN (BigQuery docs, MIN); DuckDB's MIN skips NaN. */
 function min(c: FnCall): string {
   if (c.argTypes[0]?.kind !== 'FLOAT64') return aggregate('min', c);
@@ -147,7 +132,7 @@ function min(c: FnCall): string {
  */
 const D3A = { unsupported: "D3A_COUNT sketches use a format and estimator BigQuery does not publish, so the emulator cannot build or read them compatibly" };
 
-/** The aggregate, approximate aggregate, statistical aggregate and HyperLogLog++ functions pages. */
+/** The aggregate, approximate aggregate and statistical aggregate functions pages. */
 export const AGGREGATE_FUNCTIONS: FnTable = {
   sum,
   avg,
@@ -176,10 +161,6 @@ export const AGGREGATE_FUNCTIONS: FnTable = {
   corr: bivariate('corr', 2),
   covar_pop: bivariate('covar_pop', 1),
   covar_samp: bivariate('covar_samp', 2),
-  'hll_count.init': hll.init,
-  'hll_count.merge': (c) => `CAST(coalesce(len(${hll.merged(c)}), 0) AS BIGINT)`,
-  'hll_count.merge_partial': (c) => hashesToSketch(hll.merged(c)),
-  'hll_count.extract': (c) => `CAST(coalesce(octet_length(${c.args[0]}) // 8, 0) AS BIGINT)`,
   $count_star: () => 'count(*)',
   count: (c) => aggregate('count', c),
   min,

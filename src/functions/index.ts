@@ -32,6 +32,7 @@ import { GEOGRAPHY_PREDICATE_FUNCTIONS } from './geography-predicates.js';
 import { GEOGRAPHY_TRANSFORMATION_FUNCTIONS } from './geography-transformations.js';
 import { GEOGRAPHY_FUNCTIONS } from './geography.js';
 import { HASH_FUNCTIONS } from './hash.js';
+import { HLL_FUNCTIONS } from './hll.js';
 import { INTERVAL_FUNCTIONS } from './interval.js';
 import { JSON_FUNCTIONS } from './json.js';
 import { MATH_DISTANCE_FUNCTIONS } from './math-distance.js';
@@ -56,6 +57,7 @@ export const FUNCTION_PAGES: readonly FnPage[] = [
   page('operators.ts', { OPERATOR_FUNCTIONS }),
   page('aggregate.ts', { AGGREGATE_FUNCTIONS }),
   page('aggregate-measures.ts', { AGGREGATE_MEASURE_FUNCTIONS }),
+  page('hll.ts', { HLL_FUNCTIONS }),
   page('window.ts', { WINDOW_FUNCTIONS }),
   page('array.ts', { ARRAY_FUNCTIONS }),
   page('conversion.ts', { CONVERSION_FUNCTIONS }),
