@@ -18,6 +18,7 @@ import { duckFieldName } from '../types/duckdb-types.js';
 import { aggregate, type FnCall, type FnTable } from './registry.js';
 import { fail, intLiteral, q } from './util.js';
 import { MAX_APPROX_NUMBER, MAX_RESULT_VALUE_BYTES } from '../config/limits.js';
+import { bigNumericExtremeAgg, bigNumericFromKey, bigNumericSortKey } from './bignumeric-exact.js';
 
 /**
  * The constant `number` argument of APPROX_QUANTILES / APPROX_TOP_COUNT / APPROX_TOP_SUM, refused
@@ -84,6 +85,7 @@ function approxQuantiles(c: FnCall): string {
   const qs = `list_transform(range(0, ${n + 1n}), i -> i / ${n})`;
   const x = c.args[0];
   const filter = c.nullHandling === 'RESPECT' ? undefined : `${x} IS NOT NULL`;
+  if (c.argTypes[0]?.kind === 'BIGNUMERIC') return `list_transform(${aggregate('quantile_disc', c, [bigNumericSortKey(x), qs], filter)}, k -> ${bigNumericFromKey('k')})`;
   return aggregate('quantile_disc', { ...c, distinct: c.distinct }, [x, qs], filter);
 }
 
@@ -117,6 +119,8 @@ function approxTopSum(c: FnCall): string {
 }
 
 const simple = (duck: string) => (c: FnCall) => aggregate(duck, c);
+/** MIN_BY / MAX_BY: a BIGNUMERIC key compared by value (its order-preserving key, bignumeric-exact.ts). */
+const byKey = (duck: string) => (c: FnCall) => (c.argTypes[1]?.kind === 'BIGNUMERIC' ? aggregate(duck, c, [c.args[0], bigNumericSortKey(c.args[1])]) : aggregate(duck, c));
 const typed = (duck: string) => (c: FnCall) => `CAST(${aggregate(duck, c)} AS ${c.duckType(c.returnType)})`;
 
 /**
@@ -136,6 +140,7 @@ const hll = {
 
 /** MIN: NaN when a FLOAT64 input is NaN (BigQuery docs, MIN); DuckDB's MIN skips NaN. */
 function min(c: FnCall): string {
+  if (c.argTypes[0]?.kind === 'BIGNUMERIC') return bigNumericExtremeAgg(c.args[0], (k) => aggregate('min', c, [k]));
   if (c.argTypes[0]?.kind !== 'FLOAT64') return aggregate('min', c);
   return `CASE WHEN ${aggregate('bool_or', c, [`isnan(${c.args[0]})`])} THEN 'NaN'::DOUBLE ELSE ${aggregate('min', c)} END`;
 }
@@ -161,8 +166,8 @@ export const AGGREGATE_FUNCTIONS: FnTable = {
   bit_or: simple('bit_or'),
   bit_xor: simple('bit_xor'),
   any_value: simple('any_value'),
-  min_by: simple('arg_min'),
-  max_by: simple('arg_max'),
+  min_by: byKey('arg_min'),
+  max_by: byKey('arg_max'),
   approx_count_distinct: (c) => aggregate('count', { ...c, distinct: true }),
   approx_quantiles: approxQuantiles,
   approx_top_count: approxTopCount,
@@ -183,7 +188,7 @@ export const AGGREGATE_FUNCTIONS: FnTable = {
   $count_star: () => 'count(*)',
   count: (c) => aggregate('count', c),
   min,
-  max: (c) => aggregate('max', c),
+  max: (c) => (c.argTypes[0]?.kind === 'BIGNUMERIC' ? bigNumericExtremeAgg(c.args[0], (k) => aggregate('max', c, [k])) : aggregate('max', c)),
   grouping: (c) => aggregate('grouping', c),
   'd3a_count.init': D3A,
   'd3a_count.merge': D3A,

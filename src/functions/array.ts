@@ -11,6 +11,7 @@ import type { FnCall, FnTable } from './registry.js';
 import { MICROS } from './date-time.js';
 import { datePart, fail, nullIfAnyNull, q } from './util.js';
 import { MAX_GENERATED_ARRAY_ELEMENTS } from '../config/limits.js';
+import { bigNumericFromKey, bigNumericSortKey } from './bignumeric-exact.js';
 
 const isBytesArray = (c: FnCall, i = 0) => {
   const t = c.argTypes[i];
@@ -154,8 +155,8 @@ export const ARRAY_FUNCTIONS: FnTable = {
       : withLambda((d) => `len(list_filter(${d.args[0]}, ${d.args[1]})) > 0`)(c),
   array_includes_any: (c) => nullIfAnyNull(c.args, `list_has_any(${c.args[0]}, ${c.args[1]})`),
   array_includes_all: (c) => nullIfAnyNull(c.args, `list_has_all(${c.args[0]}, ${c.args[1]})`),
-  array_min: (c) => `list_min(${c.args[0]})`,
-  array_max: (c) => `list_max(${c.args[0]})`,
+  array_min: (c) => (c.returnType.kind === 'BIGNUMERIC' ? bigNumericFromKey(`list_min(list_transform(${c.args[0]}, x -> ${bigNumericSortKey('x')}))`) : `list_min(${c.args[0]})`),
+  array_max: (c) => (c.returnType.kind === 'BIGNUMERIC' ? bigNumericFromKey(`list_max(list_transform(${c.args[0]}, x -> ${bigNumericSortKey('x')}))`) : `list_max(${c.args[0]})`),
   array_sum: arraySum,
   array_avg: (c) => `CAST(list_avg(${c.args[0]}) AS ${c.duckType(c.returnType)})`,
   array_filter: withLambda((c) => `list_filter(${c.args[0]}, ${c.args[1]})`),

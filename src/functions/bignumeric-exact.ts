@@ -97,3 +97,45 @@ export function bigNumericAbs(c: FnCall): string {
   const neg = `CASE WHEN ${r} IS NULL THEN ${raise(c, `'Floating point overflow in function: ABS(' || ${shown(a)} || ')'`)} ELSE ${r} END`;
   return `CASE WHEN ${a} IS NULL THEN NULL WHEN bq_bignumeric_cmp(${a}, '0') < 0 THEN ${neg} ELSE ${a} END`;
 }
+
+// ---------------------------------------------------------------- order
+
+/** Integer and fraction digits of a BIGNUMERIC's magnitude: |v| < 2^255 × 10^-38 has at most 39 integer digits. */
+const INT_DIGITS = 39;
+const FRAC_DIGITS = BIGNUMERIC_SCALE;
+
+/** `body` over `x` with `x`'s SQL text written once (a bare column name is used as is). */
+const bound = (x: string, body: (v: string) => string): string => (/^"?[\w$]+"?$/.test(x) ? body(x) : `list_extract(list_transform([${x}], bq_bn -> ${body('bq_bn')}), 1)`);
+
+/**
+ * An order-preserving VARCHAR key of a BIGNUMERIC text (NULL for NULL): `1` and the 77 digits of
+ * |v| × 10^38 for v ≥ 0, `0` and their nines' complement for v < 0, so that DuckDB's byte-wise
+ * VARCHAR order is numeric order (−10 < −1 < 9.5 < 10; BigQuery orders BIGNUMERIC by value, docs
+ * "Data types", https://cloud.google.com/bigquery/docs/reference/standard-sql/data-types#orderable_data_types).
+ * Equal values have equal keys (the stored text is canonical). Pure SQL: cheap in ORDER BY and MIN/MAX.
+ */
+export function bigNumericSortKey(x: string): string {
+  return bound(x, (v) => {
+    const digits = `lpad(split_part(ltrim(${v}, '-'), '.', 1), ${INT_DIGITS}, '0') || rpad(split_part(${v}, '.', 2), ${FRAC_DIGITS}, '0')`;
+    return `CASE WHEN starts_with(${v}, '-') THEN '0' || translate(${digits}, '0123456789', '9876543210') ELSE '1' || ${digits} END`;
+  });
+}
+
+/** The BIGNUMERIC canonical text of a {@link bigNumericSortKey} key (NULL for NULL). */
+export function bigNumericFromKey(k: string): string {
+  return bound(k, (v) => {
+    const digits = `CASE WHEN starts_with(${v}, '0') THEN translate(substr(${v}, 2), '0123456789', '9876543210') ELSE substr(${v}, 2) END`;
+    return list1(digits, (d) => {
+      const int = `coalesce(nullif(ltrim(substr(${d}, 1, ${INT_DIGITS}), '0'), ''), '0')`;
+      const frac = `rtrim(substr(${d}, ${INT_DIGITS + 1}), '0')`;
+      return `(CASE WHEN starts_with(${v}, '0') THEN '-' ELSE '' END) || ${int} || (CASE WHEN ${frac} = '' THEN '' ELSE '.' || ${frac} END)`;
+    });
+  });
+}
+
+const list1 = (x: string, body: (v: string) => string) => `list_extract(list_transform([${x}], bq_bd -> ${body('bq_bd')}), 1)`;
+
+/** MIN / MAX of a BIGNUMERIC column: the extreme key, decoded (`agg` builds the aggregate call over the key). */
+export function bigNumericExtremeAgg(x: string, agg: (key: string) => string): string {
+  return bigNumericFromKey(agg(bigNumericSortKey(x)));
+}

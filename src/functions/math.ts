@@ -19,7 +19,7 @@ import { enumName, fail, nullIfAnyNull } from './util.js';
 /** zetasql.functions.RoundingMode, by enum number. */
 const ROUNDING_MODES: Record<number, string> = { 1: 'ROUND_HALF_AWAY_FROM_ZERO', 2: 'ROUND_HALF_EVEN' };
 import { exactNumeric, numericRoundHalfEven } from './numeric-exact.js';
-import { bigNumericAbs, bigNumericArith, bigNumericNegate, bigNumericSign } from './bignumeric-exact.js';
+import { bigNumericAbs, bigNumericArith, bigNumericFromKey, bigNumericNegate, bigNumericSign, bigNumericSortKey } from './bignumeric-exact.js';
 
 const kindOf = (c: FnCall, i = 0) => c.argTypes[i]?.kind;
 const isF = (c: FnCall, i = 0) => kindOf(c, i) === 'FLOAT64';
@@ -160,7 +160,8 @@ function ieeeDivide(c: FnCall): string {
 /** GREATEST / LEAST: NULL if any argument is NULL; NaN if any FLOAT64 argument is NaN. */
 function extremum(fn: 'greatest' | 'least') {
   return (c: FnCall) => {
-    const body = `${fn}(${c.args.join(', ')})`;
+    // BIGNUMERIC (text) compares by its order-preserving key (bignumeric-exact.ts), not as text.
+    const body = c.returnType.kind === 'BIGNUMERIC' ? bigNumericFromKey(`${fn}(${c.args.map(bigNumericSortKey).join(', ')})`) : `${fn}(${c.args.join(', ')})`;
     const nan = c.returnType.kind === 'FLOAT64' ? `WHEN ${c.args.map((a) => `isnan(${a})`).join(' OR ')} THEN ${NAN} ` : '';
     return `CASE WHEN ${c.args.map((a) => `${a} IS NULL`).join(' OR ')} THEN NULL ${nan}ELSE ${body} END`;
   };
@@ -209,7 +210,8 @@ const recip = (f: string, name: string, zero: (x: string) => string) =>
 function rangeBucket(c: FnCall): string {
   const [x, arr] = c.args;
   const nullErr = fail(c, `'Elements in the second argument of RANGE_BUCKET cannot be NULL'`);
-  return `CASE WHEN ${x} IS NULL OR ${arr} IS NULL THEN NULL WHEN list_contains(list_transform(${arr}, b -> b IS NULL), true) THEN ${nullErr} ELSE CAST(len(list_filter(${arr}, b -> b <= ${x})) AS BIGINT) END`;
+  const le = c.argTypes[0]?.kind === 'BIGNUMERIC' ? `${bigNumericSortKey('b')} <= ${bigNumericSortKey(x)}` : `b <= ${x}`;
+  return `CASE WHEN ${x} IS NULL OR ${arr} IS NULL THEN NULL WHEN list_contains(list_transform(${arr}, b -> b IS NULL), true) THEN ${nullErr} ELSE CAST(len(list_filter(${arr}, b -> ${le})) AS BIGINT) END`;
 }
 
 const U64 = `CAST('18446744073709551615' AS HUGEINT)`;

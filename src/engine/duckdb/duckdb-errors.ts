@@ -70,6 +70,8 @@ function mapToBigQuery(e: unknown): BigQueryError | undefined {
   // NUMERIC + and − past 38 digits: ZetaSQL's `numeric overflow: 99999999999999999999999999999 + 1`.
   if ((m = /Overflow in (?:addition|subtraction|add|subtract) of DECIMAL\(38\) \((-?\d+) ([-+]) (-?\d+)\)/.exec(msg)))
     return BigQueryError.numericOverflow(`${numericText(m[1]!)} ${m[2]} ${numericText(m[3]!)}`);
+  // A scalar subquery of several rows: BigQuery's text, not DuckDB's "More than one row returned by a subquery …".
+  if (/More than one row returned by a subquery used as an expression/.test(msg)) return BigQueryError.scalarSubqueryTooManyRows();
   // CAST(BYTES AS STRING) of bytes that are not UTF-8: ZetaSQL's text.
   if (/could not convert blob to UTF8 string/.test(msg)) return BigQueryError.invalidUtf8Cast();
   if ((m = /Overflow in (addition|subtraction|multiplication) of INT64 \((-?\d+) ([-+*]) (-?\d+)\)/.exec(msg)))
