@@ -18,6 +18,7 @@ import { duckFieldName } from '../types/duckdb-types.js';
 import { aggregate, type FnCall, type FnTable } from './registry.js';
 import { fail, intLiteral, q } from './util.js';
 import { MAX_APPROX_NUMBER, MAX_RESULT_VALUE_BYTES } from '../config/limits.js';
+import { bigNumericSumAvg } from './bignumeric-aggregates.js';
 import { bigNumericExtremeAgg, bigNumericFromKey, bigNumericSortKey } from './bignumeric-exact.js';
 
 /**
@@ -34,6 +35,7 @@ const INT64_MIN = '-9223372036854775808';
 const INT64_MAX = '9223372036854775807';
 
 function sum(c: FnCall): string {
+  if (c.returnType.kind === 'BIGNUMERIC') return bigNumericSumAvg(c, false);
   const s = aggregate('sum', c);
   if (c.returnType.kind === 'INT64')
     return `CASE WHEN ${s} < ${INT64_MIN} OR ${s} > ${INT64_MAX} THEN ${fail(c, `'int64 overflow'`)} ELSE CAST(${s} AS BIGINT) END`;
@@ -41,6 +43,7 @@ function sum(c: FnCall): string {
 }
 
 function avg(c: FnCall): string {
+  if (c.returnType.kind === 'BIGNUMERIC') return bigNumericSumAvg(c, true);
   if (c.returnType.kind !== 'NUMERIC') return `CAST(${aggregate('avg', c)} AS ${c.duckType(c.returnType)})`;
   const x = `CAST(${c.args[0]} AS DECIMAL(38,9))`;
   const s = `CAST(${aggregate('sum', c, [x])} * 1000000000 AS HUGEINT)`;

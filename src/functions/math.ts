@@ -19,6 +19,7 @@ import { enumName, fail, nullIfAnyNull } from './util.js';
 /** zetasql.functions.RoundingMode, by enum number. */
 const ROUNDING_MODES: Record<number, string> = { 1: 'ROUND_HALF_AWAY_FROM_ZERO', 2: 'ROUND_HALF_EVEN' };
 import { exactNumeric, numericRoundHalfEven } from './numeric-exact.js';
+import { bigNumericRounding } from './bignumeric-aggregates.js';
 import { bigNumericAbs, bigNumericArith, bigNumericFromKey, bigNumericNegate, bigNumericSign, bigNumericSortKey } from './bignumeric-exact.js';
 
 const kindOf = (c: FnCall, i = 0) => c.argTypes[i]?.kind;
@@ -180,6 +181,10 @@ function rounding(fn: 'round' | 'trunc') {
     const x = c.args[0];
     const n = c.args[1] !== undefined ? `, CAST(${c.args[1]} AS INTEGER)` : '';
     if (isF(c)) return `CASE WHEN NOT isfinite(${x}) THEN ${x} ELSE ${fn}(${x}${n}) END`;
+    if (c.returnType.kind === 'BIGNUMERIC') {
+      const even = fn === 'round' && c.args[2] !== undefined && enumName(c.args[2], ROUNDING_MODES) === 'ROUND_HALF_EVEN';
+      return bigNumericRounding({ ...c, args: c.args.slice(0, 2) }, fn === 'trunc' ? 'TRUNC' : even ? 'ROUND_HALF_EVEN' : 'ROUND');
+    }
     // ROUND(x, n, 'ROUND_HALF_EVEN') rounds ties to even (BigQuery docs, ROUND rounding_mode).
     if (fn === 'round' && c.args[2] !== undefined && enumName(c.args[2], ROUNDING_MODES) === 'ROUND_HALF_EVEN')
       return c.returnType.kind === 'NUMERIC' ? numericRoundHalfEven(c) : asRet(c, `round_even(${x}${n || ', 0'})`);
@@ -198,6 +203,7 @@ function numericOverflowChecked(c: FnCall, value: string, call: string): string 
 }
 
 const passNonFinite = (fn: string) => (c: FnCall) => {
+  if (c.returnType.kind === 'BIGNUMERIC') return bigNumericRounding(c, fn.toUpperCase());
   if (c.returnType.kind === 'NUMERIC') return numericOverflowChecked(c, `${fn}(${c.args[0]})`, `${fn.toUpperCase()}(' || ${numText(c, 0)} || ')`);
   return isF(c) ? `CASE WHEN NOT isfinite(${c.args[0]}) THEN ${c.args[0]} ELSE ${fn}(${c.args[0]}) END` : asRet(c, `${fn}(${c.args[0]})`);
 };
