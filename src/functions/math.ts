@@ -42,7 +42,19 @@ const fpError = (c: FnCall, name: string, kind: 'error' | 'overflow' = 'error') 
 
 /** DOUBLE math on NUMERIC inputs: compute in DOUBLE and cast back to the return type. */
 const dbl = (c: FnCall, i = 0) => (isF(c, i) ? c.args[i] : `CAST(${c.args[i]} AS DOUBLE)`);
-const finish = (c: FnCall, e: string) => (c.returnType.kind === 'FLOAT64' ? e : asRet(c, e));
+const finish = (c: FnCall, e: string) => (c.returnType.kind === 'FLOAT64' ? e : c.returnType.kind === 'BIGNUMERIC' ? bigNumericOfDouble(c, e) : asRet(c, e));
+
+/**
+ * A DOUBLE result as BIGNUMERIC text (`CAST(8.0 AS VARCHAR)` would give `8.0`, `1e+100`): the
+ * double's value rounded to 38 digits (conversion.ts), and past BIGNUMERIC's range ZetaSQL's
+ * `BIGNUMERIC overflow: POW(10, 100)` (the reference evaluator's text).
+ */
+function bigNumericOfDouble(c: FnCall, e: string): string {
+  const name = c.name === 'power' ? 'POW' : c.name.toUpperCase();
+  const call = `'${name}(' || ${c.args.map((_a, i) => numText(c, i)).join(` || ', ' || `)} || ')'`;
+  return list1(e, (v) => `CASE WHEN ${v} IS NULL THEN NULL WHEN bq_double_to_bignumeric(${v}) IS NULL THEN ${fail(c, `'BIGNUMERIC overflow: ' || ${call}`)} ELSE bq_double_to_bignumeric(${v}) END`);
+}
+const list1 = (x: string, body: (v: string) => string) => `list_extract(list_transform([${x}], bq_d -> ${body('bq_d')}), 1)`;
 
 /**
  * A one-argument FLOAT64 function with a domain check: `bad` (SQL over `x`) marks the finite
