@@ -8,6 +8,7 @@
  */
 import { raise, rename, template, type FnCall, type FnTable } from './registry.js';
 import { exactNumeric } from './numeric-exact.js';
+import { intervalArithmetic } from './interval.js';
 import { bigNumericArith, bigNumericCompare, bigNumericNegate } from './bignumeric-exact.js';
 import { nullIfAnyNull } from './util.js';
 
@@ -117,6 +118,7 @@ function additive(op: '+' | '-') {
     if (k0 === 'DATE' && k1 === 'DATE') return `(${c.args[0]} - ${c.args[1]}) * INTERVAL 1 DAY`;
     if (k0 === 'TIMESTAMP' && k1 === 'TIMESTAMP') return `to_microseconds(epoch_us(${c.args[0]}) - epoch_us(${c.args[1]}))`;
     if (k0 === 'TIMESTAMP' && k1 === 'INTERVAL') return timestampInterval(c, op);
+    if (k0 === 'INTERVAL' && k1 === 'INTERVAL') return intervalArithmetic(c, op);
     if (isInt(c, 0) && isInt(c, 1)) return `(${c.args[0]} ${op} ${c.args[1]})`;
     if (c.returnType.kind === 'BIGNUMERIC') return bigNumericArith(c, op);
     if (c.returnType.kind === 'FLOAT64') return doubleOverflow(c, op, `(${c.args[0]} ${op} ${c.args[1]})`);
@@ -260,6 +262,7 @@ export const OPERATOR_FUNCTIONS: FnTable = {
   $subtract: additive('-'),
   $multiply: (c) => {
     if (isInt(c, 0) && isInt(c, 1)) return `(${c.args[0]} * ${c.args[1]})`;
+    if (c.returnType.kind === 'INTERVAL') return intervalArithmetic(c, '*');
     if (c.returnType.kind === 'BIGNUMERIC') return bigNumericArith(c, '*');
     if (c.returnType.kind === 'NUMERIC') {
       // DuckDB multiplies DECIMAL(38,9)s exactly while the scale-18 product stays under 38 digits.
