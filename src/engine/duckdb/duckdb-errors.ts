@@ -65,13 +65,13 @@ function mapToBigQuery(e: unknown): BigQueryError | undefined {
   if (msg.endsWith(BigQueryError.responseTooLarge().message)) return BigQueryError.responseTooLarge();
   if (msg.endsWith(BigQueryError.resourcesExceeded().message)) return BigQueryError.resourcesExceeded();
   let m: RegExpExecArray | null;
+  // A scalar subquery of several rows: BigQuery's text, not DuckDB's "More than one row returned by a subquery …".
+  if (/More than one row returned by a subquery used as an expression/.test(msg)) return BigQueryError.scalarSubqueryTooManyRows();
   // DuckDB's error() raises the lowering's own BigQuery text as an Invalid Input Error.
   if ((m = /^Invalid Input Error: (.*)$/s.exec(msg)) && !DUCKDB_MESSAGE_SHAPES.test(m[1]!)) return BigQueryError.runtime(m[1]!);
   // NUMERIC + and − past 38 digits: ZetaSQL's `numeric overflow: 99999999999999999999999999999 + 1`.
   if ((m = /Overflow in (?:addition|subtraction|add|subtract) of DECIMAL\(38\) \((-?\d+) ([-+]) (-?\d+)\)/.exec(msg)))
     return BigQueryError.numericOverflow(`${numericText(m[1]!)} ${m[2]} ${numericText(m[3]!)}`);
-  // A scalar subquery of several rows: BigQuery's text, not DuckDB's "More than one row returned by a subquery …".
-  if (/More than one row returned by a subquery used as an expression/.test(msg)) return BigQueryError.scalarSubqueryTooManyRows();
   // CAST(BYTES AS STRING) of bytes that are not UTF-8: ZetaSQL's text.
   if (/could not convert blob to UTF8 string/.test(msg)) return BigQueryError.invalidUtf8Cast();
   if ((m = /Overflow in (addition|subtraction|multiplication) of INT64 \((-?\d+) ([-+*]) (-?\d+)\)/.exec(msg)))
