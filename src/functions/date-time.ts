@@ -17,7 +17,7 @@
 import { BigQueryError } from '../errors/errors.js';
 import type { FnCall, FnTable } from './registry.js';
 import { datePart, fail, floorDiv, stringLiteral } from './util.js';
-import { fullText } from './datetime-text.js';
+import { civilText, fullText } from './datetime-text.js';
 
 // ---------- time zones ----------
 
@@ -177,11 +177,17 @@ const clamped = (n: string, part: string) => `CASE WHEN abs(CAST(${n} AS HUGEINT
 function rangeChecked(c: FnCall, kind: 'date' | 'datetime' | 'timestamp', sign: 1 | -1, part: string, r: string): string {
   const [x, n] = c.args;
   const [lo, hi] = RANGE[kind];
-  const shown = kind === 'date' ? `CAST(${x} AS VARCHAR)` : kind === 'timestamp' ? `${fullText(x!)} || '+00'` : `replace(CAST(${x} AS VARCHAR), 'T', ' ')`;
-  const verb = sign > 0 || kind !== 'datetime' ? `'Adding ' || CAST(${sign > 0 ? n : `(- CAST(${n} AS HUGEINT))`} AS VARCHAR) || ' ${part} to ${kind} '` : `'Subtracting ' || CAST(${n} AS VARCHAR) || ' ${part} from ${kind} '`;
+  const shown = kind === 'date' ? `CAST(${x} AS VARCHAR)` : kind === 'timestamp' ? `${fullText(x!)} || '+00'` : civilText(x!);
+  // A TIMESTAMP adds days as 24-hour steps and names them so (`Adding 312 HOUR to timestamp …`).
+  const [k, shownPart] = kind === 'timestamp' && part === 'DAY' ? [' * 24', 'HOUR'] : ['', part];
+  const verb = sign > 0 || kind !== 'datetime' ? `'Adding ' || CAST(${sign > 0 ? `CAST(${n} AS HUGEINT)` : `(- CAST(${n} AS HUGEINT))`}${k} AS VARCHAR) || ' ${shownPart} to ${kind} '` : `'Subtracting ' || CAST(${n} AS VARCHAR) || ' ${part} from ${kind} '`;
   const err = fail(c, `${verb} || ${shown} || ' causes overflow'`);
-  const wide = kind === 'timestamp' && MICROS[part] ? `WHEN abs(CAST(${n} AS HUGEINT) * ${MICROS[part]}) > 9223372036854775807 THEN ${fail(c, `'${c.name.toUpperCase()} interval value  ' || CAST(${n} AS VARCHAR) || ' at ${part} precision causes overflow'`)} ` : '';
-  return `CASE ${wide}WHEN abs(CAST(${n} AS HUGEINT)) > ${maxAmount(part)} OR ${r} < ${lo} OR ${r} > ${hi} THEN ${err} ELSE ${r} END`;
+  // The amount's negation overflows INT64 (reference evaluator: `Subtracting -9223372036854775808 DAY from date …`).
+  const minSub = sign < 0 ? `WHEN ${n} = -9223372036854775808 THEN ${fail(c, `'Subtracting ' || CAST(${n} AS VARCHAR) || ' ${part} from ${kind} ' || ${shown} || ' causes overflow'`)} ` : '';
+  // A TIMESTAMP amount past INT64 in microseconds: `TIMESTAMP_ADD interval value  <±n> at <part> precision …` (DAY counts at HOUR precision).
+  const signed = sign > 0 ? `CAST(${n} AS HUGEINT)` : `(- CAST(${n} AS HUGEINT))`;
+  const wide = kind === 'timestamp' && (MICROS[part] ?? 1) > 1 ? `WHEN ${signed} * ${MICROS[part]} NOT BETWEEN -9223372036854775808 AND 9223372036854775807 THEN ${fail(c, `'TIMESTAMP_ADD interval value  ' || CAST(${signed} AS VARCHAR) || ' at ${part === 'DAY' ? 'HOUR' : part} precision causes overflow'`)} ` : '';
+  return `CASE ${minSub}${wide}WHEN abs(CAST(${n} AS HUGEINT)) > ${maxAmount(part)} OR ${r} < ${lo} OR ${r} > ${hi} THEN ${err} ELSE ${r} END`;
 }
 
 function addSub(kind: 'date' | 'datetime' | 'time' | 'timestamp', sign: 1 | -1) {

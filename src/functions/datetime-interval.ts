@@ -74,5 +74,7 @@ export function datePlusDays(c: FnCall, x: string, n: string, op: '+' | '-'): st
   const small = `CASE WHEN abs(${signed}) > ${DATE_SPAN_DAYS} THEN 0 ELSE CAST(${signed} AS INTEGER) END`;
   const r = `CAST(${x} + ${small} AS DATE)`;
   const err = raise(c, `'Adding ' || CAST(${signed} AS VARCHAR) || ' DAY to date ' || CAST(${x} AS VARCHAR) || ' causes overflow'`);
-  return `CASE WHEN ${x} IS NULL OR ${n} IS NULL THEN NULL WHEN abs(${signed}) > ${DATE_SPAN_DAYS} OR ${r} < DATE '0001-01-01' OR ${r} > DATE '9999-12-31' THEN ${err} ELSE ${r} END`;
+  // The amount's negation overflows INT64: `Subtracting -9223372036854775808 DAY from date …`.
+  const minSub = op === '-' ? `WHEN ${n} = -9223372036854775808 THEN ${raise(c, `'Subtracting ' || CAST(${n} AS VARCHAR) || ' DAY from date ' || CAST(${x} AS VARCHAR) || ' causes overflow'`)} ` : '';
+  return `CASE WHEN ${x} IS NULL OR ${n} IS NULL THEN NULL ${minSub}WHEN abs(${signed}) > ${DATE_SPAN_DAYS} OR ${r} < DATE '0001-01-01' OR ${r} > DATE '9999-12-31' THEN ${err} ELSE ${r} END`;
 }
