@@ -63,6 +63,11 @@ describe('BIGNUMERIC orders and aggregates by value', () => {
     expect(await message(`SELECT CEIL(BIGNUMERIC '578960446186580977117854925043439539266.3') AS c`)).toBe('BIGNUMERIC overflow: CEIL(578960446186580977117854925043439539266.3)');
     expect(await message(`SELECT POW(BIGNUMERIC '10', 100) AS p`)).toBe('BIGNUMERIC overflow: POW(10, 100)');
   });
+
+  it('GENERATE_ARRAY of BIGNUMERIC is exact', async () => {
+    expect(await one(`SELECT GENERATE_ARRAY(BIGNUMERIC '1', BIGNUMERIC '3', BIGNUMERIC '0.5') AS a, GENERATE_ARRAY(BIGNUMERIC '3', BIGNUMERIC '1', BIGNUMERIC '-0.7') AS b, GENERATE_ARRAY(1, 3, BIGNUMERIC '0.75') AS c`)).toEqual({ a: ['1', '1.5', '2', '2.5', '3'], b: ['3', '2.3', '1.6'], c: ['1', '1.75', '2.5'] });
+    expect(await message(`SELECT GENERATE_ARRAY(BIGNUMERIC '1', BIGNUMERIC '3', BIGNUMERIC '0') AS a`)).toBe('Sequence step cannot be 0.');
+  });
 });
 
 describe('INTERVAL ranges', () => {

@@ -11,7 +11,7 @@ import type { FnCall, FnTable } from './registry.js';
 import { MICROS } from './date-time.js';
 import { datePart, fail, nullIfAnyNull, q } from './util.js';
 import { MAX_GENERATED_ARRAY_ELEMENTS } from '../config/limits.js';
-import { bigNumericFromKey, bigNumericSortKey } from './bignumeric-exact.js';
+import { bigNumericFromKey, bigNumericSeries, bigNumericSortKey } from './bignumeric-exact.js';
 
 const isBytesArray = (c: FnCall, i = 0) => {
   const t = c.argTypes[i];
@@ -76,6 +76,8 @@ function generateArray(c: FnCall): string {
   const step = c.args[2] ?? '1';
   const zero = fail(c, `'Sequence step cannot be 0.'`);
   const el = c.returnType.kind === 'ARRAY' ? c.returnType.element : c.returnType;
+  // BIGNUMERIC is text: its series is built exactly in BigInt (bignumeric-exact.ts).
+  if (el.kind === 'BIGNUMERIC') return bigNumericSeries(c, MAX_GENERATED_ARRAY_ELEMENTS, zero, fail(c, q(BigQueryError.tooManyArrayElements(MAX_GENERATED_ARRAY_ELEMENTS).message)));
   const body =
     el.kind === 'INT64'
       ? `generate_series(${a}, ${b}, ${step})`

@@ -139,3 +139,28 @@ const list1 = (x: string, body: (v: string) => string) => `list_extract(list_tra
 export function bigNumericExtremeAgg(x: string, agg: (key: string) => string): string {
   return bigNumericFromKey(agg(bigNumericSortKey(x)));
 }
+
+// ---------------------------------------------------------------- GENERATE_ARRAY
+
+/** ⌊(b − a) / step⌋ of BIGNUMERIC texts (the last element's index), −1 when the series is empty, capped at `cap`. */
+export function bigNumericSeriesLast(a: string, b: string, step: string, cap: bigint): bigint {
+  const [x, y, s] = [scaledOf(a), scaledOf(b), scaledOf(step)];
+  if (s === 0n || (s > 0n && x > y) || (s < 0n && x < y)) return -1n;
+  const n = (y - x) / s; // both of one sign: truncation is the floor
+  return n > cap ? cap : n;
+}
+
+defineUdf('bq_bignumeric_series_last', ['VARCHAR', 'VARCHAR', 'VARCHAR', 'BIGINT'], 'BIGINT', (a, b, s, cap) => bigNumericSeriesLast(a, b, s, cap));
+
+/**
+ * GENERATE_ARRAY over BIGNUMERIC (array_functions, GENERATE_ARRAY): `start + i × step` for
+ * i = 0 … ⌊(end − start) / step⌋, exact. `zero` and `tooMany` are the lowering's CASE branches
+ * for a zero step and for a series longer than `max` elements (checked before any element is built).
+ */
+export function bigNumericSeries(c: FnCall, max: number, zero: string, tooMany: string): string {
+  const [a, b] = [c.args[0]!, c.args[1]!];
+  const step = c.args[2] ?? `'1'`;
+  const last = `bq_bignumeric_series_last(${a}, ${b}, ${step}, ${max})`;
+  const body = `list_transform(range(0, ${last} + 1), i -> bq_bignumeric_op(${a}, '+', bq_bignumeric_op(CAST(i AS VARCHAR), '*', ${step})))`;
+  return `CASE WHEN ${a} IS NULL OR ${b} IS NULL OR ${step} IS NULL THEN NULL WHEN bq_bignumeric_cmp(${step}, '0') = 0 THEN ${zero} WHEN ${last} >= ${max} THEN ${tooMany} ELSE ${body} END`;
+}
