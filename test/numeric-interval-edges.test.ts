@@ -55,6 +55,8 @@ describe('BIGNUMERIC orders and aggregates by value', () => {
     expect((await rows(`SELECT SUM(x) OVER (ORDER BY x ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s FROM UNNEST([BIGNUMERIC '1.5', BIGNUMERIC '2']) x`)).map((r) => r.s)).toEqual(['1.5', '3.5']);
     expect(await one(`SELECT SUM(x) AS s, AVG(x) AS a FROM UNNEST(ARRAY<BIGNUMERIC>[]) x`)).toEqual({ s: null, a: null });
     expect(await message(`SELECT SUM(x) AS s FROM UNNEST([BIGNUMERIC '${BN_MAX}', BIGNUMERIC '1']) x`)).toBe('BIGNUMERIC overflow: SUM');
+    expect(await one(`SELECT ARRAY_SUM([BIGNUMERIC '9.5', BIGNUMERIC '10', NULL]) AS s, ARRAY_AVG([BIGNUMERIC '9.5', BIGNUMERIC '10']) AS a, ARRAY_SUM(ARRAY<BIGNUMERIC>[]) AS e`)).toEqual({ s: '19.5', a: '9.75', e: null });
+    expect(await message(`SELECT ARRAY_SUM([BIGNUMERIC '${BN_MAX}', BIGNUMERIC '1']) AS s`)).toBe('BIGNUMERIC overflow: SUM');
   });
 
   it('ROUND, TRUNC, CEIL, FLOOR and POW', async () => {

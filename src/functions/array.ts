@@ -12,6 +12,7 @@ import { MICROS } from './date-time.js';
 import { datePart, fail, nullIfAnyNull, q } from './util.js';
 import { MAX_GENERATED_ARRAY_ELEMENTS } from '../config/limits.js';
 import { bigNumericFromKey, bigNumericSeries, bigNumericSortKey } from './bignumeric-exact.js';
+import { bigNumericArrayTotal } from './bignumeric-aggregates.js';
 
 const isBytesArray = (c: FnCall, i = 0) => {
   const t = c.argTypes[i];
@@ -159,8 +160,8 @@ export const ARRAY_FUNCTIONS: FnTable = {
   array_includes_all: (c) => nullIfAnyNull(c.args, `list_has_all(${c.args[0]}, ${c.args[1]})`),
   array_min: (c) => (c.returnType.kind === 'BIGNUMERIC' ? bigNumericFromKey(`list_min(list_transform(${c.args[0]}, x -> ${bigNumericSortKey('x')}))`) : `list_min(${c.args[0]})`),
   array_max: (c) => (c.returnType.kind === 'BIGNUMERIC' ? bigNumericFromKey(`list_max(list_transform(${c.args[0]}, x -> ${bigNumericSortKey('x')}))`) : `list_max(${c.args[0]})`),
-  array_sum: arraySum,
-  array_avg: (c) => `CAST(list_avg(${c.args[0]}) AS ${c.duckType(c.returnType)})`,
+  array_sum: (c) => (c.returnType.kind === 'BIGNUMERIC' ? bigNumericArrayTotal(c, false) : arraySum(c)),
+  array_avg: (c) => (c.returnType.kind === 'BIGNUMERIC' ? bigNumericArrayTotal(c, true) : `CAST(list_avg(${c.args[0]}) AS ${c.duckType(c.returnType)})`),
   array_filter: withLambda((c) => `list_filter(${c.args[0]}, ${c.args[1]})`),
   array_transform: withLambda((c) => `list_transform(${c.args[0]}, ${c.args[1]})`),
   generate_array: generateArray,

@@ -76,6 +76,17 @@ export function bigNumericSumAvg(c: FnCall, avg: boolean): string {
   return `CASE WHEN ${empty} THEN NULL WHEN ${total} IS NULL THEN ${raise(c, `'BIGNUMERIC overflow: ${avg ? 'AVG' : 'SUM'}'`)} ELSE ${total} END`;
 }
 
+/**
+ * ARRAY_SUM / ARRAY_AVG of an ARRAY<BIGNUMERIC> (`c.args[0]`): NULL elements skipped, NULL when
+ * none is left; a sum past the range raises `BIGNUMERIC overflow: SUM` (NULL under SAFE).
+ */
+export function bigNumericArrayTotal(c: FnCall, avg: boolean): string {
+  const a = c.args[0]!;
+  const texts = `array_to_string(list_filter(${a}, v -> v IS NOT NULL), ' ')`;
+  const total = `bq_bignumeric_text_total(${texts}, ${avg})`;
+  return `CASE WHEN ${a} IS NULL OR len(list_filter(${a}, v -> v IS NOT NULL)) = 0 THEN NULL WHEN ${total} IS NULL THEN ${raise(c, `'BIGNUMERIC overflow: ${avg ? 'AVG' : 'SUM'}'`)} ELSE ${total} END`;
+}
+
 // ---------------------------------------------------------------- rounding
 
 /** Rounding of value × 10^38 to `digits` fraction digits by `mode`; null past the range. */
