@@ -39,7 +39,7 @@ const KNOWN_ERROR_TEXTS: RegExp[] = [
 
 /**
  * Runtime error texts of ZetaSQL's function library (which BigQuery runs) that bqemu reproduces
- * word for word from the reference evaluator (issue 16: BIGNUMERIC overflow, INTERVAL ranges,
+ * word for word from the reference evaluator (BIGNUMERIC overflow, INTERVAL ranges,
  * civil-type overflow); a different text for these is a regression.
  */
 const REFERENCE_ERROR_TEXTS: RegExp[] = [
