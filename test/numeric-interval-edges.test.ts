@@ -69,6 +69,8 @@ describe('BIGNUMERIC orders and aggregates by value', () => {
   it('GENERATE_ARRAY of BIGNUMERIC is exact', async () => {
     expect(await one(`SELECT GENERATE_ARRAY(BIGNUMERIC '1', BIGNUMERIC '3', BIGNUMERIC '0.5') AS a, GENERATE_ARRAY(BIGNUMERIC '3', BIGNUMERIC '1', BIGNUMERIC '-0.7') AS b, GENERATE_ARRAY(1, 3, BIGNUMERIC '0.75') AS c`)).toEqual({ a: ['1', '1.5', '2', '2.5', '3'], b: ['3', '2.3', '1.6'], c: ['1', '1.75', '2.5'] });
     expect(await message(`SELECT GENERATE_ARRAY(BIGNUMERIC '1', BIGNUMERIC '3', BIGNUMERIC '0') AS a`)).toBe('Sequence step cannot be 0.');
+    // The element limit (src/config/limits.ts) is checked before any element is built.
+    expect(await message(`SELECT ARRAY_LENGTH(GENERATE_ARRAY(BIGNUMERIC '1', BIGNUMERIC '1e30')) AS n`)).toBe('Cannot generate arrays with more than 13107200 elements.');
   });
 });
 
