@@ -120,6 +120,12 @@ describe('DATE, DATETIME and TIMESTAMP arithmetic past 0001-01-01 … 9999-12-31
   });
 });
 
+describe('INT64', () => {
+  it('ABS of INT64\'s minimum is ZetaSQL\'s int64 overflow, not DuckDB\'s text', async () => {
+    expect(await message('SELECT ABS(x) AS a FROM UNNEST([-9223372036854775808]) x')).toBe('int64 overflow: --9223372036854775808');
+  });
+});
+
 describe('scalar subqueries', () => {
   it('more than one row is BigQuery\'s error, not DuckDB\'s', async () => {
     expect(await message('SELECT (SELECT x FROM UNNEST([1, 2]) x) AS s')).toBe('Scalar subquery produced more than one element');

@@ -76,8 +76,9 @@ function mapToBigQuery(e: unknown): BigQueryError | undefined {
   if (/could not convert blob to UTF8 string/.test(msg)) return BigQueryError.invalidUtf8Cast();
   if ((m = /Overflow in (addition|subtraction|multiplication) of INT64 \((-?\d+) ([-+*]) (-?\d+)\)/.exec(msg)))
     return BigQueryError.int64Overflow(`${m[2]} ${m[3]} ${m[4]}`);
-  // Only INT64's minimum overflows a negation (BIGNUMERIC's is checked in its UDF): ZetaSQL's text.
-  if (/Overflow in negation of (?:INT64|numeric value)/.test(msg)) return BigQueryError.int64Overflow('--9223372036854775808');
+  // Only INT64's minimum overflows a negation or ABS (BIGNUMERIC's is checked in its UDF): ZetaSQL's
+  // text for both (`ABS(-9223372036854775808)` is `int64 overflow: --9223372036854775808` in the reference evaluator).
+  if (/Overflow in negation of (?:INT64|numeric value)|Overflow on abs\(-9223372036854775808\)/.test(msg)) return BigQueryError.int64Overflow('--9223372036854775808');
   if (/Overflow|out of range for the destination type|is out of range/.test(msg) && /INT64|BIGINT|HUGEINT/.test(msg))
     return BigQueryError.int64Overflow();
   if ((m = /Could not convert string '(.*)' to INT64/.exec(msg))) return BigQueryError.badCastValue('int64', m[1]);
