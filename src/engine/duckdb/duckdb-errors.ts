@@ -19,7 +19,7 @@ const RESOURCES_EXCEEDED = /^Out of Memory Error|Lists larger than|Cannot create
  * on any such message (test/differential/harness.ts).
  */
 export const DUCKDB_MESSAGE_SHAPES: RegExp =
-  /\b(?:Binder|Conversion|Catalog|Parser|Invalid Input|Not implemented|Out of Range|Dependency|Constraint|Serialization|INTERNAL) Error\b|No function matches|explicit type casts|Overflow in (?:add|subtract|multipl|negation|SUM)|is out of range!|Unsupported format for casting|Could not (?:convert|cast)|Failure in decode|\b(?:VARCHAR|DECIMAL\(\d+|HUGEINT|BIGINT|BLOB|INTEGER)\b/;
+  /\b(?:Binder|Conversion|Catalog|Parser|Invalid Input|Not implemented|Out of Range|Dependency|Constraint|Serialization|INTERNAL) Error\b|No function matches|explicit type casts|Overflow in (?:add|subtract|multipl|negation|SUM)|Overflow on [a-z_]+\(|More than one row returned by a subquery|is out of range!|Unsupported format for casting|Could not (?:convert|cast)|Failure in decode|\b(?:VARCHAR|DECIMAL\(\d+|HUGEINT|BIGINT|BLOB|INTEGER)\b/;
 
 /** The log line of a DuckDB error no rule of {@link mapDuckDBError} recognised (passed through, stripped of its prefix). */
 export const UNMAPPED_LOG_MESSAGE = 'DuckDB error not mapped';
