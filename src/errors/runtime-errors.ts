@@ -85,3 +85,12 @@ export function numericOverflow(expression: string): BigQueryError {
 export function invalidUtf8Cast(): BigQueryError {
   return runtime('Invalid cast of bytes to UTF8 string');
 }
+
+/**
+ * `Scalar subquery produced more than one element` — an expression subquery `(SELECT …)` that
+ * returned several rows, a runtime error in BigQuery (Subqueries, "Scalar subqueries",
+ * https://cloud.google.com/bigquery/docs/reference/standard-sql/subqueries#scalar_subquery_concepts).
+ */
+export function scalarSubqueryTooManyRows(): BigQueryError {
+  return runtime('Scalar subquery produced more than one element');
+}

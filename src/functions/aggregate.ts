@@ -18,6 +18,8 @@ import { duckFieldName } from '../types/duckdb-types.js';
 import { aggregate, type FnCall, type FnTable } from './registry.js';
 import { fail, intLiteral, q } from './util.js';
 import { MAX_APPROX_NUMBER, MAX_RESULT_VALUE_BYTES } from '../config/limits.js';
+import { bigNumericSumAvg } from './bignumeric-aggregates.js';
+import { bigNumericExtremeAgg, bigNumericFromKey, bigNumericSortKey } from './bignumeric-exact.js';
 
 /**
  * The constant `number` argument of APPROX_QUANTILES / APPROX_TOP_COUNT / APPROX_TOP_SUM, refused
@@ -33,6 +35,7 @@ const INT64_MIN = '-9223372036854775808';
 const INT64_MAX = '9223372036854775807';
 
 function sum(c: FnCall): string {
+  if (c.returnType.kind === 'BIGNUMERIC') return bigNumericSumAvg(c, false);
   const s = aggregate('sum', c);
   if (c.returnType.kind === 'INT64')
     return `CASE WHEN ${s} < ${INT64_MIN} OR ${s} > ${INT64_MAX} THEN ${fail(c, `'int64 overflow'`)} ELSE CAST(${s} AS BIGINT) END`;
@@ -40,6 +43,7 @@ function sum(c: FnCall): string {
 }
 
 function avg(c: FnCall): string {
+  if (c.returnType.kind === 'BIGNUMERIC') return bigNumericSumAvg(c, true);
   if (c.returnType.kind !== 'NUMERIC') return `CAST(${aggregate('avg', c)} AS ${c.duckType(c.returnType)})`;
   const x = `CAST(${c.args[0]} AS DECIMAL(38,9))`;
   const s = `CAST(${aggregate('sum', c, [x])} * 1000000000 AS HUGEINT)`;
@@ -84,6 +88,7 @@ function approxQuantiles(c: FnCall): string {
   const qs = `list_transform(range(0, ${n + 1n}), i -> i / ${n})`;
   const x = c.args[0];
   const filter = c.nullHandling === 'RESPECT' ? undefined : `${x} IS NOT NULL`;
+  if (c.argTypes[0]?.kind === 'BIGNUMERIC') return `list_transform(${aggregate('quantile_disc', c, [bigNumericSortKey(x), qs], filter)}, k -> ${bigNumericFromKey('k')})`;
   return aggregate('quantile_disc', { ...c, distinct: c.distinct }, [x, qs], filter);
 }
 
@@ -117,10 +122,13 @@ function approxTopSum(c: FnCall): string {
 }
 
 const simple = (duck: string) => (c: FnCall) => aggregate(duck, c);
+/** MIN_BY / MAX_BY: a BIGNUMERIC key compared by value (its order-preserving key, bignumeric-exact.ts). */
+const byKey = (duck: string) => (c: FnCall) => (c.argTypes[1]?.kind === 'BIGNUMERIC' ? aggregate(duck, c, [c.args[0], bigNumericSortKey(c.args[1])]) : aggregate(duck, c));
 const typed = (duck: string) => (c: FnCall) => `CAST(${aggregate(duck, c)} AS ${c.duckType(c.returnType)})`;
 
 /** MIN: NaN when a FLOAT64 input is NaN (BigQuery docs, MIN); DuckDB's MIN skips NaN. */
 function min(c: FnCall): string {
+  if (c.argTypes[0]?.kind === 'BIGNUMERIC') return bigNumericExtremeAgg(c.args[0], (k) => aggregate('min', c, [k]));
   if (c.argTypes[0]?.kind !== 'FLOAT64') return aggregate('min', c);
   return `CASE WHEN ${aggregate('bool_or', c, [`isnan(${c.args[0]})`])} THEN 'NaN'::DOUBLE ELSE ${aggregate('min', c)} END`;
 }
@@ -146,8 +154,8 @@ export const AGGREGATE_FUNCTIONS: FnTable = {
   bit_or: simple('bit_or'),
   bit_xor: simple('bit_xor'),
   any_value: simple('any_value'),
-  min_by: simple('arg_min'),
-  max_by: simple('arg_max'),
+  min_by: byKey('arg_min'),
+  max_by: byKey('arg_max'),
   approx_count_distinct: (c) => aggregate('count', { ...c, distinct: true }),
   approx_quantiles: approxQuantiles,
   approx_top_count: approxTopCount,
@@ -164,7 +172,7 @@ export const AGGREGATE_FUNCTIONS: FnTable = {
   $count_star: () => 'count(*)',
   count: (c) => aggregate('count', c),
   min,
-  max: (c) => aggregate('max', c),
+  max: (c) => (c.argTypes[0]?.kind === 'BIGNUMERIC' ? bigNumericExtremeAgg(c.args[0], (k) => aggregate('max', c, [k])) : aggregate('max', c)),
   grouping: (c) => aggregate('grouping', c),
   'd3a_count.init': D3A,
   'd3a_count.merge': D3A,

@@ -11,6 +11,8 @@ import type { FnCall, FnTable } from './registry.js';
 import { MICROS } from './date-time.js';
 import { datePart, fail, nullIfAnyNull, q } from './util.js';
 import { MAX_GENERATED_ARRAY_ELEMENTS } from '../config/limits.js';
+import { bigNumericFromKey, bigNumericSeries, bigNumericSortKey } from './bignumeric-exact.js';
+import { bigNumericArrayTotal } from './bignumeric-aggregates.js';
 
 const isBytesArray = (c: FnCall, i = 0) => {
   const t = c.argTypes[i];
@@ -75,6 +77,8 @@ function generateArray(c: FnCall): string {
   const step = c.args[2] ?? '1';
   const zero = fail(c, `'Sequence step cannot be 0.'`);
   const el = c.returnType.kind === 'ARRAY' ? c.returnType.element : c.returnType;
+  // BIGNUMERIC is text: its series is built exactly in BigInt (bignumeric-exact.ts).
+  if (el.kind === 'BIGNUMERIC') return bigNumericSeries(c, MAX_GENERATED_ARRAY_ELEMENTS, zero, fail(c, q(BigQueryError.tooManyArrayElements(MAX_GENERATED_ARRAY_ELEMENTS).message)));
   const body =
     el.kind === 'INT64'
       ? `generate_series(${a}, ${b}, ${step})`
@@ -154,10 +158,10 @@ export const ARRAY_FUNCTIONS: FnTable = {
       : withLambda((d) => `len(list_filter(${d.args[0]}, ${d.args[1]})) > 0`)(c),
   array_includes_any: (c) => nullIfAnyNull(c.args, `list_has_any(${c.args[0]}, ${c.args[1]})`),
   array_includes_all: (c) => nullIfAnyNull(c.args, `list_has_all(${c.args[0]}, ${c.args[1]})`),
-  array_min: (c) => `list_min(${c.args[0]})`,
-  array_max: (c) => `list_max(${c.args[0]})`,
-  array_sum: arraySum,
-  array_avg: (c) => `CAST(list_avg(${c.args[0]}) AS ${c.duckType(c.returnType)})`,
+  array_min: (c) => (c.returnType.kind === 'BIGNUMERIC' ? bigNumericFromKey(`list_min(list_transform(${c.args[0]}, x -> ${bigNumericSortKey('x')}))`) : `list_min(${c.args[0]})`),
+  array_max: (c) => (c.returnType.kind === 'BIGNUMERIC' ? bigNumericFromKey(`list_max(list_transform(${c.args[0]}, x -> ${bigNumericSortKey('x')}))`) : `list_max(${c.args[0]})`),
+  array_sum: (c) => (c.returnType.kind === 'BIGNUMERIC' ? bigNumericArrayTotal(c, false) : arraySum(c)),
+  array_avg: (c) => (c.returnType.kind === 'BIGNUMERIC' ? bigNumericArrayTotal(c, true) : `CAST(list_avg(${c.args[0]}) AS ${c.duckType(c.returnType)})`),
   array_filter: withLambda((c) => `list_filter(${c.args[0]}, ${c.args[1]})`),
   array_transform: withLambda((c) => `list_transform(${c.args[0]}, ${c.args[1]})`),
   generate_array: generateArray,

@@ -97,3 +97,70 @@ export function bigNumericAbs(c: FnCall): string {
   const neg = `CASE WHEN ${r} IS NULL THEN ${raise(c, `'Floating point overflow in function: ABS(' || ${shown(a)} || ')'`)} ELSE ${r} END`;
   return `CASE WHEN ${a} IS NULL THEN NULL WHEN bq_bignumeric_cmp(${a}, '0') < 0 THEN ${neg} ELSE ${a} END`;
 }
+
+// ---------------------------------------------------------------- order
+
+/** Integer and fraction digits of a BIGNUMERIC's magnitude: |v| < 2^255 × 10^-38 has at most 39 integer digits. */
+const INT_DIGITS = 39;
+const FRAC_DIGITS = BIGNUMERIC_SCALE;
+
+/** `body` over `x` with `x`'s SQL text written once (a bare column name is used as is). */
+const bound = (x: string, body: (v: string) => string): string => (/^"?[\w$]+"?$/.test(x) ? body(x) : `list_extract(list_transform([${x}], bq_bn -> ${body('bq_bn')}), 1)`);
+
+/**
+ * An order-preserving VARCHAR key of a BIGNUMERIC text (NULL for NULL): `1` and the 77 digits of
+ * |v| × 10^38 for v ≥ 0, `0` and their nines' complement for v < 0, so that DuckDB's byte-wise
+ * VARCHAR order is numeric order (−10 < −1 < 9.5 < 10; BigQuery orders BIGNUMERIC by value, docs
+ * "Data types", https://cloud.google.com/bigquery/docs/reference/standard-sql/data-types#orderable_data_types).
+ * Equal values have equal keys (the stored text is canonical). Pure SQL: cheap in ORDER BY and MIN/MAX.
+ */
+export function bigNumericSortKey(x: string): string {
+  return bound(x, (v) => {
+    const digits = `lpad(split_part(ltrim(${v}, '-'), '.', 1), ${INT_DIGITS}, '0') || rpad(split_part(${v}, '.', 2), ${FRAC_DIGITS}, '0')`;
+    return `CASE WHEN starts_with(${v}, '-') THEN '0' || translate(${digits}, '0123456789', '9876543210') ELSE '1' || ${digits} END`;
+  });
+}
+
+/** The BIGNUMERIC canonical text of a {@link bigNumericSortKey} key (NULL for NULL). */
+export function bigNumericFromKey(k: string): string {
+  return bound(k, (v) => {
+    const digits = `CASE WHEN starts_with(${v}, '0') THEN translate(substr(${v}, 2), '0123456789', '9876543210') ELSE substr(${v}, 2) END`;
+    return list1(digits, (d) => {
+      const int = `coalesce(nullif(ltrim(substr(${d}, 1, ${INT_DIGITS}), '0'), ''), '0')`;
+      const frac = `rtrim(substr(${d}, ${INT_DIGITS + 1}), '0')`;
+      return `(CASE WHEN starts_with(${v}, '0') THEN '-' ELSE '' END) || ${int} || (CASE WHEN ${frac} = '' THEN '' ELSE '.' || ${frac} END)`;
+    });
+  });
+}
+
+const list1 = (x: string, body: (v: string) => string) => `list_extract(list_transform([${x}], bq_bd -> ${body('bq_bd')}), 1)`;
+
+/** MIN / MAX of a BIGNUMERIC column: the extreme key, decoded (`agg` builds the aggregate call over the key). */
+export function bigNumericExtremeAgg(x: string, agg: (key: string) => string): string {
+  return bigNumericFromKey(agg(bigNumericSortKey(x)));
+}
+
+// ---------------------------------------------------------------- GENERATE_ARRAY
+
+/** ⌊(b − a) / step⌋ of BIGNUMERIC texts (the last element's index), −1 when the series is empty, capped at `cap`. */
+export function bigNumericSeriesLast(a: string, b: string, step: string, cap: bigint): bigint {
+  const [x, y, s] = [scaledOf(a), scaledOf(b), scaledOf(step)];
+  if (s === 0n || (s > 0n && x > y) || (s < 0n && x < y)) return -1n;
+  const n = (y - x) / s; // both of one sign: truncation is the floor
+  return n > cap ? cap : n;
+}
+
+defineUdf('bq_bignumeric_series_last', ['VARCHAR', 'VARCHAR', 'VARCHAR', 'BIGINT'], 'BIGINT', (a, b, s, cap) => bigNumericSeriesLast(a, b, s, cap));
+
+/**
+ * GENERATE_ARRAY over BIGNUMERIC (array_functions, GENERATE_ARRAY): `start + i × step` for
+ * i = 0 … ⌊(end − start) / step⌋, exact. `zero` and `tooMany` are the lowering's CASE branches
+ * for a zero step and for a series longer than `max` elements (checked before any element is built).
+ */
+export function bigNumericSeries(c: FnCall, max: number, zero: string, tooMany: string): string {
+  const [a, b] = [c.args[0]!, c.args[1]!];
+  const step = c.args[2] ?? `'1'`;
+  const last = `bq_bignumeric_series_last(${a}, ${b}, ${step}, ${max})`;
+  const body = `list_transform(range(0, ${last} + 1), i -> bq_bignumeric_op(${a}, '+', bq_bignumeric_op(CAST(i AS VARCHAR), '*', ${step})))`;
+  return `CASE WHEN ${a} IS NULL OR ${b} IS NULL OR ${step} IS NULL THEN NULL WHEN bq_bignumeric_cmp(${step}, '0') = 0 THEN ${zero} WHEN ${last} >= ${max} THEN ${tooMany} ELSE ${body} END`;
+}

@@ -17,6 +17,7 @@
 import { BigQueryError } from '../errors/errors.js';
 import type { FnCall, FnTable } from './registry.js';
 import { datePart, fail, floorDiv, stringLiteral } from './util.js';
+import { civilText, fullText } from './datetime-text.js';
 
 // ---------- time zones ----------
 
@@ -156,22 +157,44 @@ const RANGE: Record<'date' | 'datetime' | 'timestamp', [string, string]> = {
   timestamp: [`TIMESTAMPTZ '0001-01-01 00:00:00+00'`, `TIMESTAMPTZ '9999-12-31 23:59:59.999999+00'`],
 };
 
+/** Microseconds between 0001-01-01 and 10000-01-01: an amount past it leaves every type's range. */
+const SPAN_MICROS = 315537897600000000n;
+const SPAN_MONTHS: Record<string, bigint> = { YEAR: 10000n, QUARTER: 40000n, MONTH: 120000n, WEEK: 521723n };
+
+/** The largest |amount| of `part` that may still stay in range: more always overflows (and would overflow DuckDB's arithmetic first). */
+const maxAmount = (part: string): bigint => SPAN_MONTHS[part] ?? SPAN_MICROS / BigInt(MICROS[part] ?? 1);
+
+/** The amount `n` with every |n| past {@link maxAmount} replaced by 0 (its error is raised first). */
+const clamped = (n: string, part: string) => `CASE WHEN abs(CAST(${n} AS HUGEINT)) > ${maxAmount(part)} THEN 0 ELSE ${n} END`;
+
 /**
- * A *_ADD/*_SUB result outside its type's range is an error (NULL under SAFE), with ZetaSQL's text:
- * `Adding 1 DAY to date 9999-12-31 causes overflow`, `Subtracting 3 DAY from datetime … causes overflow`.
+ * A *_ADD/*_SUB result outside its type's range is an error (NULL under SAFE), with ZetaSQL's text
+ * (checked against the reference evaluator): `Adding 1 DAY to date 9999-12-31 causes overflow`,
+ * `Subtracting 3 DAY from datetime … causes overflow`, `Adding -1 SECOND to timestamp
+ * 0001-01-01 00:00:00.000000+00 causes overflow`, and for a TIMESTAMP amount past INT64 microseconds
+ * `TIMESTAMP_ADD interval value  <n> at HOUR precision causes overflow`.
  */
 function rangeChecked(c: FnCall, kind: 'date' | 'datetime' | 'timestamp', sign: 1 | -1, part: string, r: string): string {
   const [x, n] = c.args;
   const [lo, hi] = RANGE[kind];
-  const shown = kind === 'date' ? `CAST(${x} AS VARCHAR)` : `replace(CAST(${x} AS VARCHAR), 'T', ' ')`;
-  const verb = sign > 0 || kind === 'date' ? `'Adding ' || CAST(${sign > 0 ? n : `(- ${n})`} AS VARCHAR) || ' ${part} to ${kind} '` : `'Subtracting ' || CAST(${n} AS VARCHAR) || ' ${part} from ${kind} '`;
-  return `CASE WHEN ${r} < ${lo} OR ${r} > ${hi} THEN ${fail(c, `${verb} || ${shown} || ' causes overflow'`)} ELSE ${r} END`;
+  const shown = kind === 'date' ? `CAST(${x} AS VARCHAR)` : kind === 'timestamp' ? `${fullText(x!)} || '+00'` : civilText(x!);
+  // A TIMESTAMP adds days as 24-hour steps and names them so (`Adding 312 HOUR to timestamp …`).
+  const [k, shownPart] = kind === 'timestamp' && part === 'DAY' ? [' * 24', 'HOUR'] : ['', part];
+  const verb = sign > 0 || kind !== 'datetime' ? `'Adding ' || CAST(${sign > 0 ? `CAST(${n} AS HUGEINT)` : `(- CAST(${n} AS HUGEINT))`}${k} AS VARCHAR) || ' ${shownPart} to ${kind} '` : `'Subtracting ' || CAST(${n} AS VARCHAR) || ' ${part} from ${kind} '`;
+  const err = fail(c, `${verb} || ${shown} || ' causes overflow'`);
+  // The amount's negation overflows INT64 (reference evaluator: `Subtracting -9223372036854775808 DAY from date …`).
+  const minSub = sign < 0 ? `WHEN ${n} = -9223372036854775808 THEN ${fail(c, `'Subtracting ' || CAST(${n} AS VARCHAR) || ' ${part} from ${kind} ' || ${shown} || ' causes overflow'`)} ` : '';
+  // A TIMESTAMP amount past INT64 in microseconds: `TIMESTAMP_ADD interval value  <±n> at <part> precision …` (DAY counts at HOUR precision).
+  const signed = sign > 0 ? `CAST(${n} AS HUGEINT)` : `(- CAST(${n} AS HUGEINT))`;
+  const wide = kind === 'timestamp' && (MICROS[part] ?? 1) > 1 ? `WHEN ${signed} * ${MICROS[part]} NOT BETWEEN -9223372036854775808 AND 9223372036854775807 THEN ${fail(c, `'TIMESTAMP_ADD interval value  ' || CAST(${signed} AS VARCHAR) || ' at ${part === 'DAY' ? 'HOUR' : part} precision causes overflow'`)} ` : '';
+  return `CASE ${minSub}${wide}WHEN abs(CAST(${n} AS HUGEINT)) > ${maxAmount(part)} OR ${r} < ${lo} OR ${r} > ${hi} THEN ${err} ELSE ${r} END`;
 }
 
 function addSub(kind: 'date' | 'datetime' | 'time' | 'timestamp', sign: 1 | -1) {
   return (c: FnCall) => {
     const part = datePart(c, 2);
-    const [x, n0] = c.args;
+    const [x, n1] = c.args;
+    const n0 = kind === 'time' ? n1 : clamped(n1!, part);
     const n = sign < 0 ? `(- ${n0})` : n0;
     if (kind === 'timestamp') {
       if (!MICROS[part]) badPart(c, part);

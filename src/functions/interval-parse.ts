@@ -14,6 +14,7 @@
 import { defineUdf } from './builtin-udfs.js';
 import type { FnCall } from './registry.js';
 import { fail } from './util.js';
+import { checkedInterval } from './interval.js';
 
 /** Microseconds of a `.F` fraction (up to 9 digits, truncated to microseconds). */
 const fracMicros = (f: string | undefined): bigint => (f ? BigInt((f + '000000000').slice(0, 6)) : 0n);
@@ -67,7 +68,8 @@ defineUdf('bq_interval_parts', ['VARCHAR'], 'VARCHAR', (s) => {
 /** CAST(x AS INTERVAL) for a STRING x. */
 export function intervalFromString(c: FnCall, x: string): string {
   const parts = `bq_interval_parts(${x})`;
-  const part = (i: number, t: string) => `CAST(split_part(${parts}, ' ', ${i}) AS ${t})`;
-  const v = `(to_months(${part(1, 'INTEGER')}) + to_days(${part(2, 'INTEGER')}) + to_microseconds(${part(3, 'BIGINT')}))`;
+  const part = (i: number) => `CAST(split_part(${parts}, ' ', ${i}) AS HUGEINT)`;
+  // A text past BigQuery's INTERVAL ranges raises `Interval field … is out of range …` (interval.ts).
+  const v = checkedInterval(c, part(1), part(2), part(3));
   return `CASE WHEN ${x} IS NULL THEN NULL WHEN ${parts} IS NULL THEN ${fail(c, `'Invalid INTERVAL value: ''' || ${x} || ''''`)} ELSE ${v} END`;
 }

@@ -19,7 +19,8 @@ import { enumName, fail, nullIfAnyNull } from './util.js';
 /** zetasql.functions.RoundingMode, by enum number. */
 const ROUNDING_MODES: Record<number, string> = { 1: 'ROUND_HALF_AWAY_FROM_ZERO', 2: 'ROUND_HALF_EVEN' };
 import { exactNumeric, numericRoundHalfEven } from './numeric-exact.js';
-import { bigNumericAbs, bigNumericArith, bigNumericNegate, bigNumericSign } from './bignumeric-exact.js';
+import { bigNumericRounding } from './bignumeric-aggregates.js';
+import { bigNumericAbs, bigNumericArith, bigNumericFromKey, bigNumericNegate, bigNumericSign, bigNumericSortKey } from './bignumeric-exact.js';
 
 const kindOf = (c: FnCall, i = 0) => c.argTypes[i]?.kind;
 const isF = (c: FnCall, i = 0) => kindOf(c, i) === 'FLOAT64';
@@ -41,7 +42,19 @@ const fpError = (c: FnCall, name: string, kind: 'error' | 'overflow' = 'error') 
 
 /** DOUBLE math on NUMERIC inputs: compute in DOUBLE and cast back to the return type. */
 const dbl = (c: FnCall, i = 0) => (isF(c, i) ? c.args[i] : `CAST(${c.args[i]} AS DOUBLE)`);
-const finish = (c: FnCall, e: string) => (c.returnType.kind === 'FLOAT64' ? e : asRet(c, e));
+const finish = (c: FnCall, e: string) => (c.returnType.kind === 'FLOAT64' ? e : c.returnType.kind === 'BIGNUMERIC' ? bigNumericOfDouble(c, e) : asRet(c, e));
+
+/**
+ * A DOUBLE result as BIGNUMERIC text (`CAST(8.0 AS VARCHAR)` would give `8.0`, `1e+100`): the
+ * double's value rounded to 38 digits (conversion.ts), and past BIGNUMERIC's range ZetaSQL's
+ * `BIGNUMERIC overflow: POW(10, 100)` (the reference evaluator's text).
+ */
+function bigNumericOfDouble(c: FnCall, e: string): string {
+  const name = c.name === 'power' ? 'POW' : c.name.toUpperCase();
+  const call = `'${name}(' || ${c.args.map((_a, i) => numText(c, i)).join(` || ', ' || `)} || ')'`;
+  return list1(e, (v) => `CASE WHEN ${v} IS NULL THEN NULL WHEN bq_double_to_bignumeric(${v}) IS NULL THEN ${fail(c, `'BIGNUMERIC overflow: ' || ${call}`)} ELSE bq_double_to_bignumeric(${v}) END`);
+}
+const list1 = (x: string, body: (v: string) => string) => `list_extract(list_transform([${x}], bq_d -> ${body('bq_d')}), 1)`;
 
 /**
  * A one-argument FLOAT64 function with a domain check: `bad` (SQL over `x`) marks the finite
@@ -160,7 +173,8 @@ function ieeeDivide(c: FnCall): string {
 /** GREATEST / LEAST: NULL if any argument is NULL; NaN if any FLOAT64 argument is NaN. */
 function extremum(fn: 'greatest' | 'least') {
   return (c: FnCall) => {
-    const body = `${fn}(${c.args.join(', ')})`;
+    // BIGNUMERIC (text) compares by its order-preserving key (bignumeric-exact.ts), not as text.
+    const body = c.returnType.kind === 'BIGNUMERIC' ? bigNumericFromKey(`${fn}(${c.args.map(bigNumericSortKey).join(', ')})`) : `${fn}(${c.args.join(', ')})`;
     const nan = c.returnType.kind === 'FLOAT64' ? `WHEN ${c.args.map((a) => `isnan(${a})`).join(' OR ')} THEN ${NAN} ` : '';
     return `CASE WHEN ${c.args.map((a) => `${a} IS NULL`).join(' OR ')} THEN NULL ${nan}ELSE ${body} END`;
   };
@@ -179,6 +193,10 @@ function rounding(fn: 'round' | 'trunc') {
     const x = c.args[0];
     const n = c.args[1] !== undefined ? `, CAST(${c.args[1]} AS INTEGER)` : '';
     if (isF(c)) return `CASE WHEN NOT isfinite(${x}) THEN ${x} ELSE ${fn}(${x}${n}) END`;
+    if (c.returnType.kind === 'BIGNUMERIC') {
+      const even = fn === 'round' && c.args[2] !== undefined && enumName(c.args[2], ROUNDING_MODES) === 'ROUND_HALF_EVEN';
+      return bigNumericRounding({ ...c, args: c.args.slice(0, 2) }, fn === 'trunc' ? 'TRUNC' : even ? 'ROUND_HALF_EVEN' : 'ROUND');
+    }
     // ROUND(x, n, 'ROUND_HALF_EVEN') rounds ties to even (BigQuery docs, ROUND rounding_mode).
     if (fn === 'round' && c.args[2] !== undefined && enumName(c.args[2], ROUNDING_MODES) === 'ROUND_HALF_EVEN')
       return c.returnType.kind === 'NUMERIC' ? numericRoundHalfEven(c) : asRet(c, `round_even(${x}${n || ', 0'})`);
@@ -197,6 +215,7 @@ function numericOverflowChecked(c: FnCall, value: string, call: string): string 
 }
 
 const passNonFinite = (fn: string) => (c: FnCall) => {
+  if (c.returnType.kind === 'BIGNUMERIC') return bigNumericRounding(c, fn.toUpperCase());
   if (c.returnType.kind === 'NUMERIC') return numericOverflowChecked(c, `${fn}(${c.args[0]})`, `${fn.toUpperCase()}(' || ${numText(c, 0)} || ')`);
   return isF(c) ? `CASE WHEN NOT isfinite(${c.args[0]}) THEN ${c.args[0]} ELSE ${fn}(${c.args[0]}) END` : asRet(c, `${fn}(${c.args[0]})`);
 };
@@ -209,7 +228,8 @@ const recip = (f: string, name: string, zero: (x: string) => string) =>
 function rangeBucket(c: FnCall): string {
   const [x, arr] = c.args;
   const nullErr = fail(c, `'Elements in the second argument of RANGE_BUCKET cannot be NULL'`);
-  return `CASE WHEN ${x} IS NULL OR ${arr} IS NULL THEN NULL WHEN list_contains(list_transform(${arr}, b -> b IS NULL), true) THEN ${nullErr} ELSE CAST(len(list_filter(${arr}, b -> b <= ${x})) AS BIGINT) END`;
+  const le = c.argTypes[0]?.kind === 'BIGNUMERIC' ? `${bigNumericSortKey('b')} <= ${bigNumericSortKey(x)}` : `b <= ${x}`;
+  return `CASE WHEN ${x} IS NULL OR ${arr} IS NULL THEN NULL WHEN list_contains(list_transform(${arr}, b -> b IS NULL), true) THEN ${nullErr} ELSE CAST(len(list_filter(${arr}, b -> ${le})) AS BIGINT) END`;
 }
 
 const U64 = `CAST('18446744073709551615' AS HUGEINT)`;

@@ -8,6 +8,8 @@
  */
 import { raise, rename, template, type FnCall, type FnTable } from './registry.js';
 import { exactNumeric } from './numeric-exact.js';
+import { datePlusDays, datetimePlusInterval, timestampPlusInterval } from './datetime-interval.js';
+import { intervalArithmetic } from './interval.js';
 import { bigNumericArith, bigNumericCompare, bigNumericNegate } from './bignumeric-exact.js';
 import { nullIfAnyNull } from './util.js';
 
@@ -94,7 +96,7 @@ function timestampInterval(c: FnCall, op: '+' | '-'): string {
   const [t, i] = c.args;
   const months = `(datepart('year', ${i}) * 12 + datepart('month', ${i}))`;
   const err = raise(c, `'TIMESTAMP +/- INTERVAL is not supported for intervals with non-zero MONTH or YEAR part.'`);
-  return `CASE WHEN ${months} <> 0 THEN ${err} ELSE CAST((${t} ${op} ${i}) AS ${c.duckType(c.returnType)}) END`;
+  return `CASE WHEN ${months} <> 0 THEN ${err} ELSE ${timestampPlusInterval(c, t!, i!, op)} END`;
 }
 
 /** `x / y` with BigQuery's division-by-zero error, result cast to the GoogleSQL return type. */
@@ -118,10 +120,14 @@ function additive(op: '+' | '-') {
   return (c: FnCall) => {
     const k0 = c.argTypes[0]?.kind;
     const k1 = c.argTypes[1]?.kind;
-    if (k0 === 'DATE' && k1 === 'INT64') return `CAST(${c.args[0]} ${op} CAST(${c.args[1]} AS INTEGER) AS DATE)`;
+    if (k0 === 'DATE' && k1 === 'INT64') return datePlusDays(c, c.args[0]!, c.args[1]!, op);
+    if ((k0 === 'DATE' || k0 === 'DATETIME') && k1 === 'INTERVAL') return datetimePlusInterval(c, c.args[0]!, c.args[1]!, op);
+    if (k0 === 'INTERVAL' && (k1 === 'DATE' || k1 === 'DATETIME') && op === '+') return datetimePlusInterval(c, c.args[1]!, c.args[0]!, op);
+    if (k0 === 'INTERVAL' && k1 === 'TIMESTAMP' && op === '+') return timestampInterval({ ...c, args: [c.args[1]!, c.args[0]!], argTypes: [c.argTypes[1]!, c.argTypes[0]!] }, op);
     if (k0 === 'DATE' && k1 === 'DATE') return `(${c.args[0]} - ${c.args[1]}) * INTERVAL 1 DAY`;
     if (k0 === 'TIMESTAMP' && k1 === 'TIMESTAMP') return `to_microseconds(epoch_us(${c.args[0]}) - epoch_us(${c.args[1]}))`;
     if (k0 === 'TIMESTAMP' && k1 === 'INTERVAL') return timestampInterval(c, op);
+    if (k0 === 'INTERVAL' && k1 === 'INTERVAL') return intervalArithmetic(c, op);
     if (isInt(c, 0) && isInt(c, 1)) return `(${c.args[0]} ${op} ${c.args[1]})`;
     if (c.returnType.kind === 'BIGNUMERIC') return bigNumericArith(c, op);
     if (c.returnType.kind === 'FLOAT64') return doubleOverflow(c, op, `(${c.args[0]} ${op} ${c.args[1]})`);
@@ -265,6 +271,7 @@ export const OPERATOR_FUNCTIONS: FnTable = {
   $subtract: additive('-'),
   $multiply: (c) => {
     if (isInt(c, 0) && isInt(c, 1)) return `(${c.args[0]} * ${c.args[1]})`;
+    if (c.returnType.kind === 'INTERVAL') return intervalArithmetic(c, '*');
     if (c.returnType.kind === 'BIGNUMERIC') return bigNumericArith(c, '*');
     if (c.returnType.kind === 'NUMERIC') {
       // DuckDB multiplies DECIMAL(38,9)s exactly while the scale-18 product stays under 38 digits.

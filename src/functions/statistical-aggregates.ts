@@ -13,11 +13,14 @@
  *
  * The lowering keeps DuckDB's aggregates but never lets them overflow: when some |x| of a column
  * exceeds 2^500 that column is scaled by 2^-600 (exact: a power of two) and the result scaled
- * back; otherwise its values are clipped at 2^500, which changes none of them.
+ * back; otherwise its values are clipped at 2^500, which changes none of them. CORR, which is
+ * scale-free, also scales a column whose every |x| is below 2^-500 up by 2^600: its products would
+ * underflow to 0 (CORR of {3e-308, 1e-200} with itself is 1, not NaN, in the reference evaluator).
  */
 import { aggregate, type FnCall } from './registry.js';
 
 const LIMIT = String(2 ** 500);
+const TINY = `${String(2 ** -500)}::DOUBLE`;
 const DOWN = `${String(2 ** -600)}::DOUBLE`;
 const UP = `${String(2 ** 600)}::DOUBLE`;
 const NAN = `'NaN'::DOUBLE`;
@@ -60,6 +63,16 @@ export function bivariate(duck: 'corr' | 'covar_pop' | 'covar_samp', minPairs: n
     const hy = `${agg('max', [`CASE WHEN ${pair} THEN abs(${fy}) END`])} > ${LIMIT}`;
     const [sx, sy] = [`${fx} * ${DOWN}`, `${fy} * ${DOWN}`];
     const r = (a: string, b: string, scaled: number) => (duck === 'corr' || scaled === 0 ? agg(duck, [a, b]) : `(${agg(duck, [a, b])}${` * ${UP}`.repeat(scaled)})`);
+    if (duck === 'corr') {
+      // Each column: scaled down when huge, up when tiny (all |v| in (0, 2^-500)), else as is.
+      const tiny = (f: string) => `${agg('max', [`CASE WHEN ${pair} THEN abs(${f}) END`])} < ${TINY} AND ${agg('max', [`CASE WHEN ${pair} THEN abs(${f}) END`])} > 0`;
+      // Every branch's aggregate is computed: the scaled-up form is clipped to the tiny values (all of them in its branch).
+      const forms = (f: string, huge: string) => [[huge, `${f} * ${DOWN}`], [tiny(f), `(CASE WHEN abs(${f}) < ${TINY} THEN ${f} * ${UP} ELSE 0::DOUBLE END)`], ['', clip(f)]] as const;
+      const pick = (branches: readonly (readonly [string, string])[], body: (e: string) => string) =>
+        `CASE ${branches.slice(0, -1).map(([w, e]) => `WHEN ${w} THEN ${body(e)}`).join(' ')} ELSE ${body(branches[branches.length - 1]![1])} END`;
+      const corr = pick(forms(fx, hx), (ex) => pick(forms(fy, hy), (ey) => agg('corr', [ex, ey])));
+      return `CASE WHEN ${pairs} < ${minPairs} THEN NULL WHEN ${nonFinite} THEN ${NAN} ELSE ${corr} END`;
+    }
     return `CASE WHEN ${pairs} < ${minPairs} THEN NULL WHEN ${nonFinite} THEN ${NAN} WHEN ${hx} AND ${hy} THEN ${r(sx, sy, 2)} WHEN ${hx} THEN ${r(sx, clip(fy), 1)} WHEN ${hy} THEN ${r(clip(fx), sy, 1)} ELSE ${r(clip(fx), clip(fy), 0)} END`;
   };
 }

@@ -6,6 +6,7 @@
  */
 import { BigQueryError } from '../errors/errors.js';
 import { windowed, type FnCall, type FnTable } from './registry.js';
+import { bigNumericFromKey, bigNumericSortKey } from './bignumeric-exact.js';
 
 const nulls = (c: FnCall) => (c.nullHandling === 'IGNORE' ? ' IGNORE NULLS' : '');
 
@@ -43,8 +44,11 @@ function percentile(kind: 'cont' | 'disc') {
   return (c: FnCall) => {
     if (c.nullHandling === 'RESPECT') {
       if (kind === 'cont' && c.returnType.kind !== 'FLOAT64') throw BigQueryError.notSupported(`PERCENTILE_CONT of ${c.returnType.kind} with RESPECT NULLS`);
+      if (c.returnType.kind === 'BIGNUMERIC') return bigNumericFromKey(respectNulls(kind, { ...c, args: [bigNumericSortKey(c.args[0]), c.args[1]] }));
       return respectNulls(kind, c);
     }
+    // BIGNUMERIC (text): the quantile of its order-preserving keys (bignumeric-exact.ts), decoded.
+    if (kind === 'disc' && c.returnType.kind === 'BIGNUMERIC') return bigNumericFromKey(windowed(c, `quantile_disc(${bigNumericSortKey(c.args[0])}, ${c.args[1]})`));
     return windowed(c, `quantile_${kind}(${c.args[0]}, ${c.args[1]})`);
   };
 }

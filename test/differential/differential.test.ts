@@ -18,6 +18,7 @@ import { UNMAPPED_LOG_MESSAGE } from '../../src/engine/duckdb/duckdb-errors.js';
 import { FAMILIES, type Family } from './families.js';
 import { bignumericArithmetic, mixedArithmetic, statisticalAggregates } from './families-numbers.js';
 import { bytesAndStrings, castFormat, collation, intervalsAndRanges } from './families-text.js';
+import { bignumericOrder, civilOverflow, intervalRanges } from './families-edges.js';
 import { differential, nullsTableDdl, type RunStats } from './harness.js';
 
 const BASE_SEED = Number(process.env.BQEMU_DIFF_SEED || 20_260_605);
@@ -27,9 +28,10 @@ const NULLS_TABLE = 'differential.nulls';
 const RUNS = 4;
 
 /**
- * The families where DuckDB's own errors used to reach clients (mixed-type and BIGNUMERIC
- * arithmetic, statistics at the limits, CAST … FORMAT, BYTES/STRING functions, collation,
- * INTERVAL and RANGE): 7 × 6 × 48 = 2,016 cases.
+ * The families where DuckDB's own errors or wrong answers used to reach clients (mixed-type and
+ * BIGNUMERIC arithmetic, statistics at the limits, CAST … FORMAT, BYTES/STRING functions, collation,
+ * INTERVAL and RANGE; BIGNUMERIC order and aggregates, INTERVAL ranges, civil-type overflow):
+ * 10 × 6 × 48 = 2,880 cases.
  */
 const ENGINE_ERROR_FAMILIES: Family[] = [
   { name: 'mixed-type arithmetic and comparisons (INT64/NUMERIC/BIGNUMERIC/FLOAT64)', expr: mixedArithmetic },
@@ -39,6 +41,9 @@ const ENGINE_ERROR_FAMILIES: Family[] = [
   { name: 'BYTES and STRING functions', expr: bytesAndStrings },
   { name: 'collation arguments', expr: collation },
   { name: 'INTERVAL and RANGE', expr: intervalsAndRanges },
+  { name: 'BIGNUMERIC order, extremes and aggregates', expr: bignumericOrder },
+  { name: 'INTERVAL ranges', expr: intervalRanges },
+  { name: 'DATE/DATETIME/TIMESTAMP arithmetic at the range ends', expr: civilOverflow },
 ];
 const ENGINE_ERROR_RUNS = 6;
 

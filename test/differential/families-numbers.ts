@@ -5,7 +5,7 @@
  * values, ±inf and NaN). See families.ts for what every family leaves out.
  *
  * Left out here: GREATEST/LEAST/ROUND/TRUNC/CEIL/FLOOR of BIGNUMERIC and BIGNUMERIC aggregates
- * (DuckDB orders BIGNUMERIC's text storage as text), COVAR_* over
+ * (their own family, families-edges.ts), COVAR_* over
  * values whose products overflow (both sides answer NULL, not interesting), and NUMERIC/BIGNUMERIC
  * POW (its overflow text is not produced yet).
  */

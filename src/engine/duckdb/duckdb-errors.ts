@@ -19,7 +19,7 @@ const RESOURCES_EXCEEDED = /^Out of Memory Error|Lists larger than|Cannot create
  * on any such message (test/differential/harness.ts).
  */
 export const DUCKDB_MESSAGE_SHAPES: RegExp =
-  /\b(?:Binder|Conversion|Catalog|Parser|Invalid Input|Not implemented|Out of Range|Dependency|Constraint|Serialization|INTERNAL) Error\b|No function matches|explicit type casts|Overflow in (?:add|subtract|multipl|negation|SUM)|is out of range!|Unsupported format for casting|Could not (?:convert|cast)|Failure in decode|\b(?:VARCHAR|DECIMAL\(\d+|HUGEINT|BIGINT|BLOB|INTEGER)\b/;
+  /\b(?:Binder|Conversion|Catalog|Parser|Invalid Input|Not implemented|Out of Range|Dependency|Constraint|Serialization|INTERNAL) Error\b|No function matches|explicit type casts|Overflow in (?:add|subtract|multipl|negation|SUM)|Overflow on [a-z_]+\(|More than one row returned by a subquery|is out of range!|Unsupported format for casting|Could not (?:convert|cast)|Failure in decode|\b(?:VARCHAR|DECIMAL\(\d+|HUGEINT|BIGINT|BLOB|INTEGER)\b/;
 
 /** The log line of a DuckDB error no rule of {@link mapDuckDBError} recognised (passed through, stripped of its prefix). */
 export const UNMAPPED_LOG_MESSAGE = 'DuckDB error not mapped';
@@ -65,6 +65,8 @@ function mapToBigQuery(e: unknown): BigQueryError | undefined {
   if (msg.endsWith(BigQueryError.responseTooLarge().message)) return BigQueryError.responseTooLarge();
   if (msg.endsWith(BigQueryError.resourcesExceeded().message)) return BigQueryError.resourcesExceeded();
   let m: RegExpExecArray | null;
+  // A scalar subquery of several rows: BigQuery's text, not DuckDB's "More than one row returned by a subquery …".
+  if (/More than one row returned by a subquery used as an expression/.test(msg)) return BigQueryError.scalarSubqueryTooManyRows();
   // DuckDB's error() raises the lowering's own BigQuery text as an Invalid Input Error.
   if ((m = /^Invalid Input Error: (.*)$/s.exec(msg)) && !DUCKDB_MESSAGE_SHAPES.test(m[1]!)) return BigQueryError.runtime(m[1]!);
   // NUMERIC + and − past 38 digits: ZetaSQL's `numeric overflow: 99999999999999999999999999999 + 1`.
@@ -74,8 +76,9 @@ function mapToBigQuery(e: unknown): BigQueryError | undefined {
   if (/could not convert blob to UTF8 string/.test(msg)) return BigQueryError.invalidUtf8Cast();
   if ((m = /Overflow in (addition|subtraction|multiplication) of INT64 \((-?\d+) ([-+*]) (-?\d+)\)/.exec(msg)))
     return BigQueryError.int64Overflow(`${m[2]} ${m[3]} ${m[4]}`);
-  // Only INT64's minimum overflows a negation (BIGNUMERIC's is checked in its UDF): ZetaSQL's text.
-  if (/Overflow in negation of (?:INT64|numeric value)/.test(msg)) return BigQueryError.int64Overflow('--9223372036854775808');
+  // Only INT64's minimum overflows a negation or ABS (BIGNUMERIC's is checked in its UDF): ZetaSQL's
+  // text for both (`ABS(-9223372036854775808)` is `int64 overflow: --9223372036854775808` in the reference evaluator).
+  if (/Overflow in negation of (?:INT64|numeric value)|Overflow on abs\(-9223372036854775808\)/.test(msg)) return BigQueryError.int64Overflow('--9223372036854775808');
   if (/Overflow|out of range for the destination type|is out of range/.test(msg) && /INT64|BIGINT|HUGEINT/.test(msg))
     return BigQueryError.int64Overflow();
   if ((m = /Could not convert string '(.*)' to INT64/.exec(msg))) return BigQueryError.badCastValue('int64', m[1]);

@@ -27,6 +27,7 @@ import { duckFieldName } from '../duckdb/types.js';
 import { jsUdfIdOf, lowerJsUdfCall } from '../../functions/js-udf.js';
 import { castParams, enforceSql } from '../type-params.js';
 import { collatedCall, icuLocale, sortKey } from '../../functions/collation.js';
+import { bigNumericSortKey } from '../../functions/bignumeric-exact.js';
 import { fromTypeProto } from '../../analyzer/types.js';
 import { exprNeverNull, neverNullColumns } from './nullability.js';
 
@@ -51,11 +52,12 @@ export function lowerOrderBy(items: readonly Unkinded<ResolvedOrderByItem>[], ct
       const raw = it.columnRef ? colName(it.columnRef.column!) : lowerExpr((expression ?? it) as Node, ctx);
       // ORDER BY under a collation orders by ICU sort keys (src/functions/collation.ts).
       const locale = it.collation?.collationName ? icuLocale(String(it.collation.collationName)) : undefined;
-      const e = locale ? sortKey(raw, locale) : raw;
+      const t = it.columnRef ? it.columnRef.column?.type : expression?.type;
+      // BIGNUMERIC is stored as text: ordered by its order-preserving key (src/functions/bignumeric-exact.ts).
+      const e = locale ? sortKey(raw, locale) : t?.typeKind === 'TYPE_BIGNUMERIC' ? bigNumericSortKey(raw) : raw;
       const desc = !!it.isDescending;
       const neverNull = it.columnRef ? known.has(String(it.columnRef.column?.columnId)) : exprNeverNull(expression, known);
       const nullsFirst = !neverNull && (it.nullOrder === 'NULLS_FIRST' || (it.nullOrder !== 'NULLS_LAST' && !desc));
-      const t = it.columnRef ? it.columnRef.column?.type : expression?.type;
       const dir = desc ? 'DESC' : 'ASC';
       if (nullsFirst && topN && items.length === 1 && !locale) {
         const mapped = nullMappedKey(e, fromTypeProto(t), desc, ctx);
