@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Entry point. Runs the compiled build (dist/, made by `npm run build`, which `npm install` runs)
-// when it is at least as new as every file under src/; otherwise compiles on the fly with tsx.
+// when it is at least as new as every file under src/ — its one-file bundle
+// (dist/cli/bqemu.bundle.mjs, scripts/build-bundle.mjs) when there is one, which starts faster;
+// otherwise compiles on the fly with tsx.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +28,8 @@ function buildIsFresh() {
 }
 
 if (buildIsFresh()) {
-  await import('../dist/cli/main.js');
+  if (fs.existsSync(path.join(root, 'dist', 'cli', 'bqemu.bundle.mjs'))) await import('../dist/cli/bqemu.bundle.mjs');
+  else await import('../dist/cli/main.js');
 } else {
   const { register } = await import('tsx/esm/api');
   register();
