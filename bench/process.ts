@@ -76,8 +76,11 @@ export function ensureFreshBuild(): boolean {
   return true;
 }
 
-/** Spawns the emulator and polls `SELECT 1` (every 5 ms) until it answers. */
-export async function spawnEmulator(timeoutMs = 30_000): Promise<Spawned> {
+/**
+ * Spawns the emulator and polls `SELECT 1` (every 5 ms) until it answers. `root`: the checkout
+ * whose bin/bqemu.js runs (default this one; another one gives a before/after pair).
+ */
+export async function spawnEmulator(timeoutMs = 30_000, root = ROOT): Promise<Spawned> {
   const port = await freePort();
   const grpcPort = await freePort();
   const projectId = 'bench-project';
@@ -85,8 +88,8 @@ export async function spawnEmulator(timeoutMs = 30_000): Promise<Spawned> {
   const t0 = performance.now();
   // BQEMU_NODE_FLAGS="--cpu-prof …": extra V8/Node flags for an investigation (as the fuzz run's).
   const flags = (process.env.BQEMU_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
-  const child = spawn(process.execPath, [...flags, path.join(ROOT, 'bin/bqemu.js'), 'serve', '--port', String(port), '--grpc-port', String(grpcPort), '--project', projectId], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [...flags, path.join(root, 'bin/bqemu.js'), 'serve', '--port', String(port), '--grpc-port', String(grpcPort), '--project', projectId], {
+    cwd: root,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
