@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Entry point. Runs the compiled build (dist/, made by `npm run build`, which `npm install` runs)
-// when it is at least as new as every file under src/ — its one-file bundle
-// (dist/cli/bqemu.bundle.mjs, scripts/build-bundle.mjs) when there is one, which starts faster;
+// when it is at least as new as every file under src/ — its bundle (dist/cli/bundle/main.js,
+// scripts/build-bundle.mjs) when there is one, which starts faster;
 // otherwise compiles on the fly with tsx.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,7 +28,7 @@ function buildIsFresh() {
 }
 
 if (buildIsFresh()) {
-  if (fs.existsSync(path.join(root, 'dist', 'cli', 'bqemu.bundle.mjs'))) await import('../dist/cli/bqemu.bundle.mjs');
+  if (fs.existsSync(path.join(root, 'dist', 'cli', 'bundle', 'main.js'))) await import('../dist/cli/bundle/main.js');
   else await import('../dist/cli/main.js');
 } else {
   const { register } = await import('tsx/esm/api');

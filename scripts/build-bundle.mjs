@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Bundles the compiled command line (dist/cli/main.js and everything it imports, the pure-JavaScript
-// dependencies included) into one module, dist/cli/bqemu.bundle.mjs, which bin/bqemu.js runs. Cold
-// start: Node 20 spends more time resolving, reading and linking ~1,500 small modules than running
-// them (measured in bench/results/2026-11-26-cold-start.md); one file removes that cost.
-// - Dynamic imports stay lazy: esbuild wraps a dynamically imported module in an initialiser that
-//   runs when the import() is reached, so `serve` still spawns the analyzer before the server's
-//   modules evaluate (src/cli/main.ts).
+// dependencies included) into a few modules under dist/cli/bundle/ (main.js and its chunks), which
+// bin/bqemu.js runs. Cold start: Node 20 spends more time resolving, reading and linking ~1,500
+// small modules than running them (measured in bench/results/2026-11-26-cold-start.md).
+// - Each dynamic import is a chunk of its own (esbuild's code splitting), loaded when the import()
+//   is reached: `serve` compiles the small entry, spawns the analyzer, and only then compiles the
+//   server's chunk (src/cli/main.ts) — one single file delayed the analyzer's spawn by its compile.
 // - `import.meta.url` of each module is rewritten to its own compiled file's URL (relative to the
 //   bundle), so the files found beside a module (worker scripts, the analyzer launcher, the protos
 //   descriptor, the web console) are the ones under dist/ as before.
@@ -16,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const BUNDLE_OUT = path.join(root, 'dist', 'cli', 'bqemu.bundle.mjs');
+export const BUNDLE_DIR = path.join(root, 'dist', 'cli', 'bundle');
 
 const EXTERNAL = [
   '@duckdb/*',
@@ -37,12 +37,12 @@ const EXTERNAL = [
 ];
 
 /**
- * Writes BUNDLE_OUT from the compiled dist/ (run after tsc). Without esbuild (a production install
+ * Writes BUNDLE_DIR from the compiled dist/ (run after tsc). Without esbuild (a production install
  * that has only dependencies) it removes any stale bundle and returns false: bin/bqemu.js then runs
  * dist/cli/main.js.
  */
 export async function buildBundle() {
-  fs.rmSync(BUNDLE_OUT, { force: true });
+  fs.rmSync(BUNDLE_DIR, { recursive: true, force: true });
   let build;
   try {
     ({ build } = await import('esbuild'));
@@ -50,7 +50,7 @@ export async function buildBundle() {
     return false;
   }
   const dist = path.join(root, 'dist');
-  const outDir = path.dirname(BUNDLE_OUT);
+  const outDir = BUNDLE_DIR;
   const ownUrl = {
     name: 'own-import-meta-url',
     setup(b) {
@@ -65,7 +65,10 @@ export async function buildBundle() {
   };
   await build({
     entryPoints: [path.join(dist, 'cli', 'main.js')],
-    outfile: BUNDLE_OUT,
+    outdir: BUNDLE_DIR,
+    entryNames: '[name]',
+    chunkNames: 'chunk-[hash]',
+    splitting: true,
     bundle: true,
     platform: 'node',
     format: 'esm',
