@@ -18,6 +18,12 @@ export interface Spawned {
   projectId: string;
   /** ms from spawn to the first answered `SELECT 1`. */
   coldStartMs: number;
+  /**
+   * CPU ms (user + system, /proc) the emulator's node process and its descendants (the analyzer
+   * launcher and children) had used when the first `SELECT 1` was answered: unlike the wall time,
+   * this barely depends on what else the machine runs.
+   */
+  coldStartCpuMs: number;
   /** The Storage Read API's gRPC port. */
   grpcPort: number;
   stop(): Promise<void>;
@@ -70,8 +76,11 @@ export function ensureFreshBuild(): boolean {
   return true;
 }
 
-/** Spawns the emulator and polls `SELECT 1` (every 5 ms) until it answers. */
-export async function spawnEmulator(timeoutMs = 30_000): Promise<Spawned> {
+/**
+ * Spawns the emulator and polls `SELECT 1` (every 5 ms) until it answers. `root`: the checkout
+ * whose bin/bqemu.js runs (default this one; another one gives a before/after pair).
+ */
+export async function spawnEmulator(timeoutMs = 30_000, root = ROOT): Promise<Spawned> {
   const port = await freePort();
   const grpcPort = await freePort();
   const projectId = 'bench-project';
@@ -79,8 +88,8 @@ export async function spawnEmulator(timeoutMs = 30_000): Promise<Spawned> {
   const t0 = performance.now();
   // BQEMU_NODE_FLAGS="--cpu-prof …": extra V8/Node flags for an investigation (as the fuzz run's).
   const flags = (process.env.BQEMU_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
-  const child = spawn(process.execPath, [...flags, path.join(ROOT, 'bin/bqemu.js'), 'serve', '--port', String(port), '--grpc-port', String(grpcPort), '--project', projectId], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [...flags, path.join(root, 'bin/bqemu.js'), 'serve', '--port', String(port), '--grpc-port', String(grpcPort), '--project', projectId], {
+    cwd: root,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -101,7 +110,29 @@ export async function spawnEmulator(timeoutMs = 30_000): Promise<Spawned> {
     }
     await new Promise((r) => setTimeout(r, 5));
   }
-  return { child, url, projectId, coldStartMs: performance.now() - t0, grpcPort, stop };
+  const coldStartMs = performance.now() - t0;
+  return { child, url, projectId, coldStartMs, coldStartCpuMs: cpuMsOfTree(child.pid!), grpcPort, stop };
+}
+
+/** CPU ms (utime + stime of /proc/<pid>/stat, clock ticks of 10 ms) of a pid and its descendants. */
+export function cpuMsOfTree(pid: number): number {
+  const own = (p: number) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(f[11]) + Number(f[12])) * 10;
+    } catch {
+      return 0;
+    }
+  };
+  let ms = own(pid);
+  const stack = childrenOf(pid);
+  while (stack.length) {
+    const p = stack.pop()!;
+    ms += own(p);
+    stack.push(...childrenOf(p));
+  }
+  return ms;
 }
 
 /** VmRSS of a pid in MB (0 when it is gone). */

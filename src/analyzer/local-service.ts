@@ -24,10 +24,20 @@ const SERVICE = 'zetasql.local_service.ZetaSqlLocalService';
 /**
  * The analyzer's protos: the JSON descriptor the build writes next to this module
  * (dist/analyzer/zetasql-protos.json), else the package's .proto files parsed at start.
+ * The descriptor's types are resolved as they are first used (a message type when its codec is
+ * built), not all up front: `Root.fromJSON`'s `resolveAll` over the ~1,000 types cost ~1/4 of
+ * the emulator's CPU to its first answer (bench/results/2026-11-26-cold-start.md). Every file is
+ * proto2 without groups, so the edition features resolveAll would fill in are the defaults the
+ * codecs assume when none are set (no packed encoding, no delimited messages).
  */
 export function loadRoot(): protobuf.Root {
   const json = path.join(path.dirname(fileURLToPath(import.meta.url)), 'zetasql-protos.json');
-  if (fs.existsSync(json)) return protobuf.Root.fromJSON(JSON.parse(fs.readFileSync(json, 'utf8')));
+  if (fs.existsSync(json)) {
+    const descriptor = JSON.parse(fs.readFileSync(json, 'utf8')) as protobuf.INamespace & { options?: Record<string, unknown> };
+    const root = new protobuf.Root();
+    if (descriptor.options) root.setOptions(descriptor.options);
+    return root.addJSON(descriptor.nested ?? {}) as protobuf.Root;
+  }
   const root = new protobuf.Root();
   const dirs = [path.join(zetasqlDir(), 'protos'), path.dirname(createRequire(import.meta.url).resolve('protobufjs/package.json'))];
   root.resolvePath = (_origin, target) => dirs.map((d) => path.join(d, target)).find((p) => fs.existsSync(p)) ?? target;

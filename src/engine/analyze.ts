@@ -48,6 +48,15 @@ export function stripComments(s: string): string {
 const MAX_CACHE = 2000;
 
 /**
+ * Analyses kept (oldest out first). Fewer than the statement positions kept (MAX_CACHE): a
+ * kept resolved AST costs ~4.5 KB of heap even for a 30-character `SELECT` (measured), and 2,000
+ * of them were a third of the emulator's memory growth over 10,000 distinct small queries
+ * (bench/results/2026-11-26-cold-start.md); 500 still hold every statement a script loop or a
+ * dashboard repeats.
+ */
+const ANALYSIS_CACHE_MAX_ENTRIES = 500;
+
+/**
  * Analyses kept in the cache are bounded by the size of their statements too: a resolved AST holds
  * ~170 bytes of objects per character of its statement (a 100,000-literal IN list: ~100 MB), and
  * 2,000 such entries kept every large hostile text of a fuzz run alive (V8 heap 1.45 GB, garbage
@@ -229,7 +238,7 @@ export class StatementAnalyzer {
     return out;
   }
 
-  /** Keeps an analysis in the cache within its bounds (MAX_CACHE entries, ANALYSIS_CACHE_MAX_* bytes). */
+  /** Keeps an analysis in the cache within its bounds (ANALYSIS_CACHE_MAX_ENTRIES, ANALYSIS_CACHE_MAX_* bytes). */
   private keep(key: string, entry: AnalyzedStatement & { next: number; bytes: number }): void {
     if (entry.bytes > ANALYSIS_CACHE_MAX_STATEMENT_BYTES) return;
     const same = this.cache.get(key);
@@ -237,7 +246,7 @@ export class StatementAnalyzer {
       this.cache.delete(key);
       this.cachedBytes -= same.bytes;
     }
-    while (this.cache.size && (this.cache.size >= MAX_CACHE || this.cachedBytes + entry.bytes > ANALYSIS_CACHE_MAX_TOTAL_BYTES)) {
+    while (this.cache.size && (this.cache.size >= ANALYSIS_CACHE_MAX_ENTRIES || this.cachedBytes + entry.bytes > ANALYSIS_CACHE_MAX_TOTAL_BYTES)) {
       const [oldest, old] = this.cache.entries().next().value as [string, { bytes: number }];
       this.cache.delete(oldest);
       this.cachedBytes -= old.bytes;

@@ -57,3 +57,20 @@ async function insertNow(e: Engine, t: TableMeta, rows: (Value | undefined)[][],
   t.lastModifiedTime = Date.now();
   return rows.length;
 }
+
+/**
+ * Inserts the rows of a DuckDB query into a stored table inside DuckDB (load jobs reading Parquet:
+ * no row passes through JavaScript). `select` is a SELECT whose columns are, in order, the values
+ * of the table columns named in `columns` (each already of the column's DuckDB storage type);
+ * table columns not named get their default (NULL). The table's earlier rows stay readable through
+ * time travel, as for insertValues.
+ * @returns the number of rows inserted.
+ * @throws BigQueryError DuckDB's errors mapped (src/engine/duckdb/duckdb-errors.ts), e.g. a NULL
+ *   into a REQUIRED column; a table with type parameters (type-params.ts) is the caller's to avoid.
+ */
+export async function insertRelation(e: Engine, t: TableMeta, columns: string[], select: string): Promise<number> {
+  const sql = `INSERT INTO ${ident(t.duckName)} (${columns.map(ident).join(', ')}) ${select}`;
+  const [n] = await versionedWrite(e, t, () => e.db.transaction([sql]), 'append');
+  t.lastModifiedTime = Date.now();
+  return n ?? 0;
+}

@@ -15,14 +15,15 @@
  */
 import type { Engine, StatementResult } from '../engine/engine.js';
 import { createStoredTable } from '../engine/ddl.js';
-import { insertValues } from '../engine/dml-values.js';
+import { insertRelation, insertValues } from '../engine/dml-values.js';
+import { columnHasParams } from '../engine/type-params.js';
 import { readRows } from '../engine/statement-context.js';
 import { checkSnapshotWrite } from '../engine/table-guards.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { TableMeta } from '../catalog/store.js';
 import { ident } from '../engine/lower/context.js';
 import { duckType } from '../engine/duckdb/types.js';
-import type { Value } from '../types/types.js';
+import type { BqType, Value } from '../types/types.js';
 
 /** The destination's partitioning and clustering from the job configuration, validated against the result columns. */
 function layoutFields(q: Record<string, any>, names: string[]): Record<string, unknown> {
@@ -91,51 +92,80 @@ function rowsFor(t: TableMeta, schema: { name: string }[], rows: Value[][]): (Va
   return rows.map((r) => idx.map((i) => (i < 0 ? undefined : r[i])));
 }
 
+/** A result whose rows stay in DuckDB: a SELECT with one column per result field, in order. */
+export interface RelationSource {
+  select: string;
+}
+
+/**
+ * Writes `rows` (or the rows of `source`, inside DuckDB) into `t`: result columns matched to table
+ * columns by name (`byName`, appends) or by position. Rows of a source go through JavaScript only
+ * when a table column has type parameters or a matched column's type differs (insertValues then
+ * checks and converts them).
+ * @returns the number of rows written.
+ */
+async function write(e: Engine, t: TableMeta, schema: { name: string; type: BqType }[], rows: Value[][], source: RelationSource | undefined, byName: boolean): Promise<number> {
+  const fit = (r: Value[][]) => (byName ? rowsFor(t, schema, r) : r);
+  if (!source) {
+    await insertValues(e, t, fit(rows));
+    return rows.length;
+  }
+  const target = byName ? schema.map((f) => t.columns.find((c) => c.name.toLowerCase() === f.name.toLowerCase())) : schema.map((_, i) => t.columns[i]);
+  const direct = (byName || schema.length === t.columns.length) && target.every((c, i) => c && !columnHasParams(c) && duckType(c.type) === duckType(schema[i].type));
+  if (direct) return insertRelation(e, t, target.map((c) => c!.name), source.select);
+  const read = await readRows(e, source.select, schema.map((f) => ({ name: f.name, type: f.type })));
+  await insertValues(e, t, fit(read));
+  return read.length;
+}
+
 /**
  * Writes `result` into `q.destinationTable` with `q`'s dispositions, schema update options and layout.
  * `opts.keepModes`: a created table keeps the result fields' REQUIRED modes (load jobs with a
  * schema); `opts.readBack: false` leaves `result` as it is (load jobs answer no rows).
+ * `opts.source`: the rows are those of this DuckDB query instead of `result.rows` (load jobs
+ * reading Parquet), written without leaving DuckDB.
  */
 export async function applyDestination(
   e: Engine,
   projectId: string,
   q: Record<string, any>,
   result: StatementResult,
-  opts: { keepModes?: boolean; readBack?: boolean } = {},
+  opts: { keepModes?: boolean; readBack?: boolean; source?: RelationSource } = {},
 ): Promise<void> {
   const d = q.destinationTable;
   const ref = { projectId: d.projectId ?? projectId, datasetId: d.datasetId, tableId: d.tableId };
   if (!e.catalog.getDataset(ref.projectId, ref.datasetId)) throw BigQueryError.datasetNotFound(ref.projectId, ref.datasetId);
   const existing = e.catalog.getTable(ref.projectId, ref.datasetId, ref.tableId);
   checkSnapshotWrite(existing); // snapshots are read-only, as for DML (src/engine/table-guards.ts)
-  const write = String(q.writeDisposition ?? 'WRITE_EMPTY').toUpperCase();
+  const disposition = String(q.writeDisposition ?? 'WRITE_EMPTY').toUpperCase();
   const create = String(q.createDisposition ?? 'CREATE_IF_NEEDED').toUpperCase();
   const schema = result.schema ?? [];
   const rows = result.rows ?? [];
+  let written = rows.length;
   const updates: string[] = (Array.isArray(q.schemaUpdateOptions) ? q.schemaUpdateOptions : []).map((o: unknown) => String(o).toUpperCase());
-  if (updates.length && write !== 'WRITE_APPEND' && !(write === 'WRITE_TRUNCATE' && ref.tableId.includes('$')))
+  if (updates.length && disposition !== 'WRITE_APPEND' && !(disposition === 'WRITE_TRUNCATE' && ref.tableId.includes('$')))
     throw BigQueryError.schemaUpdateDisposition();
   const resultColumns = () => schema.map((f) => ({ name: f.name, type: f.type, required: opts.keepModes === true && f.required === true }));
   if (!existing) {
     if (create === 'CREATE_NEVER') throw BigQueryError.tableNotFound(ref.projectId, ref.datasetId, ref.tableId, false);
     const t = await createStoredTable(e, ref, resultColumns(), layoutFields(q, schema.map((f) => f.name)));
-    await insertValues(e, t, rows);
+    written = await write(e, t, schema, rows, opts.source, false);
   } else {
-    if (write === 'WRITE_EMPTY') {
+    if (disposition === 'WRITE_EMPTY') {
       const r = await e.db.readAll(`SELECT count(*) FROM "${existing.duckName}"`);
       if (Number(r.getRowsJS()[0][0]) > 0)
         throw BigQueryError.alreadyExists('Table', `${ref.projectId}:${ref.datasetId}.${ref.tableId}`);
     }
-    if (write === 'WRITE_TRUNCATE') {
+    if (disposition === 'WRITE_TRUNCATE') {
       const layout = layoutFields(q, schema.map((f) => f.name));
       const t = await createStoredTable(e, ref, resultColumns(), { ...existing.fields, ...layout }, undefined, existing);
-      await insertValues(e, t, rows);
-    } else if (write === 'WRITE_APPEND') {
+      written = await write(e, t, schema, rows, opts.source, false);
+    } else if (disposition === 'WRITE_APPEND') {
       const t = await evolveForAppend(e, existing, schema, updates);
-      await insertValues(e, t, rowsFor(t, schema, rows));
-    } else await insertValues(e, existing, rows);
+      written = await write(e, t, schema, rows, opts.source, true);
+    } else written = await write(e, existing, schema, rows, opts.source, false);
   }
-  result.destinationRowsWritten = rows.length;
+  result.destinationRowsWritten = written;
   if (opts.readBack === false) return;
   // A query job's results are its destination table (recorded api_configuration/write_append_*).
   const t = e.catalog.getTable(ref.projectId, ref.datasetId, ref.tableId)!;

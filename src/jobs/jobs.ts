@@ -17,7 +17,7 @@
  * Source: REST Job / JobConfigurationQuery / JobStatistics / JobStatistics2 in
  * src/server/rest/bigquery-v2-discovery.json.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Engine, StatementResult } from '../engine/engine.js';
 import { Interrupter, runInterruptible } from '../engine/duckdb/db.js';
 import type { Caller } from '../engine/row-access.js';
@@ -84,12 +84,18 @@ async function within(p: Promise<unknown>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
+/** A short digest of a jobs.query request's parameters (requestId deduplication). */
+const digest = (text: string) => createHash('sha1').update(text).digest('base64');
+
 export class JobManager {
   private jobs = new Map<string, JobRecord>();
   private running = new Map<string, Running>();
   /** The result rows kept in memory (job-results.ts). */
   private readonly results: RetainedResults;
-  /** jobs.query requestIds: project + id → the job it created. */
+  /**
+   * jobs.query requestIds: project + id → the job it created and a digest of its parameters (a
+   * digest, not the parameters' text: every request of the last 15 minutes is remembered).
+   */
   private requests = new Map<string, { fingerprint: string; job: JobRecord; at: number }>();
   private readonly limits: ResultLimits;
   /** Sessions (createSession / connectionProperties session_id). */
@@ -290,7 +296,7 @@ export class JobManager {
   /** The job an earlier jobs.query with this requestId and the same parameters created (15 minutes). */
   jobOfRequest(projectId: string, requestId: string, fingerprint: string): JobRecord | undefined {
     const r = this.requests.get(JSON.stringify([projectId, requestId]));
-    if (!r || r.fingerprint !== fingerprint || Date.now() - r.at > REQUEST_ID_TTL_MS) return undefined;
+    if (!r || r.fingerprint !== digest(fingerprint) || Date.now() - r.at > REQUEST_ID_TTL_MS) return undefined;
     return this.jobs.get(this.key(r.job)) === r.job ? r.job : undefined;
   }
 
@@ -298,7 +304,7 @@ export class JobManager {
   rememberRequest(projectId: string, requestId: string, fingerprint: string, job: JobRecord): void {
     const now = Date.now();
     if (this.requests.size > 10_000) for (const [k, v] of this.requests) if (now - v.at > REQUEST_ID_TTL_MS) this.requests.delete(k);
-    this.requests.set(JSON.stringify([projectId, requestId]), { fingerprint, job, at: now });
+    this.requests.set(JSON.stringify([projectId, requestId]), { fingerprint: digest(fingerprint), job, at: now });
   }
 
   /** Runs a job once it has a running slot (dry runs take none); a job cancelled while PENDING never starts. */

@@ -29,7 +29,6 @@ import fs from 'node:fs';
 import { parse as parseLossless } from 'lossless-json';
 import type { Engine, StatementResult } from '../engine/engine.js';
 import { duckType, quoteIdent } from '../engine/duckdb/types.js';
-import { readRows } from '../engine/statement-context.js';
 import { BigQueryError } from '../errors/errors.js';
 import { columnFromField, type Column, type TableFieldSchema } from '../types/schema.js';
 import type { Value } from '../types/types.js';
@@ -81,8 +80,10 @@ interface Read {
   cells?: (unknown[] | Record<string, unknown> | string)[];
   /** Byte offset of each JSON line (its error messages name it). */
   offsets?: number[];
-  /** Rows already typed (Parquet). */
+  /** Rows already typed (ORC). */
   rows?: Value[][];
+  /** Rows that stay inside DuckDB (Parquet): a SELECT of the columns, each cast to its storage type. */
+  select?: string;
   kind: 'CSV' | 'JSON' | 'Avro';
 }
 
@@ -125,10 +126,13 @@ async function readSource(e: Engine, format: string, files: string[], load: Reco
   const autodetect = load.autodetect === true || load.autodetect === 'true';
   const columns = given ?? (autodetect ? undefined : fallback);
   if (format === 'PARQUET') {
+    // Read by DuckDB and written by `INSERT … SELECT` (destination.ts): the BigQuery type mapping of
+    // Parquet's types (https://cloud.google.com/bigquery/docs/loading-data-cloud-storage-parquet#parquet_conversions)
+    // is done in SQL, as casts to the storage types; no row passes through JavaScript.
     const relation = `read_parquet(${fileList(files)})`;
     const cols = columnsOfDuckTypes(await describe(e, relation), { naiveTimestamp: 'DATETIME' });
-    const items = cols.map((c) => `CAST(${quoteIdent(c.name)} AS ${duckType(c.type)})`).join(', ');
-    return { columns: cols, rows: await readRows(e, `SELECT ${items} FROM ${relation}`, cols), kind: 'CSV' };
+    const items = cols.map((c) => `CAST(${quoteIdent(c.name)} AS ${duckType(c.type)}) AS ${quoteIdent(c.name)}`).join(', ');
+    return { columns: cols, select: `SELECT ${items} FROM ${relation}`, kind: 'CSV' };
   }
   if (format === 'AVRO') {
     for (const f of files) if (!isAvroFile(f)) throw BigQueryError.avroInvalid();
@@ -221,7 +225,7 @@ async function runLoad(e: Engine, job: JobRecord): Promise<void> {
   const max = Number(load.maxBadRecords ?? 0) || 0;
   const bad: { reason: string; message: string }[] = [];
   let rows = read.rows;
-  if (!rows) {
+  if (!rows && read.select === undefined) {
     rows = [];
     const ignoreUnknown = load.ignoreUnknownValues === true;
     for (let i = 0; i < read.cells!.length; i++) {
@@ -239,8 +243,9 @@ async function runLoad(e: Engine, job: JobRecord): Promise<void> {
   }
   const before = existing && String(load.writeDisposition ?? 'WRITE_APPEND').toUpperCase() === 'WRITE_APPEND' ? await tableBytes(e, ref) : 0;
   const q = { ...load, destinationTable: ref, writeDisposition: load.writeDisposition ?? 'WRITE_APPEND' };
-  const result: StatementResult = { statementType: 'LOAD', schema: read.columns.map((c) => ({ name: c.name, type: c.type, required: c.required })), rows };
-  await applyDestination(e, job.projectId, q, result, { keepModes: true, readBack: false });
+  const result: StatementResult = { statementType: 'LOAD', schema: read.columns.map((c) => ({ name: c.name, type: c.type, required: c.required })), rows: rows ?? [] };
+  const source = read.select === undefined ? undefined : { select: read.select };
+  await applyDestination(e, job.projectId, q, result, { keepModes: true, readBack: false, source });
   const props = load.destinationTableProperties;
   const made = e.catalog.getTable(ref.projectId, ref.datasetId, ref.tableId);
   if (!existing && made && props && typeof props === 'object') {
@@ -252,7 +257,7 @@ async function runLoad(e: Engine, job: JobRecord): Promise<void> {
   job.loadStats = {
     inputFiles: files.length,
     inputFileBytes: files.reduce((n, f) => n + fs.statSync(f).size, 0),
-    outputRows: rows.length,
+    outputRows: result.destinationRowsWritten ?? 0,
     outputBytes: Math.max(0, (await tableBytes(e, ref)) - before),
     badRecords: bad.length,
   };
