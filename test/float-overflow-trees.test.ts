@@ -77,3 +77,23 @@ describe('FLOAT64 comparisons with a scalar subquery', () => {
     expect(e.message).toMatch(/more than one/i);
   });
 });
+
+describe('FLOAT64 = a scalar subquery as a WHERE conjunct', () => {
+  // Lowered without a correlated subquery (src/functions/operators.ts cmp): the rows kept must be
+  // BigQuery's — NaN equals nothing, NULL equals nothing.
+  const kept = async (sub: string, extra = '') =>
+    ((await t.bq.query({ query: `SELECT o FROM UNNEST([1.0, CAST('nan' AS FLOAT64), NULL, 2.0]) AS x WITH OFFSET o WHERE x = (${sub})${extra} ORDER BY o` }))[0] as { o: number }[]).map((r) => r.o);
+
+  it('keeps the rows equal to the subquery value, never NaN or NULL ones', async () => {
+    expect(await kept('SELECT MAX(y) FROM UNNEST([1.0, 2.0]) AS y')).toEqual([3]);
+    expect(await kept("SELECT CAST('nan' AS FLOAT64)")).toEqual([]);
+    expect(await kept('SELECT CAST(NULL AS FLOAT64)')).toEqual([]);
+    expect(await kept('SELECT 1.0', ' AND o >= 0')).toEqual([0]);
+  });
+
+  it('in the select list keeps NULL and FALSE apart', async () => {
+    const [rows] = await t.bq.query({ query: `SELECT x = (SELECT CAST(NULL AS FLOAT64)) AS a, x = (SELECT CAST('nan' AS FLOAT64)) AS b FROM UNNEST([CAST('nan' AS FLOAT64)]) AS x` });
+    expect(rows).toEqual([{ a: null, b: false }]);
+  });
+});
+

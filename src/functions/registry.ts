@@ -27,6 +27,11 @@ export interface FnCall {
   returnType: BqType;
   /** SAFE. call: return NULL instead of raising. */
   safe: boolean;
+  /**
+   * The call is a whole conjunct of a WHERE/HAVING condition, where a FALSE answer and a NULL one
+   * filter the row alike (src/engine/lower/context.ts LowerContext.conditions).
+   */
+  condition?: boolean;
   /** Aggregates only: DISTINCT, IGNORE/RESPECT NULLS, ORDER BY (DuckDB SQL list), LIMIT (SQL). */
   distinct?: boolean;
   nullHandling?: 'IGNORE' | 'RESPECT';

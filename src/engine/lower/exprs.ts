@@ -109,6 +109,7 @@ function fnCall(n: Node, ctx: LowerContext, name: string): FnCall {
     argTypes: args.map((a) => (isEnum(a) ? { kind: 'INT64' as const } : exprType(a))),
     returnType: exprType(n),
     safe: n.errorMode === 'SAFE_ERROR_MODE',
+    condition: ctx.conditions?.has(n) === true,
     duckType: ctx.duckType,
   };
 }

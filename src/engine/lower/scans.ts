@@ -73,7 +73,15 @@ function projectScan(n: ResolvedProjectScan, ctx: LowerContext): string {
 function filterScan(n: ResolvedFilterScan, ctx: LowerContext): string {
   const window = topNWindowOf(n);
   if (window) (ctx.topNWindows ??= new Set()).add(window);
+  const conditions = (ctx.conditions ??= new Set());
+  for (const c of conjuncts(n.filterExpr!)) conditions.add(c);
   return `SELECT ${selectList(cols(n))} FROM ${from(n.inputScan!, ctx)} WHERE ${lowerExpr(n.filterExpr!, ctx)}`;
+}
+
+/** The whole conjuncts of a condition: the arguments of its (nested) `$and`, else itself. */
+function conjuncts(e: Node): Node[] {
+  if (e.kind === 'FunctionCall' && String(e.function?.name ?? '').replace(/^[A-Za-z]+:/, '') === '$and') return (e.argumentList ?? []).flatMap(conjuncts);
+  return [e];
 }
 
 function orderByScan(n: ResolvedOrderByScan, ctx: LowerContext): string {
