@@ -91,9 +91,10 @@ export class Database implements MetaPersistence {
    * context) runs at once, so one statement can hold the write turn across several writes (time
    * travel keeps the table's previous version in the same turn, src/engine/history.ts).
    */
-  serializeWrite<T>(f: () => Promise<T>): Promise<T> {
+  serializeWrite<T>(f: () => Promise<T>, bumpsGeneration = true): Promise<T> {
     if (writeTurn.getStore() === this) return f();
     const g = () => {
+      if (!bumpsGeneration) return writeTurn.run(this, f);
       this.writeGeneration++;
       return writeTurn.run(this, f).finally(() => this.writeGeneration++);
     };
@@ -194,15 +195,20 @@ export class Database implements MetaPersistence {
     }
   }
 
-  /** Runs a statement; DuckDB errors become BigQuery errors. */
-  async run(sql: string): Promise<void> {
+  /**
+   * Runs a statement; DuckDB errors become BigQuery errors. `metadataOnly`: the statement writes
+   * only `__bqemu_meta` (Database.save), which no query reads, so it leaves `writeGeneration` as it
+   * is — with `--data-dir` every finished job is saved, and bumping the generation made the next
+   * query of any table rescan it for bytes processed and prepare its statements again.
+   */
+  async run(sql: string, metadataOnly = false): Promise<void> {
     await this.serializeWrite(() => this.withConnection(async (c) => {
       try {
         await runWithJsUdfs(() => c.run(sql));
       } catch (e) {
         throw mapDuckDBError(e, this.log);
       }
-    }));
+    }), !metadataOnly);
   }
 
   /**
@@ -319,7 +325,7 @@ export class Database implements MetaPersistence {
   }
 
   async save(kind: string, key: string, json: string | null): Promise<void> {
-    await this.run(metaSql({ kind, key, json }));
+    await this.run(metaSql({ kind, key, json }), true);
   }
 
   /**

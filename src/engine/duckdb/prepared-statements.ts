@@ -50,7 +50,9 @@ export class PreparedStatements {
    * whose run failed is dropped.
    */
   async run<T>(c: DuckDBConnection, sql: string, run: (p: DuckDBPreparedStatement) => Promise<T>, unprepared: (c: DuckDBConnection) => Promise<T>, generation = 0): Promise<T> {
-    if (sql.length > PREPARED_MAX_CHARS) return unprepared(c);
+    // The metadata table's writes leave the write generation as it is (Database.run
+    // `metadataOnly`), so a plan over it could be stale: its reads are never kept.
+    if (sql.length > PREPARED_MAX_CHARS || sql.includes('__bqemu_meta')) return unprepared(c);
     let cache = this.byConnection.get(c);
     if (!cache) this.byConnection.set(c, (cache = new Map()));
     let p = cache.get(sql);
