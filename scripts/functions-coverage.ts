@@ -92,7 +92,7 @@ export function bigQueryListAccounting(builtins: ReadonlyMap<string, string>): B
 }
 
 /** The analyzer's builtins under BigQuery's language options: name and alias → name (lower case). */
-async function analyzerBuiltins(analyzer: AnalyzerClient): Promise<Map<string, string>> {
+export async function analyzerBuiltins(analyzer: AnalyzerClient): Promise<Map<string, string>> {
   const res = (await analyzer.call('getBuiltinFunctions', { languageOptions: analyzer.languageOptions })) as {
     function?: { namePath?: string[]; options?: { aliasName?: string } }[];
   };

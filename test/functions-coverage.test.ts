@@ -4,7 +4,7 @@
  * (REGEXP_EXTRACT: string_functions#regexp_extract; ST_BUFFER: geography_functions#st_buffer).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { bigQueryListAccounting, whereIs } from '../scripts/functions-coverage.js';
+import { analyzerBuiltins, bigQueryListAccounting, whereIs } from '../scripts/functions-coverage.js';
 import { AnalyzerClient } from '../src/analyzer/client.js';
 import { BIGQUERY_FUNCTIONS } from '../src/conformance/docs-scope.js';
 
@@ -36,16 +36,7 @@ describe("functions:coverage on BigQuery's function list", () => {
   it('leaves no name of the list unaccounted for', async () => {
     analyzer = new AnalyzerClient();
     await analyzer.start();
-    const res = (await analyzer.call('getBuiltinFunctions', { languageOptions: analyzer.languageOptions })) as {
-      function?: { namePath?: string[]; options?: { aliasName?: string } }[];
-    };
-    const builtins = new Map<string, string>();
-    for (const f of res.function ?? []) {
-      const n = (f.namePath ?? []).join('.').replace(/^ZetaSQL:/, '').toLowerCase();
-      builtins.set(n, n);
-      if (f.options?.aliasName) builtins.set(f.options.aliasName.toLowerCase(), n);
-    }
-    const bq = bigQueryListAccounting(builtins);
+    const bq = bigQueryListAccounting(await analyzerBuiltins(analyzer));
     expect(bq.unaccounted).toEqual([]);
     expect(bq.implemented.size + bq.added.length + bq.refused.length).toBe(BIGQUERY_FUNCTIONS.size);
     // Added through the catalog: functions the ~2023 analyzer lacks.
