@@ -3,6 +3,7 @@
  * declarative function table (src/functions); a function without an entry is rejected with a clear
  * "not supported" error, never lowered to something silently wrong.
  */
+import { bindRepeatedArguments } from './repeated-arguments.js';
 import type {
   Node,
   ResolvedCast,
@@ -114,7 +115,11 @@ function fnCall(n: Node, ctx: LowerContext, name: string): FnCall {
   };
 }
 
-function callFunction(n: Node, ctx: LowerContext, extra?: Partial<FnCall>, wrap = true): string {
+/**
+ * A function call's SQL. `scalar`: a plain function call (not an aggregate or analytic one), whose
+ * long repeated arguments are bound once (repeated-arguments.ts).
+ */
+function callFunction(n: Node, ctx: LowerContext, extra?: Partial<FnCall>, wrap = true, scalar = false): string {
   const jsId = jsUdfIdOf(String(n.function?.name ?? ''));
   if (jsId !== undefined) return `(${lowerJsUdfCall(jsId, (n.argumentList ?? []).map((a: Node) => lowerExpr(a, ctx)), ctx.duckType(exprType(n)))})`;
   const name = functionName(n);
@@ -123,7 +128,9 @@ function callFunction(n: Node, ctx: LowerContext, extra?: Partial<FnCall>, wrap 
   if ('unsupported' in f) throw BigQueryError.notSupported(`Function ${displayName(name)} (${f.unsupported})`);
   const call = { ...fnCall(n, ctx, name), ...extra };
   const collation = n.collationList?.[0]?.collationName;
-  const sql = f(collation ? collatedCall(call, String(collation)) : call);
+  const lower = (c: FnCall) => f(collation ? collatedCall(c, String(collation)) : c);
+  const inline = lower(call);
+  const sql = scalar ? bindRepeatedArguments(call, lower, inline) : inline;
   return wrap ? `(${sql})` : sql;
 }
 
@@ -314,7 +321,7 @@ const EXPRS: ExprLowerings = {
   Constant: (n, ctx) => lowerNamedValue(n, ctx, scriptVariableKey(String(n.constant?.name ?? '')), String(n.constant?.name)),
   SystemVariable: (n, ctx) => lowerNamedValue(n, ctx, systemVariableKey(n.namePath ?? []), `@@${(n.namePath ?? []).join('.')}`),
   ColumnRef: (n) => colName(n.column!),
-  FunctionCall: (n, ctx) => callFunction(n, ctx),
+  FunctionCall: (n, ctx) => callFunction(n, ctx, undefined, true, true),
   AggregateFunctionCall: (n, ctx) => {
     const filter = n.havingModifier ? ctx.havingFilters?.get(n) : undefined;
     if (n.havingModifier && !filter) throw BigQueryError.notSupported(`HAVING ${(n.havingModifier as Node).kind_ ?? n.havingModifier.kind} modifier of an aggregate in this position`);

@@ -1,0 +1,55 @@
+/**
+ * Long arguments a function's lowering names more than once are bound once.
+ *
+ * Many lowerings repeat an argument's SQL (a check and then the value: `CASE WHEN b = 0 THEN
+ * error(… a … b …) ELSE a / b END`). Nested calls multiply the copies at every level, so a chain
+ * like `x / 2 / 2 / …` grew exponentially with its length — past DuckDB's parser and JavaScript's
+ * longest string (a 500 "Invalid string length" for a valid query). An argument at least
+ * REPEATED_ARGUMENT_MIN_CHARS long that the lowering names twice or more is passed instead through
+ * a one-element `list_transform`, whose lambda names it as often as it likes:
+ * `list_transform([{'a0': <arg>}], __arg1 -> <lowering over __arg1.a0>)[1]`. Short arguments (every
+ * ordinary query) keep the inline form and its plans.
+ *
+ * Only for functions that evaluate every argument anyway: the bound arguments are evaluated for
+ * every row, so the conditional functions (GoogleSQL "Conditional expressions": an argument is
+ * evaluated only when its branch is taken) and AND/OR keep their copies.
+ */
+import type { FnCall } from '../../functions/registry.js';
+
+/** Shortest argument SQL bound once when repeated; shorter copies cost less than the lambda. */
+export const REPEATED_ARGUMENT_MIN_CHARS = 1024;
+
+/** ZetaSQL names of functions that evaluate some arguments only conditionally (never bound). */
+const CONDITIONAL = new Set([
+  '$case_no_value', '$case_with_value', 'if', 'ifnull', 'coalesce', 'nullif', 'nullifzero', 'zeroifnull', 'iferror', 'iserror', 'nulliferror', '$and', '$or',
+]);
+
+/** Occurrences of `needle` in `hay`, counting at most `max`. */
+function occurrences(hay: string, needle: string, max: number): number {
+  let n = 0;
+  for (let at = hay.indexOf(needle); at >= 0 && n < max; at = hay.indexOf(needle, at + needle.length)) n++;
+  return n;
+}
+
+/** The deepest `__argN` lambda variable in `sql` (0 when none): a new binding takes the next name. */
+function deepestBinding(sql: string): number {
+  let d = 0;
+  for (const m of sql.matchAll(/__arg(\d+)\b/g)) d = Math.max(d, Number(m[1]));
+  return d;
+}
+
+/**
+ * The lowering of `call` with its long repeated arguments bound once.
+ * @param lower the function's lowering (called again over the bound names when binding applies).
+ * @param sql its SQL over the inline arguments, already computed.
+ * @returns `sql` itself when no long argument is repeated or the function is conditional.
+ */
+export function bindRepeatedArguments(call: FnCall, lower: (c: FnCall) => string, sql: string): string {
+  if (CONDITIONAL.has(call.name)) return sql;
+  const repeated = call.args.flatMap((a, i) => (a !== undefined && a.length >= REPEATED_ARGUMENT_MIN_CHARS && occurrences(sql, a, 2) >= 2 ? [i] : []));
+  if (!repeated.length) return sql;
+  const v = `__arg${Math.max(...call.args.map((a) => (a === undefined ? 0 : deepestBinding(a)))) + 1}`;
+  const args = call.args.map((a, i) => (repeated.includes(i) ? `${v}.a${i}` : a));
+  const struct = `{${repeated.map((i) => `'a${i}': ${call.args[i]}`).join(', ')}}`;
+  return `list_transform([${struct}], ${v} -> ${lower({ ...call, args })})[1]`;
+}
