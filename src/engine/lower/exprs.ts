@@ -253,11 +253,15 @@ function lowerPlainCast(n: ResolvedCast, ctx: LowerContext): string {
     const ff = lookupFunction('$cast_format');
     if (!ff || 'unsupported' in ff) throw BigQueryError.notSupported('CAST with a FORMAT clause');
     const extra = [n.format, ...(n.timeZone ? [n.timeZone] : [])] as Node[];
-    return `(${ff({ name: '$cast_format', args: [arg, ...extra.map((e) => lowerExpr(e, ctx))], argTypes: [from, ...extra.map(exprType)], returnType: to, safe: !!n.returnNullOnError, duckType: ctx.duckType })})`;
+    const call: FnCall = { name: '$cast_format', args: [arg, ...extra.map((e) => lowerExpr(e, ctx))], argTypes: [from, ...extra.map(exprType)], returnType: to, safe: !!n.returnNullOnError, duckType: ctx.duckType };
+    return `(${bindRepeatedArguments(call, ff, ff(call))})`;
   }
   const f = lookupFunction('$cast');
-  if (f && !('unsupported' in f))
-    return `(${f({ name: '$cast', args: [arg], argTypes: [from], returnType: to, safe: !n.returnNullOnError ? false : true, duckType: ctx.duckType })})`;
+  if (f && !('unsupported' in f)) {
+    // A cast's lowering names its operand several times (checks, then the value): bound once when long.
+    const call: FnCall = { name: '$cast', args: [arg], argTypes: [from], returnType: to, safe: !!n.returnNullOnError, duckType: ctx.duckType };
+    return `(${bindRepeatedArguments(call, f, f(call))})`;
+  }
   return `${n.returnNullOnError ? 'TRY_CAST' : 'CAST'}(${arg} AS ${ctx.duckType(to)})`;
 }
 
