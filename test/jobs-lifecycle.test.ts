@@ -230,7 +230,7 @@ describe('jobs.list and jobs.delete', () => {
     const meta = await http(t.emu.url, 'GET', api(`/jobs/${parent}`));
     expect(meta.body.statistics.numChildJobs).toBe('2');
     expect(meta.body.statistics.query.statementType).toBe('SCRIPT');
-    const kids = (await http(t.emu.url, 'GET', api(`/jobs?parentJobId=${parent}`))).body.jobs;
+    const kids = (await http(t.emu.url, 'GET', api(`/jobs?parentJobId=${parent}&projection=full`))).body.jobs;
     expect(kids).toHaveLength(2);
     const second = kids.find((k: { configuration: { query: { query: string } } }) => k.configuration.query.query.startsWith('SELECT name'));
     expect(second.configuration.query.query).toBe(`SELECT name FROM \`${D}.people\` WHERE id = 2`);

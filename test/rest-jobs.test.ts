@@ -269,6 +269,13 @@ describe('jobs.list, cancel, delete', () => {
     expect(Object.keys(r.body.jobs[0]).sort()).toEqual(['id', 'jobReference', 'kind', 'state', 'statistics', 'status']);
   });
 
+  it('without projection the list is the minimal one (the Python client asks for projection=full to get configurations)', async () => {
+    const r = await http(t.emu.url, 'GET', `/bigquery/v2/projects/${P}/jobs?maxResults=1&stateFilter=done`);
+    expect(Object.keys(r.body.jobs[0]).sort()).toEqual(['id', 'jobReference', 'kind', 'state', 'statistics', 'status']);
+    const [jobs] = await t.bq.getJobs({ maxResults: 1, autoPaginate: false });
+    expect(jobs[0]!.metadata.configuration).toBeUndefined();
+  });
+
   it('pages with maxResults and pageToken, each job once; stateFilter=running finds none', async () => {
     const all = (await http(t.emu.url, 'GET', `/bigquery/v2/projects/${P}/jobs`)).body.jobs.map((j: { id: string }) => j.id);
     const seen: string[] = [];

@@ -117,7 +117,9 @@ export function jobsRoutes(app: FastifyInstance, ctx: RestContext): void {
     const q = req.query as Record<string, unknown>;
     const states = repeated(q.stateFilter).map((s) => s.toUpperCase());
     for (const s of states) if (!(STATES as readonly string[]).includes(s)) throw BigQueryError.invalidValue('stateFilter', s.toLowerCase(), 'stateFilter');
-    const projection = String(q.projection ?? 'full').toLowerCase();
+    // Without `projection`, BigQuery lists the minimal projection (no configuration): the official
+    // Python client and the bq CLI (clients/client_job.py) ask for projection=full for it.
+    const projection = String(q.projection ?? 'minimal').toLowerCase();
     if (projection !== 'full' && projection !== 'minimal') throw BigQueryError.invalidValue('projection', String(q.projection), 'projection');
     // allUsers: every job of the emulator belongs to its one user, so all jobs are listed either way.
     const all = ctx.jobs.list(req.params.projectId, {
