@@ -163,7 +163,10 @@ export async function executeStatement(e: Engine, stmt: Node, tables: Map<string
   await yieldIfLarge(stmt);
   // A write keeps the table's previous rows for time travel, in the same write turn.
   const target = opts.dryRun ? undefined : writeTarget(stmt, tables);
-  const r = await versionedWrite(e, target, () => h(e, stmt, ctx, opts), stmt.kind === 'InsertStmt' ? 'append' : 'rewrite');
+  // A query naming only stored tables keeps its prepared statement until one of them is written.
+  const reads = stmt.kind === 'QueryStmt' ? readTables(tables, ctx) : undefined;
+  const run = () => (reads ? e.db.withReadScope(reads, () => h(e, stmt, ctx, opts)) : h(e, stmt, ctx, opts));
+  const r = await versionedWrite(e, target, run, stmt.kind === 'InsertStmt' ? 'append' : 'rewrite');
   if (!r.referencedTables && scans.length) r.referencedTables = scans.map(({ table: t }) => ({ projectId: t.projectId, datasetId: t.datasetId, tableId: t.tableId }));
   // A dry run of DML answers the target table's schema (recorded api_configuration/dry_run_insert).
   if (opts.dryRun && !r.schema && (stmt.kind === 'InsertStmt' || STATEMENT_NAMES[stmt.kind] !== undefined)) {
@@ -202,4 +205,21 @@ function scannedTables(stmt: Node, tables: Map<string, TableMeta>): ScannedTable
     });
   }
   return [...byId.values()];
+}
+
+/**
+ * The DuckDB tables a query's lowered SQL reads, when they are exactly its bound tables: every one
+ * a stored table read as it is (no view, wildcard, INFORMATION_SCHEMA view, row access filter or
+ * time travel, whose SQL reads other tables). Otherwise undefined: its statements are then kept
+ * for one write generation of the whole database (src/engine/duckdb/write-generations.ts).
+ */
+function readTables(tables: Map<string, TableMeta>, ctx: LowerContext): string[] | undefined {
+  if (ctx.systemTime?.size) return undefined;
+  const out: string[] = [];
+  for (const [id, t] of tables) {
+    const b = ctx.tables.get(id);
+    if (t.type !== 'TABLE' || t.wildcard || t.infoSchema || !t.duckName || !b || b.read || b.relation !== `"${t.duckName}"`) return undefined;
+    out.push(t.duckName);
+  }
+  return out;
 }
