@@ -25,6 +25,7 @@ import { checkDmlAccess, ROW_ACCESS } from './row-access.js';
 import { checkTableGuards } from './table-guards.js';
 import { bindSystemTime, versionedWrite, writeTarget } from './history.js';
 import { columnHasParams, enforceSql } from './type-params.js';
+import { nonNullColumns } from './column-stats.js';
 import { lowerQuery, makeContext, readRows, resultFields } from './statement-context.js';
 
 async function queryStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
@@ -165,7 +166,7 @@ export async function executeStatement(e: Engine, stmt: Node, tables: Map<string
   const target = opts.dryRun ? undefined : writeTarget(stmt, tables);
   // A query naming only stored tables keeps its prepared statement until one of them is written.
   const reads = stmt.kind === 'QueryStmt' ? readTables(tables, ctx) : undefined;
-  const run = () => (reads ? e.db.withReadScope(reads, () => h(e, stmt, ctx, opts)) : h(e, stmt, ctx, opts));
+  const run = () => (reads ? readScoped(e, stmt, tables, scans, reads, ctx, opts, (c) => h(e, stmt, c, opts)) : h(e, stmt, ctx, opts));
   const r = await versionedWrite(e, target, run, stmt.kind === 'InsertStmt' ? 'append' : 'rewrite');
   if (!r.referencedTables && scans.length) r.referencedTables = scans.map(({ table: t }) => ({ projectId: t.projectId, datasetId: t.datasetId, tableId: t.tableId }));
   // A dry run of DML answers the target table's schema (recorded api_configuration/dry_run_insert).
@@ -222,4 +223,30 @@ function readTables(tables: Map<string, TableMeta>, ctx: LowerContext): string[]
     out.push(t.duckName);
   }
   return out;
+}
+
+/**
+ * Runs a query whose SQL reads exactly the stored tables `reads` (readTables). A query with an
+ * analytic function is lowered knowing which scanned columns DuckDB's statistics show hold no NULL
+ * (src/engine/column-stats.ts: their ORDER BY keys need no NULLS FIRST, and DuckDB plans its grouped
+ * top-N); if one of its tables was written while it ran, those facts may no longer hold and it runs
+ * again without them. `handler` lowers and runs the statement with the context it is given.
+ */
+async function readScoped(e: Engine, stmt: Node, tables: Map<string, TableMeta>, scans: ScannedTable[], reads: string[], ctx: LowerContext, opts: QueryOptions, handler: (c: LowerContext) => Promise<StatementResult>): Promise<StatementResult> {
+  const generation = e.db.generations.of(reads);
+  let known = ctx;
+  if (!opts.dryRun && nodesOfKind(stmt, 'AnalyticScan').length) {
+    const bound = new Map(ctx.tables);
+    for (const [id, t] of tables) {
+      const s = scans.find((x) => x.table === t);
+      const b = bound.get(id);
+      if (!s || !b) continue;
+      const { nonNull } = await nonNullColumns(e, t, s.columns);
+      if (nonNull.size) bound.set(id, { ...b, nonNull });
+    }
+    if ([...bound.values()].some((b) => b.nonNull)) known = { ...ctx, tables: bound };
+  }
+  const r = await e.db.withReadScope(reads, () => handler(known));
+  if (known === ctx || e.db.generations.of(reads) === generation) return r;
+  return e.db.withReadScope(reads, () => handler(ctx));
 }
