@@ -235,7 +235,8 @@ function readTables(tables: Map<string, TableMeta>, ctx: LowerContext): string[]
 async function readScoped(e: Engine, stmt: Node, tables: Map<string, TableMeta>, scans: ScannedTable[], reads: string[], ctx: LowerContext, opts: QueryOptions, handler: (c: LowerContext) => Promise<StatementResult>): Promise<StatementResult> {
   const generation = e.db.generations.of(reads);
   let known = ctx;
-  if (!opts.dryRun && nodesOfKind(stmt, 'AnalyticScan').length) {
+  // A write under way may have committed rows its generation does not show yet: no facts then.
+  if (!opts.dryRun && !e.db.generations.writing(reads) && nodesOfKind(stmt, 'AnalyticScan').length) {
     const bound = new Map(ctx.tables);
     for (const [id, t] of tables) {
       const s = scans.find((x) => x.table === t);

@@ -102,8 +102,8 @@ export class Database implements MetaPersistence {
    */
   serializeWrite<T>(f: () => Promise<T>, scope: WriteScope = 'all'): Promise<T> {
     const bumped = (run: () => Promise<T>) => {
-      this.generations.bump(scope);
-      return run().finally(() => this.generations.bump(scope));
+      this.generations.begin(scope);
+      return run().finally(() => this.generations.end(scope));
     };
     if (writeTurn.getStore() === this) return Array.isArray(scope) ? bumped(f) : f();
     const g = () => bumped(() => writeTurn.run(this, f));

@@ -30,12 +30,43 @@ export class WriteGenerations {
   /** The clock at the last write naming each table (lower-cased: DuckDB names are case-insensitive). */
   private readonly stamps = new Map<string, number>();
 
-  /** Notes the start or the end of a write of `scope`. */
-  bump(scope: WriteScope): void {
+  /** Writes under way: per table (lower-cased), and of "anything". */
+  private readonly open = new Map<string, number>();
+  private openAll = 0;
+
+  /** Notes the start of a write of `scope`. */
+  begin(scope: WriteScope): void {
+    this.bump(scope, 1);
+  }
+
+  /** Notes the end of a write of `scope` (after its commit or rollback). */
+  end(scope: WriteScope): void {
+    this.bump(scope, -1);
+  }
+
+  private bump(scope: WriteScope, delta: 1 | -1): void {
     if (scope === 'none') return;
     this.now++;
-    if (scope === 'all') this.anyStamp = this.now;
-    else for (const t of scope) this.stamps.set(t.toLowerCase(), this.now);
+    if (scope === 'all') {
+      this.anyStamp = this.now;
+      this.openAll += delta;
+      return;
+    }
+    for (const name of scope) {
+      const t = name.toLowerCase();
+      this.stamps.set(t, this.now);
+      const n = (this.open.get(t) ?? 0) + delta;
+      if (n > 0) this.open.set(t, n);
+      else this.open.delete(t);
+    }
+  }
+
+  /**
+   * True while a write of one of `tables` (or of anything) is under way: its rows may already be
+   * committed although its generation has not moved at its end yet.
+   */
+  writing(tables: readonly string[]): boolean {
+    return this.openAll > 0 || tables.some((t) => this.open.has(t.toLowerCase()));
   }
 
   /**
