@@ -36,13 +36,16 @@ export async function nonNullColumns(e: Engine, t: TableMeta, columns: readonly 
   let m = kept.get(e);
   if (!m) kept.set(e, (m = new Map()));
   const hit = m.get(t.duckName);
-  if (hit && hit.generation === generation && wanted.every((c) => hit.columns.includes(c))) return { generation, nonNull: hit.nonNull };
-  const sql = `SELECT ${wanted.map((c) => `stats(${quoteIdent(c)})`).join(', ')} FROM ${quoteIdent(t.duckName)} LIMIT 1`;
+  const current = hit?.generation === generation ? hit : undefined;
+  if (current && wanted.every((c) => current.columns.includes(c))) return { generation, nonNull: current.nonNull };
+  // Measured together with the columns other queries of the table asked for at this generation.
+  const asked = [...new Set([...(current?.columns ?? []), ...wanted])].filter((c) => t.columns.some((x) => x.name === c));
+  const sql = `SELECT ${asked.map((c) => `stats(${quoteIdent(c)})`).join(', ')} FROM ${quoteIdent(t.duckName)} LIMIT 1`;
   const rows = (await e.db.withReadScope(tables, () => e.db.readAll(sql))).getRowsJS();
-  const nonNull = new Set(wanted.filter((_c, i) => rows.length > 0 && /\[Has Null: false\b/.test(String(rows[0][i]))));
+  const nonNull = new Set(asked.filter((_c, i) => rows.length > 0 && /\[Has Null: false\b/.test(String(rows[0][i]))));
   if (e.db.generations.of(tables) === generation) {
     m.delete(t.duckName);
-    m.set(t.duckName, { generation, columns: wanted, nonNull });
+    m.set(t.duckName, { generation, columns: asked, nonNull });
     if (m.size > MAX_KEPT) m.delete(m.keys().next().value!);
   }
   return { generation, nonNull };
