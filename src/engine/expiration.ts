@@ -125,8 +125,8 @@ export async function expirePartitions(e: Engine, t: TableMeta): Promise<void> {
   const unit = UNITS[String(tp.type ?? 'DAY').toUpperCase()] ?? 'day';
   const col = ident(tp.field ?? '_PARTITIONTIME');
   const cutoff = Date.now() - ms;
-  // A partition [start, start + 1 unit) expires at its end plus expirationMs.
-  await e.db.run(
-    `DELETE FROM ${ident(t.duckName)} WHERE ${col} IS NOT NULL AND epoch_ms(date_trunc('${unit}', CAST(${col} AS TIMESTAMP)) + INTERVAL 1 ${unit}) <= ${cutoff}`,
-  );
+  // A partition [start, start + 1 unit) expires at its end plus expirationMs. The write names its
+  // table: run inside another table's write turn, it still moves this table's write generation.
+  const sql = `DELETE FROM ${ident(t.duckName)} WHERE ${col} IS NOT NULL AND epoch_ms(date_trunc('${unit}', CAST(${col} AS TIMESTAMP)) + INTERVAL 1 ${unit}) <= ${cutoff}`;
+  await e.db.serializeWrite(() => e.db.run(sql), [t.duckName]);
 }

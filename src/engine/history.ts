@@ -234,7 +234,12 @@ async function keepVersion(e: Engine, t: TableMeta, append: boolean): Promise<()
  * `append`: `f` only adds rows (INSERT, insertAll, appends), so the version needs no copy.
  */
 export async function versionedWrite<T>(e: Engine, t: TableMeta | undefined, f: () => Promise<T>, kind: 'append' | 'rewrite' = 'rewrite'): Promise<T> {
-  if (!t || !keepsHistory(t)) return f();
+  if (!t) return f();
+  // The write turn names the table it changes: a write to `t` leaves other tables' cached sizes and
+  // prepared statements current (src/engine/duckdb/write-generations.ts). The writes `f` and the
+  // version keeping run inside it change only `t`, its versions and scratch tables no query names.
+  const scope = t.type === 'TABLE' && t.duckName && !t.wildcard && !t.infoSchema ? [t.duckName] : 'all';
+  if (!keepsHistory(t)) return e.db.serializeWrite(f, scope);
   return e.db.serializeWrite(async () => {
     const live = e.catalog.getTable(t.projectId, t.datasetId, t.tableId);
     // Replaced or dropped since the statement was analyzed: its rows now belong to the history.
@@ -249,7 +254,7 @@ export async function versionedWrite<T>(e: Engine, t: TableMeta | undefined, f: 
       await undo?.().catch(logIgnored(e.log, 'dropping the version kept for a failed write', 'warn'));
       throw err;
     }
-  });
+  }, scope);
 }
 
 const WRITES = new Set(['InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt', 'TruncateStmt']);

@@ -25,6 +25,7 @@ import { checkDmlAccess, ROW_ACCESS } from './row-access.js';
 import { checkTableGuards } from './table-guards.js';
 import { bindSystemTime, versionedWrite, writeTarget } from './history.js';
 import { columnHasParams, enforceSql } from './type-params.js';
+import { nonNullColumns } from './column-stats.js';
 import { lowerQuery, makeContext, readRows, resultFields } from './statement-context.js';
 
 async function queryStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
@@ -163,7 +164,10 @@ export async function executeStatement(e: Engine, stmt: Node, tables: Map<string
   await yieldIfLarge(stmt);
   // A write keeps the table's previous rows for time travel, in the same write turn.
   const target = opts.dryRun ? undefined : writeTarget(stmt, tables);
-  const r = await versionedWrite(e, target, () => h(e, stmt, ctx, opts), stmt.kind === 'InsertStmt' ? 'append' : 'rewrite');
+  // A query naming only stored tables keeps its prepared statement until one of them is written.
+  const reads = stmt.kind === 'QueryStmt' ? readTables(tables, ctx) : undefined;
+  const run = () => (reads ? readScoped(e, stmt, tables, scans, reads, ctx, opts, (c) => h(e, stmt, c, opts)) : h(e, stmt, ctx, opts));
+  const r = await versionedWrite(e, target, run, stmt.kind === 'InsertStmt' ? 'append' : 'rewrite');
   if (!r.referencedTables && scans.length) r.referencedTables = scans.map(({ table: t }) => ({ projectId: t.projectId, datasetId: t.datasetId, tableId: t.tableId }));
   // A dry run of DML answers the target table's schema (recorded api_configuration/dry_run_insert).
   if (opts.dryRun && !r.schema && (stmt.kind === 'InsertStmt' || STATEMENT_NAMES[stmt.kind] !== undefined)) {
@@ -202,4 +206,48 @@ function scannedTables(stmt: Node, tables: Map<string, TableMeta>): ScannedTable
     });
   }
   return [...byId.values()];
+}
+
+/**
+ * The DuckDB tables a query's lowered SQL reads, when they are exactly its bound tables: every one
+ * a stored table read as it is (no view, wildcard, INFORMATION_SCHEMA view, row access filter or
+ * time travel, whose SQL reads other tables). Otherwise undefined: its statements are then kept
+ * for one write generation of the whole database (src/engine/duckdb/write-generations.ts).
+ */
+function readTables(tables: Map<string, TableMeta>, ctx: LowerContext): string[] | undefined {
+  if (ctx.systemTime?.size) return undefined;
+  const out: string[] = [];
+  for (const [id, t] of tables) {
+    const b = ctx.tables.get(id);
+    if (t.type !== 'TABLE' || t.wildcard || t.infoSchema || !t.duckName || !b || b.read || b.relation !== `"${t.duckName}"`) return undefined;
+    out.push(t.duckName);
+  }
+  return out;
+}
+
+/**
+ * Runs a query whose SQL reads exactly the stored tables `reads` (readTables). A query with an
+ * analytic function is lowered knowing which scanned columns DuckDB's statistics show hold no NULL
+ * (src/engine/column-stats.ts: their ORDER BY keys need no NULLS FIRST, and DuckDB plans its grouped
+ * top-N); if one of its tables was written while it ran, those facts may no longer hold and it runs
+ * again without them. `handler` lowers and runs the statement with the context it is given.
+ */
+async function readScoped(e: Engine, stmt: Node, tables: Map<string, TableMeta>, scans: ScannedTable[], reads: string[], ctx: LowerContext, opts: QueryOptions, handler: (c: LowerContext) => Promise<StatementResult>): Promise<StatementResult> {
+  const generation = e.db.generations.of(reads);
+  let known = ctx;
+  // A write under way may have committed rows its generation does not show yet: no facts then.
+  if (!opts.dryRun && !e.db.generations.writing(reads) && nodesOfKind(stmt, 'AnalyticScan').length) {
+    const bound = new Map(ctx.tables);
+    for (const [id, t] of tables) {
+      const s = scans.find((x) => x.table === t);
+      const b = bound.get(id);
+      if (!s || !b) continue;
+      const { nonNull } = await nonNullColumns(e, t, s.columns);
+      if (nonNull.size) bound.set(id, { ...b, nonNull });
+    }
+    if ([...bound.values()].some((b) => b.nonNull)) known = { ...ctx, tables: bound };
+  }
+  const r = await e.db.withReadScope(reads, () => handler(known));
+  if (known === ctx || e.db.generations.of(reads) === generation) return r;
+  return e.db.withReadScope(reads, () => handler(ctx));
 }

@@ -57,8 +57,21 @@ export function sizeExpr(x: string, t: BqType, depth = 0): string {
   }
 }
 
-/** Sizes measured since the database's last write (per engine: table and columns → sizes). */
-const cache = new WeakMap<Engine, { generation: number; sizes: Map<string, { bytes: number; rows: number }> }>();
+/**
+ * Sizes measured per engine (SQL of the measurement → sizes and the write generation of the table
+ * then): a size stays current until that table (or anything, e.g. DDL) is written — a write to
+ * another table leaves it (src/engine/duckdb/write-generations.ts).
+ */
+const cache = new WeakMap<Engine, Map<string, { generation: number; bytes: number; rows: number }>>();
+/** Most sizes kept per engine (the oldest go first). */
+const MAX_KEPT_SIZES = 10_000;
+
+/** Measurements of stored tables run so far, per engine (a test seam: a kept size runs none). */
+const scans = new WeakMap<Engine, number>();
+/** How many stored-table size measurements `e` has run (each is a scan of the table in DuckDB). */
+export function sizeScans(e: Engine): number {
+  return scans.get(e) ?? 0;
+}
 
 /** Logical bytes of the scanned columns of one stored table and its row count (views count 0). */
 async function tableBytes(e: Engine, s: ScannedTable): Promise<{ bytes: number; rows: number }> {
@@ -67,16 +80,22 @@ async function tableBytes(e: Engine, s: ScannedTable): Promise<{ bytes: number; 
   const cols = s.whole ? t.columns : t.columns.filter((c) => s.columns.includes(c.name));
   const sum = cols.length ? cols.map((c) => sizeExpr(quoteIdent(c.name), c.type)).join(' + ') : '0';
   const sql = `SELECT CAST(coalesce(sum(${sum}), 0) AS BIGINT), count(*) FROM ${quoteIdent(t.duckName)}`;
-  const generation = e.db.writeGeneration;
+  const tables = [t.duckName];
+  const generation = e.db.generations.of(tables);
   let c = cache.get(e);
-  if (!c || c.generation !== generation) cache.set(e, (c = { generation, sizes: new Map() }));
-  const hit = c.sizes.get(sql);
-  if (hit) return hit;
-  const r = await e.db.readAll(sql);
+  if (!c) cache.set(e, (c = new Map()));
+  const hit = c.get(sql);
+  if (hit && hit.generation === generation) return { bytes: hit.bytes, rows: hit.rows };
+  scans.set(e, sizeScans(e) + 1);
+  const r = await e.db.withReadScope(tables, () => e.db.readAll(sql));
   const [bytes, rows] = r.getRowsJS()[0];
   const out = { bytes: Number(bytes), rows: Number(rows) };
-  // Kept only when no write started or ended meanwhile.
-  if (e.db.writeGeneration === generation && c.sizes.size < 10_000) c.sizes.set(sql, out);
+  // Kept only when the table was not written meanwhile (no write started or ended).
+  if (e.db.generations.of(tables) === generation) {
+    c.delete(sql);
+    c.set(sql, { generation, ...out });
+    if (c.size > MAX_KEPT_SIZES) c.delete(c.keys().next().value!);
+  }
   return out;
 }
 

@@ -23,6 +23,7 @@ import type { MetaPersistence } from '../../catalog/store.js';
 import { BigQueryError } from '../../errors/errors.js';
 import { mapDuckDBError } from './duckdb-errors.js';
 import { PreparedStatements } from './prepared-statements.js';
+import { readScope, WriteGenerations, type WriteScope } from './write-generations.js';
 import { CursorPool, type ChunkCursor } from './cursor.js';
 import { currentInterrupter, interruptedError, runWithJsUdfs, type Interrupter } from './interrupts.js';
 import { duckMemoryLimit, openConnection, type DatabaseOptions } from './settings.js';
@@ -32,6 +33,7 @@ export { mapDuckDBError } from './duckdb-errors.js';
 export type { ChunkCursor } from './cursor.js';
 export { Interrupter, currentInterrupterSignal, runInterruptible, runWithJsUdfs } from './interrupts.js';
 export { duckMemoryLimit, type DatabaseOptions } from './settings.js';
+export type { WriteScope } from './write-generations.js';
 
 /** Connections opened with the database. */
 const POOL_SIZE = 4;
@@ -80,28 +82,44 @@ export class Database implements MetaPersistence {
   /** Writes are serialised (BigQuery queues DML per table; DuckDB's optimistic writes would conflict). */
   private writeChain: Promise<unknown> = Promise.resolve();
 
-  /**
-   * Bumped when a write starts and when it ends: a value read from the database at generation g
-   * is still current while the generation is g (job statistics cache table sizes by it).
-   */
-  writeGeneration = 0;
+  /** Write generations, per table (src/engine/duckdb/write-generations.ts). */
+  readonly generations = new WriteGenerations();
 
   /**
-   * Runs `f` after every earlier write finished. Reentrant: a write started inside `f` (same async
-   * context) runs at once, so one statement can hold the write turn across several writes (time
-   * travel keeps the table's previous version in the same turn, src/engine/history.ts).
+   * Moves when any write starts and when it ends: a value read from the database at generation g
+   * is still current while the generation is g. Per-table generations: {@link generations}.
    */
-  serializeWrite<T>(f: () => Promise<T>, bumpsGeneration = true): Promise<T> {
-    if (writeTurn.getStore() === this) return f();
-    const g = () => {
-      if (!bumpsGeneration) return writeTurn.run(this, f);
-      this.writeGeneration++;
-      return writeTurn.run(this, f).finally(() => this.writeGeneration++);
+  get writeGeneration(): number {
+    return this.generations.now;
+  }
+
+  /**
+   * Runs `f` after every earlier write finished; `scope` is what it changes (WriteScope: `'all'`
+   * unless it names its tables). Reentrant: a write started inside `f` (same async context) runs
+   * at once, so one statement can hold the write turn across several writes (time travel keeps the
+   * table's previous version in the same turn, src/engine/history.ts); such a nested write counts
+   * as part of the turn's scope unless it names tables of its own.
+   */
+  serializeWrite<T>(f: () => Promise<T>, scope: WriteScope = 'all'): Promise<T> {
+    const bumped = (run: () => Promise<T>) => {
+      this.generations.begin(scope);
+      return run().finally(() => this.generations.end(scope));
     };
+    if (writeTurn.getStore() === this) return Array.isArray(scope) ? bumped(f) : f();
+    const g = () => bumped(() => writeTurn.run(this, f));
     const next = this.writeChain.then(g, g);
     // The chain only orders writes: each write's failure reaches its own caller through `next`.
     this.writeChain = next.catch(() => undefined);
     return next;
+  }
+
+  /**
+   * Runs `f` with its reads naming `tables` (DuckDB names): the statements it prepares are kept
+   * until one of those tables (or anything) is written, not until any write (prepared-statements.ts).
+   * The caller vouches that `f`'s SQL reads no other table.
+   */
+  withReadScope<T>(tables: readonly string[], f: () => Promise<T>): Promise<T> {
+    return readScope.run(tables, f);
   }
   private waiters: ((c: DuckDBConnection) => void)[] = [];
 
@@ -208,7 +226,7 @@ export class Database implements MetaPersistence {
       } catch (e) {
         throw mapDuckDBError(e, this.log);
       }
-    }), !metadataOnly);
+    }), metadataOnly ? 'none' : 'all');
   }
 
   /**
@@ -267,7 +285,7 @@ export class Database implements MetaPersistence {
   private async runPrepared<T>(sql: string, run: (p: DuckDBPreparedStatement) => Promise<T>, unprepared: (c: DuckDBConnection) => Promise<T>): Promise<T> {
     return this.withConnection(async (c) => {
       try {
-        return await this.prepared.run(c, sql, run, unprepared, this.writeGeneration);
+        return await this.prepared.run(c, sql, run, unprepared, this.generations.of(readScope.getStore()));
       } catch (e) {
         throw mapDuckDBError(e, this.log);
       }

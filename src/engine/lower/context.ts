@@ -20,6 +20,8 @@ export interface BoundTable {
   columns: string[];
   /** The stored table's columns (type parameters, defaults) when the relation is a table. */
   schema?: Column[];
+  /** Columns (stored names) DuckDB's statistics show hold no NULL now (src/engine/column-stats.ts). */
+  nonNull?: ReadonlySet<string>;
 }
 
 /** A query parameter value with its type. */

@@ -8,7 +8,8 @@
  * rewrite of `ROW_NUMBER() OVER (PARTITION BY p ORDER BY x) <= n` (DuckDB's TopNWindowElimination
  * accepts NULLS LAST keys only) and sorts get slower. For a key that cannot be NULL both orders are
  * the same, so the lowering writes NULLS LAST there. What is known not to be NULL, per scan:
- * - REQUIRED columns of a stored table (the catalog's field mode);
+ * - REQUIRED columns of a stored table (the catalog's field mode), and columns DuckDB's statistics
+ *   show hold no NULL at the time of the query (src/engine/column-stats.ts, bound per statement);
  * - non-NULL literals; COUNT, COUNT(*), ROW_NUMBER, RANK… outputs; arithmetic and a few scalar
  *   functions of non-NULL arguments (they raise errors rather than return NULL);
  * - elements of GENERATE_ARRAY / GENERATE_DATE_ARRAY / GENERATE_TIMESTAMP_ARRAY and UNNEST offsets
@@ -96,10 +97,11 @@ function compute(n: Node, ctx: LowerContext): Set<string> {
   switch (n.kind) {
     case 'TableScan': {
       const out = new Set<string>();
-      const schema = ctx.tables.get(String(n.table?.serializationId ?? '0'))?.schema;
+      const b = ctx.tables.get(String(n.table?.serializationId ?? '0'));
       const idx: string[] = n.columnIndexList ?? [];
       (n.columnList ?? []).forEach((c: Node, i: number) => {
-        if (schema?.[Number(idx[i] ?? i)]?.required) out.add(String(c.columnId));
+        const col = b?.schema?.[Number(idx[i] ?? i)];
+        if (col?.required || (col && b?.nonNull?.has(col.name))) out.add(String(c.columnId));
       });
       return out;
     }

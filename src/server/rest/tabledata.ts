@@ -128,7 +128,7 @@ export function tabledataRoutes(app: FastifyInstance, ctx: RestContext): void {
     await ctx.engine.db.serializeWrite(async () => {
       await insertValues(ctx.engine, t, added, t.columns.some(isPicosColumn) ? addedPicos : undefined);
       await noteStreamedRows(ctx.engine, t, added.length, streamedRowBytes(t, added));
-    });
+    }, [t.duckName]);
     rememberInsertIds(t, goodIds);
     const out: Record<string, unknown> = { kind: 'bigquery#tableDataInsertAllResponse' };
     if (errors.length) out.insertErrors = errors;
