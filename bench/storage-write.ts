@@ -84,7 +84,7 @@ export function serializeBatches(rows: Row[]): Uint8Array[][] {
 }
 
 /** Every AppendRowsRequest of a raw run, encoded (offsets when `withOffsets`). */
-function encodeRequests(stream: string, batches: Uint8Array[][], withOffsets: boolean): Buffer[] {
+export function encodeRequests(stream: string, batches: Uint8Array[][], withOffsets: boolean): Buffer[] {
   const { request } = storageTypes();
   let offset = 0;
   return batches.map((serializedRows, i) => {
@@ -100,7 +100,7 @@ function encodeRequests(stream: string, batches: Uint8Array[][], withOffsets: bo
  * AppendRows requests carrying `rows` as Arrow record batches of BATCH rows (apache-arrow's IPC
  * stream format: the first request also carries the schema message as `writerSchema`).
  */
-function encodeArrowRequests(stream: string, rows: Row[]): Buffer[] {
+export function encodeArrowRequests(stream: string, rows: Row[]): Buffer[] {
   const { request } = storageTypes();
   const out: Buffer[] = [];
   for (let i = 0; i < rows.length; i += BATCH) {
@@ -127,7 +127,7 @@ function encodeArrowRequests(stream: string, rows: Row[]): Buffer[] {
 }
 
 /** Writes pre-encoded AppendRows requests on one bidi call (IN_FLIGHT at a time); resolves with the ms from first write to last answer. */
-async function rawAppend(address: string, requests: Buffer[]): Promise<number> {
+export async function rawAppend(address: string, requests: Buffer[]): Promise<number> {
   const { response } = storageTypes();
   const client = new grpc.Client(address, grpc.credentials.createInsecure());
   const call = client.makeBidiStreamRequest(

@@ -25,8 +25,9 @@ import type { Logger } from '../../config/logger.js';
 import { BigQueryError } from '../../errors/errors.js';
 import type { Column } from '../../types/schema.js';
 import { arrowRowDecoder } from '../../wire/write-arrow-rows.js';
+import { columnarArrowDecoder, columnarProtoDecoder, type ColumnarWriteDecoder } from '../../wire/write-rows-columnar.js';
 import { protoRowDecoder, type DecodedWriteRows, type MissingValueInterpretation, type WriteRowDecoder, type WriteRowOptions } from '../../wire/write-rows.js';
-import type { AppendOutcome, WriteStreams, WriteTarget } from '../../engine/storage-write.js';
+import type { AppendOutcome, AppendPart, WriteStreams, WriteTarget } from '../../engine/storage-write.js';
 import { storageTableSchema } from './write-schema.js';
 import { rpcStatusOf, writeStatusOf } from './write-status.js';
 
@@ -101,7 +102,7 @@ function rowOptionsOf(req: Msg): WriteRowOptions {
  * request's `arrowRows.rows.serializedRecordBatch` decoded as one batch): src/wire/write-arrow-rows.ts.
  * @throws BigQueryError invalid for a schema that does not fit the table (BigQuery's texts).
  */
-function arrowDecoderOf(serializedSchema: Uint8Array, columns: Column[]): WriteRowDecoder {
+function arrowDecoderOf(serializedSchema: Uint8Array, columns: Column[]): ReturnType<typeof arrowRowDecoder> {
   return arrowRowDecoder(serializedSchema, columns);
 }
 
@@ -110,7 +111,7 @@ interface Prepared {
   w: WriteTarget;
   response?: Msg;
   out?: Msg;
-  rows?: DecodedWriteRows['rows'];
+  rows?: AppendPart['rows'];
   offset?: number;
 }
 
@@ -129,7 +130,8 @@ export function appendRowsConnection(streams: WriteStreams, call: grpc.ServerDup
   let closed = false;
   let target: WriteTarget | undefined;
   let descriptor: { key: string; value: unknown } | undefined;
-  let decoder: { key: string; decoder: WriteRowDecoder } | undefined;
+  // The row decoder of the writer schema, and its columnar fast path when the table allows one.
+  let decoder: { key: string; decoder: WriteRowDecoder; columnar?: ColumnarWriteDecoder } | undefined;
   // The table schema this connection's writer knows, and the columns array it was read from.
   let known: { ref: readonly Column[]; key: string } | undefined;
 
@@ -171,8 +173,14 @@ export function appendRowsConnection(streams: WriteStreams, call: grpc.ServerDup
       const batch = arrow.rows?.serializedRecordBatch as Uint8Array | undefined;
       try {
         const key = `${descriptor.key}\n${columnsKey(columns)}`;
-        if (decoder?.key !== key) decoder = { key, decoder: arrowDecoderOf(descriptor.value as Uint8Array, columns) };
-        return finish(w, out, await decodeSliced(decoder.decoder, batch?.length ? [batch] : [], rowOptionsOf(req)), offset);
+        if (decoder?.key !== key) {
+          const d = arrowDecoderOf(descriptor.value as Uint8Array, columns);
+          decoder = { key, decoder: d, columnar: columnarArrowDecoder(descriptor.value as Uint8Array, d.arrowSchema, columns) };
+        }
+        const serialized = batch?.length ? [batch] : [];
+        const cols = serialized.length ? await decoder.columnar?.decode(serialized, rowOptionsOf(req)) : undefined;
+        if (cols) return { w, out, rows: cols, offset };
+        return finish(w, out, await decodeSliced(decoder.decoder, serialized, rowOptionsOf(req)), offset);
       } catch (e) {
         const err = e instanceof BigQueryError ? e : BigQueryError.invalidWriteRequest(`Failed to parse arrow_rows: ${(e as Error).message}`);
         return { w, response: { ...out, error: rpcStatusOf(err) } };
@@ -188,7 +196,8 @@ export function appendRowsConnection(streams: WriteStreams, call: grpc.ServerDup
     const decoderKey = `${descriptor.key}\n${columnsKey(columns)}`;
     if (decoder?.key !== decoderKey) {
       try {
-        decoder = { key: decoderKey, decoder: protoRowDecoder(descriptor.value, columns) };
+        const d = protoRowDecoder(descriptor.value, columns);
+        decoder = { key: decoderKey, decoder: d, columnar: d.protoType && columnarProtoDecoder(d.protoType, columns) };
       } catch (e) {
         // The decoders' schema errors are BigQuery's INVALID_ARGUMENT texts (src/errors/write-row-errors.ts).
         if (e instanceof BigQueryError) throw e;
@@ -198,6 +207,8 @@ export function appendRowsConnection(streams: WriteStreams, call: grpc.ServerDup
     const serialized = (proto.rows?.serializedRows ?? []) as Uint8Array[];
     let decoded: DecodedWriteRows;
     try {
+      const cols = serialized.length ? await decoder.columnar?.decode(serialized, rowOptionsOf(req)) : undefined;
+      if (cols) return { w, out, rows: cols, offset };
       decoded = await decodeSliced(decoder.decoder, serialized, rowOptionsOf(req));
     } catch (e) {
       const err = e instanceof BigQueryError ? e : BigQueryError.invalidWriteRequest(`Failed to parse proto_rows: ${(e as Error).message}`);
