@@ -27,7 +27,7 @@ import protobuf from 'protobufjs';
 import descriptorExt from 'protobufjs/ext/descriptor/index.js';
 import { startEmulator } from '../src/server/server.js';
 import { protoRowDecoder } from '../src/wire/write-rows.js';
-import { ensureFreshBuild, spawnEmulator, type Spawned } from './process.js';
+import { cpuMsOfTree, ensureFreshBuild, spawnEmulator, type Spawned } from './process.js';
 import { Target } from './target.js';
 
 const require = createRequire(import.meta.url);
@@ -190,12 +190,13 @@ function jsonEncodeMs(rows: Row[]): number {
   return performance.now() - t0;
 }
 
-/** DuckDB's appender: `rows` into a fresh in-memory table, one transaction, ms. */
-async function duckAppenderMs(rows: Row[]): Promise<number> {
+/** DuckDB's appender: `rows` into a fresh in-memory table, one transaction; wall ms and this process's CPU ms. */
+async function duckAppenderMs(rows: Row[]): Promise<{ ms: number; cpu: number }> {
   const duck = await DuckDBInstance.create(':memory:');
   const c = await duck.connect();
   try {
     await c.run('CREATE TABLE t (id BIGINT, f DOUBLE, s VARCHAR)');
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     await c.run('BEGIN TRANSACTION');
     const a = await c.createAppender('t');
@@ -208,7 +209,9 @@ async function duckAppenderMs(rows: Row[]): Promise<number> {
     a.flushSync();
     a.closeSync();
     await c.run('COMMIT');
-    return performance.now() - t0;
+    const ms = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    return { ms, cpu: (cpu.user + cpu.system) / 1000 };
   } finally {
     c.closeSync();
     duck.closeSync();
@@ -243,16 +246,32 @@ export async function eventLoopStallMs(batches: Uint8Array[][]): Promise<number>
 
 const rate = (n: number, ms: number) => `${((n / ms) * 1000 / 1e6).toFixed(2)} M`;
 
-/** Runs the Storage Write cases on `rows` rows; returns the markdown report. */
-export async function runStorageWriteBench(opts: { rows: number; log: (s: string) => void }): Promise<string> {
-  const { rows: n, log } = opts;
-  if (ensureFreshBuild()) log('src/ was newer than dist/: built it first (npm run build)');
-  const rows = rowsOf(n);
-  log(`write: serializing ${n} rows (client side, untimed)…`);
-  const batches = serializeBatches(rows);
+/** Wall and server CPU ms of one case (CPU: /proc utime + stime of the emulator's process tree, 10 ms ticks). */
+interface Timed {
+  ms: number;
+  cpu: number;
+}
+
+/** The server-side cases on one spawned emulator (the checkout at `root`). */
+interface ServerCases {
+  rawDefault: Timed;
+  rawCommitted: Timed;
+  rawArrow: Timed;
+  json: Timed;
+  counts: Record<string, unknown>;
+}
+
+/** Raw proto (_default, COMMITTED with offsets), raw Arrow and JSONWriter appends of `rows` to an emulator spawned from `root`. */
+async function serverCases(rows: Row[], batches: Uint8Array[][], log: (s: string) => void, root?: string): Promise<ServerCases> {
   let emu: Spawned | undefined;
   try {
-    emu = await spawnEmulator();
+    emu = await spawnEmulator(30_000, root);
+    const pid = emu.child.pid!;
+    const timed = async (f: () => Promise<number>): Promise<Timed> => {
+      const cpu0 = cpuMsOfTree(pid);
+      const ms = await f();
+      return { ms, cpu: cpuMsOfTree(pid) - cpu0 };
+    };
     const target = new Target('bqemu', emu.url, emu.projectId, 'sw_bench');
     await target.bq.createDataset('sw_bench');
     const tableName = (t: string) => `projects/${emu!.projectId}/datasets/sw_bench/tables/${t}`;
@@ -262,50 +281,84 @@ export async function runStorageWriteBench(opts: { rows: number; log: (s: string
     await rawAppend(address, encodeRequests(`${tableName('warm')}/streams/_default`, batches.slice(0, 1), false));
     await jsonWriterAppend(emu.grpcPort, tableName('warm'), rows.slice(0, BATCH));
     const rawDefaultReq = encodeRequests(`${tableName('raw_default')}/streams/_default`, batches, false);
-    const rawDefault = await rawAppend(address, rawDefaultReq);
-    log(`  raw AppendRows, _default: ${rawDefault.toFixed(0)} ms`);
+    const rawDefault = await timed(() => rawAppend(address, rawDefaultReq));
+    log(`  raw AppendRows, _default: ${rawDefault.ms.toFixed(0)} ms, server CPU ${rawDefault.cpu} ms`);
     const writeGapic = new managedwriter.WriterClient({ servicePath: '127.0.0.1', port: emu.grpcPort, sslCreds: grpc.credentials.createInsecure(), projectId: P, authClient: new PassThroughClient() as never });
     const committed = await writeGapic.createWriteStream({ streamType: managedwriter.CommittedStream, destinationTable: tableName('raw_committed') });
     writeGapic.close();
-    const rawCommitted = await rawAppend(address, encodeRequests(committed, batches, true));
-    log(`  raw AppendRows, COMMITTED with offsets: ${rawCommitted.toFixed(0)} ms`);
+    const committedReq = encodeRequests(committed, batches, true);
+    const rawCommitted = await timed(() => rawAppend(address, committedReq));
+    log(`  raw AppendRows, COMMITTED with offsets: ${rawCommitted.ms.toFixed(0)} ms, server CPU ${rawCommitted.cpu} ms`);
     const arrowReq = encodeArrowRequests(`${tableName('raw_arrow')}/streams/_default`, rows);
-    const rawArrow = await rawAppend(address, arrowReq);
-    log(`  raw AppendRows, Arrow batches, _default: ${rawArrow.toFixed(0)} ms`);
-    const json = await jsonWriterAppend(emu.grpcPort, tableName('json'), rows);
-    const encode = jsonEncodeMs(rows);
-    log(`  JSONWriter: ${json.toFixed(0)} ms (client encoding alone ${encode.toFixed(0)} ms)`);
+    const rawArrow = await timed(() => rawAppend(address, arrowReq));
+    log(`  raw AppendRows, Arrow batches, _default: ${rawArrow.ms.toFixed(0)} ms, server CPU ${rawArrow.cpu} ms`);
+    const json = await timed(() => jsonWriterAppend(emu!.grpcPort, tableName('json'), rows));
+    log(`  JSONWriter: ${json.ms.toFixed(0)} ms, server CPU ${json.cpu} ms`);
     const counts = await target.query(`SELECT (SELECT COUNT(*) FROM sw_bench.json) AS j, (SELECT COUNT(*) FROM sw_bench.raw_default) AS d, (SELECT COUNT(*) FROM sw_bench.raw_committed) AS c, (SELECT COUNT(*) FROM sw_bench.raw_arrow) AS a`);
-    const appender = await duckAppenderMs(rows);
-    log(`  DuckDB appender: ${appender.toFixed(0)} ms`);
-    const decode = decodeMs(batches);
-    log(`  decoder alone (src/wire/write-rows.ts): ${decode.toFixed(0)} ms`);
-    const stall = await eventLoopStallMs(batches);
-    log(`  event loop, in-process emulator: longest stall ${stall.toFixed(1)} ms`);
-    const serverJson = Math.max(json - encode, 1);
-    const best = Math.min(rawDefault, rawCommitted);
-    const check = (ok: boolean) => (ok ? 'met' : 'MISSED');
-    return [
-      `| case | rows | ms | rows/s | × DuckDB appender |`,
-      `|---|---|---|---|---|`,
-      `| raw AppendRows, pre-serialised proto rows, _default stream (server side) | ${n} | ${rawDefault.toFixed(0)} | ${rate(n, rawDefault)} | ${(rawDefault / appender).toFixed(2)}× |`,
-      `| raw AppendRows, pre-serialised proto rows, COMMITTED stream with offsets (server side) | ${n} | ${rawCommitted.toFixed(0)} | ${rate(n, rawCommitted)} | ${(rawCommitted / appender).toFixed(2)}× |`,
-      `| raw AppendRows, Arrow record batches, _default stream (server side) | ${n} | ${rawArrow.toFixed(0)} | ${rate(n, rawArrow)} | ${(rawArrow / appender).toFixed(2)}× |`,
-      `| JSONWriter, _default stream, end to end | ${n} | ${json.toFixed(0)} | ${rate(n, json)} | ${(json / appender).toFixed(2)}× |`,
-      `| JSONWriter minus its client encoding (${encode.toFixed(0)} ms) | ${n} | ${serverJson.toFixed(0)} | ${rate(n, serverJson)} | ${(serverJson / appender).toFixed(2)}× |`,
-      `| DuckDB appender, same rows, one transaction | ${n} | ${appender.toFixed(0)} | ${rate(n, appender)} | 1.00× |`,
-      `| the server's decoder alone (src/wire/write-rows.ts, no gRPC, no DuckDB) | ${n} | ${decode.toFixed(0)} | ${rate(n, decode)} | – |`,
-      '',
-      `Rows in the tables afterwards: ${JSON.stringify(counts[0])}. Batches of ${BATCH} rows, ${IN_FLIGHT} appends in flight.`,
-      '',
-      'Targets:',
-      `- ≥ 1M rows/s server-side for proto batches: ${rate(n, best)} — ${check((n / best) * 1000 >= 1e6)}`,
-      `- ≥ 1M rows/s server-side for Arrow batches: ${rate(n, rawArrow)} — ${check((n / rawArrow) * 1000 >= 1e6)}`,
-      `- ≤ 2× DuckDB's appender: ${(best / appender).toFixed(2)}× — ${check(best <= 2 * appender)}`,
-      `- event loop never blocked > ~50 ms (in-process emulator, raw appends of ${n} rows, 5 ms timer): longest ${stall.toFixed(1)} ms — ${check(stall <= 50)}`,
-      `- decoder share of the raw _default append: ${((decode / rawDefault) * 100).toFixed(0)}%`,
-    ].join('\n');
+    return { rawDefault, rawCommitted, rawArrow, json, counts: counts[0] as Record<string, unknown> };
   } finally {
     await emu?.stop();
   }
+}
+
+/**
+ * Runs the Storage Write cases on `rows` rows; returns the markdown report. `baseline`: another
+ * checkout (built: `npm run build` there) whose emulator runs the same server-side cases first, in
+ * the same run, for a before/after pair (`BQEMU_WRITE_BASELINE=/path npm run bench -- --only write`).
+ */
+export async function runStorageWriteBench(opts: { rows: number; log: (s: string) => void; baseline?: string }): Promise<string> {
+  const { rows: n, log } = opts;
+  const baseline = opts.baseline ?? process.env.BQEMU_WRITE_BASELINE;
+  if (ensureFreshBuild()) log('src/ was newer than dist/: built it first (npm run build)');
+  const rows = rowsOf(n);
+  log(`write: serializing ${n} rows (client side, untimed)…`);
+  const batches = serializeBatches(rows);
+  let before: ServerCases | undefined;
+  if (baseline) {
+    log(`write: baseline ${baseline}`);
+    before = await serverCases(rows, batches, log, baseline);
+  }
+  log('write: this checkout');
+  const now = await serverCases(rows, batches, log);
+  const encode = jsonEncodeMs(rows);
+  log(`  JSONWriter's client encoding alone ${encode.toFixed(0)} ms`);
+  const appender = await duckAppenderMs(rows);
+  log(`  DuckDB appender: ${appender.ms.toFixed(0)} ms, CPU ${appender.cpu.toFixed(0)} ms`);
+  const decode = decodeMs(batches);
+  log(`  decoder alone (src/wire/write-rows.ts): ${decode.toFixed(0)} ms`);
+  const stall = await eventLoopStallMs(batches);
+  log(`  event loop, in-process emulator: longest stall ${stall.toFixed(1)} ms`);
+  const check = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  const line = (label: string, t: Timed) =>
+    `| ${label} | ${n} | ${t.ms.toFixed(0)} | ${rate(n, t.ms)} | ${(t.ms / appender.ms).toFixed(2)}× | ${t.cpu.toFixed(0)} | ${rate(n, t.cpu)} | ${(t.cpu / appender.cpu).toFixed(2)}× |`;
+  const lines = (tag: string, c: ServerCases) => {
+    const serverJson = { ms: Math.max(c.json.ms - encode, 1), cpu: c.json.cpu };
+    return [
+      line(`${tag}raw AppendRows, pre-serialised proto rows, _default stream`, c.rawDefault),
+      line(`${tag}raw AppendRows, pre-serialised proto rows, COMMITTED stream with offsets`, c.rawCommitted),
+      line(`${tag}raw AppendRows, Arrow record batches, _default stream`, c.rawArrow),
+      line(`${tag}JSONWriter, _default stream, end to end (server CPU: the emulator's)`, c.json),
+      line(`${tag}JSONWriter minus its client encoding (${encode.toFixed(0)} ms)`, serverJson),
+    ];
+  };
+  const best = now.rawDefault.cpu <= now.rawCommitted.cpu ? now.rawDefault : now.rawCommitted;
+  const bestWall = Math.min(now.rawDefault.ms, now.rawCommitted.ms);
+  return [
+    `| case | rows | wall ms | rows/s (wall) | × appender (wall) | server CPU ms | rows per server CPU-s | × appender (CPU) |`,
+    `|---|---|---|---|---|---|---|---|`,
+    ...(before ? lines('before: ', before) : []),
+    ...lines(before ? 'after: ' : '', now),
+    `| DuckDB appender, same rows, one transaction (CPU: this process) | ${n} | ${appender.ms.toFixed(0)} | ${rate(n, appender.ms)} | 1.00× | ${appender.cpu.toFixed(0)} | ${rate(n, appender.cpu)} | 1.00× |`,
+    `| the server's row decoder alone (src/wire/write-rows.ts, no gRPC, no DuckDB) | ${n} | ${decode.toFixed(0)} | ${rate(n, decode)} | – | – | – | – |`,
+    '',
+    `Rows in the tables afterwards: ${JSON.stringify(now.counts)}${before ? ` (baseline ${JSON.stringify(before.counts)})` : ''}. Batches of ${BATCH} rows, ${IN_FLIGHT} appends in flight.`,
+    'Server CPU: user + system time of the spawned emulator and its children over the case (all threads: V8, GC, DuckDB), a measure that, unlike the wall time, barely depends on the machine\'s load.',
+    '',
+    'Targets (server CPU; wall in brackets):',
+    `- ≥ 1M rows/s server-side for proto batches: ${rate(n, best.cpu)} (${rate(n, bestWall)}) — ${check((n / best.cpu) * 1000 >= 1e6)}`,
+    `- ≥ 1M rows/s server-side for Arrow batches: ${rate(n, now.rawArrow.cpu)} (${rate(n, now.rawArrow.ms)}) — ${check((n / now.rawArrow.cpu) * 1000 >= 1e6)}`,
+    `- ≤ 2× DuckDB's appender: ${(best.cpu / appender.cpu).toFixed(2)}× (${(bestWall / appender.ms).toFixed(2)}×) — ${check(best.cpu <= 2 * appender.cpu)}`,
+    `- event loop never blocked > ~50 ms (in-process emulator, raw appends of ${n} rows, 5 ms timer): longest ${stall.toFixed(1)} ms — ${check(stall <= 50)}`,
+    `- row decoder share of the raw _default append (wall): ${((decode / now.rawDefault.ms) * 100).toFixed(0)}%`,
+  ].join('\n');
 }

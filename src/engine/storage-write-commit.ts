@@ -21,6 +21,9 @@ import { ident } from './lower/context.js';
 /** Rows per `INSERT … VALUES` statement when some column is not a plain scalar (as dml-values.ts). */
 const VALUES_BATCH = 1_000;
 
+/** Rows appended (in whole batches) between two yields to the event loop. */
+const APPEND_YIELD_ROWS = 8_192;
+
 /** One request's rows: an array of rows in `columns` order (`undefined` = the column's DEFAULT), or columns (src/wire/write-rows-columnar.ts). */
 export type RowBatch = readonly (Value | undefined)[][] | WriteColumnBatch;
 
@@ -50,7 +53,14 @@ export async function appendWithMeta(e: Engine, duckName: string, columns: Colum
         if (total && fns) {
           appender = await c.createAppender(duckName);
           const types = columns.map((c) => c.type);
+          // A yield between batches once APPEND_YIELD_ROWS rows were appended since the last one.
+          let since = 0;
           for (const b of batches) {
+            if (since >= APPEND_YIELD_ROWS) {
+              await new Promise<void>((r) => setImmediate(r));
+              since = 0;
+            }
+            since += b.length;
             if (!isWriteColumnBatch(b)) await appendSliced(appender, types, fns, [b]);
             else if (!(await appendColumns(appender, b))) await appendSliced(appender, types, fns, [columnBatchRows(b)]);
           }
@@ -106,7 +116,7 @@ const VECTOR_TYPE: Record<WriteColumnBatch['columns'][number]['kind'], DuckDBTyp
 };
 
 /** Data chunks (of DuckDB's vector size) appended between two yields to the event loop (~1 ms each for three columns). */
-const CHUNKS_PER_SLICE = 8;
+const CHUNKS_PER_SLICE = 4;
 
 /** The typed array a numeric vector of `@duckdb/node-api` fills before `flush()` (its `items`), when it has one of `length` items. */
 function vectorItems(vec: DuckDBVector, length: number): BigInt64Array | Float64Array | undefined {
