@@ -17,7 +17,7 @@
  * presence, see write-rows.ts), a NULL Arrow cell is a missing value.
  */
 import os from 'node:os';
-import type protobuf from 'protobufjs';
+import protobuf from 'protobufjs';
 import { DataType, RecordBatchReader, Type, type Data, type Schema } from 'apache-arrow';
 import type { Column } from '../types/schema.js';
 import { treeHasParams } from '../types/type-params.js';
@@ -49,6 +49,12 @@ export interface ColumnarWriteDecoder {
    * element), yielding to the event loop every WRITE_DECODE_SLICE_ROWS rows.
    */
   decode(serialized: Uint8Array[], options?: WriteRowOptions): Promise<WriteColumnBatch | undefined>;
+  /**
+   * Proto rows only: decodes a serialized `ProtoRows` message (storage.proto: `repeated bytes
+   * serialized_rows = 1`) read straight from its bytes, each row message decoded by protobufjs
+   * where it lies — no per-row buffer — yielding like `decode`.
+   */
+  decodeProtoRows?(protoRows: Uint8Array, options?: WriteRowOptions): Promise<WriteColumnBatch | undefined>;
 }
 
 type FastKind = WriteColumnValues['kind'];
@@ -91,10 +97,10 @@ function finish(cols: WriteColumnValues[], valid: Uint8Array[], n: number): Writ
  * Whether the request's missing values allow the fast path: every column's missing value is NULL
  * (not its DEFAULT); returns the REQUIRED columns (a row leaving one unset needs the row path).
  */
-function nullFill(columns: Column[], options: WriteRowOptions | undefined): Set<number> | undefined {
+function nullFill(columns: Column[], options: WriteRowOptions | undefined): number[] | undefined {
   const fill = missingFill(columns, options);
   if (fill.values.some((v, i) => v === undefined && !fill.required.includes(i))) return undefined;
-  return new Set(fill.required);
+  return fill.required;
 }
 
 const PROTO_FOR: Record<FastKind, ReadonlySet<string>> = {
@@ -103,6 +109,8 @@ const PROTO_FOR: Record<FastKind, ReadonlySet<string>> = {
   BOOL: new Set(['bool']),
   STRING: new Set(['string']),
 };
+/** `ProtoRows.serialized_rows` (field 1, wire type 2: length-delimited) as a tag. */
+const SERIALIZED_ROWS_TAG = (1 << 3) | 2;
 const INT64_WIRE = new Set(['int64', 'sint64', 'sfixed64']);
 const UINT32_WIRE = new Set(['uint32', 'fixed32']);
 
@@ -131,56 +139,89 @@ export function columnarProtoDecoder(type: protobuf.Type, columns: Column[]): Co
     slots.push({ key: f.name, col, store });
   }
   const hasOwn = Object.prototype.hasOwnProperty;
-  return {
-    async decode(serialized, options) {
-      const required = nullFill(columns, options);
-      if (!required) return undefined;
-      const n = serialized.length;
-      const { cols, valid } = allocate(kinds, n);
-      const words = cols.map((c) => (c.kind === 'INT64' ? new Int32Array(c.values.buffer) : undefined));
-      for (let r = 0; r < n; r++) {
-        if (r > 0 && r % WRITE_DECODE_SLICE_ROWS === 0) await yieldToLoop();
-        let msg: Record<string, unknown>;
-        try {
-          msg = type.decode(serialized[r]!) as unknown as Record<string, unknown>;
-        } catch {
-          return undefined;
-        }
-        for (let k = 0; k < slots.length; k++) {
-          const s = slots[k]!;
-          if (!hasOwn.call(msg, s.key)) continue;
-          const v = msg[s.key];
-          if (v === null || v === undefined) continue;
-          const c = cols[s.col]!;
-          valid[s.col]![r] = 1;
-          switch (s.store) {
-            case 0:
-              if (typeof v === 'object') {
-                const w = words[s.col]!;
-                w[2 * r] = (v as { low: number }).low;
-                w[2 * r + 1] = (v as { high: number }).high;
-              } else (c.values as BigInt64Array)[r] = BigInt(v as number | string);
-              break;
-            case 1:
-              words[s.col]![2 * r] = v as number;
-              words[s.col]![2 * r + 1] = (v as number) < 0 ? -1 : 0;
-              break;
-            case 2:
-              words[s.col]![2 * r] = (v as number) | 0;
-              break;
-            case 3:
-              (c.values as Float64Array)[r] = v as number;
-              break;
-            case 4:
-              (c.values as Uint8Array)[r] = v ? 1 : 0;
-              break;
-            default:
-              (c.values as (string | null)[])[r] = v as string;
-          }
-        }
-        for (const j of required) if (!valid[j]![r]) return undefined;
+  /** Decodes `n` rows, the r-th message given by `next(r)` (undefined: unparsable → the row path). */
+  const run = async (n: number, next: (r: number) => Record<string, unknown> | undefined, options: WriteRowOptions | undefined): Promise<WriteColumnBatch | undefined> => {
+    const required = nullFill(columns, options);
+    if (!required) return undefined;
+    const { cols, valid } = allocate(kinds, n);
+    const words = cols.map((c) => (c.kind === 'INT64' ? new Int32Array(c.values.buffer) : undefined));
+    // Per slot: its column's values, validity and int32 words (hoisted out of the row loop).
+    const slotValues = slots.map((s) => cols[s.col]!.values as BigInt64Array | Float64Array | Uint8Array | (string | null)[]);
+    const slotValid = slots.map((s) => valid[s.col]!);
+    const slotWords = slots.map((s) => words[s.col]);
+    for (let r = 0; r < n; r++) {
+      if (r > 0 && r % WRITE_DECODE_SLICE_ROWS === 0) await yieldToLoop();
+      let msg: Record<string, unknown> | undefined;
+      try {
+        msg = next(r);
+      } catch {
+        return undefined;
       }
-      return finish(cols, valid, n);
+      if (!msg) return undefined;
+      for (let k = 0; k < slots.length; k++) {
+        const s = slots[k]!;
+        if (!hasOwn.call(msg, s.key)) continue;
+        const v = msg[s.key];
+        if (v === null || v === undefined) continue;
+        const values = slotValues[k]!;
+        slotValid[k]![r] = 1;
+        switch (s.store) {
+          case 0:
+            if (typeof v === 'object') {
+              const w = slotWords[k]!;
+              w[2 * r] = (v as { low: number }).low;
+              w[2 * r + 1] = (v as { high: number }).high;
+            } else (values as BigInt64Array)[r] = BigInt(v as number | string);
+            break;
+          case 1:
+            slotWords[k]![2 * r] = v as number;
+            slotWords[k]![2 * r + 1] = (v as number) < 0 ? -1 : 0;
+            break;
+          case 2:
+            slotWords[k]![2 * r] = (v as number) | 0;
+            break;
+          case 3:
+            (values as Float64Array)[r] = v as number;
+            break;
+          case 4:
+            (values as Uint8Array)[r] = v ? 1 : 0;
+            break;
+          default:
+            (values as (string | null)[])[r] = v as string;
+        }
+      }
+      for (let j = 0; j < required.length; j++) if (!valid[required[j]!]![r]) return undefined;
+    }
+    return finish(cols, valid, n);
+  };
+  return {
+    decode: (serialized, options) => run(serialized.length, (r) => type.decode(serialized[r]!) as unknown as Record<string, unknown>, options),
+    async decodeProtoRows(protoRows, options) {
+      // ProtoRows on the wire: field 1 (length-delimited) once per row, read with protobufjs's Reader.
+      const reader = protobuf.Reader.create(protoRows);
+      let n = 0;
+      try {
+        while (reader.pos < reader.len) {
+          const tag = reader.uint32();
+          if (tag !== SERIALIZED_ROWS_TAG) return undefined;
+          reader.skip(reader.uint32());
+          n++;
+        }
+      } catch {
+        return undefined;
+      }
+      reader.pos = 0;
+      return run(
+        n,
+        () => {
+          reader.uint32();
+          const length = reader.uint32();
+          const end = reader.pos + length;
+          const msg = type.decode(reader, length) as unknown as Record<string, unknown>;
+          return reader.pos === end ? msg : undefined;
+        },
+        options,
+      );
     },
   };
 }

@@ -28,6 +28,7 @@ import { arrowRowDecoder } from '../../wire/write-arrow-rows.js';
 import { columnarArrowDecoder, columnarProtoDecoder, type ColumnarWriteDecoder } from '../../wire/write-rows-columnar.js';
 import { protoRowDecoder, type DecodedWriteRows, type MissingValueInterpretation, type WriteRowDecoder, type WriteRowOptions } from '../../wire/write-rows.js';
 import type { AppendOutcome, AppendPart, WriteStreams, WriteTarget } from '../../engine/storage-write.js';
+import { serializedRowsOf } from './protos.js';
 import { storageTableSchema } from './write-schema.js';
 import { rpcStatusOf, writeStatusOf } from './write-status.js';
 
@@ -204,11 +205,19 @@ export function appendRowsConnection(streams: WriteStreams, call: grpc.ServerDup
         throw BigQueryError.invalidWriteRequest(`Invalid proto_rows.writer_schema.proto_descriptor: ${(e as Error).message}`);
       }
     }
-    const serialized = (proto.rows?.serializedRows ?? []) as Uint8Array[];
+    // `protoRows.rows`: a serialized ProtoRows (protos.ts keeps it as bytes), or decoded (`serializedRows`).
+    const raw = proto.rows instanceof Uint8Array ? proto.rows : undefined;
     let decoded: DecodedWriteRows;
     try {
-      const cols = serialized.length ? await decoder.columnar?.decode(serialized, rowOptionsOf(req)) : undefined;
-      if (cols) return { w, out, rows: cols, offset };
+      if (raw?.length && decoder.columnar?.decodeProtoRows) {
+        const cols = await decoder.columnar.decodeProtoRows(raw, rowOptionsOf(req));
+        if (cols) return { w, out, rows: cols, offset };
+      }
+      const serialized = raw ? serializedRowsOf(raw) : ((proto.rows?.serializedRows ?? []) as Uint8Array[]);
+      if (!raw && serialized.length && decoder.columnar) {
+        const cols = await decoder.columnar.decode(serialized, rowOptionsOf(req));
+        if (cols) return { w, out, rows: cols, offset };
+      }
       decoded = await decodeSliced(decoder.decoder, serialized, rowOptionsOf(req));
     } catch (e) {
       const err = e instanceof BigQueryError ? e : BigQueryError.invalidWriteRequest(`Failed to parse proto_rows: ${(e as Error).message}`);
