@@ -16,6 +16,7 @@
  * Values are the same the row decoders produce: a field is present when it is on the wire (proto2
  * presence, see write-rows.ts), a NULL Arrow cell is a missing value.
  */
+import { isAscii } from 'node:buffer';
 import os from 'node:os';
 import protobuf from 'protobufjs';
 import { DataType, RecordBatchReader, Type, type Data, type Schema } from 'apache-arrow';
@@ -272,7 +273,13 @@ function readArrowColumn(data: Data, c: WriteColumnValues, valid: Uint8Array, ba
     const o = data.valueOffsets as Int32Array;
     const bytes = data.values as Uint8Array;
     const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    for (let i = 0; i < n; i++) if (valid[base + i]) c.values[base + i] = buf.toString('utf8', o[start + i]!, o[start + i + 1]!);
+    const from = o[start]!;
+    const to = o[start + n]!;
+    if (isAscii(buf.subarray(from, to))) {
+      // ASCII: byte offsets are character offsets, so one decoded string is cut into the cells.
+      const text = buf.toString('latin1', from, to);
+      for (let i = 0; i < n; i++) if (valid[base + i]) c.values[base + i] = text.substring(o[start + i]! - from, o[start + i + 1]! - from);
+    } else for (let i = 0; i < n; i++) if (valid[base + i]) c.values[base + i] = buf.toString('utf8', o[start + i]!, o[start + i + 1]!);
   }
 }
 
