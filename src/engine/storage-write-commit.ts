@@ -140,7 +140,11 @@ async function appendColumns(a: DuckDBAppender, b: WriteColumnBatch): Promise<bo
   const dirty = b.columns.map(() => false);
   const size = 2048;
   for (let at = 0, k = 0; at < b.length; at += size, k++) {
-    if (k > 0 && k % CHUNKS_PER_SLICE === 0) await new Promise<void>((r) => setImmediate(r));
+    if (k > 0 && k % CHUNKS_PER_SLICE === 0) {
+      // The appender's rows go into the table's transaction-local storage a slice at a time.
+      a.flushSync();
+      await new Promise<void>((r) => setImmediate(r));
+    }
     const n = Math.min(size, b.length - at);
     chunk.rowCount = n;
     for (let j = 0; j < b.columns.length; j++) {
