@@ -142,23 +142,34 @@ export function columnarProtoDecoder(type: protobuf.Type, columns: Column[]): Co
   const hasOwn = Object.prototype.hasOwnProperty;
   /** Decodes `n` rows, the r-th message given by `next(r)` (undefined: unparsable → the row path). */
   const run = async (n: number, next: (r: number) => Record<string, unknown> | undefined, options: WriteRowOptions | undefined): Promise<WriteColumnBatch | undefined> => {
-    const required = nullFill(columns, options);
-    if (!required) return undefined;
+    const fillRequired = nullFill(columns, options);
+    if (!fillRequired) return undefined;
+    const required = fillRequired;
     const { cols, valid } = allocate(kinds, n);
     const words = cols.map((c) => (c.kind === 'INT64' ? new Int32Array(c.values.buffer) : undefined));
     // Per slot: its column's values, validity and int32 words (hoisted out of the row loop).
     const slotValues = slots.map((s) => cols[s.col]!.values as BigInt64Array | Float64Array | Uint8Array | (string | null)[]);
     const slotValid = slots.map((s) => valid[s.col]!);
     const slotWords = slots.map((s) => words[s.col]);
-    for (let r = 0; r < n; r++) {
-      if (r > 0 && r % WRITE_DECODE_SLICE_ROWS === 0) await yieldToLoop();
-      let msg: Record<string, unknown> | undefined;
+    for (let from = 0; from < n; from += WRITE_DECODE_SLICE_ROWS) {
+      if (from > 0) await yieldToLoop();
+      if (!decodeRange(from, Math.min(n, from + WRITE_DECODE_SLICE_ROWS))) return undefined;
+    }
+    return finish(cols, valid, n);
+
+    /** Rows [from, to) into the columns; false when one needs the row path. */
+    function decodeRange(from: number, to: number): boolean {
       try {
-        msg = next(r);
+        for (let r = from; r < to; r++) if (!decodeRow(r)) return false;
+        return true;
       } catch {
-        return undefined;
+        return false;
       }
-      if (!msg) return undefined;
+    }
+
+    function decodeRow(r: number): boolean {
+      const msg = next(r);
+      if (!msg) return false;
       for (let k = 0; k < slots.length; k++) {
         const s = slots[k]!;
         if (!hasOwn.call(msg, s.key)) continue;
@@ -191,9 +202,9 @@ export function columnarProtoDecoder(type: protobuf.Type, columns: Column[]): Co
             (values as (string | null)[])[r] = v as string;
         }
       }
-      for (let j = 0; j < required.length; j++) if (!valid[required[j]!]![r]) return undefined;
+      for (let j = 0; j < required.length; j++) if (!valid[required[j]!]![r]) return false;
+      return true;
     }
-    return finish(cols, valid, n);
   };
   return {
     decode: (serialized, options) => run(serialized.length, (r) => type.decode(serialized[r]!) as unknown as Record<string, unknown>, options),
