@@ -9,6 +9,8 @@
  * arrays must keep: int64 extremes, negative int32, uint32 above 2^31, explicit zeros (present on
  * the wire = a value, proto2 presence), unset fields (NULL), NULLs in some DuckDB chunks of 2,048
  * rows and not in the next, and a REQUIRED column left unset (the request refused, nothing written).
+ * Requests of 8 KB of rows and more are decoded in a worker thread (src/wire/write-rows-offthread.ts):
+ * the JSONWriter cases go that way, the small raw ones stay on the main thread.
  */
 import protobuf from 'protobufjs';
 import descriptorExt from 'protobufjs/ext/descriptor/index.js';
@@ -119,6 +121,19 @@ describe('JSONWriter into a flat table', () => {
       { k: 2100, v: null, f: null, s: null },
       { k: 4201, v: 8402, f: 4201 / 4, s: 's4201' },
       { k: 4999, v: 9998, f: 4999 / 4, s: 's4999' },
+    ]);
+    w.close();
+  });
+});
+
+describe('large requests (decoded in the worker thread)', () => {
+  it('non-ASCII strings and NULLs of a large JSONWriter append read back row for row', async () => {
+    await q(`CREATE TABLE ${D}.wide (k INT64, s STRING)`);
+    const w = await jsonWriter(client, t.bq, { projectId: P, dataset: D, table: 'wide' });
+    const rows = Array.from({ length: 2000 }, (_, k) => ({ k, s: k % 10 === 0 ? null : `ünïcödé ✓ ${k}` }));
+    expect((await result(w.appendRows(rows as never))).error ?? null).toBeNull();
+    expect(await q(`SELECT COUNT(*) n, COUNTIF(s IS NULL) sn, COUNTIF(s != CONCAT('ünïcödé ✓ ', CAST(k AS STRING))) sbad, SUM(k) ks FROM ${D}.wide`)).toEqual([
+      { n: 2000, sn: 200, sbad: 0, ks: 1999000 },
     ]);
     w.close();
   });

@@ -26,6 +26,7 @@ import { BigQueryError } from '../../errors/errors.js';
 import type { Column } from '../../types/schema.js';
 import { arrowRowDecoder } from '../../wire/write-arrow-rows.js';
 import { columnarArrowDecoder, columnarProtoDecoder, type ColumnarWriteDecoder } from '../../wire/write-rows-columnar.js';
+import { OFF_THREAD_MIN_BYTES, decodeProtoRowsOffThread } from '../../wire/write-rows-offthread.js';
 import { protoRowDecoder, type DecodedWriteRows, type MissingValueInterpretation, type WriteRowDecoder, type WriteRowOptions } from '../../wire/write-rows.js';
 import type { AppendOutcome, AppendPart, WriteStreams, WriteTarget } from '../../engine/storage-write.js';
 import { serializedRowsOf } from './protos.js';
@@ -210,7 +211,11 @@ export function appendRowsConnection(streams: WriteStreams, call: grpc.ServerDup
     let decoded: DecodedWriteRows;
     try {
       if (raw?.length && decoder.columnar?.decodeProtoRows) {
-        const cols = await decoder.columnar.decodeProtoRows(raw, rowOptionsOf(req));
+        // Large requests decode in the worker thread (src/wire/write-rows-offthread.ts).
+        const cols =
+          raw.length >= OFF_THREAD_MIN_BYTES
+            ? await decodeProtoRowsOffThread(decoder.key, descriptor.value, columns, rowOptionsOf(req), raw)
+            : await decoder.columnar.decodeProtoRows(raw, rowOptionsOf(req));
         if (cols) return { w, out, rows: cols, offset };
       }
       const serialized = raw ? serializedRowsOf(raw) : ((proto.rows?.serializedRows ?? []) as Uint8Array[]);
