@@ -135,6 +135,11 @@ describe('large requests (decoded in the worker thread)', () => {
     expect(await q(`SELECT COUNT(*) n, COUNTIF(s IS NULL) sn, COUNTIF(s != CONCAT('ünïcödé ✓ ', CAST(k AS STRING))) sbad, SUM(k) ks FROM ${D}.wide`)).toEqual([
       { n: 2000, sn: 200, sbad: 0, ks: 1999000 },
     ]);
+    // The streaming buffer's estimate by BigQuery's data sizes (INT64 8 bytes; STRING 2 + its UTF-8 bytes,
+    // https://cloud.google.com/bigquery/docs/storage_overview#data_size_calculation).
+    const [meta] = await t.bq.dataset(D).table('wide').getMetadata();
+    const expected = 2000 * 8 + rows.reduce((n, r) => n + (r.s === null ? 0 : 2 + Buffer.byteLength(r.s)), 0);
+    expect(meta.streamingBuffer?.estimatedBytes).toBe(String(expected));
     w.close();
   });
 });

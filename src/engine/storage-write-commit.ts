@@ -97,7 +97,11 @@ export function batchBytes(t: Pick<TableMeta, 'columns'>, b: RowBatch): number {
   let n = 0;
   for (const c of b.columns) {
     if (c.kind === 'STRING') {
-      for (const v of c.values) if (v !== null) n += 2 + Buffer.byteLength(v);
+      if (c.utf8Bytes !== undefined) {
+        let set = 0;
+        for (const v of c.values) if (v !== null) set++;
+        n += 2 * set + c.utf8Bytes;
+      } else for (const v of c.values) if (v !== null) n += 2 + Buffer.byteLength(v);
       continue;
     }
     let set = b.length;

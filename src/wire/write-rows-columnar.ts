@@ -30,7 +30,7 @@ export type WriteColumnValues =
   | { readonly kind: 'INT64'; readonly values: BigInt64Array; readonly valid?: Uint8Array }
   | { readonly kind: 'FLOAT64'; readonly values: Float64Array; readonly valid?: Uint8Array }
   | { readonly kind: 'BOOL'; readonly values: Uint8Array; readonly valid?: Uint8Array }
-  | { readonly kind: 'STRING'; readonly values: (string | null)[] };
+  | { readonly kind: 'STRING'; readonly values: (string | null)[]; /** UTF-8 bytes of the non-NULL values, when known. */ readonly utf8Bytes?: number };
 
 /** One request's rows as columns, in the table's column order. */
 export interface WriteColumnBatch {

@@ -69,7 +69,7 @@ function unpack(c: OffThreadColumn): WriteColumnValues {
     const text = buf.toString('latin1');
     for (let i = 0; i < n; i++) values[i] = c.valid[i] ? text.substring(c.offsets[i]!, c.offsets[i + 1]!) : null;
   } else for (let i = 0; i < n; i++) values[i] = c.valid[i] ? buf.toString('utf8', c.offsets[i]!, c.offsets[i + 1]!) : null;
-  return { kind: 'STRING', values };
+  return { kind: 'STRING', values, utf8Bytes: c.bytes.byteLength };
 }
 
 /**
