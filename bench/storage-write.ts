@@ -11,10 +11,13 @@
  *   on the `_default` stream and on a COMMITTED stream with offsets;
  *
  * next to DuckDB's appender in the same run (the same rows into a separate in-memory DuckDB, same
- * `@duckdb/node-api`, one transaction). Also the server's steps in this process without gRPC
- * (src/wire/write-rows.ts decoding of the same serialized rows; the DuckDB append), to show which
- * one bounds the rate, and the event loop's longest stall while an in-process emulator takes
- * the raw appends. Targets: ≥ 1M rows/s server-side for proto batches, ≤ 2× the appender.
+ * `@duckdb/node-api`, one transaction). Each server case reports its wall time and the emulator's
+ * CPU time (all its threads: the machine is shared, and CPU time barely depends on its load);
+ * `BQEMU_WRITE_BASELINE=<checkout>` runs the same server cases on another (built) checkout first,
+ * for a before/after pair in one run. Also the decoders alone in this process (the row decoder
+ * src/wire/write-rows.ts and the columnar one src/wire/write-rows-columnar.ts on the same rows),
+ * and the event loop's longest stall while an in-process emulator takes the raw appends.
+ * Targets: ≥ 1M rows/s server-side for proto and Arrow batches, ≤ 2× the appender.
  */
 import * as grpc from '@grpc/grpc-js';
 import { adapt, managedwriter } from '@google-cloud/bigquery-storage';
@@ -27,6 +30,7 @@ import protobuf from 'protobufjs';
 import descriptorExt from 'protobufjs/ext/descriptor/index.js';
 import { startEmulator } from '../src/server/server.js';
 import { protoRowDecoder } from '../src/wire/write-rows.js';
+import { columnarProtoDecoder } from '../src/wire/write-rows-columnar.js';
 import { cpuMsOfTree, ensureFreshBuild, spawnEmulator, type Spawned } from './process.js';
 import { Target } from './target.js';
 
@@ -72,6 +76,7 @@ function storageTypes() {
   return {
     request: root.lookupType('google.cloud.bigquery.storage.v1.AppendRowsRequest'),
     response: root.lookupType('google.cloud.bigquery.storage.v1.AppendRowsResponse'),
+    protoRows: root.lookupType('google.cloud.bigquery.storage.v1.ProtoRows'),
   };
 }
 
@@ -226,6 +231,16 @@ function decodeMs(batches: Uint8Array[][]): number {
   return performance.now() - t0;
 }
 
+/** src/wire/write-rows-columnar.ts decoding the same rows as serialized ProtoRows messages (what a request carries), ms. */
+async function columnarDecodeMs(batches: Uint8Array[][]): Promise<number> {
+  const protoRows = storageTypes().protoRows;
+  const encoded = batches.map((serializedRows) => protoRows.encode({ serializedRows }).finish());
+  const dec = columnarProtoDecoder(protoRowDecoder(descriptor, columns).protoType!, columns)!;
+  const t0 = performance.now();
+  for (const b of encoded) if (!(await dec.decodeProtoRows!(b))) throw new Error('columnar decoder refused the bench rows');
+  return performance.now() - t0;
+}
+
 /** The longest event-loop stall (5 ms timer) while an in-process emulator takes the raw appends of `batches`. */
 export async function eventLoopStallMs(batches: Uint8Array[][]): Promise<number> {
   const emu = await startEmulator({ port: 0, grpcPort: 0, projectId: P });
@@ -326,6 +341,8 @@ export async function runStorageWriteBench(opts: { rows: number; log: (s: string
   log(`  DuckDB appender: ${appender.ms.toFixed(0)} ms, CPU ${appender.cpu.toFixed(0)} ms`);
   const decode = decodeMs(batches);
   log(`  decoder alone (src/wire/write-rows.ts): ${decode.toFixed(0)} ms`);
+  const columnarDecode = await columnarDecodeMs(batches);
+  log(`  columnar decoder alone (src/wire/write-rows-columnar.ts): ${columnarDecode.toFixed(0)} ms`);
   const stall = await eventLoopStallMs(batches);
   log(`  event loop, in-process emulator: longest stall ${stall.toFixed(1)} ms`);
   const check = (ok: boolean) => (ok ? 'met' : 'MISSED');
@@ -350,15 +367,17 @@ export async function runStorageWriteBench(opts: { rows: number; log: (s: string
     ...lines(before ? 'after: ' : '', now),
     `| DuckDB appender, same rows, one transaction (CPU: this process) | ${n} | ${appender.ms.toFixed(0)} | ${rate(n, appender.ms)} | 1.00× | ${appender.cpu.toFixed(0)} | ${rate(n, appender.cpu)} | 1.00× |`,
     `| the server's row decoder alone (src/wire/write-rows.ts, no gRPC, no DuckDB) | ${n} | ${decode.toFixed(0)} | ${rate(n, decode)} | – | – | – | – |`,
+    `| the columnar decoder alone (src/wire/write-rows-columnar.ts; in the worker thread for requests ≥ 8 KB) | ${n} | ${columnarDecode.toFixed(0)} | ${rate(n, columnarDecode)} | – | – | – | – |`,
     '',
     `Rows in the tables afterwards: ${JSON.stringify(now.counts)}${before ? ` (baseline ${JSON.stringify(before.counts)})` : ''}. Batches of ${BATCH} rows, ${IN_FLIGHT} appends in flight.`,
     'Server CPU: user + system time of the spawned emulator and its children over the case (all threads: V8, GC, DuckDB), a measure that, unlike the wall time, barely depends on the machine\'s load.',
     '',
-    'Targets (server CPU; wall in brackets):',
-    `- ≥ 1M rows/s server-side for proto batches: ${rate(n, best.cpu)} (${rate(n, bestWall)}) — ${check((n / best.cpu) * 1000 >= 1e6)}`,
-    `- ≥ 1M rows/s server-side for Arrow batches: ${rate(n, now.rawArrow.cpu)} (${rate(n, now.rawArrow.ms)}) — ${check((n / now.rawArrow.cpu) * 1000 >= 1e6)}`,
-    `- ≤ 2× DuckDB's appender: ${(best.cpu / appender.cpu).toFixed(2)}× (${(bestWall / appender.ms).toFixed(2)}×) — ${check(best.cpu <= 2 * appender.cpu)}`,
+    'Targets — wall-time throughput as the issue states them, and the same per second of server CPU (all threads; with the',
+    'decoding worker the CPU rate is a lower bound of what two free cores give):',
+    `- ≥ 1M rows/s server-side for proto batches: wall ${rate(n, bestWall)} — ${check((n / bestWall) * 1000 >= 1e6)}; CPU ${rate(n, best.cpu)} — ${check((n / best.cpu) * 1000 >= 1e6)}`,
+    `- ≥ 1M rows/s server-side for Arrow batches: wall ${rate(n, now.rawArrow.ms)} — ${check((n / now.rawArrow.ms) * 1000 >= 1e6)}; CPU ${rate(n, now.rawArrow.cpu)} — ${check((n / now.rawArrow.cpu) * 1000 >= 1e6)}`,
+    `- ≤ 2× DuckDB's appender: wall ${(bestWall / appender.ms).toFixed(2)}× — ${check(bestWall <= 2 * appender.ms)}; CPU ${(best.cpu / appender.cpu).toFixed(2)}× — ${check(best.cpu <= 2 * appender.cpu)}`,
     `- event loop never blocked > ~50 ms (in-process emulator, raw appends of ${n} rows, 5 ms timer): longest ${stall.toFixed(1)} ms — ${check(stall <= 50)}`,
-    `- row decoder share of the raw _default append (wall): ${((decode / now.rawDefault.ms) * 100).toFixed(0)}%`,
+    `- columnar decoder's share of the raw _default append (wall; off the main thread): ${((columnarDecode / now.rawDefault.ms) * 100).toFixed(0)}%`,
   ].join('\n');
 }
