@@ -5,7 +5,9 @@
  * - the first request names `writeStream` and carries `protoRows.writerSchema.protoDescriptor`;
  *   later requests may omit both, and a new writer schema replaces the previous one;
  * - rows are decoded by src/wire/write-rows.ts in slices (the event loop is never held long) as
- *   each request arrives — so a request decodes while the one before it commits — and appended by
+ *   each request arrives — so a request decodes while the one before it commits; for tables of
+ *   INT64/FLOAT64/BOOL/STRING columns into columns (src/wire/write-rows-columnar.ts), large proto
+ *   requests in a worker thread (src/wire/write-rows-offthread.ts) — and appended by
  *   the engine (src/engine/storage-write.ts) in request order, answered once committed; requests
  *   already decoded behind the one being appended go in the same DuckDB transaction (each keeps
  *   its own offset and outcome);
