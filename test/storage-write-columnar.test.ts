@@ -144,6 +144,21 @@ describe('large requests (decoded in the worker thread)', () => {
   });
 });
 
+describe('large requests with a REQUIRED column (the worker leaves the refusal to the row path)', () => {
+  it('a large append whose row 1,500 leaves the REQUIRED column unset is refused with that row error; the next append is written', async () => {
+    await q(`CREATE TABLE ${D}.req_large (k INT64 NOT NULL, s STRING)`);
+    const w = await jsonWriter(client, t.bq, { projectId: P, dataset: D, table: 'req_large' });
+    const rows: Record<string, unknown>[] = Array.from({ length: 2000 }, (_, k) => ({ k, s: `row ${k}` }));
+    rows[1500] = { s: 'no k' };
+    const r = await result(w.appendRows(rows as never));
+    expect(r.rowErrors?.map((e: { index: unknown; code: unknown }) => [String(e.index), e.code])).toEqual([['1500', 'FIELDS_ERROR']]);
+    rows[1500] = { k: 1500, s: 'row 1500' };
+    expect((await result(w.appendRows(rows as never))).error ?? null).toBeNull();
+    expect(await q(`SELECT COUNT(*) n, SUM(k) ks, COUNTIF(s != CONCAT('row ', CAST(k AS STRING))) sbad FROM ${D}.req_large`)).toEqual([{ n: 2000, ks: 1999000, sbad: 0 }]);
+    w.close();
+  });
+});
+
 describe('Arrow rows into a flat table', () => {
   it('int8, uint32, int64, float32, bool and utf8 (ASCII and not) columns with NULL cells read back exactly', async () => {
     await q(`CREATE TABLE ${D}.arrow_flat (i INT64, i8 INT64, u32 INT64, f32 FLOAT64, b BOOL, s STRING, a STRING)`);
