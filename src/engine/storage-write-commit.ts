@@ -5,10 +5,13 @@
  * (with `--data-dir`, DuckDB's write-ahead log is synced at COMMIT; the Write API acknowledges an
  * append only after it), and a crash leaves both or neither.
  */
-import type { DuckDBAppender } from '@duckdb/node-api';
+import { DuckDBDataChunk, DuckDBTypeId, type DuckDBAppender, type DuckDBVector } from '@duckdb/node-api';
 import type { Column } from '../types/schema.js';
 import type { Value } from '../types/types.js';
+import { columnBatchRows, isWriteColumnBatch, type WriteColumnBatch } from '../wire/write-rows-columnar.js';
 import { logIgnored } from '../config/logger.js';
+import type { TableMeta } from '../catalog/store.js';
+import { streamedRowBytes } from './streaming-buffer.js';
 import type { Engine } from './engine-types.js';
 import { appendersFor, appendSliced } from './duckdb/appender.js';
 import { mapDuckDBError } from './duckdb/db.js';
@@ -18,8 +21,17 @@ import { ident } from './lower/context.js';
 /** Rows per `INSERT … VALUES` statement when some column is not a plain scalar (as dml-values.ts). */
 const VALUES_BATCH = 1_000;
 
-/** Rows in `columns` order (`undefined` = the column's DEFAULT), as batches kept as they arrived (never concatenated: copying 1M-row arrays cost ~0.4 s under GC marking). */
-export type RowBatches = readonly (readonly (Value | undefined)[][])[];
+/** Rows appended (in whole batches) between two yields to the event loop. */
+const APPEND_YIELD_ROWS = 8_192;
+
+/** One request's rows: an array of rows in `columns` order (`undefined` = the column's DEFAULT), or columns (src/wire/write-rows-columnar.ts). */
+export type RowBatch = readonly (Value | undefined)[][] | WriteColumnBatch;
+
+/** Rows as batches kept as they arrived (never concatenated: copying 1M-row arrays cost ~0.4 s under GC marking). */
+export type RowBatches = readonly RowBatch[];
+
+/** The rows of a batch as arrays (a columnar batch converted). */
+export const rowsOfBatch = (b: RowBatch): readonly (Value | undefined)[][] => (isWriteColumnBatch(b) ? columnBatchRows(b) : b);
 
 /** Rows in all `batches`. */
 export const rowCountOf = (batches: RowBatches): number => batches.reduce((n, b) => n + b.length, 0);
@@ -40,11 +52,22 @@ export async function appendWithMeta(e: Engine, duckName: string, columns: Colum
       try {
         if (total && fns) {
           appender = await c.createAppender(duckName);
-          await appendSliced(appender, columns.map((c) => c.type), fns, batches);
+          const types = columns.map((c) => c.type);
+          // A yield between batches once APPEND_YIELD_ROWS rows were appended since the last one.
+          let since = 0;
+          for (const b of batches) {
+            if (since >= APPEND_YIELD_ROWS) {
+              await new Promise<void>((r) => setImmediate(r));
+              since = 0;
+            }
+            since += b.length;
+            if (!isWriteColumnBatch(b)) await appendSliced(appender, types, fns, [b]);
+            else if (!(await appendColumns(appender, b))) await appendSliced(appender, types, fns, [columnBatchRows(b)]);
+          }
           appender.closeSync();
           appender = undefined;
         } else if (total) {
-          for (const rows of batches) for (const sql of valuesStatements(duckName, columns, rows)) await c.run(sql);
+          for (const b of batches) for (const sql of valuesStatements(duckName, columns, rowsOfBatch(b))) await c.run(sql);
         }
         for (const sql of after) await c.run(sql);
         await c.run('COMMIT');
@@ -59,6 +82,94 @@ export async function appendWithMeta(e: Engine, duckName: string, columns: Colum
       }
     }),
   );
+}
+
+/** Bytes per non-NULL value of the fixed-size columnar kinds, as src/engine/streaming-buffer.ts counts them. */
+const FIXED_BYTES = { INT64: 8, FLOAT64: 8, BOOL: 1 } as const;
+
+/**
+ * The estimated logical bytes of a batch for the streaming buffer (`streamedRowBytes` of
+ * src/engine/streaming-buffer.ts: a fixed size per non-NULL value, 2 + UTF-8 bytes per string),
+ * counted on the columns of a columnar batch.
+ */
+export function batchBytes(t: Pick<TableMeta, 'columns'>, b: RowBatch): number {
+  if (!isWriteColumnBatch(b) || b.columns.length !== t.columns.length) return streamedRowBytes(t, rowsOfBatch(b));
+  let n = 0;
+  for (const c of b.columns) {
+    if (c.kind === 'STRING') {
+      if (c.utf8Bytes !== undefined) {
+        let set = 0;
+        for (const v of c.values) if (v !== null) set++;
+        n += 2 * set + c.utf8Bytes;
+      } else for (const v of c.values) if (v !== null) n += 2 + Buffer.byteLength(v);
+      continue;
+    }
+    let set = b.length;
+    if (c.valid) for (let i = 0; i < b.length; i++) set -= c.valid[i] ? 0 : 1;
+    n += set * FIXED_BYTES[c.kind];
+  }
+  return n;
+}
+
+/** The DuckDB vector type each columnar kind is appended to. */
+const VECTOR_TYPE: Record<WriteColumnBatch['columns'][number]['kind'], DuckDBTypeId> = {
+  INT64: DuckDBTypeId.BIGINT,
+  FLOAT64: DuckDBTypeId.DOUBLE,
+  BOOL: DuckDBTypeId.BOOLEAN,
+  STRING: DuckDBTypeId.VARCHAR,
+};
+
+/** Data chunks (of DuckDB's vector size) appended between two yields to the event loop (~1 ms each for three columns). */
+const CHUNKS_PER_SLICE = 4;
+
+/** The typed array a numeric vector of `@duckdb/node-api` fills before `flush()` (its `items`), when it has one of `length` items. */
+function vectorItems(vec: DuckDBVector, length: number): BigInt64Array | Float64Array | undefined {
+  const items = (vec as unknown as { items?: unknown }).items;
+  return (items instanceof BigInt64Array || items instanceof Float64Array) && items.length === length ? items : undefined;
+}
+
+/**
+ * Appends a columnar batch through DuckDB data chunks, a column at a time (numeric columns without
+ * NULLs as one typed-array copy per chunk), yielding every CHUNKS_PER_SLICE chunks, then flushes.
+ * Returns false, appending nothing, when the appender's columns are not the DuckDB types the
+ * batch's kinds lower to (the caller appends its rows instead).
+ * @throws the vector's or appender's error (the caller rolls back).
+ */
+async function appendColumns(a: DuckDBAppender, b: WriteColumnBatch): Promise<boolean> {
+  if (a.columnCount !== b.columns.length) return false;
+  const types = b.columns.map((c, j) => a.columnType(j));
+  if (types.some((t, j) => t.typeId !== VECTOR_TYPE[b.columns[j]!.kind])) return false;
+  const chunk = DuckDBDataChunk.create(types);
+  // Columns that had a NULL in an earlier chunk: the reused chunk keeps its validity mask, so every cell is set again.
+  const dirty = b.columns.map(() => false);
+  const size = 2048;
+  for (let at = 0, k = 0; at < b.length; at += size, k++) {
+    if (k > 0 && k % CHUNKS_PER_SLICE === 0) {
+      // The appender's rows go into the table's transaction-local storage a slice at a time.
+      a.flushSync();
+      await new Promise<void>((r) => setImmediate(r));
+    }
+    const n = Math.min(size, b.length - at);
+    chunk.rowCount = n;
+    for (let j = 0; j < b.columns.length; j++) {
+      const c = b.columns[j]!;
+      const vec = chunk.getColumnVector(j);
+      const set = vec as unknown as { setItem(i: number, v: unknown): void };
+      const items = c.kind === 'INT64' || c.kind === 'FLOAT64' ? vectorItems(vec, n) : undefined;
+      if (c.kind === 'STRING') {
+        for (let i = 0; i < n; i++) set.setItem(i, c.values[at + i]);
+      } else if (items && !c.valid && !dirty[j]) items.set(c.values.subarray(at, at + n) as never);
+      else {
+        const valid = c.valid;
+        for (let i = 0; i < n; i++) set.setItem(i, valid && !valid[at + i] ? null : c.kind === 'BOOL' ? c.values[at + i] === 1 : c.values[at + i]);
+        if (valid && valid.subarray(at, at + n).indexOf(0) >= 0) dirty[j] = true;
+      }
+      vec.flush();
+    }
+    a.appendDataChunk(chunk);
+  }
+  a.flushSync();
+  return true;
 }
 
 /** `INSERT … VALUES` statements of typed literals for `rows` (`DEFAULT` for an undefined value). */

@@ -22,7 +22,7 @@
  * snapshots refuse writes (src/engine/table-guards.ts), and a write keeps the table's previous
  * rows for time travel (src/engine/history.ts).
  */
-import { noteStreamedRows, streamedRowBytes } from './streaming-buffer.js';
+import { noteStreamedRows } from './streaming-buffer.js';
 import { randomUUID } from 'node:crypto';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
@@ -33,7 +33,8 @@ import type { Engine } from './engine-types.js';
 import { metaSql } from './duckdb/db.js';
 import { versionedWrite } from './history.js';
 import { ident } from './lower/context.js';
-import { AppendGroups, appendWithMeta, moveStagedSql, rowCountOf, stagingTableSql, type RowBatches } from './storage-write-commit.js';
+import { AppendGroups, appendWithMeta, batchBytes, moveStagedSql, rowCountOf, stagingTableSql, type RowBatch, type RowBatches } from './storage-write-commit.js';
+import { isWriteColumnBatch } from '../wire/write-rows-columnar.js';
 import { checkRows, guardSnapshot, refusalOf } from './storage-write-checks.js';
 
 /** `WriteStream.Type` of a created stream (the `_default` stream is COMMITTED-like and has no record). */
@@ -71,9 +72,12 @@ export interface WriteTarget {
   stream?: WriteStreamRecord;
 }
 
-/** One AppendRows request's decoded rows and its `offset` (undefined: at the stream's end). */
+/**
+ * One AppendRows request's decoded rows (rows, or columns from src/wire/write-rows-columnar.ts) and
+ * its `offset` (undefined: at the stream's end).
+ */
 export interface AppendPart {
-  rows: (Value | undefined)[][];
+  rows: RowBatch;
   offset?: number;
 }
 
@@ -233,7 +237,7 @@ export class WriteStreams {
     const run = async (): Promise<AppendOutcome[]> => {
       const t = this.liveTable(w.table.projectId, w.table.datasetId, w.table.tableId, s?.duckName);
       const outcomes: AppendOutcome[] = [];
-      const accepted: (Value | undefined)[][][] = [];
+      const accepted: RowBatch[] = [];
       let end = s?.rowCount ?? 0;
       for (const p of parts) {
         const error = refusalOf(w, p.offset, end);
@@ -241,7 +245,8 @@ export class WriteStreams {
           outcomes.push({ error });
           continue;
         }
-        const checked = checkRows(columns, p.rows);
+        // A columnar batch has no column with type parameters (src/wire/write-rows-columnar.ts).
+        const checked = isWriteColumnBatch(p.rows) ? { rows: p.rows } : checkRows(columns, p.rows as (Value | undefined)[][]);
         if ('rowErrors' in checked) {
           outcomes.push(checked);
           continue;
@@ -263,7 +268,7 @@ export class WriteStreams {
           // (BigQuery "DML limitations": only tabledata.insertAll rows are refused).
           await this.e.db.serializeWrite(async () => {
             await versionedWrite(this.e, t, () => appendWithMeta(this.e, t.duckName, columns, all, metas), 'append');
-            await noteStreamedRows(this.e, t, rowCountOf(all), all.reduce((n, b) => n + streamedRowBytes(t, b), 0), { dmlAllowed: true });
+            await noteStreamedRows(this.e, t, rowCountOf(all), all.reduce((n, b) => n + batchBytes(t, b), 0), { dmlAllowed: true });
           });
           t.lastModifiedTime = Date.now();
         });

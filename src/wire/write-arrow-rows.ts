@@ -308,7 +308,10 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
  *   Arrow schema, writeExtraFields for fields the table lacks, arrowFieldMismatch for an Arrow type
  *   BigQuery does not convert to its column's type.
  */
-export function arrowRowDecoder(serializedSchema: Uint8Array, columns: Column[]): WriteRowDecoder & { decodeBatch(serializedRecordBatch: Uint8Array, options?: Parameters<WriteRowDecoder['decode']>[1]): DecodedWriteRows } {
+export function arrowRowDecoder(
+  serializedSchema: Uint8Array,
+  columns: Column[],
+): WriteRowDecoder & { decodeBatch(serializedRecordBatch: Uint8Array, options?: Parameters<WriteRowDecoder['decode']>[1]): DecodedWriteRows; arrowSchema: Schema } {
   const { schema } = readStream(serializedSchema, 'schema');
   const byName = new Map(columns.map((c, i) => [c.name.toLowerCase(), i]));
   const extra: string[] = [];
@@ -372,6 +375,7 @@ export function arrowRowDecoder(serializedSchema: Uint8Array, columns: Column[])
     return out;
   };
   return {
+    arrowSchema: schema,
     decodeBatch: syncRun,
     decode: (serializedRows, options) => syncRun(serializedRows.length === 1 ? serializedRows[0] : serializedRows.reduce(concat, new Uint8Array(0)), options),
     decodeAsync: (serializedRows, options) => run(serializedRows.length === 1 ? serializedRows[0] : serializedRows.reduce(concat, new Uint8Array(0)), options, true),

@@ -69,6 +69,8 @@ export interface WriteRowOptions {
 export interface WriteRowDecoder {
   decode(serializedRows: Uint8Array[], options?: WriteRowOptions): DecodedWriteRows;
   decodeAsync(serializedRows: Uint8Array[], options?: WriteRowOptions): Promise<DecodedWriteRows>;
+  /** Proto rows: the writer schema's message type (for src/wire/write-rows-columnar.ts). */
+  readonly protoType?: protobuf.Type;
 }
 
 /** Rows decoded between two yields of `decodeAsync` (about 5-10 ms of work). */
@@ -223,6 +225,7 @@ export function protoRowDecoder(descriptor: unknown, columns: Column[]): WriteRo
   };
 
   return {
+    protoType: type,
     decode(serializedRows, options) {
       const out: DecodedWriteRows = { rows: [], rowErrors: [] };
       decodeSlice(serializedRows, 0, serializedRows.length, missingFill(columns, options), out);

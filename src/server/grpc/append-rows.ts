@@ -5,7 +5,9 @@
  * - the first request names `writeStream` and carries `protoRows.writerSchema.protoDescriptor`;
  *   later requests may omit both, and a new writer schema replaces the previous one;
  * - rows are decoded by src/wire/write-rows.ts in slices (the event loop is never held long) as
- *   each request arrives — so a request decodes while the one before it commits — and appended by
+ *   each request arrives — so a request decodes while the one before it commits; for tables of
+ *   INT64/FLOAT64/BOOL/STRING columns into columns (src/wire/write-rows-columnar.ts), large proto
+ *   requests in a worker thread (src/wire/write-rows-offthread.ts) — and appended by
  *   the engine (src/engine/storage-write.ts) in request order, answered once committed; requests
  *   already decoded behind the one being appended go in the same DuckDB transaction (each keeps
  *   its own offset and outcome);
@@ -25,8 +27,11 @@ import type { Logger } from '../../config/logger.js';
 import { BigQueryError } from '../../errors/errors.js';
 import type { Column } from '../../types/schema.js';
 import { arrowRowDecoder } from '../../wire/write-arrow-rows.js';
+import { columnarArrowDecoder, columnarProtoDecoder, type ColumnarWriteDecoder } from '../../wire/write-rows-columnar.js';
+import { OFF_THREAD_MIN_BYTES, decodeProtoRowsOffThread } from '../../wire/write-rows-offthread.js';
 import { protoRowDecoder, type DecodedWriteRows, type MissingValueInterpretation, type WriteRowDecoder, type WriteRowOptions } from '../../wire/write-rows.js';
-import type { AppendOutcome, WriteStreams, WriteTarget } from '../../engine/storage-write.js';
+import type { AppendOutcome, AppendPart, WriteStreams, WriteTarget } from '../../engine/storage-write.js';
+import { serializedRowsOf } from './protos.js';
 import { storageTableSchema } from './write-schema.js';
 import { rpcStatusOf, writeStatusOf } from './write-status.js';
 
@@ -101,7 +106,7 @@ function rowOptionsOf(req: Msg): WriteRowOptions {
  * request's `arrowRows.rows.serializedRecordBatch` decoded as one batch): src/wire/write-arrow-rows.ts.
  * @throws BigQueryError invalid for a schema that does not fit the table (BigQuery's texts).
  */
-function arrowDecoderOf(serializedSchema: Uint8Array, columns: Column[]): WriteRowDecoder {
+function arrowDecoderOf(serializedSchema: Uint8Array, columns: Column[]): ReturnType<typeof arrowRowDecoder> {
   return arrowRowDecoder(serializedSchema, columns);
 }
 
@@ -110,7 +115,7 @@ interface Prepared {
   w: WriteTarget;
   response?: Msg;
   out?: Msg;
-  rows?: DecodedWriteRows['rows'];
+  rows?: AppendPart['rows'];
   offset?: number;
 }
 
@@ -129,7 +134,8 @@ export function appendRowsConnection(streams: WriteStreams, call: grpc.ServerDup
   let closed = false;
   let target: WriteTarget | undefined;
   let descriptor: { key: string; value: unknown } | undefined;
-  let decoder: { key: string; decoder: WriteRowDecoder } | undefined;
+  // The row decoder of the writer schema, and its columnar fast path when the table allows one.
+  let decoder: { key: string; decoder: WriteRowDecoder; columnar?: ColumnarWriteDecoder } | undefined;
   // The table schema this connection's writer knows, and the columns array it was read from.
   let known: { ref: readonly Column[]; key: string } | undefined;
 
@@ -171,8 +177,14 @@ export function appendRowsConnection(streams: WriteStreams, call: grpc.ServerDup
       const batch = arrow.rows?.serializedRecordBatch as Uint8Array | undefined;
       try {
         const key = `${descriptor.key}\n${columnsKey(columns)}`;
-        if (decoder?.key !== key) decoder = { key, decoder: arrowDecoderOf(descriptor.value as Uint8Array, columns) };
-        return finish(w, out, await decodeSliced(decoder.decoder, batch?.length ? [batch] : [], rowOptionsOf(req)), offset);
+        if (decoder?.key !== key) {
+          const d = arrowDecoderOf(descriptor.value as Uint8Array, columns);
+          decoder = { key, decoder: d, columnar: columnarArrowDecoder(descriptor.value as Uint8Array, d.arrowSchema, columns) };
+        }
+        const serialized = batch?.length ? [batch] : [];
+        const cols = serialized.length ? await decoder.columnar?.decode(serialized, rowOptionsOf(req)) : undefined;
+        if (cols) return { w, out, rows: cols, offset };
+        return finish(w, out, await decodeSliced(decoder.decoder, serialized, rowOptionsOf(req)), offset);
       } catch (e) {
         const err = e instanceof BigQueryError ? e : BigQueryError.invalidWriteRequest(`Failed to parse arrow_rows: ${(e as Error).message}`);
         return { w, response: { ...out, error: rpcStatusOf(err) } };
@@ -188,16 +200,31 @@ export function appendRowsConnection(streams: WriteStreams, call: grpc.ServerDup
     const decoderKey = `${descriptor.key}\n${columnsKey(columns)}`;
     if (decoder?.key !== decoderKey) {
       try {
-        decoder = { key: decoderKey, decoder: protoRowDecoder(descriptor.value, columns) };
+        const d = protoRowDecoder(descriptor.value, columns);
+        decoder = { key: decoderKey, decoder: d, columnar: d.protoType && columnarProtoDecoder(d.protoType, columns) };
       } catch (e) {
         // The decoders' schema errors are BigQuery's INVALID_ARGUMENT texts (src/errors/write-row-errors.ts).
         if (e instanceof BigQueryError) throw e;
         throw BigQueryError.invalidWriteRequest(`Invalid proto_rows.writer_schema.proto_descriptor: ${(e as Error).message}`);
       }
     }
-    const serialized = (proto.rows?.serializedRows ?? []) as Uint8Array[];
+    // `protoRows.rows`: a serialized ProtoRows (protos.ts keeps it as bytes), or decoded (`serializedRows`).
+    const raw = proto.rows instanceof Uint8Array ? proto.rows : undefined;
     let decoded: DecodedWriteRows;
     try {
+      if (raw?.length && decoder.columnar?.decodeProtoRows) {
+        // Large requests decode in the worker thread (src/wire/write-rows-offthread.ts).
+        const cols =
+          raw.length >= OFF_THREAD_MIN_BYTES
+            ? await decodeProtoRowsOffThread(decoder.key, descriptor.value, columns, rowOptionsOf(req), raw)
+            : await decoder.columnar.decodeProtoRows(raw, rowOptionsOf(req));
+        if (cols) return { w, out, rows: cols, offset };
+      }
+      const serialized = raw ? serializedRowsOf(raw) : ((proto.rows?.serializedRows ?? []) as Uint8Array[]);
+      if (!raw && serialized.length && decoder.columnar) {
+        const cols = await decoder.columnar.decode(serialized, rowOptionsOf(req));
+        if (cols) return { w, out, rows: cols, offset };
+      }
       decoded = await decodeSliced(decoder.decoder, serialized, rowOptionsOf(req));
     } catch (e) {
       const err = e instanceof BigQueryError ? e : BigQueryError.invalidWriteRequest(`Failed to parse proto_rows: ${(e as Error).message}`);

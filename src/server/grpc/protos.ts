@@ -79,7 +79,41 @@ export function loadBigQueryReadService(): grpc.ServiceDefinition {
  * @throws Error when the protos cannot be found (a broken install).
  */
 export function loadBigQueryWriteService(): grpc.ServiceDefinition {
-  return serviceDefinition(storageProtos().lookupService('google.cloud.bigquery.storage.v1.BigQueryWrite'), { longs: String, enums: String, defaults: false, oneofs: true });
+  const conversion = { longs: String, enums: String, defaults: false, oneofs: true };
+  const def = serviceDefinition(storageProtos().lookupService('google.cloud.bigquery.storage.v1.BigQueryWrite'), conversion);
+  const raw = appendRowsRequestWithRawRows();
+  // AppendRows requests keep `protoRows.rows` (a ProtoRows message) as its bytes, decoded by
+  // src/server/grpc/append-rows.ts: the rows are read where they lie instead of as one buffer each.
+  (def.AppendRows as { requestDeserialize: (b: Buffer) => unknown }).requestDeserialize = (b: Buffer) => raw.toObject(raw.decode(b), conversion);
+  return def;
+}
+
+/**
+ * storage.proto's `AppendRowsRequest`, but for `ProtoData.rows` declared `bytes` (same field number,
+ * same wire type: a length-delimited `ProtoRows`), so decoding leaves the rows' bytes whole.
+ */
+function appendRowsRequestWithRawRows(): protobuf.Type {
+  const base = storageProtos().lookupType('google.cloud.bigquery.storage.v1.AppendRowsRequest');
+  const ns = base.parent as protobuf.Namespace;
+  const name = 'AppendRowsRequestWithRawRows';
+  const existing = ns.get(name);
+  if (existing) return existing as protobuf.Type;
+  const variant = protobuf.Type.fromJSON(name, base.toJSON() as protobuf.IType);
+  const protoData = variant.get('ProtoData') as protobuf.Type;
+  const rows = protoData.get('rows') as protobuf.Field;
+  protoData.remove(rows);
+  protoData.add(new protobuf.Field('rows', rows.id, 'bytes'));
+  ns.add(variant);
+  variant.resolveAll();
+  return variant;
+}
+
+let protoRowsType: protobuf.Type | undefined;
+
+/** The `serialized_rows` of a serialized storage.proto `ProtoRows` message (one buffer per row). */
+export function serializedRowsOf(protoRows: Uint8Array): Uint8Array[] {
+  protoRowsType ??= storageProtos().lookupType('google.cloud.bigquery.storage.v1.ProtoRows');
+  return (protoRowsType.decode(protoRows) as unknown as { serializedRows: Uint8Array[] }).serializedRows;
 }
 
 let storageErrorType: protobuf.Type | undefined;

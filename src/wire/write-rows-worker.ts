@@ -1,0 +1,89 @@
+/**
+ * Worker thread of write-rows-offthread.ts: decodes the proto rows of large AppendRows requests
+ * (a serialized `ProtoRows` message) into columns with src/wire/write-rows-columnar.ts, off the
+ * emulator's main thread, and posts them back as transferable buffers (strings as one UTF-8 buffer
+ * and offsets per column).
+ *
+ * Messages in: `{ id, key, descriptor, columns, options, rows }` (`key` identifies the
+ * descriptor and columns: the decoder is built once per key). Messages out: `{ id, length, columns }`
+ * ({@link OffThreadColumn} each), or `{ id }` when the request needs the main thread's row path.
+ */
+import { parentPort } from 'node:worker_threads';
+import { lowerWorkerThreadPriority } from '../config/limits.js';
+import type { Column } from '../types/schema.js';
+import { columnarProtoDecoder, type ColumnarWriteDecoder, type WriteColumnBatch } from './write-rows-columnar.js';
+import { protoRowDecoder, type WriteRowOptions } from './write-rows.js';
+
+/** One decoded column as posted: numeric columns as they are, STRING as UTF-8 bytes and offsets. */
+export type OffThreadColumn =
+  | Exclude<WriteColumnBatch['columns'][number], { kind: 'STRING' }>
+  | { kind: 'STRING'; bytes: Uint8Array; offsets: Int32Array; valid: Uint8Array };
+
+/** A request to the worker. */
+export interface OffThreadRequest {
+  id: number;
+  key: string;
+  descriptor: unknown;
+  columns: Column[];
+  options: WriteRowOptions;
+  rows: Uint8Array;
+}
+
+// Below the main thread and the analyzer (src/config/limits.ts WORKER_THREAD_NICE).
+lowerWorkerThreadPriority();
+
+const decoders = new Map<string, ColumnarWriteDecoder | null>();
+
+/** The columnar decoder of a key (null when the request shape has none). */
+function decoderOf(m: OffThreadRequest): ColumnarWriteDecoder | null {
+  let d = decoders.get(m.key);
+  if (d === undefined) {
+    const rows = protoRowDecoder(m.descriptor, m.columns);
+    d = (rows.protoType && columnarProtoDecoder(rows.protoType, m.columns)) ?? null;
+    if (decoders.size > 64) decoders.clear();
+    decoders.set(m.key, d);
+  }
+  return d;
+}
+
+/** A STRING column as UTF-8 bytes with offsets (n + 1) and validity. */
+function packStrings(values: readonly (string | null)[]): OffThreadColumn {
+  const n = values.length;
+  const offsets = new Int32Array(n + 1);
+  const valid = new Uint8Array(n);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    offsets[i] = total;
+    if (v !== null && v !== undefined) {
+      valid[i] = 1;
+      total += Buffer.byteLength(v);
+    }
+  }
+  offsets[n] = total;
+  const bytes = Buffer.allocUnsafeSlow(total);
+  for (let i = 0; i < n; i++) if (valid[i]) bytes.write(values[i]!, offsets[i]!, 'utf8');
+  return { kind: 'STRING', bytes, offsets, valid };
+}
+
+parentPort!.on('message', (m: OffThreadRequest) => {
+  void (async () => {
+    try {
+      const batch = await decoderOf(m)?.decodeProtoRows?.(m.rows, m.options);
+      if (!batch) return parentPort!.postMessage({ id: m.id });
+      const columns = batch.columns.map((c) => (c.kind === 'STRING' ? packStrings(c.values) : c));
+      const transfer = new Set<ArrayBuffer>();
+      for (const c of columns) {
+        if (c.kind === 'STRING') for (const a of [c.bytes, c.offsets, c.valid]) transfer.add(a.buffer as ArrayBuffer);
+        else {
+          transfer.add(c.values.buffer as ArrayBuffer);
+          if (c.valid) transfer.add(c.valid.buffer as ArrayBuffer);
+        }
+      }
+      parentPort!.postMessage({ id: m.id, length: batch.length, columns }, [...transfer]);
+    } catch {
+      // The main thread decodes it (and answers the row errors or schema errors it finds).
+      parentPort!.postMessage({ id: m.id });
+    }
+  })();
+});
