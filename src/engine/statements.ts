@@ -26,11 +26,18 @@ import { checkTableGuards } from './table-guards.js';
 import { bindSystemTime, versionedWrite, writeTarget } from './history.js';
 import { columnHasParams, enforceSql } from './type-params.js';
 import { lowerQuery, makeContext, readRows, resultFields } from './statement-context.js';
+import { bulkEncodable, readEncodedRows } from './result-json.js';
 
 async function queryStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
   const schema = resultFields(stmt.outputColumnList ?? []);
   if (opts.dryRun) return { statementType: 'SELECT', schema, rows: [] };
-  const rows = await readRows(e, lowerQuery(stmt, ctx), schema);
+  const sql = lowerQuery(stmt, ctx);
+  if (opts.encodeResult && bulkEncodable(schema)) {
+    // A job's own result: its REST text is built inside DuckDB (src/engine/result-json.ts).
+    const encodedRows = await readEncodedRows(e, sql, schema);
+    if (encodedRows) return { statementType: 'SELECT', schema, encodedRows };
+  }
+  const rows = await readRows(e, sql, schema);
   return { statementType: 'SELECT', schema, rows };
 }
 

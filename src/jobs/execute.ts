@@ -96,6 +96,8 @@ export async function executeQueryJob(env: ExecuteEnv, job: JobRecord, ex: Execu
       jobId: job.jobId,
       temp,
       caller: env.caller,
+      // The result's REST text is built inside DuckDB when it has no destination table to fill.
+      encodeResult: !q.destinationTable && !dryRun,
       // A job with a location sees that location's datasets only (src/jobs/job-location.ts).
       location: job.locationByDefault ? undefined : job.location,
       // CALL BQ.ABORT_SESSION([id]) (src/scripting/procedures.ts).
@@ -133,5 +135,10 @@ export async function executeQueryJob(env: ExecuteEnv, job: JobRecord, ex: Execu
   const key = keyResultOf(ex.results, q);
   // A request of several statements is a script job: its statementType is SCRIPT (recorded rest_crud/dml_*).
   job.result = ex.results.length > 1 ? { ...key, statementType: 'SCRIPT' } : key;
+  if (job.result.encodedRows) {
+    // Kept as the job's encoded rows (src/jobs/job-results.ts pages them).
+    job.encodedRows = job.result.encodedRows;
+    job.result = { ...job.result, encodedRows: undefined };
+  }
   if (q.destinationTable && job.result.statementType === 'SELECT' && !dryRun) await applyDestination(engine, job.projectId, q, job.result);
 }

@@ -57,6 +57,20 @@ export class EncodedRows {
     this.chars += at - texts.length;
   }
 
+  /**
+   * Appends one block given as its rows' texts joined by `,` (`text`, at least one row) and the
+   * start of each row in it followed by `text.length + 1` (e.g. built in bulk by DuckDB,
+   * src/engine/result-json.ts).
+   */
+  pushJoined(text: string, starts: Int32Array): void {
+    const rows = starts.length - 1;
+    if (rows < 1) return;
+    this.blocks.push(text);
+    this.starts.push(starts);
+    this.firstRows.push(this.length + rows);
+    this.chars += text.length - (rows - 1);
+  }
+
   /** Rows kept as `texts` (one JSON text per row), e.g. as persisted. */
   static fromRowTexts(texts: readonly string[]): EncodedRows {
     const out = new EncodedRows();
