@@ -37,6 +37,11 @@ export interface StatementResult {
    * of `rows` (only with QueryOptions.encodeResult).
    */
   encodedRows?: EncodedRows;
+  /**
+   * A query's rows left inside DuckDB: a SELECT of its columns in order (only with
+   * QueryOptions.resultTable, over that table), instead of `rows`.
+   */
+  relation?: string;
   numDmlAffectedRows?: number;
   /**
    * Rows a query job wrote to its `destinationTable` (the query plan's records written). Not a DML
@@ -90,6 +95,12 @@ export interface QueryOptions extends NameDefaults {
    * built inside DuckDB) instead of domain values: set by the job layer for a job's own result.
    */
   encodeResult?: boolean;
+  /**
+   * A single query statement's rows are written into this new DuckDB table (`CREATE TABLE AS`,
+   * columns `v0`, `v1`, …) and answered as `StatementResult.relation`: set by the job layer for a
+   * job with a destination table, which drops the table afterwards.
+   */
+  resultTable?: string;
 }
 
 /**

@@ -39,7 +39,9 @@ const controlEscape = (code: number): string => JSON.stringify(String.fromCharCo
 function jsonStringSql(s: string): string {
   let manual = `replace(replace(${s}, '\\', '\\\\'), '"', '\\"')`;
   for (let c = 0; c < 0x20; c++) manual = `replace(${manual}, chr(${c}), '${controlEscape(c)}')`;
-  return `CASE WHEN regexp_matches(${s}, '[\\x0b\\x0e\\x0f\\x1a-\\x1f]') THEN '"' || ${manual} || '"' ELSE CAST(to_json(${s}) AS VARCHAR) END`;
+  // `\u00` in to_json's text: an escaped control character (or an escaped backslash before `u00`).
+  const json = `CAST(to_json(${s}) AS VARCHAR)`;
+  return `CASE WHEN contains(${json}, '\\u00') AND regexp_matches(${s}, '[\\x0b\\x0e\\x0f\\x1a-\\x1f]') THEN '"' || ${manual} || '"' ELSE ${json} END`;
 }
 
 /**
@@ -71,6 +73,7 @@ function javaExponentSql(x: string): string {
 /** A DuckDB expression of the REST cell JSON (`"…"` or `null`) of column `c`, of a kind in BULK_KINDS. */
 function restCellSql(c: string, t: BqType): string {
   const q = (text: string) => `'"' || ${text} || '"'`;
+  // Each cell expression is NULL exactly when the value is (`||` propagates NULL): coalesced to `null`.
   let cell: string;
   switch (t.kind) {
     case 'INT64':
@@ -79,15 +82,17 @@ function restCellSql(c: string, t: BqType): string {
     case 'FLOAT64': {
       // The value as the decoder (src/engine/duckdb/values.ts) sees it: a DOUBLE as it is, anything
       // else through its exact decimal text (a correctly rounded parse, as JavaScript's Number()).
+      // typeof() is constant for a column, so DuckDB folds the CASE away.
       const x = `(CASE WHEN typeof(${c}) = 'DOUBLE' THEN CAST(${c} AS DOUBLE) ELSE CAST(CAST(${c} AS VARCHAR) AS DOUBLE) END)`;
+      // NaN compares above every number in DuckDB, so it and ±Infinity fail the first test.
       cell = q(
-        `CASE WHEN isnan(${x}) THEN 'NaN' WHEN isinf(${x}) THEN CASE WHEN ${x} > 0 THEN 'Infinity' ELSE '-Infinity' END ` +
-          `WHEN ${x} = 0 OR (abs(${x}) >= 0.001 AND abs(${x}) < 10000000) THEN CAST(${x} AS VARCHAR) ELSE ${javaExponentSql(x)} END`,
+        `CASE WHEN abs(${x}) >= 0.001 AND abs(${x}) < 10000000 THEN CAST(${x} AS VARCHAR) WHEN ${x} = 0 THEN CAST(${x} AS VARCHAR) ` +
+          `WHEN isnan(${x}) THEN 'NaN' WHEN isinf(${x}) THEN CASE WHEN ${x} > 0 THEN 'Infinity' ELSE '-Infinity' END ELSE ${javaExponentSql(x)} END`,
       );
       break;
     }
     case 'BOOL':
-      cell = `CASE WHEN CAST(${c} AS BOOLEAN) THEN '"true"' ELSE '"false"' END`;
+      cell = `CASE WHEN CAST(${c} AS BOOLEAN) THEN '"true"' WHEN NOT CAST(${c} AS BOOLEAN) THEN '"false"' END`;
       break;
     case 'STRING':
       cell = jsonStringSql(`CAST(${c} AS VARCHAR)`);
@@ -101,7 +106,7 @@ function restCellSql(c: string, t: BqType): string {
     default:
       throw BigQueryError.cannotEncodeRestCell('(bulk)', t.kind);
   }
-  return `CASE WHEN ${c} IS NULL THEN 'null' ELSE ${cell} END`;
+  return `coalesce(${cell}, 'null')`;
 }
 
 /**

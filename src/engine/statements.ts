@@ -11,7 +11,7 @@ import { nodesOfKind, walk, yieldIfLarge, type Node, type ResolvedNodeOf, type R
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Engine, HandlerOf, QueryOptions, ScannedTable, StatementHandler, StatementResult } from './engine-types.js';
-import { colName, type BoundTable, type LowerContext } from './lower/context.js';
+import { colName, ident, type BoundTable, type LowerContext } from './lower/context.js';
 import { lowerExpr } from './lower/exprs.js';
 import { lowerScan } from './lower/scans.js';
 import { duckType } from './duckdb/types.js';
@@ -32,6 +32,13 @@ async function queryStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOp
   const schema = resultFields(stmt.outputColumnList ?? []);
   if (opts.dryRun) return { statementType: 'SELECT', schema, rows: [] };
   const sql = lowerQuery(stmt, ctx);
+  if (opts.resultTable) {
+    // Rows for a destination table stay inside DuckDB: the whole query runs here (its errors are
+    // the statement's, before the destination changes) and the job layer writes them from there.
+    const cols = schema.map((_f, i) => `v${i}`);
+    await e.db.run(`CREATE TABLE ${ident(opts.resultTable)} AS SELECT * FROM (${sql}) AS __q(${cols.map(ident).join(', ')})`);
+    return { statementType: 'SELECT', schema, relation: `SELECT ${cols.map(ident).join(', ')} FROM ${ident(opts.resultTable)} ORDER BY rowid` };
+  }
   if (opts.encodeResult && bulkEncodable(schema)) {
     // A job's own result: its REST text is built inside DuckDB (src/engine/result-json.ts).
     const encodedRows = await readEncodedRows(e, sql, schema);
