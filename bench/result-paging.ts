@@ -4,7 +4,8 @@
  * `@google-cloud/bigquery`, whose own decoding would be the floor), and of the same query written
  * to a destination table. Prints, per repetition, the CPU ms the spawned emulator (its node process,
  * DuckDB's threads included, and its analyzer children; /proc) used and the wall ms. `--root`
- * spawns another checkout's emulator (a before/after pair in one session). Plain timing, no
+ * spawns another checkout's emulator (a before/after pair in one session); `--no-destination`
+ * skips the destination-table case. Plain timing, no
  * assertions; the machine may be loaded, so compare CPU, not wall.
  */
 import { cpuMsOfTree, ensureFreshBuild, spawnEmulator, type Spawned } from './process.js';
@@ -52,7 +53,7 @@ async function waitDone(emu: Spawned, jobId: string): Promise<void> {
 }
 
 /** Runs the measurement on one spawned emulator; returns the markdown lines. */
-export async function runPagingBench(root: string | undefined, reps: number, log: (s: string) => void): Promise<string[]> {
+export async function runPagingBench(root: string | undefined, reps: number, log: (s: string) => void, destination = true): Promise<string[]> {
   const emu = await spawnEmulator(60_000, root);
   const pid = emu.child.pid!;
   const lines: string[] = [];
@@ -73,7 +74,7 @@ export async function runPagingBench(root: string | undefined, reps: number, log
       lines.push(line);
       log(line);
     }
-    for (let rep = 0; rep < reps; rep++) {
+    for (let rep = 0; destination && rep < reps; rep++) {
       const c0 = cpuMsOfTree(pid);
       const t0 = performance.now();
       const j = await rest(emu, 'POST', '/jobs', {
@@ -106,5 +107,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const root = arg('--root');
   if (!root) ensureFreshBuild();
   console.log('| case | rep | server CPU ms | wall ms | bytes |\n|---|---|---|---|---|');
-  await runPagingBench(root, Number(arg('--reps') ?? 3), (s) => console.log(s));
+  await runPagingBench(root, Number(arg('--reps') ?? 3), (s) => console.log(s), !process.argv.includes('--no-destination'));
 }

@@ -102,7 +102,11 @@ describe('REST row text built inside DuckDB', () => {
       const js = encodeRowStrings(fields, rows, { useInt64Timestamp });
       for (let i = 0; i < ROWS; i++) expect(texts[i], `row ${i}: ${JSON.stringify(rows[i], (_k, v) => (typeof v === 'bigint' ? `${v}n` : v))}`).toBe(js[i]);
       expect(bulk.page(1000, 2100).json()).toBe(`[${js.slice(1000, 2100).join(',')}]`);
-      expect(bulk.bytes).toBe(js.reduce((n, s) => n + s.length, 0));
+      // Kept as UTF-8 bytes: sent as views of them, the same bytes as the text.
+      expect(bulk.bytes).toBe(js.reduce((n, s) => n + Buffer.byteLength(s), 0));
+      const parts = bulk.page(5, 2900).parts().map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p)));
+      expect(Buffer.concat(parts).toString('utf8')).toBe(`[${js.slice(5, 2900).join(',')}]`);
+      expect(bulk.rowChars(7)).toBe(Buffer.byteLength(js[7]!));
     }
   }, 60_000);
 

@@ -5,14 +5,16 @@
  * and joins 1,024 rows at a time into one block text (`string_agg` ordered by the rows' original
  * position: a window with an empty OVER clause keeps the input order, as an ORDER BY's output,
  * https://duckdb.org/docs/stable/sql/dialect/order_preservation). DuckDB does that work on its own
- * threads; JavaScript reads ~1,000 strings per million rows instead of a million rows of domain
- * values, and finds the row boundaries with `indexOf` (src/wire/encoded-rows.ts keeps them).
+ * threads; JavaScript reads ~1,000 byte blocks per million rows instead of a million rows of
+ * domain values, finds the row boundaries with `indexOf` and keeps the bytes as they are
+ * (src/wire/encoded-rows.ts): a page is sent as views of them, never decoded into a string.
  *
  * Only columns whose text DuckDB writes exactly as the REST API does are encoded here (INT64,
  * FLOAT64, BOOL, STRING, BYTES, DATE); a result with any other column type (TIMESTAMP — its text
  * depends on formatOptions —, DATETIME, TIME, NUMERIC, BIGNUMERIC, JSON, GEOGRAPHY, INTERVAL,
  * RANGE, ARRAY, STRUCT) is read as domain values and encoded in JavaScript as before.
  */
+import type { DuckDBBlobVector } from '@duckdb/node-api';
 import { BigQueryError } from '../errors/errors.js';
 import type { BqType } from '../types/types.js';
 import { EncodedRows, ROWS_PER_BLOCK } from '../wire/encoded-rows.js';
@@ -112,14 +114,15 @@ function restCellSql(c: string, t: BqType): string {
 /**
  * The DuckDB SQL whose rows are blocks of REST row texts of `sql` (a SELECT whose columns are
  * `fields`, in order): per block of up to {@link ROWS_PER_BLOCK} consecutive rows, in order, the
- * rows' texts joined by `,` and that text's UTF-8 length.
+ * rows' texts joined by `,` as UTF-8 bytes (a BLOB: JavaScript reads the bytes without decoding
+ * them) and their length.
  */
 export function restRowBlocksSql(sql: string, fields: readonly ResultField[]): string {
   const cols = fields.map((_f, i) => `"c${i}"`);
   const row = `concat('{"f":[', ${fields.map((f, i) => `${i ? `',{"v":'` : `'{"v":'`}, ${restCellSql(cols[i]!, f.type)}, '}'`).join(', ')}, ']}')`;
   return (
     `WITH __rows AS (SELECT ${row} AS j, row_number() OVER () - 1 AS n FROM (${guardValueSizes(sql, fields)}) AS __q(${cols.join(', ')})) ` +
-    `SELECT string_agg(j, ',' ORDER BY n) AS text, sum(strlen(j)) + count(*) - 1 AS bytes FROM __rows GROUP BY n // ${ROWS_PER_BLOCK} ORDER BY n // ${ROWS_PER_BLOCK}`
+    `SELECT encode(string_agg(j, ',' ORDER BY n)) AS text, sum(strlen(j)) + count(*) - 1 AS bytes FROM __rows GROUP BY n // ${ROWS_PER_BLOCK} ORDER BY n // ${ROWS_PER_BLOCK}`
   );
 }
 
@@ -129,13 +132,16 @@ const SLICE_MS = 8;
 /** UTF-8 bytes past which one block is not decoded into one JavaScript string (V8's string limit is ~512 MB). */
 const MAX_BLOCK_BYTES = 256 * 1024 * 1024;
 
-/** The start of every row in a block text of flat rows joined by `,`, plus its length + 1. */
-function rowStarts(text: string): Int32Array {
+/** What stands between two rows of a block: `]},{"f":[` (the rows' own `]}` and `{"f":[` around `,`). */
+const ROW_BOUNDARY = Buffer.from('},{"f":[');
+
+/** The byte offset of every row in a block of flat rows joined by `,`, plus its length + 1. */
+function rowStarts(block: Buffer): Int32Array {
   const at: number[] = [0];
-  // Between two rows stands `]},{"f":[`; inside a JSON string every `"` is escaped, and cells of
-  // the bulk kinds hold no object, so the sequence marks row boundaries only.
-  for (let i = text.indexOf('},{"f":[', 0); i >= 0; i = text.indexOf('},{"f":[', i + 8)) at.push(i + 2);
-  at.push(text.length + 1);
+  // Inside a JSON string every `"` is escaped, and cells of the bulk kinds hold no object, so the
+  // boundary sequence marks row boundaries only.
+  for (let i = block.indexOf(ROW_BOUNDARY, 0); i >= 0; i = block.indexOf(ROW_BOUNDARY, i + ROW_BOUNDARY.length)) at.push(i + 2);
+  at.push(block.length + 1);
   return Int32Array.from(at);
 }
 
@@ -148,7 +154,7 @@ function rowStarts(text: string): Int32Array {
  *   character, as the decoded rows are by readRows) passes `maxBytes`; the query's own errors.
  */
 export async function readEncodedRows(e: Engine, sql: string, fields: readonly ResultField[], maxBytes = e.maxResponseBytes): Promise<EncodedRows | undefined> {
-  const chunks: { texts: { getItem(i: number): unknown }; bytes: { getItem(i: number): unknown }; n: number }[] = [];
+  const chunks: { blocks: DuckDBBlobVector; n: number }[] = [];
   let bytes = 0;
   let tooLarge = false;
   await e.db.readChunks(
@@ -161,7 +167,7 @@ export async function readEncodedRows(e: Engine, sql: string, fields: readonly R
         bytes += 2 * b;
       }
       if (bytes > maxBytes) throw BigQueryError.responseTooLarge();
-      chunks.push({ texts: chunk.getColumnVector(0), bytes: sizes, n: chunk.rowCount });
+      chunks.push({ blocks: chunk.getColumnVector(0) as DuckDBBlobVector, n: chunk.rowCount });
     },
     () => {
       chunks.length = 0;
@@ -174,8 +180,11 @@ export async function readEncodedRows(e: Engine, sql: string, fields: readonly R
   let since = performance.now();
   for (const c of chunks)
     for (let i = 0; i < c.n; i++) {
-      const text = c.texts.getItem(i) as string;
-      out.pushJoined(text, rowStarts(text));
+      const u8 = c.blocks.getItemBytes(i)!;
+      // A view of the bytes the bindings copied out of DuckDB (inline values of ≤ 12 bytes are
+      // views of the chunk, which the block outlives: copied).
+      const block = u8.byteLength <= 12 ? Buffer.from(u8) : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+      out.pushJoined(block, rowStarts(block));
       if (performance.now() - since > SLICE_MS) {
         await new Promise<void>((resolve) => setImmediate(resolve));
         since = performance.now();

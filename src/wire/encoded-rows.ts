@@ -5,6 +5,10 @@
  * retained million-row result is ~1,000 strings instead of a million — the garbage collector and
  * the page join both work per block, not per row (paging 1M rows × 3 columns spent most of its
  * server time in GC and in joining 100,000 row strings per page).
+ *
+ * A block may also be the rows' UTF-8 bytes (built inside DuckDB, src/engine/result-json.ts): a
+ * page of such blocks is sent as views of those bytes ({@link EncodedRowsPage.parts}), never
+ * decoded into a JavaScript string nor encoded back, and held outside the JavaScript heap.
  */
 import type { Value } from '../types/types.js';
 import type { CellEncodeOptions } from './rest-values.js';
@@ -20,14 +24,25 @@ export interface EncodedRowsPage {
   json(): string;
   /** Each row's text (for callers that rewrite rows, e.g. selectedFields). */
   texts(): string[];
+  /** The same text as {@link json}, as pieces (strings, and views of UTF-8 blocks) to send in order. */
+  parts(): (string | Uint8Array)[];
 }
+
+/** A block: rows' texts joined by `,`, as a string or as UTF-8 bytes. */
+type Block = string | Buffer;
+
+/** `b`'s text in [from, to) (characters of a string, bytes of a Buffer). */
+const textOf = (b: Block, from: number, to: number): string => (typeof b === 'string' ? b.slice(from, to) : b.toString('utf8', from, to));
 
 /** Kept rows as blocks of REST JSON text; see the module comment. Immutable once built. */
 export class EncodedRows {
   /** Global index of the first row of each block, plus the total at the end. */
   private readonly firstRows: number[] = [0];
-  private readonly blocks: string[] = [];
-  /** Per block: the character offset of each row's start, plus the block's length + 1 at the end. */
+  private readonly blocks: Block[] = [];
+  /**
+   * Per block: the offset of each row's start, plus the block's length + 1 at the end (characters
+   * of a string block, bytes of a byte block).
+   */
   private readonly starts: Int32Array[] = [];
   private chars = 0;
 
@@ -36,7 +51,10 @@ export class EncodedRows {
     return this.firstRows[this.firstRows.length - 1]!;
   }
 
-  /** Characters of the rows' texts (the retained-bytes ledger's measure, as for one string per row). */
+  /**
+   * Characters of the rows' texts (the retained-bytes ledger's measure, as for one string per
+   * row); UTF-8 bytes for rows kept as bytes.
+   */
   get bytes(): number {
     return this.chars;
   }
@@ -62,7 +80,7 @@ export class EncodedRows {
    * start of each row in it followed by `text.length + 1` (e.g. built in bulk by DuckDB,
    * src/engine/result-json.ts).
    */
-  pushJoined(text: string, starts: Int32Array): void {
+  pushJoined(text: string | Buffer, starts: Int32Array): void {
     const rows = starts.length - 1;
     if (rows < 1) return;
     this.blocks.push(text);
@@ -90,7 +108,7 @@ export class EncodedRows {
     return lo;
   }
 
-  /** Characters of row `i`'s text. */
+  /** Characters of row `i`'s text (UTF-8 bytes for rows kept as bytes). */
   rowChars(i: number): number {
     const b = this.blockOf(i);
     const k = i - this.firstRows[b]!;
@@ -105,9 +123,24 @@ export class EncodedRows {
       const s = this.starts[b]!;
       const first = Math.max(from, this.firstRows[b]!) - this.firstRows[b]!;
       const last = Math.min(to, this.firstRows[b + 1]!) - this.firstRows[b]!;
-      parts.push(this.blocks[b]!.slice(s[first]!, s[last]! - 1));
+      parts.push(textOf(this.blocks[b]!, s[first]!, s[last]! - 1));
     }
     return parts.join(',');
+  }
+
+  /** {@link joined} as pieces: substrings of string blocks, views of byte blocks, `,` between blocks. */
+  private pieces(from: number, to: number): (string | Uint8Array)[] {
+    const out: (string | Uint8Array)[] = ['['];
+    for (let b = from < to ? this.blockOf(from) : this.blocks.length; b < this.blocks.length && this.firstRows[b]! < to; b++) {
+      const s = this.starts[b]!;
+      const first = Math.max(from, this.firstRows[b]!) - this.firstRows[b]!;
+      const last = Math.min(to, this.firstRows[b + 1]!) - this.firstRows[b]!;
+      const block = this.blocks[b]!;
+      if (out.length > 1) out.push(',');
+      out.push(typeof block === 'string' ? block.slice(s[first]!, s[last]! - 1) : block.subarray(s[first]!, s[last]! - 1));
+    }
+    out.push(']');
+    return out;
   }
 
   /** Rows [from, to) as a page. */
@@ -123,10 +156,11 @@ export class EncodedRows {
           const b = this.blockOf(i);
           const k = i - this.firstRows[b]!;
           const s = this.starts[b]!;
-          out.push(this.blocks[b]!.slice(s[k]!, s[k + 1]! - 1));
+          out.push(textOf(this.blocks[b]!, s[k]!, s[k + 1]! - 1));
         }
         return out;
       },
+      parts: () => this.pieces(f, t),
     };
   }
 
