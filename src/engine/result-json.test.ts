@@ -107,6 +107,14 @@ describe('REST row text built inside DuckDB', () => {
       const parts = bulk.page(5, 2900).parts().map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p)));
       expect(Buffer.concat(parts).toString('utf8')).toBe(`[${js.slice(5, 2900).join(',')}]`);
       expect(bulk.rowChars(7)).toBe(Buffer.byteLength(js[7]!));
+      // A page's byte limit: whole blocks at once give the end row-by-row counting gives.
+      const rowByRow = (start: number, end: number, max: number) => {
+        let n = 0;
+        for (let i = start; i < end; i++) if ((n += Buffer.byteLength(js[i]!)) > max && i > start) return i;
+        return end;
+      };
+      for (const [a, z, max] of [[0, ROWS, 50_000], [0, ROWS, 1e9], [3, 2999, 70_000], [1024, 2048, 1], [100, 101, 0], [0, 1500, 120_000]] as const)
+        expect(bulk.pageEnd(a, z, max), `${a}..${z} within ${max}`).toBe(rowByRow(a, z, max));
     }
   }, 60_000);
 

@@ -6,15 +6,15 @@
  * position: a window with an empty OVER clause keeps the input order, as an ORDER BY's output,
  * https://duckdb.org/docs/stable/sql/dialect/order_preservation). DuckDB does that work on its own
  * threads; JavaScript reads ~1,000 byte blocks per million rows instead of a million rows of
- * domain values, finds the row boundaries with `indexOf` and keeps the bytes as they are
- * (src/wire/encoded-rows.ts): a page is sent as views of them, never decoded into a string.
+ * domain values and keeps the bytes as they are (src/wire/encoded-rows.ts): a page is sent as
+ * views of them, never decoded into a string.
  *
  * Only columns whose text DuckDB writes exactly as the REST API does are encoded here (INT64,
  * FLOAT64, BOOL, STRING, BYTES, DATE); a result with any other column type (TIMESTAMP — its text
  * depends on formatOptions —, DATETIME, TIME, NUMERIC, BIGNUMERIC, JSON, GEOGRAPHY, INTERVAL,
  * RANGE, ARRAY, STRUCT) is read as domain values and encoded in JavaScript as before.
  */
-import type { DuckDBBlobVector } from '@duckdb/node-api';
+import type { DuckDBBlobVector, DuckDBVector } from '@duckdb/node-api';
 import { BigQueryError } from '../errors/errors.js';
 import type { BqType } from '../types/types.js';
 import { EncodedRows, ROWS_PER_BLOCK } from '../wire/encoded-rows.js';
@@ -115,14 +115,14 @@ function restCellSql(c: string, t: BqType): string {
  * The DuckDB SQL whose rows are blocks of REST row texts of `sql` (a SELECT whose columns are
  * `fields`, in order): per block of up to {@link ROWS_PER_BLOCK} consecutive rows, in order, the
  * rows' texts joined by `,` as UTF-8 bytes (a BLOB: JavaScript reads the bytes without decoding
- * them) and their length.
+ * them), their length and the number of rows.
  */
 export function restRowBlocksSql(sql: string, fields: readonly ResultField[]): string {
   const cols = fields.map((_f, i) => `"c${i}"`);
   const row = `concat('{"f":[', ${fields.map((f, i) => `${i ? `',{"v":'` : `'{"v":'`}, ${restCellSql(cols[i]!, f.type)}, '}'`).join(', ')}, ']}')`;
   return (
     `WITH __rows AS (SELECT ${row} AS j, row_number() OVER () - 1 AS n FROM (${guardValueSizes(sql, fields)}) AS __q(${cols.join(', ')})) ` +
-    `SELECT encode(string_agg(j, ',' ORDER BY n)) AS text, sum(strlen(j)) + count(*) - 1 AS bytes FROM __rows GROUP BY n // ${ROWS_PER_BLOCK} ORDER BY n // ${ROWS_PER_BLOCK}`
+    `SELECT encode(string_agg(j, ',' ORDER BY n)) AS text, sum(strlen(j)) + count(*) - 1 AS bytes, count(*) AS rows FROM __rows GROUP BY n // ${ROWS_PER_BLOCK} ORDER BY n // ${ROWS_PER_BLOCK}`
   );
 }
 
@@ -131,19 +131,6 @@ const SLICE_MS = 8;
 
 /** UTF-8 bytes past which one block is not decoded into one JavaScript string (V8's string limit is ~512 MB). */
 const MAX_BLOCK_BYTES = 256 * 1024 * 1024;
-
-/** What stands between two rows of a block: `]},{"f":[` (the rows' own `]}` and `{"f":[` around `,`). */
-const ROW_BOUNDARY = Buffer.from('},{"f":[');
-
-/** The byte offset of every row in a block of flat rows joined by `,`, plus its length + 1. */
-function rowStarts(block: Buffer): Int32Array {
-  const at: number[] = [0];
-  // Inside a JSON string every `"` is escaped, and cells of the bulk kinds hold no object, so the
-  // boundary sequence marks row boundaries only.
-  for (let i = block.indexOf(ROW_BOUNDARY, 0); i >= 0; i = block.indexOf(ROW_BOUNDARY, i + ROW_BOUNDARY.length)) at.push(i + 2);
-  at.push(block.length + 1);
-  return Int32Array.from(at);
-}
 
 /**
  * Runs `sql` (a SELECT whose columns are `fields`, all {@link bulkEncodable}) with its REST row
@@ -154,7 +141,7 @@ function rowStarts(block: Buffer): Int32Array {
  *   character, as the decoded rows are by readRows) passes `maxBytes`; the query's own errors.
  */
 export async function readEncodedRows(e: Engine, sql: string, fields: readonly ResultField[], maxBytes = e.maxResponseBytes): Promise<EncodedRows | undefined> {
-  const chunks: { blocks: DuckDBBlobVector; n: number }[] = [];
+  const chunks: { blocks: DuckDBBlobVector; rows: DuckDBVector; n: number }[] = [];
   let bytes = 0;
   let tooLarge = false;
   await e.db.readChunks(
@@ -167,7 +154,7 @@ export async function readEncodedRows(e: Engine, sql: string, fields: readonly R
         bytes += 2 * b;
       }
       if (bytes > maxBytes) throw BigQueryError.responseTooLarge();
-      chunks.push({ blocks: chunk.getColumnVector(0) as DuckDBBlobVector, n: chunk.rowCount });
+      chunks.push({ blocks: chunk.getColumnVector(0) as DuckDBBlobVector, rows: chunk.getColumnVector(2), n: chunk.rowCount });
     },
     () => {
       chunks.length = 0;
@@ -184,7 +171,7 @@ export async function readEncodedRows(e: Engine, sql: string, fields: readonly R
       // A view of the bytes the bindings copied out of DuckDB (inline values of ≤ 12 bytes are
       // views of the chunk, which the block outlives: copied).
       const block = u8.byteLength <= 12 ? Buffer.from(u8) : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
-      out.pushJoined(block, rowStarts(block));
+      out.pushFlatBytes(block, Number(c.rows.getItem(i)));
       if (performance.now() - since > SLICE_MS) {
         await new Promise<void>((resolve) => setImmediate(resolve));
         since = performance.now();
