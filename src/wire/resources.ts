@@ -158,29 +158,17 @@ export class RawJson {
 /** Answers of pieces shorter than this (characters or bytes) are joined into one string instead of streamed. */
 const PIECES_STREAM_MIN = 256 * 1024;
 
-/** Bytes per chunk of a streamed reply of pieces (fewer, larger socket writes). */
-const PIECES_CHUNK_BYTES = 1024 * 1024;
+/** Pieces of a reply sent between turns of the event loop (each costs a socket write at most). */
+const PIECES_PER_TURN = 64;
 
-/**
- * `pieces` as a stream of chunks of about PIECES_CHUNK_BYTES (strings encoded as UTF-8, byte views
- * copied once into their chunk), one chunk per turn of the event loop.
- */
+/** `pieces` as a stream of buffers (strings encoded as UTF-8, byte views sent as they are). */
 function piecesStream(pieces: readonly (string | Uint8Array)[]): Readable {
   async function* chunks(): AsyncGenerator<Buffer> {
-    let group: Buffer[] = [];
-    let size = 0;
-    for (const p of pieces) {
-      const b = typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p.buffer, p.byteOffset, p.byteLength);
-      group.push(b);
-      size += b.length;
-      if (size >= PIECES_CHUNK_BYTES) {
-        yield Buffer.concat(group, size);
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        group = [];
-        size = 0;
-      }
+    for (let i = 0; i < pieces.length; i++) {
+      if (i && i % PIECES_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      const p = pieces[i]!;
+      yield typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p.buffer, p.byteOffset, p.byteLength);
     }
-    if (size) yield Buffer.concat(group, size);
   }
   return Readable.from(chunks(), { objectMode: false });
 }
