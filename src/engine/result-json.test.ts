@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from './duckdb/db.js';
 import { toDuckLiteral } from './duckdb/values.js';
 import { readRows } from './statement-context.js';
-import { bulkEncodable, readEncodedRows } from './result-json.js';
+import { bulkEncodable, readEncodedRows, readResultRows } from './result-json.js';
 import type { Engine, ResultField } from './engine-types.js';
 import { encodeRowStrings } from '../wire/resources.js';
 import { formatDateDays } from '../types/temporal.js';
@@ -138,6 +138,20 @@ describe('REST row text built inside DuckDB', () => {
     for (const kind of ['TIMESTAMP', 'DATETIME', 'TIME', 'NUMERIC', 'BIGNUMERIC', 'JSON', 'GEOGRAPHY', 'INTERVAL'])
       expect(bulkEncodable([{ type: T('INT64') }, { type: T(kind) }])).toBe(false);
     expect(bulkEncodable([{ type: { kind: 'ARRAY', element: T('INT64') } }])).toBe(false);
+  });
+
+  it('reads a small result as domain values and a large one (past 1 MB decoded) as text built in DuckDB', async () => {
+    const s: ResultField[] = [{ name: 's', type: T('STRING') }];
+    const small = await readResultRows(e, 'SELECT s FROM t ORDER BY n LIMIT 10', s);
+    expect('rows' in small && small.rows.length).toBe(10);
+    const sql = "SELECT s || repeat('x', 400) AS s FROM t ORDER BY n";
+    const large = await readResultRows(e, sql, s);
+    expect('encodedRows' in large).toBe(true);
+    const js = encodeRowStrings(s, await readRows(e, sql, s), { useInt64Timestamp: false });
+    expect('encodedRows' in large && large.encodedRows.page(0, ROWS).texts()).toEqual(js);
+    // A column the bulk path does not encode: domain values however large.
+    const ts = await readResultRows(e, "SELECT s || repeat('x', 400) AS s, TIMESTAMP '2024-01-01' AS ts FROM t", [...s, { name: 'ts', type: T('TIMESTAMP') }]);
+    expect('rows' in ts && ts.rows.length).toBe(ROWS);
   });
 
   it('stops past the response limit with BigQuery\'s responseTooLarge', async () => {

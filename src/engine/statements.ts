@@ -26,7 +26,7 @@ import { checkTableGuards } from './table-guards.js';
 import { bindSystemTime, versionedWrite, writeTarget } from './history.js';
 import { columnHasParams, enforceSql } from './type-params.js';
 import { lowerQuery, makeContext, readRows, resultFields } from './statement-context.js';
-import { bulkEncodable, readEncodedRows } from './result-json.js';
+import { readResultRows } from './result-json.js';
 
 async function queryStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
   const schema = resultFields(stmt.outputColumnList ?? []);
@@ -39,11 +39,8 @@ async function queryStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOp
     await e.db.run(`CREATE TABLE ${ident(opts.resultTable)} AS SELECT * FROM (${sql}) AS __q(${cols.map(ident).join(', ')})`);
     return { statementType: 'SELECT', schema, relation: `SELECT ${cols.map(ident).join(', ')} FROM ${ident(opts.resultTable)} ORDER BY rowid` };
   }
-  if (opts.encodeResult && bulkEncodable(schema)) {
-    // A job's own result: its REST text is built inside DuckDB (src/engine/result-json.ts).
-    const encodedRows = await readEncodedRows(e, sql, schema);
-    if (encodedRows) return { statementType: 'SELECT', schema, encodedRows };
-  }
+  // A job's own result: a large one's REST text is built inside DuckDB (src/engine/result-json.ts).
+  if (opts.encodeResult) return { statementType: 'SELECT', schema, ...(await readResultRows(e, sql, schema)) };
   const rows = await readRows(e, sql, schema);
   return { statementType: 'SELECT', schema, rows };
 }

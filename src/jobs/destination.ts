@@ -18,7 +18,7 @@ import { createStoredTable } from '../engine/ddl.js';
 import { insertRelation, insertValues } from '../engine/dml-values.js';
 import { columnHasParams } from '../engine/type-params.js';
 import { readRows } from '../engine/statement-context.js';
-import { bulkEncodable, readEncodedRows } from '../engine/result-json.js';
+import { readResultRows } from '../engine/result-json.js';
 import { checkSnapshotWrite } from '../engine/table-guards.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { TableMeta } from '../catalog/store.js';
@@ -174,8 +174,8 @@ export async function applyDestination(
   const list = t.columns.map((c) => `"${c.name.replace(/"/g, '""')}"`).join(', ');
   result.schema = fields;
   const sql = `SELECT ${list} FROM "${t.duckName}" ORDER BY rowid`;
-  // Read back as REST text built inside DuckDB when every column allows (src/engine/result-json.ts).
-  const encoded = bulkEncodable(fields) ? await readEncodedRows(e, sql, fields) : undefined;
-  if (encoded) result.encodedRows = encoded;
-  else result.rows = await readRows(e, sql, fields);
+  // A large result is read back as REST text built inside DuckDB (src/engine/result-json.ts).
+  const read = await readResultRows(e, sql, fields);
+  if ('encodedRows' in read) result.encodedRows = read.encodedRows;
+  else result.rows = read.rows;
 }
