@@ -89,7 +89,7 @@ async function phase(emu: Spawned, work: () => Promise<void>): Promise<ProbeStat
 }
 
 /** Runs the phases; returns the markdown report. */
-export async function runStallBench(log: (s: string) => void): Promise<string> {
+export async function runStallBench(log: (s: string) => void, root?: string): Promise<string> {
   const gcs = path.join(os.tmpdir(), 'bqemu-gcs', BUCKET);
   fs.mkdirSync(gcs, { recursive: true });
   const parquet = path.join(gcs, 't1m.parquet');
@@ -97,7 +97,7 @@ export async function runStallBench(log: (s: string) => void): Promise<string> {
   const c = await duck.connect();
   await c.run(`COPY (SELECT range AS id, range / 7 AS f, concat('v', range) AS s FROM range(${ROWS})) TO '${parquet}' (FORMAT parquet)`);
   c.closeSync();
-  const emu = await spawnEmulator();
+  const emu = await spawnEmulator(30_000, root);
   const rows: string[] = [];
   try {
     await rest(emu, 'POST', '/datasets', { datasetReference: { projectId: emu.projectId, datasetId: 'st' } });
@@ -148,7 +148,10 @@ export async function runStallBench(log: (s: string) => void): Promise<string> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const report = await runStallBench((s) => console.log(s));
+  // `--root DIR`: another checkout's emulator (a before/after pair); `--no-write`: print only.
+  const at = process.argv.indexOf('--root');
+  const report = await runStallBench((s) => console.log(s), at >= 0 ? process.argv[at + 1] : undefined);
+  if (process.argv.includes('--no-write')) process.exit(0);
   const dir = path.join(path.dirname(new URL(import.meta.url).pathname), 'results');
   const file = path.join(dir, `${new Date().toISOString().slice(0, 10)}-stalls.md`);
   fs.writeFileSync(file, report);

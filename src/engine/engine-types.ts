@@ -9,6 +9,7 @@ import type { AnalyzerClient } from '../analyzer/client.js';
 import type { Node, ResolvedNodeOf, ResolvedStatementKind } from '../analyzer/ast.js';
 import type { CatalogStore, TableMeta } from '../catalog/store.js';
 import type { BqType, Value } from '../types/types.js';
+import type { EncodedRows } from '../wire/encoded-rows.js';
 import type { StatementAnalyzer } from './analyze.js';
 import type { Database } from './duckdb/db.js';
 import type { JobsProvider } from './information-schema-jobs.js';
@@ -31,6 +32,16 @@ export interface StatementResult {
   statementType: string;
   schema?: ResultField[];
   rows?: Value[][];
+  /**
+   * A query's rows as their REST JSON text, built inside DuckDB (src/engine/result-json.ts), instead
+   * of `rows` (only with QueryOptions.encodeResult).
+   */
+  encodedRows?: EncodedRows;
+  /**
+   * A query's rows left inside DuckDB: a SELECT of its columns in order (only with
+   * QueryOptions.resultTable, over that table), instead of `rows`.
+   */
+  relation?: string;
   numDmlAffectedRows?: number;
   /**
    * Rows a query job wrote to its `destinationTable` (the query plan's records written). Not a DML
@@ -79,6 +90,17 @@ export interface QueryOptions extends NameDefaults {
   endSession?: (sessionId: string | undefined) => Promise<void>;
   /** Who runs the statement (row access policies; src/server/rest/context.ts callerFromHeaders); absent: the default principal. */
   caller?: { principal: string; groups: string[] };
+  /**
+   * A single query statement's rows may come back as `StatementResult.encodedRows` (REST JSON text
+   * built inside DuckDB) instead of domain values: set by the job layer for a job's own result.
+   */
+  encodeResult?: boolean;
+  /**
+   * A single query statement's rows are written into this new DuckDB table (`CREATE TABLE AS`,
+   * columns `v0`, `v1`, …) and answered as `StatementResult.relation`: set by the job layer for a
+   * job with a destination table, which drops the table afterwards.
+   */
+  resultTable?: string;
 }
 
 /**

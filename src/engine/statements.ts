@@ -11,7 +11,7 @@ import { nodesOfKind, walk, yieldIfLarge, type Node, type ResolvedNodeOf, type R
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Engine, HandlerOf, QueryOptions, ScannedTable, StatementHandler, StatementResult } from './engine-types.js';
-import { colName, type BoundTable, type LowerContext } from './lower/context.js';
+import { colName, ident, type BoundTable, type LowerContext } from './lower/context.js';
 import { lowerExpr } from './lower/exprs.js';
 import { lowerScan } from './lower/scans.js';
 import { duckType } from './duckdb/types.js';
@@ -27,11 +27,22 @@ import { bindSystemTime, versionedWrite, writeTarget } from './history.js';
 import { columnHasParams, enforceSql } from './type-params.js';
 import { nonNullColumns } from './column-stats.js';
 import { lowerQuery, makeContext, readRows, resultFields } from './statement-context.js';
+import { readResultRows } from './result-json.js';
 
 async function queryStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
   const schema = resultFields(stmt.outputColumnList ?? []);
   if (opts.dryRun) return { statementType: 'SELECT', schema, rows: [] };
-  const rows = await readRows(e, lowerQuery(stmt, ctx), schema);
+  const sql = lowerQuery(stmt, ctx);
+  if (opts.resultTable) {
+    // Rows for a destination table stay inside DuckDB: the whole query runs here (its errors are
+    // the statement's, before the destination changes) and the job layer writes them from there.
+    const cols = schema.map((_f, i) => `v${i}`);
+    await e.db.run(`CREATE TABLE ${ident(opts.resultTable)} AS SELECT * FROM (${sql}) AS __q(${cols.map(ident).join(', ')})`);
+    return { statementType: 'SELECT', schema, relation: `SELECT ${cols.map(ident).join(', ')} FROM ${ident(opts.resultTable)} ORDER BY rowid` };
+  }
+  // A job's own result: a large one's REST text is built inside DuckDB (src/engine/result-json.ts).
+  if (opts.encodeResult) return { statementType: 'SELECT', schema, ...(await readResultRows(e, sql, schema)) };
+  const rows = await readRows(e, sql, schema);
   return { statementType: 'SELECT', schema, rows };
 }
 

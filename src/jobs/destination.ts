@@ -18,6 +18,7 @@ import { createStoredTable } from '../engine/ddl.js';
 import { insertRelation, insertValues } from '../engine/dml-values.js';
 import { columnHasParams } from '../engine/type-params.js';
 import { readRows } from '../engine/statement-context.js';
+import { readResultRows } from '../engine/result-json.js';
 import { checkSnapshotWrite } from '../engine/table-guards.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { TableMeta } from '../catalog/store.js';
@@ -172,5 +173,9 @@ export async function applyDestination(
   const fields = t.columns.map((c) => ({ name: c.name, type: c.type }));
   const list = t.columns.map((c) => `"${c.name.replace(/"/g, '""')}"`).join(', ');
   result.schema = fields;
-  result.rows = await readRows(e, `SELECT ${list} FROM "${t.duckName}" ORDER BY rowid`, fields);
+  const sql = `SELECT ${list} FROM "${t.duckName}" ORDER BY rowid`;
+  // A large result is read back as REST text built inside DuckDB (src/engine/result-json.ts).
+  const read = await readResultRows(e, sql, fields);
+  if ('encodedRows' in read) result.encodedRows = read.encodedRows;
+  else result.rows = read.rows;
 }

@@ -6,7 +6,9 @@
  * `scriptOptions.statementTimeoutMs` (query-options.ts), the script's key result and the
  * destination table (destination.ts). Statistics are collected per statement (bytes.ts).
  */
+import { randomUUID } from 'node:crypto';
 import { logIgnored } from '../config/logger.js';
+import { quoteIdent } from '../types/duckdb-types.js';
 import type { Engine, ScannedTable, StatementResult } from '../engine/engine.js';
 import type { TempScope } from '../engine/names.js';
 import type { Caller } from '../engine/row-access.js';
@@ -84,6 +86,7 @@ export async function executeQueryJob(env: ExecuteEnv, job: JobRecord, ex: Execu
   const limit = statementTimeoutOf(q);
   const timer = limit ? new StatementTimer(limit, () => env.onStatementTimeout(limit)) : undefined;
   let externals: TableMeta[] = [];
+  const stage = q.destinationTable && !dryRun ? `__bqemu_qr_${randomUUID().replace(/-/g, '')}` : undefined;
   try {
     timer?.restart();
     if (q.tableDefinitions !== undefined) externals = await createExternalTables(engine, temp, q.tableDefinitions, dryRun);
@@ -96,6 +99,10 @@ export async function executeQueryJob(env: ExecuteEnv, job: JobRecord, ex: Execu
       jobId: job.jobId,
       temp,
       caller: env.caller,
+      // The result's REST text is built inside DuckDB when it has no destination table to fill;
+      // rows for a destination table stay inside DuckDB (written from `stage`, dropped below).
+      encodeResult: !q.destinationTable && !dryRun,
+      resultTable: stage,
       // A job with a location sees that location's datasets only (src/jobs/job-location.ts).
       location: job.locationByDefault ? undefined : job.location,
       // CALL BQ.ABORT_SESSION([id]) (src/scripting/procedures.ts).
@@ -133,5 +140,18 @@ export async function executeQueryJob(env: ExecuteEnv, job: JobRecord, ex: Execu
   const key = keyResultOf(ex.results, q);
   // A request of several statements is a script job: its statementType is SCRIPT (recorded rest_crud/dml_*).
   job.result = ex.results.length > 1 ? { ...key, statementType: 'SCRIPT' } : key;
-  if (q.destinationTable && job.result.statementType === 'SELECT' && !dryRun) await applyDestination(engine, job.projectId, q, job.result);
+  try {
+    if (q.destinationTable && job.result.statementType === 'SELECT' && !dryRun) {
+      const select = job.result.relation;
+      job.result = { ...job.result, relation: undefined };
+      await applyDestination(engine, job.projectId, q, job.result, select ? { source: { select } } : {});
+    }
+  } finally {
+    if (stage) await engine.db.run(`DROP TABLE IF EXISTS ${quoteIdent(stage)}`).catch(logIgnored(engine.log, 'dropping a query result staged for its destination table', 'warn'));
+  }
+  if (job.result.encodedRows) {
+    // Kept as the job's encoded rows (src/jobs/job-results.ts pages them).
+    job.encodedRows = job.result.encodedRows;
+    job.result = { ...job.result, encodedRows: undefined };
+  }
 }

@@ -37,7 +37,8 @@ export async function executeRequest(engine: Engine, sql: string, opts: QueryOpt
 /** {@link executeRequest} after the pre-parse rewrites. */
 async function executeText(engine: Engine, sql: string, opts: QueryOptions): Promise<StatementResult[]> {
   // Scripts (several statements, or a procedural one) run in the interpreter.
-  const script = await runScript(engine, sql, opts);
+  // A script's statements answer domain values (variables, child jobs): no bulk-encoded result.
+  const script = await runScript(engine, sql, { ...opts, encodeResult: undefined, resultTable: undefined });
   if (script) return script;
   const results: StatementResult[] = [];
   const total = Buffer.byteLength(sql);

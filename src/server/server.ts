@@ -119,7 +119,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       reply.status(e.httpStatus).header('content-type', 'application/json; charset=UTF-8').send(e.toEnvelope());
     },
   });
-  app.setReplySerializer(serializeReply);
+  // A reply holding pieces of bytes (RawJson.fromParts) serialises to a stream, which fastify sends as one.
+  app.setReplySerializer(serializeReply as (payload: unknown) => string);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
     try {

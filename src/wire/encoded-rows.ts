@@ -5,6 +5,10 @@
  * retained million-row result is ~1,000 strings instead of a million — the garbage collector and
  * the page join both work per block, not per row (paging 1M rows × 3 columns spent most of its
  * server time in GC and in joining 100,000 row strings per page).
+ *
+ * A block may also be the rows' UTF-8 bytes (built inside DuckDB, src/engine/result-json.ts): a
+ * page of such blocks is sent as views of those bytes ({@link EncodedRowsPage.parts}), never
+ * decoded into a JavaScript string nor encoded back, and held outside the JavaScript heap.
  */
 import type { Value } from '../types/types.js';
 import type { CellEncodeOptions } from './rest-values.js';
@@ -20,15 +24,29 @@ export interface EncodedRowsPage {
   json(): string;
   /** Each row's text (for callers that rewrite rows, e.g. selectedFields). */
   texts(): string[];
+  /** The same text as {@link json}, as pieces (strings, and views of UTF-8 blocks) to send in order. */
+  parts(): (string | Uint8Array)[];
 }
+
+/** What stands between two flat rows joined by `,`: `]},{"f":[` (see EncodedRows.startsOf). */
+const ROW_BOUNDARY = Buffer.from('},{"f":[');
+
+/** A block: rows' texts joined by `,`, as a string or as UTF-8 bytes. */
+type Block = string | Buffer;
+
+/** `b`'s text in [from, to) (characters of a string, bytes of a Buffer). */
+const textOf = (b: Block, from: number, to: number): string => (typeof b === 'string' ? b.slice(from, to) : b.toString('utf8', from, to));
 
 /** Kept rows as blocks of REST JSON text; see the module comment. Immutable once built. */
 export class EncodedRows {
   /** Global index of the first row of each block, plus the total at the end. */
   private readonly firstRows: number[] = [0];
-  private readonly blocks: string[] = [];
-  /** Per block: the character offset of each row's start, plus the block's length + 1 at the end. */
-  private readonly starts: Int32Array[] = [];
+  private readonly blocks: Block[] = [];
+  /**
+   * Per block: the offset of each row's start, plus the block's length + 1 at the end (characters
+   * of a string block, bytes of a byte block).
+   */
+  private readonly starts: (Int32Array | undefined)[] = [];
   private chars = 0;
 
   /** Rows kept. */
@@ -36,7 +54,10 @@ export class EncodedRows {
     return this.firstRows[this.firstRows.length - 1]!;
   }
 
-  /** Characters of the rows' texts (the retained-bytes ledger's measure, as for one string per row). */
+  /**
+   * Characters of the rows' texts (the retained-bytes ledger's measure, as for one string per
+   * row); UTF-8 bytes for rows kept as bytes.
+   */
   get bytes(): number {
     return this.chars;
   }
@@ -55,6 +76,59 @@ export class EncodedRows {
     this.starts.push(starts);
     this.firstRows.push(this.length + texts.length);
     this.chars += at - texts.length;
+  }
+
+  /**
+   * Appends one block of `rows` flat rows (cells holding no STRUCT) as their UTF-8 texts joined by
+   * `,` (built in bulk by DuckDB, src/engine/result-json.ts). Where each row starts is found only
+   * when a page starts or ends inside the block ({@link startsOf}).
+   */
+  pushFlatBytes(block: Buffer, rows: number): void {
+    if (rows < 1) return;
+    this.blocks.push(block);
+    this.starts.push(undefined);
+    this.firstRows.push(this.length + rows);
+    this.chars += block.length - (rows - 1);
+  }
+
+  /** Block `b`'s row starts; for a block of flat rows, found from the boundaries between rows. */
+  private startsOf(b: number): Int32Array {
+    const known = this.starts[b];
+    if (known) return known;
+    const block = this.blocks[b] as Buffer;
+    const at = new Int32Array(this.firstRows[b + 1]! - this.firstRows[b]! + 1);
+    // Between two flat rows stands `]},{"f":[`: inside a JSON string every `"` is escaped and no
+    // cell holds an object, so the sequence marks row boundaries only.
+    let k = 1;
+    for (let i = block.indexOf(ROW_BOUNDARY, 0); i >= 0 && k < at.length - 1; i = block.indexOf(ROW_BOUNDARY, i + ROW_BOUNDARY.length)) at[k++] = i + 2;
+    at[at.length - 1] = block.length + 1;
+    this.starts[b] = at;
+    return at;
+  }
+
+  /**
+   * The end (exclusive) of a page from row `start` holding at most `end - start` rows and, after
+   * its first row, no more than `max` characters of row text (bytes for rows kept as bytes).
+   */
+  pageEnd(start: number, end: number, max: number): number {
+    let size = 0;
+    for (let i = start; i < end; ) {
+      const b = this.blockOf(i);
+      const blockEnd = this.firstRows[b + 1]!;
+      if (i === this.firstRows[b] && blockEnd <= end) {
+        // A whole block within the limit passes at once (no row of it ends the page).
+        const whole = this.blocks[b]!.length - (blockEnd - i - 1);
+        if (size + whole <= max) {
+          size += whole;
+          i = blockEnd;
+          continue;
+        }
+      }
+      size += this.rowChars(i);
+      if (size > max && i > start) return i;
+      i++;
+    }
+    return end;
   }
 
   /** Rows kept as `texts` (one JSON text per row), e.g. as persisted. */
@@ -76,24 +150,47 @@ export class EncodedRows {
     return lo;
   }
 
-  /** Characters of row `i`'s text. */
+  /** Characters of row `i`'s text (UTF-8 bytes for rows kept as bytes). */
   rowChars(i: number): number {
     const b = this.blockOf(i);
     const k = i - this.firstRows[b]!;
-    const s = this.starts[b]!;
+    const s = this.startsOf(b);
     return s[k + 1]! - s[k]! - 1;
+  }
+
+  /**
+   * Per block holding rows of [from, to), the range of its text they cover (characters of a string
+   * block, bytes of a byte block); a whole block needs no row starts.
+   */
+  private *ranges(from: number, to: number): Generator<[block: Block, start: number, end: number]> {
+    for (let b = from < to ? this.blockOf(from) : this.blocks.length; b < this.blocks.length && this.firstRows[b]! < to; b++) {
+      const first = Math.max(from, this.firstRows[b]!) - this.firstRows[b]!;
+      const last = Math.min(to, this.firstRows[b + 1]!) - this.firstRows[b]!;
+      const block = this.blocks[b]!;
+      if (first === 0 && last === this.firstRows[b + 1]! - this.firstRows[b]!) yield [block, 0, block.length];
+      else {
+        const s = this.startsOf(b);
+        yield [block, s[first]!, s[last]! - 1];
+      }
+    }
   }
 
   /** The text of rows [from, to) joined by `,` (no brackets), as whole-block substrings. */
   private joined(from: number, to: number): string {
     const parts: string[] = [];
-    for (let b = from < to ? this.blockOf(from) : this.blocks.length; b < this.blocks.length && this.firstRows[b]! < to; b++) {
-      const s = this.starts[b]!;
-      const first = Math.max(from, this.firstRows[b]!) - this.firstRows[b]!;
-      const last = Math.min(to, this.firstRows[b + 1]!) - this.firstRows[b]!;
-      parts.push(this.blocks[b]!.slice(s[first]!, s[last]! - 1));
-    }
+    for (const [block, s, e] of this.ranges(from, to)) parts.push(textOf(block, s, e));
     return parts.join(',');
+  }
+
+  /** `[` + {@link joined} + `]` as pieces: substrings of string blocks, views of byte blocks. */
+  private pieces(from: number, to: number): (string | Uint8Array)[] {
+    const out: (string | Uint8Array)[] = ['['];
+    for (const [block, s, e] of this.ranges(from, to)) {
+      if (out.length > 1) out.push(',');
+      out.push(typeof block === 'string' ? block.slice(s, e) : block.subarray(s, e));
+    }
+    out.push(']');
+    return out;
   }
 
   /** Rows [from, to) as a page. */
@@ -108,11 +205,12 @@ export class EncodedRows {
         for (let i = f; i < t; i++) {
           const b = this.blockOf(i);
           const k = i - this.firstRows[b]!;
-          const s = this.starts[b]!;
-          out.push(this.blocks[b]!.slice(s[k]!, s[k + 1]! - 1));
+          const s = this.startsOf(b);
+          out.push(textOf(this.blocks[b]!, s[k]!, s[k + 1]! - 1));
         }
         return out;
       },
+      parts: () => this.pieces(f, t),
     };
   }
 

@@ -4,6 +4,7 @@
  * and its reference; times are milliseconds since the epoch as strings; int64 fields are strings.
  */
 import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { datasetLocation, type DatasetMeta, type TableMeta } from '../catalog/store.js';
 import { DEFAULT_LOCATION } from '../types/locations.js';
 import { fieldFromColumn, fieldFromType, type TableFieldSchema } from '../types/schema.js';
@@ -138,9 +139,38 @@ export function schemaOf(fields: WireField[]): { fields: TableFieldSchema[] } {
   return { fields: fields.map((f) => fieldFromType(f.name, f.type, f.required)) };
 }
 
-/** JSON text that a reply embeds verbatim (see `serializeReply`). */
+/**
+ * JSON text that a reply embeds verbatim (see `serializeReply`): one string, or pieces to send in
+ * order (strings and views of UTF-8 bytes, e.g. EncodedRowsPage.parts of src/wire/encoded-rows.ts).
+ */
 export class RawJson {
-  constructor(readonly json: string) {}
+  constructor(
+    readonly json: string,
+    readonly parts?: readonly (string | Uint8Array)[],
+  ) {}
+
+  /** Pieces sent as they are: a reply holding them is streamed without joining them into one string. */
+  static fromParts(parts: readonly (string | Uint8Array)[]): RawJson {
+    return new RawJson('', parts);
+  }
+}
+
+/** Answers of pieces shorter than this (characters or bytes) are joined into one string instead of streamed. */
+const PIECES_STREAM_MIN = 256 * 1024;
+
+/** Pieces of a reply sent between turns of the event loop (each costs a socket write at most). */
+const PIECES_PER_TURN = 64;
+
+/** `pieces` as a stream of buffers (strings encoded as UTF-8, byte views sent as they are). */
+function piecesStream(pieces: readonly (string | Uint8Array)[]): Readable {
+  async function* chunks(): AsyncGenerator<Buffer> {
+    for (let i = 0; i < pieces.length; i++) {
+      if (i && i % PIECES_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      const p = pieces[i]!;
+      yield typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p.buffer, p.byteOffset, p.byteLength);
+    }
+  }
+  return Readable.from(chunks(), { objectMode: false });
 }
 
 /**
@@ -183,25 +213,41 @@ export function encodingVaries(fields: WireField[]): boolean {
 const RAW_MARK = '\u0000raw-json\u0000';
 
 /**
- * Serialises a reply payload; top-level RawJson values are spliced in verbatim.
+ * Serialises a reply payload; top-level RawJson values are spliced in verbatim. A payload with a
+ * RawJson of pieces becomes a stream of those pieces (no string of the whole answer is built).
  * Used as fastify's reply serialiser (src/server/server.ts).
  */
-export function serializeReply(payload: unknown): string {
+export function serializeReply(payload: unknown): string | Readable {
   if (!payload || typeof payload !== 'object') return JSON.stringify(payload);
-  const raws: string[] = [];
+  const raws: RawJson[] = [];
   const shallow: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(payload as Record<string, unknown>)) {
     if (v instanceof RawJson) {
-      raws.push(v.json);
+      raws.push(v);
       shallow[k] = RAW_MARK;
     } else shallow[k] = v;
   }
   let text = JSON.stringify(shallow);
   if (!raws.length) return text;
   const mark = JSON.stringify(RAW_MARK);
+  if (raws.some((r) => r.parts)) {
+    // Streamed piece by piece (chunked transfer encoding, as any large answer, src/server/reply-chunks.ts).
+    const pieces: (string | Uint8Array)[] = [];
+    let from = 0;
+    for (const raw of raws) {
+      const at = text.indexOf(mark, from);
+      pieces.push(text.slice(from, at), ...(raw.parts ?? [raw.json]));
+      from = at + mark.length;
+    }
+    pieces.push(text.slice(from));
+    let size = 0;
+    for (const p of pieces) size += p.length;
+    if (size >= PIECES_STREAM_MIN) return piecesStream(pieces);
+    return pieces.map((p) => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString('utf8'))).join('');
+  }
   for (const raw of raws) {
     const at = text.indexOf(mark);
-    text = text.slice(0, at) + raw + text.slice(at + mark.length);
+    text = text.slice(0, at) + raw.json + text.slice(at + mark.length);
   }
   return text;
 }

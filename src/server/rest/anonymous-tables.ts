@@ -53,7 +53,7 @@ export function anonymousTableResource(ctx: RestContext, p: TablePath, view?: st
 function pageRows(page: ResultPage, pick: number[] | undefined, fmt: CellEncodeOptions): RawJson | undefined {
   if (page.encodedRows) {
     if (!page.encodedRows.length) return undefined;
-    if (!pick) return new RawJson(page.encodedRows.json());
+    if (!pick) return RawJson.fromParts(page.encodedRows.parts());
     return rowsJson(
       page.encodedRows.texts().map((r) => {
         const cells = (JSON.parse(r) as { f: unknown[] }).f;

@@ -1,0 +1,161 @@
+/**
+ * Differential test of the bulk REST row encoding (result-json.ts, built inside DuckDB) against the
+ * JavaScript cell encoders (src/wire/resources.ts encodeRowStrings over readRows' domain values):
+ * the same random values of every kind the bulk path encodes — NULL, NaN, ±Infinity, -0, random
+ * bit patterns (subnormals included), extremes, unicode, astral characters, every control
+ * character — must give byte-identical row texts, with formatOptions.useInt64Timestamp both ways.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Database } from './duckdb/db.js';
+import { toDuckLiteral } from './duckdb/values.js';
+import { readRows } from './statement-context.js';
+import { bulkEncodable, readEncodedRows, readResultRows } from './result-json.js';
+import type { Engine, ResultField } from './engine-types.js';
+import { encodeRowStrings } from '../wire/resources.js';
+import { formatDateDays } from '../types/temporal.js';
+import type { BqType, Value } from '../types/types.js';
+
+const T = (kind: string) => ({ kind }) as BqType;
+
+/** Deterministic PRNG (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ROWS = 3000;
+const SPECIAL_FLOATS = [NaN, Infinity, -Infinity, 0, -0, 5e-324, -5e-324, 1e-323, 2.2250738585072014e-308, 2.225073858507201e-308, 1.7976931348623157e308, -1.7976931348623157e308, 1e7, 9999999.999999998, 1e-3, 0.0009999999999999998, 1e16, 1e21, 1e22, 123456789012345680000, 1.5, 0.1, -2.5e-8, 1 / 3, 2 ** 53, 4.35, 1e-7, 100];
+const SPECIAL_STRINGS = ['', '"', '\\', '\\u000B', '},{"f":[', ']},{"f":[{"v":"x"}]}', '\u2028\u2029', '😀', 'é€', '\u007f', "it's", 'a\u0000b'];
+const SPECIAL_INTS = [0n, 1n, -1n, 9_223_372_036_854_775_807n, -9_223_372_036_854_775_808n, 9_007_199_254_740_993n];
+
+function randomFloat(r: () => number): number {
+  const dv = new DataView(new ArrayBuffer(8));
+  dv.setUint32(0, Math.floor(r() * 2 ** 32));
+  dv.setUint32(4, Math.floor(r() * 2 ** 32));
+  const k = r();
+  if (k < 0.5) return dv.getFloat64(0);
+  if (k < 0.8) return (r() - 0.5) * 10 ** Math.floor(r() * 30 - 15);
+  return Math.round(r() * 1e6) / 7;
+}
+
+function randomString(r: () => number): string {
+  let s = '';
+  const n = Math.floor(r() * 12);
+  for (let i = 0; i < n; i++) {
+    const k = r();
+    if (k < 0.3) s += String.fromCharCode(Math.floor(r() * 0x20));
+    else if (k < 0.4) s += '"\\/'[Math.floor(r() * 3)];
+    else if (k < 0.5) s += String.fromCodePoint(0x1f600 + Math.floor(r() * 50));
+    else if (k < 0.6) s += String.fromCharCode(0x80 + Math.floor(r() * 0x2000));
+    else s += String.fromCharCode(0x20 + Math.floor(r() * 0x5f));
+  }
+  return s;
+}
+
+const COLUMNS: { name: string; type: BqType; gen: (r: () => number, i: number) => Value }[] = [
+  { name: 'i', type: T('INT64'), gen: (r, i) => SPECIAL_INTS[i] ?? BigInt(Math.floor((r() - 0.5) * 2 ** 53)) * BigInt(1 + Math.floor(r() * 1000)) },
+  { name: 'f', type: T('FLOAT64'), gen: (r, i) => SPECIAL_FLOATS[i] ?? randomFloat(r) },
+  { name: 'b', type: T('BOOL'), gen: (r) => r() < 0.5 },
+  { name: 's', type: T('STRING'), gen: (r, i) => SPECIAL_STRINGS[i] ?? randomString(r) },
+  { name: 'y', type: T('BYTES'), gen: (r) => Uint8Array.from({ length: Math.floor(r() * 20) }, () => Math.floor(r() * 256)) },
+  // 0001-01-01 … 9999-12-31 as days since the epoch.
+  { name: 'd', type: T('DATE'), gen: (r) => formatDateDays(Math.floor(-719162 + r() * (2932896 + 719162))) },
+];
+
+let db: Database;
+let e: Engine;
+beforeAll(async () => {
+  db = await Database.open();
+  e = { db, maxResponseBytes: 512 * 1024 * 1024 } as unknown as Engine;
+  const r = rng(17);
+  const values: string[] = [];
+  for (let i = 0; i < ROWS; i++) {
+    // Every column is NULL in about one row in ten.
+    values.push(`(${i}, ${COLUMNS.map((c) => toDuckLiteral(r() < 0.1 && i > 40 ? null : c.gen(r, i), c.type)).join(', ')})`);
+  }
+  await db.run(`CREATE TABLE t AS SELECT * FROM (VALUES ${values.join(', ')}) AS v(n, ${COLUMNS.map((c) => c.name).join(', ')})`);
+}, 60_000);
+afterAll(async () => {
+  await db?.close();
+});
+
+async function both(sql: string, fields: ResultField[]) {
+  const rows = await readRows(e, sql, fields);
+  const bulk = await readEncodedRows(e, sql, fields);
+  return { rows, bulk: bulk! };
+}
+
+describe('REST row text built inside DuckDB', () => {
+  it('is byte-identical to the JavaScript encoders for every bulk kind (useInt64Timestamp both ways)', async () => {
+    const fields: ResultField[] = COLUMNS.map((c) => ({ name: c.name, type: c.type }));
+    expect(bulkEncodable(fields)).toBe(true);
+    const { rows, bulk } = await both(`SELECT ${COLUMNS.map((c) => c.name).join(', ')} FROM t ORDER BY n`, fields);
+    expect(bulk.length).toBe(ROWS);
+    const texts = bulk.page(0, ROWS).texts();
+    for (const useInt64Timestamp of [false, true]) {
+      const js = encodeRowStrings(fields, rows, { useInt64Timestamp });
+      for (let i = 0; i < ROWS; i++) expect(texts[i], `row ${i}: ${JSON.stringify(rows[i], (_k, v) => (typeof v === 'bigint' ? `${v}n` : v))}`).toBe(js[i]);
+      expect(bulk.page(1000, 2100).json()).toBe(`[${js.slice(1000, 2100).join(',')}]`);
+      // Kept as UTF-8 bytes: sent as views of them, the same bytes as the text.
+      expect(bulk.bytes).toBe(js.reduce((n, s) => n + Buffer.byteLength(s), 0));
+      const parts = bulk.page(5, 2900).parts().map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p)));
+      expect(Buffer.concat(parts).toString('utf8')).toBe(`[${js.slice(5, 2900).join(',')}]`);
+      expect(bulk.rowChars(7)).toBe(Buffer.byteLength(js[7]!));
+      // A page's byte limit: whole blocks at once give the end row-by-row counting gives.
+      const rowByRow = (start: number, end: number, max: number) => {
+        let n = 0;
+        for (let i = start; i < end; i++) if ((n += Buffer.byteLength(js[i]!)) > max && i > start) return i;
+        return end;
+      };
+      for (const [a, z, max] of [[0, ROWS, 50_000], [0, ROWS, 1e9], [3, 2999, 70_000], [1024, 2048, 1], [100, 101, 0], [0, 1500, 120_000]] as const)
+        expect(bulk.pageEnd(a, z, max), `${a}..${z} within ${max}`).toBe(rowByRow(a, z, max));
+    }
+  }, 60_000);
+
+  it('keeps the order of an ORDER BY and encodes columns DuckDB computes in other types as the decoders read them', async () => {
+    const fields: ResultField[] = [
+      { name: 's', type: T('STRING') },
+      { name: 'fi', type: T('FLOAT64') },
+      { name: 'fd', type: T('FLOAT64') },
+      { name: 'id', type: T('INT64') },
+    ];
+    const sql = `SELECT s, CAST(n AS BIGINT) * 3002399751580331 AS fi, CAST(n AS DECIMAL(18,3)) / 7 AS fd, CAST(n AS DECIMAL(18,0)) AS id FROM t ORDER BY s DESC NULLS LAST, n`;
+    const { rows, bulk } = await both(sql, fields);
+    expect(bulk.page(0, ROWS).texts()).toEqual(encodeRowStrings(fields, rows, { useInt64Timestamp: false }));
+  });
+
+  it('answers no rows for an empty result, and leaves other kinds to the JavaScript encoders', async () => {
+    const fields: ResultField[] = [{ name: 'i', type: T('INT64') }];
+    const { bulk } = await both('SELECT i FROM t WHERE FALSE', fields);
+    expect(bulk.length).toBe(0);
+    expect(bulk.page(0, 10).json()).toBe('[]');
+    for (const kind of ['TIMESTAMP', 'DATETIME', 'TIME', 'NUMERIC', 'BIGNUMERIC', 'JSON', 'GEOGRAPHY', 'INTERVAL'])
+      expect(bulkEncodable([{ type: T('INT64') }, { type: T(kind) }])).toBe(false);
+    expect(bulkEncodable([{ type: { kind: 'ARRAY', element: T('INT64') } }])).toBe(false);
+  });
+
+  it('reads a small result as domain values and a large one (past 1 MB decoded) as text built in DuckDB', async () => {
+    const s: ResultField[] = [{ name: 's', type: T('STRING') }];
+    const small = await readResultRows(e, 'SELECT s FROM t ORDER BY n LIMIT 10', s);
+    expect('rows' in small && small.rows.length).toBe(10);
+    const sql = "SELECT s || repeat('x', 400) AS s FROM t ORDER BY n";
+    const large = await readResultRows(e, sql, s);
+    expect('encodedRows' in large).toBe(true);
+    const js = encodeRowStrings(s, await readRows(e, sql, s), { useInt64Timestamp: false });
+    expect('encodedRows' in large && large.encodedRows.page(0, ROWS).texts()).toEqual(js);
+    // A column the bulk path does not encode: domain values however large.
+    const ts = await readResultRows(e, "SELECT s || repeat('x', 400) AS s, TIMESTAMP '2024-01-01' AS ts FROM t", [...s, { name: 'ts', type: T('TIMESTAMP') }]);
+    expect('rows' in ts && ts.rows.length).toBe(ROWS);
+  });
+
+  it('stops past the response limit with BigQuery\'s responseTooLarge', async () => {
+    const small = { ...e, maxResponseBytes: 10_000 } as Engine;
+    await expect(readEncodedRows(small, 'SELECT s FROM t', [{ name: 's', type: T('STRING') }])).rejects.toMatchObject({ reason: 'responseTooLarge' });
+  });
+});
