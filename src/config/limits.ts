@@ -4,6 +4,7 @@
  * start by setJsUdfLimits); when it gives none, from the environment when used, so a test in the
  * same process can lower them for one call (test/js-udf-sandbox.test.ts).
  */
+import fs from 'node:fs';
 import os from 'node:os';
 
 /** JavaScript UDF limits set from the configuration (undefined: the environment, else the default). */
@@ -52,6 +53,37 @@ export function lowerWorkerThreadPriority(): void {
     os.setPriority(WORKER_THREAD_NICE);
   } catch {
     // Not permitted: the thread keeps its priority.
+  }
+}
+
+/**
+ * CPU priority (nice) of the emulator's other threads — DuckDB's own threads, libuv's pool (which
+ * runs every DuckDB call), V8's helpers — against the main thread, which alone answers every REST
+ * request: under load the kernel gives the event loop the core first, so a short request is not
+ * queued behind long DuckDB work on 2 cores (Linux: per-thread `setpriority`; no-op elsewhere).
+ */
+export const BACKGROUND_THREAD_NICE = 4;
+
+/**
+ * Lowers every thread of this process but the main one to at least BACKGROUND_THREAD_NICE (threads
+ * already lower, e.g. workers at WORKER_THREAD_NICE, keep theirs). Threads started later inherit
+ * the nice of the thread that starts them. A no-op off Linux or when refused.
+ */
+export function favourMainThread(): void {
+  if (process.platform !== 'linux') return;
+  let tids: string[];
+  try {
+    tids = fs.readdirSync('/proc/self/task');
+  } catch {
+    return;
+  }
+  for (const tid of tids) {
+    if (Number(tid) === process.pid) continue;
+    try {
+      if (os.getPriority(Number(tid)) < BACKGROUND_THREAD_NICE) os.setPriority(Number(tid), BACKGROUND_THREAD_NICE);
+    } catch {
+      // The thread ended meanwhile, or not permitted: it keeps its priority.
+    }
   }
 }
 
