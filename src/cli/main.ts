@@ -33,7 +33,7 @@ serve.action(async (o: Record<string, unknown>) => {
   // the server's modules (DuckDB, fastify) load, and other subcommands never load them.
   const { createLogger } = await import('../config/logger.js');
   const log = createLogger(config.logLevel, undefined, config.logFormat);
-  const { prespawnAnalyzer } = await import('../analyzer/process.js');
+  const { prespawnAnalyzer, startAnalyzerLauncher } = await import('../analyzer/process.js');
   prespawnAnalyzer(log.child({ component: 'analyzer' })); // boots while the rest loads
   const { startEmulator } = await import('../server/server.js');
   const emu = await startEmulator({ ...config, logger: log }).catch((e: unknown) => {
@@ -43,6 +43,8 @@ serve.action(async (o: Record<string, unknown>) => {
     process.exit(2);
   });
   process.stdout.write(`bqemu serving BigQuery REST v2 on ${emu.url} and the Storage Read and Write APIs (gRPC) on ${emu.grpcAddress} (project ${emu.projectId}${config.dataDir ? `, data in ${config.dataDir}` : ', in memory'}) — ready in ${Date.now() - t0} ms\n`);
+  // Only now: its start would compete for the CPU with the emulator's own (cold start).
+  startAnalyzerLauncher();
   const stop = async () => {
     await emu.close();
     process.exit(0);
@@ -163,4 +165,8 @@ corpus
     process.exit(await corpusDocs({ cases: o.cases, json: o.json, filter: o.filter, endpoint: o.endpoint, concurrency: Number(o.concurrency) }));
   });
 
-await program.parseAsync(process.argv);
+// Not awaited at the top level: the bundle bin/bqemu.js runs is CommonJS (scripts/build-bundle.mjs).
+program.parseAsync(process.argv).catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
