@@ -42,9 +42,6 @@ serve.action(async (o: Record<string, unknown>) => {
     process.stderr.write(`bqemu serve: ${e.message}\n`);
     process.exit(2);
   });
-  process.stdout.write(`bqemu serving BigQuery REST v2 on ${emu.url} and the Storage Read and Write APIs (gRPC) on ${emu.grpcAddress} (project ${emu.projectId}${config.dataDir ? `, data in ${config.dataDir}` : ', in memory'}) — ready in ${Date.now() - t0} ms\n`);
-  // Only now: its start would compete for the CPU with the emulator's own (cold start).
-  startAnalyzerLauncher();
   const stop = async () => {
     await emu.close();
     process.exit(0);
@@ -52,6 +49,10 @@ serve.action(async (o: Record<string, unknown>) => {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   process.once('exit', () => emu.engine.analyzer.stop());
+  // Written once the handlers above are in place: a supervisor may signal as soon as it reads it.
+  process.stdout.write(`bqemu serving BigQuery REST v2 on ${emu.url} and the Storage Read and Write APIs (gRPC) on ${emu.grpcAddress} (project ${emu.projectId}${config.dataDir ? `, data in ${config.dataDir}` : ', in memory'}) — ready in ${Date.now() - t0} ms\n`);
+  // A second later: its start would compete for the CPU with the first queries' (cold start).
+  setTimeout(startAnalyzerLauncher, 1000).unref();
 });
 
 program
