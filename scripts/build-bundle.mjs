@@ -21,7 +21,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BUNDLE_DIR = path.join(root, 'dist', 'cli', 'bundle');
 
 const EXTERNAL = [
-  '@duckdb/*',
+  // DuckDB's native binding (it finds its platform's package); @duckdb/node-api, its 124 small
+  // modules of JavaScript, is bundled (in the code cache, not resolved file by file at start).
+  '@duckdb/node-bindings',
+  '@duckdb/node-bindings-*',
   '@fivetrandevelopers/zetasql',
   'lz4-napi',
   'zstd-napi',
