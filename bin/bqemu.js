@@ -37,36 +37,39 @@ function buildIsFresh() {
 }
 
 /**
- * Runs the CommonJS bundle `file` as a module, compiled with V8's code cache `<file>.cache` when
- * there is one at least as new as the bundle (V8 itself rejects a cache of another Node version
- * or other V8 flags: the bundle is then compiled as without one). With BQEMU_WRITE_CODE_CACHE=1
+ * Runs the CommonJS bundle `file` as a module, compiled with V8's code cache
+ * `<file>.<build id>.cache` when there is one: the build id is in the bundle's first line, so a
+ * cache is only ever read with the bundle it was made for, whatever the files' times after a copy
+ * (V8 itself rejects a cache of another Node version or other V8 flags: the bundle is then
+ * compiled as without one). With BQEMU_WRITE_CODE_CACHE=1
  * (the build's training run, scripts/build-bundle.mjs) it reads no cache and writes one when the
  * process exits, holding the code of every function compiled by then.
  */
 function runBundle(file) {
   const vm = require('node:vm');
   const Module = require('node:module');
-  const cacheFile = `${file}.cache`;
   const training = process.env.BQEMU_WRITE_CODE_CACHE === '1';
+  // The build writes ASCII (esbuild escapes the rest): read as Latin-1, a copy, not a UTF-8 decode
+  // (26 ms → 1 ms for the 5 MB bundle); any other byte and it is decoded as UTF-8.
+  const bytes = fs.readFileSync(file);
+  const source = require('node:buffer').isAscii?.(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  const buildId = /^'use strict';\n\/\* bqemu build ([0-9a-f]+) \*\//.exec(source.slice(0, 100))?.[1];
+  const cacheFile = buildId && `${file}.${buildId}.cache`;
   let cachedData;
-  if (!training) {
+  if (cacheFile && !training) {
     try {
-      if (fs.statSync(cacheFile).mtimeMs >= fs.statSync(file).mtimeMs) cachedData = fs.readFileSync(cacheFile);
+      cachedData = fs.readFileSync(cacheFile);
     } catch {
       // No cache (a build without the training run): compiled from source.
     }
   }
-  // The build writes ASCII (esbuild escapes the rest): read as Latin-1, a copy, not a UTF-8 decode
-  // (26 ms → 1 ms for the 4.9 MB bundle); any other byte and it is decoded as UTF-8.
-  const bytes = fs.readFileSync(file);
-  const source = require('node:buffer').isAscii?.(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const script = new vm.Script(Module.wrap(source), {
     filename: file,
     cachedData,
     // The bundle's import() of external packages goes through Node's own loader.
     importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
-  if (training) {
+  if (training && cacheFile) {
     process.once('exit', () => {
       const tmp = `${cacheFile}.${process.pid}.tmp`;
       fs.writeFileSync(tmp, script.createCachedData());

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Bundles the compiled command line (dist/cli/main.js and everything it imports, the pure-JavaScript
 // dependencies included) into one CommonJS file, dist/cli/bundle/main.cjs, which bin/bqemu.js runs
-// with a V8 code cache (dist/cli/bundle/main.cjs.cache, written by a training run: see
+// with a V8 code cache (dist/cli/bundle/main.cjs.<build id>.cache, written by a training run: see
 // writeCodeCache). Cold start: Node 20 spends more time resolving, reading and linking ~1,500 small
 // modules than running them, and more compiling one large module than deserialising its code
 // (measured in bench/results/2026-11-26-cold-start.md and -cold-start-2.md).
@@ -13,6 +13,7 @@
 // - Packages with native code or WebAssembly, or that locate files beside themselves, stay
 //   external (loaded from node_modules as before), as do the optional peer dependencies.
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,9 +42,14 @@ const EXTERNAL = [
   'esbuild',
 ];
 
-/** The bundle bin/bqemu.js runs, and its V8 code cache. */
+/** The bundle bin/bqemu.js runs. */
 export const BUNDLE_FILE = path.join(BUNDLE_DIR, 'main.cjs');
-export const CODE_CACHE_FILE = `${BUNDLE_FILE}.cache`;
+
+/** Its V8 code cache: `main.cjs.<build id>.cache`, the id being the one in the bundle's first line. */
+function codeCacheFile() {
+  const id = /\/\* bqemu build ([0-9a-f]+) \*\//.exec(fs.readFileSync(BUNDLE_FILE, 'latin1').slice(0, 100))?.[1];
+  return id && `${BUNDLE_FILE}.${id}.cache`;
+}
 
 /**
  * Writes BUNDLE_DIR from the compiled dist/ (run after tsc). Without esbuild (a production install
@@ -82,7 +88,7 @@ export async function buildBundle() {
     external: EXTERNAL,
     plugins: [ownUrl],
     // Strict, as the ES modules it is made of; each module's own URL (see ownUrl above).
-    banner: { js: "'use strict';\nconst __bqemuModuleUrl = (rel) => require('node:url').pathToFileURL(require('node:path').join(__dirname, rel)).href;" },
+    banner: { js: `'use strict';\n/* bqemu build ${crypto.randomBytes(8).toString('hex')} */\nconst __bqemuModuleUrl = (rel) => require('node:url').pathToFileURL(require('node:path').join(__dirname, rel)).href;` },
     legalComments: 'none',
     // No comments and no layout: 7.2 → 4.9 MB to read, and ASCII only (bin/bqemu.js reads it as
     // Latin-1); names are kept (no renaming), so stacks and messages read as before.
@@ -98,15 +104,18 @@ const TRAINING_TIMEOUT_MS = 60_000;
 
 /**
  * The training run: starts `bin/bqemu.js serve` (which must run this bundle: call it after the
- * build stamp is written) with BQEMU_WRITE_CODE_CACHE=1, answers one `SELECT 1` through REST, and
- * stops it; on exit the emulator writes CODE_CACHE_FILE, V8's code for every function compiled by
- * then (start-up and the first query's path), so later starts deserialise it instead of compiling.
+ * build stamp is written) with BQEMU_WRITE_CODE_CACHE=1, answers two queries through REST, and
+ * stops it; on exit the emulator writes the code cache (codeCacheFile), V8's code for every
+ * function compiled by then (start-up and the first queries' path), so later starts deserialise it
+ * instead of compiling.
  * V8 rejects a cache made by another Node version or with other V8 flags (then the bundle is
  * compiled as without one). Never fails the build: returns false (and leaves no cache) on error.
  */
 export async function writeCodeCache() {
-  fs.rmSync(CODE_CACHE_FILE, { force: true });
   if (!fs.existsSync(BUNDLE_FILE)) return false;
+  const CODE_CACHE_FILE = codeCacheFile();
+  if (!CODE_CACHE_FILE) return false;
+  fs.rmSync(CODE_CACHE_FILE, { force: true });
   const child = spawn(process.execPath, [path.join(root, 'bin', 'bqemu.js'), 'serve', '--port', '0', '--grpc-port', '0', '--project', 'code-cache-training'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'ignore'],
