@@ -4,7 +4,9 @@
  * over N spawns (default 7), reporting each run and the median; then, with `--rss-queries N`,
  * the RSS of the last spawned emulator over N small queries (process.ts `rssRun`). Runs the
  * compiled build (process.ts `ensureFreshBuild`). `--root DIR` spawns another checkout's
- * bin/bqemu.js (its dist/ as it is), for a before/after pair. Plain timing, no assertions.
+ * bin/bqemu.js (its dist/ as it is), for a before/after pair; `--against DIR` alternates spawns of
+ * this checkout and DIR's (one of each per run: the machine's load moves both alike) and reports
+ * both. Plain timing, no assertions.
  */
 import os from 'node:os';
 import { ensureFreshBuild, rssRun, spawnEmulator } from './process.js';
@@ -21,6 +23,24 @@ const rootAt = argv.indexOf('--root');
 const root = rootAt >= 0 ? argv[rootAt + 1] : undefined;
 
 if (!root && ensureFreshBuild()) log('built dist/ first');
+const againstAt = argv.indexOf('--against');
+if (againstAt >= 0) {
+  const other = argv[againstAt + 1]!;
+  const pairs: Record<string, { ms: number[]; cpu: number[] }> = { [other]: { ms: [], cpu: [] }, [root ?? 'this checkout']: { ms: [], cpu: [] } };
+  for (let i = 0; i < runs; i++) {
+    for (const [name, dir] of [[other, other], [root ?? 'this checkout', root]] as const) {
+      const s = await spawnEmulator(30_000, dir);
+      pairs[name]!.ms.push(s.coldStartMs);
+      pairs[name]!.cpu.push(s.coldStartCpuMs);
+      await s.stop();
+    }
+  }
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  for (const [name, r] of Object.entries(pairs))
+    log(`${name}: wall median ${med(r.ms).toFixed(0)} ms [${r.ms.map((x) => x.toFixed(0)).join(', ')}]; CPU median ${med(r.cpu)} ms [${r.cpu.join(', ')}]`);
+  log(`load average ${os.loadavg()[0].toFixed(2)}`);
+  process.exit(0);
+}
 const ms: number[] = [];
 const cpu: number[] = [];
 for (let i = 0; i < runs; i++) {

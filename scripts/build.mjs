@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { generateResolvedAst, RESOLVED_AST_OUT } from './gen-resolved-ast.mjs';
 import { generateRestTypes, REST_TYPES_OUT } from './gen-rest-types.mjs';
 import { buildConsole } from './build-console.mjs';
-import { buildBundle } from './build-bundle.mjs';
+import { buildBundle, writeCodeCache } from './build-bundle.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The generated types (checked in, so tsx runs without a build) are regenerated from their sources:
@@ -54,5 +54,7 @@ fs.writeFileSync(path.join(root, 'dist', 'analyzer', 'zetasql-protos.json'), JSO
 // The web console's bundle (dist/web-console/, served by src/server/console.ts).
 await buildConsole();
 // The command line as one module (bin/bqemu.js runs it: faster cold start).
-await buildBundle();
+const bundled = await buildBundle();
 fs.writeFileSync(path.join(root, 'dist', '.build-stamp'), new Date().toISOString());
+// Its V8 code cache, from a training run of the fresh build (scripts/build-bundle.mjs).
+if (bundled) await writeCodeCache();

@@ -36,7 +36,11 @@ export function loadRoot(): protobuf.Root {
     const descriptor = JSON.parse(fs.readFileSync(json, 'utf8')) as protobuf.INamespace & { options?: Record<string, unknown> };
     const root = new protobuf.Root();
     if (descriptor.options) root.setOptions(descriptor.options);
-    return root.addJSON(descriptor.nested ?? {}) as protobuf.Root;
+    // google.protobuf first: ZetaSQL's extensions of its option messages then find their target
+    // as they are added, instead of being retried at every later type (protobufjs's deferred
+    // extensions) — ~10 % of this function at start, a sixth once warm.
+    const nested = descriptor.nested ?? {};
+    return root.addJSON({ ...(nested.google ? { google: nested.google } : {}), ...nested }) as protobuf.Root;
   }
   const root = new protobuf.Root();
   const dirs = [path.join(zetasqlDir(), 'protos'), path.dirname(createRequire(import.meta.url).resolve('protobufjs/package.json'))];

@@ -250,7 +250,15 @@ export function prespawnAnalyzer(log?: Logger): void {
   reapOrphans();
   prespawned = new AnalyzerProcess(log);
   prespawned.start(true);
-  // The launcher boots meanwhile, ready for every later child.
+}
+
+/**
+ * Starts the launcher (src/analyzer/launcher.ts) that starts every later child. `bqemu serve`
+ * calls it once it serves: started with the prespawned child, the launcher's own Node start
+ * competed for the CPU with the emulator's on the way to the first answer
+ * (bench/results/2026-11-26-cold-start-2.md). A child needed before then starts it itself.
+ */
+export function startAnalyzerLauncher(): void {
   startLauncher(launcherWrapper());
 }
 

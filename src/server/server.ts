@@ -185,6 +185,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       throw e;
     });
   }
+  // The analyzer's warm-up (Engine.warmedUp) has overlapped the start-up above; it is done before
+  // the first request can arrive.
+  await engine.warmedUp;
   const address = await app.listen({ host, port: config.port });
   const url = address.replace('[::1]', 'localhost');
   // An embedded emulator on a free REST port (tests) takes a free gRPC port too unless one is named.
