@@ -4,7 +4,6 @@
  * Every serve flag has a `BQEMU_*` environment equivalent (flag wins); the flags, variables and
  * defaults are the knob table of src/config/config.ts, resolved once into one EmulatorConfig.
  */
-import v8 from 'node:v8';
 import { Command, Option } from 'commander';
 import { ConfigError, KNOBS, parseFlags, resolveConfig, type EmulatorConfig } from '../config/config.js';
 import { createServiceAccountKey } from '../server/service-account.js';
@@ -60,13 +59,10 @@ serve.action(async (o: Record<string, unknown>) => {
   // on first use exist.
   favourMainThread();
   setTimeout(favourMainThread, 2000).unref();
-  // From now on V8 grows the old generation by a smaller factor: its committed size no longer
-  // runs 2–3× ahead of the live heap (RSS growth over 10,000 small queries 71.5 → 23.4 MB, no
-  // slower per query; bench/results/2026-11-26-cold-start-2.md). Not on the command line: V8 would
-  // reject the bundle's code cache (another flag hash); not before serving: set then, the start
-  // cost 60 % more CPU. Nor in the build's training run: V8 stamps the code cache it writes with
-  // the flags of that moment (scripts/build-bundle.mjs).
-  if (process.env.BQEMU_WRITE_CODE_CACHE !== '1') v8.setFlagsFromString('--optimize-for-size');
+  // Not set: V8's --optimize-for-size once serving (RSS growth over 10,000 small queries 71.5 →
+  // ~30 MB, bench/results/2026-11-26-cold-start-2.md) cost the fuzz run's second client p99 109 →
+  // 159 ms, event-loop lag p99 95 → 316 ms and 21 % of the requests served (3-minute A/B, load ~4):
+  // a smaller heap is collected more often on the one thread that answers every request.
 });
 
 program
