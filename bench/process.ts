@@ -198,3 +198,19 @@ export async function rssRun(s: Spawned, marks: number[], progress: (n: number) 
   }
   return { points, msPerQuery: (performance.now() - t0) / total };
 }
+
+/**
+ * One REST call to a spawned emulator's project (`p` is the path after `/projects/<id>`); resolves
+ * with the JSON answer. @throws Error with the status and the start of the answer on a 4xx/5xx.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function rest(emu: Spawned, method: string, p: string, body?: unknown): Promise<any> {
+  const r = await fetch(`${emu.url}/bigquery/v2/projects/${emu.projectId}${p}`, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const j = await r.json();
+  if (r.status >= 400) throw new Error(`${method} ${p}: ${r.status} ${JSON.stringify(j).slice(0, 300)}`);
+  return j;
+}

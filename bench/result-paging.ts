@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cpuMsOfTree, ensureFreshBuild, spawnEmulator, type Spawned } from './process.js';
+import { cpuMsOfTree, rest, ensureFreshBuild, spawnEmulator, type Spawned } from './process.js';
 
 /** CPU ms (utime + stime, clock ticks of 10 ms) of the emulator's main thread: its event loop. */
 function mainThreadCpuMs(pid: number): number {
@@ -23,17 +23,6 @@ function mainThreadCpuMs(pid: number): number {
 }
 
 const ROWS = 1_000_000;
-
-async function rest(emu: Spawned, method: string, p: string, body?: unknown): Promise<any> {
-  const r = await fetch(`${emu.url}/bigquery/v2/projects/${emu.projectId}${p}`, {
-    method,
-    headers: body ? { 'content-type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const j = await r.json();
-  if (r.status >= 400) throw new Error(`${method} ${p}: ${r.status} ${JSON.stringify(j).slice(0, 300)}`);
-  return j;
-}
 
 /** Pages a query job's result with raw HTTP (100k rows per page); returns the rows and bytes read. */
 async function pageAll(emu: Spawned, jobId: string): Promise<{ rows: number; bytes: number }> {

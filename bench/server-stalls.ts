@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { spawnEmulator, type Spawned } from './process.js';
+import { rest, spawnEmulator, type Spawned } from './process.js';
 
 const ROWS = 1_000_000;
 const BUCKET = 'bench-stalls';
@@ -54,17 +54,6 @@ function startProbe(emu: Spawned): { stop(): Promise<number[]> } {
       return ms;
     },
   };
-}
-
-async function rest(emu: Spawned, method: string, p: string, body?: unknown): Promise<any> {
-  const r = await fetch(`${emu.url}/bigquery/v2/projects/${emu.projectId}${p}`, {
-    method,
-    headers: body ? { 'content-type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const j = await r.json();
-  if (r.status >= 400) throw new Error(`${method} ${p}: ${r.status} ${JSON.stringify(j).slice(0, 300)}`);
-  return j;
 }
 
 async function waitDone(emu: Spawned, jobId: string): Promise<void> {

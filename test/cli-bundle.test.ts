@@ -5,38 +5,21 @@
  * them that answers a query through @google-cloud/bigquery and stops cleanly on a SIGINT sent the
  * moment its ready line is read (the handlers are in place before the line is written).
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { Buffer, isAscii } from 'node:buffer';
 import fs from 'node:fs';
 import Module from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
-import { promisify } from 'node:util';
 import { BigQuery } from '@google-cloud/bigquery';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureFreshBuild } from './helpers/fresh-build.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const bundle = path.join(root, 'dist', 'cli', 'bundle', 'main.cjs');
 
-/** Newest modification time under `dir` (as bin/bqemu.js decides whether dist/ is fresh). */
-function newest(dir: string): number {
-  let t = 0;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    t = Math.max(t, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs);
-  }
-  return t;
-}
-
 beforeAll(async () => {
-  let stamp = 0;
-  try {
-    stamp = fs.statSync(path.join(root, 'dist', '.build-stamp')).mtimeMs;
-  } catch {
-    /* no build yet */
-  }
-  // Built only when stale, so a fresh build other tests may be using is not replaced.
-  if (newest(path.join(root, 'src')) > stamp) await promisify(execFile)(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root });
+  await ensureFreshBuild(root);
 }, 240_000);
 
 describe('the command-line bundle', () => {

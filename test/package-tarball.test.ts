@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureFreshBuild } from './helpers/fresh-build.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '..');
@@ -21,16 +22,6 @@ const installed = (pkg: string) => fs.existsSync(path.join(root, 'node_modules',
 
 let tmp = '';
 let tarball = '';
-
-/** Newest modification time under `dir` (as bin/bqemu.js decides whether dist/ is fresh). */
-function newest(dir: string): number {
-  let t = 0;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    t = Math.max(t, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs);
-  }
-  return t;
-}
 
 /** The environment of a nested runner: none of this vitest run's own variables. */
 function cleanEnv(): NodeJS.ProcessEnv {
@@ -57,15 +48,8 @@ async function runIn(dir: string, args: string[]): Promise<{ code: number; out: 
 }
 
 beforeAll(async () => {
-  let stamp = 0;
-  try {
-    stamp = fs.statSync(path.join(root, 'dist', '.build-stamp')).mtimeMs;
-  } catch {
-    /* no build yet */
-  }
-  // `npm pack` would run `prepare` (the build); it is run here only when dist/ is stale, so a
-  // fresh build (after `npm ci`) is not replaced while other tests may be using it.
-  if (newest(path.join(root, 'src')) > stamp) await run(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root });
+  // `npm pack` would run `prepare` (the build); it is run here only when dist/ is stale.
+  await ensureFreshBuild(root);
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bqemu-pack-'));
   const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], { cwd: root, maxBuffer: 64 << 20 });
   tarball = path.join(tmp, (JSON.parse(stdout) as { filename: string }[])[0]!.filename);

@@ -18,7 +18,7 @@ import { managedwriter } from '@google-cloud/bigquery-storage';
 import { Bool, Float32, Int64, Int8, Table, Uint32, Utf8, tableToIPC, vectorFromArray } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
-import { jsonWriter, tableName, writeClient, writerClient, type WriteClient, type WriterClient } from './helpers/storage-write.js';
+import { appendArrowIpc, jsonWriter, tableName, writeClient, writerClient, type WriteClient, type WriterClient } from './helpers/storage-write.js';
 
 let t: TestEmulator;
 let client: WriterClient;
@@ -175,20 +175,7 @@ describe('Arrow rows into a flat table', () => {
       }),
       'stream',
     );
-    const schemaEnd = 8 + new DataView(ipc.buffer, ipc.byteOffset).getInt32(4, true);
-    const call = gapic.appendRows();
-    const responses: Record<string, unknown>[] = [];
-    const done = new Promise<void>((resolve, reject) => {
-      call.on('data', (m: Record<string, unknown>) => responses.push(m));
-      call.on('error', reject);
-      call.on('end', resolve);
-    });
-    call.write({
-      writeStream: `${tableName(P, D, 'arrow_flat')}/streams/_default`,
-      arrowRows: { writerSchema: { serializedSchema: ipc.slice(0, schemaEnd) }, rows: { serializedRecordBatch: ipc.slice(schemaEnd, ipc.length - 8) } },
-    });
-    call.end();
-    await done;
+    const responses = await appendArrowIpc(gapic, `${tableName(P, D, 'arrow_flat')}/streams/_default`, ipc);
     expect(responses.map((r) => r.error ?? null)).toEqual([null]);
     expect(await q(`SELECT CAST(i AS STRING) i, i8, u32, f32, b, s, a FROM ${D}.arrow_flat ORDER BY i8 NULLS LAST`)).toEqual([
       { i: '-9223372036854775808', i8: -128, u32: 4294967295, f32: 0.25, b: true, s: 'é', a: 'plain ascii text' },

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arrowRecordBatchBytes, arrowSchemaBytes, type ArrowField } from '../src/wire/arrow.js';
 import type { BqType, Value } from '../src/types/types.js';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
-import { descriptorOf, jsonWriter, tableName, writeClient, writerClient, type WriteClient, type WriterClient } from './helpers/storage-write.js';
+import { appendArrowIpc, descriptorOf, jsonWriter, tableName, writeClient, writerClient, type WriteClient, type WriterClient } from './helpers/storage-write.js';
 
 let t: TestEmulator;
 let client: WriterClient;
@@ -218,20 +218,7 @@ describe('Arrow rows (raw AppendRows with an apache-arrow record batch)', () => 
       ts: makeVector(makeData({ type: new TimestampMicrosecond('UTC'), length: 2, nullCount: 0, data: BigInt64Array.from([1700000000123456n, 0n]) })),
     });
     const ipc = tableToIPC(table, 'stream');
-    const schemaEnd = 8 + new DataView(ipc.buffer, ipc.byteOffset).getInt32(4, true);
-    const call = gapic.appendRows();
-    const responses: Record<string, unknown>[] = [];
-    const done = new Promise<void>((resolve, reject) => {
-      call.on('data', (m: Record<string, unknown>) => responses.push(m));
-      call.on('error', reject);
-      call.on('end', resolve);
-    });
-    call.write({
-      writeStream: `${tableName(P, D, 'arrow_all')}/streams/_default`,
-      arrowRows: { writerSchema: { serializedSchema: ipc.slice(0, schemaEnd) }, rows: { serializedRecordBatch: ipc.slice(schemaEnd, ipc.length - 8) } },
-    });
-    call.end();
-    await done;
+    const responses = await appendArrowIpc(gapic, `${tableName(P, D, 'arrow_all')}/streams/_default`, ipc);
     expect(responses).toHaveLength(1);
     expect(responses[0].error ?? null).toBeNull();
     expect(await q(`SELECT i, f, s, CAST(ts AS STRING) ts FROM ${D}.arrow_all ORDER BY i`)).toEqual([

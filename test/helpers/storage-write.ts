@@ -51,3 +51,23 @@ export async function jsonWriter(client: WriterClient, bq: BigQuery, opts: { pro
   const connection = await client.createStreamConnection({ streamId: opts.streamId ?? managedwriter.DefaultStream, destinationTable });
   return new managedwriter.JSONWriter({ connection, protoDescriptor: await descriptorOf(bq, opts.dataset, opts.table) });
 }
+
+/**
+ * Appends an Arrow IPC stream (`tableToIPC(table, 'stream')`: schema message, record batch,
+ * end-of-stream marker) to `writeStream` through raw `AppendRows` — schema and batch as the
+ * request's `arrowRows` — and resolves with every response once the server ends the call.
+ */
+export async function appendArrowIpc(gapic: WriteClient, writeStream: string, ipc: Uint8Array): Promise<Record<string, unknown>[]> {
+  const schemaEnd = 8 + new DataView(ipc.buffer, ipc.byteOffset).getInt32(4, true);
+  const call = gapic.appendRows();
+  const responses: Record<string, unknown>[] = [];
+  const done = new Promise<void>((resolve, reject) => {
+    call.on('data', (m: Record<string, unknown>) => responses.push(m));
+    call.on('error', reject);
+    call.on('end', resolve);
+  });
+  call.write({ writeStream, arrowRows: { writerSchema: { serializedSchema: ipc.slice(0, schemaEnd) }, rows: { serializedRecordBatch: ipc.slice(schemaEnd, ipc.length - 8) } } });
+  call.end();
+  await done;
+  return responses;
+}
