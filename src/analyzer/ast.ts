@@ -86,6 +86,34 @@ export function walk(n: unknown, visit: (node: Node) => void): void {
 const kindIndexes = new WeakMap<object, Map<string, Node[]>>();
 
 /**
+ * Builds the kind index of a tree a step at a time ({@link walk}'s pre-order, with an explicit
+ * stack): each `next()` visits one value; the index is complete when the iterator is done.
+ */
+function* kindIndexSteps(root: object, built: Map<string, Node[]>): Generator<void, void> {
+  const stack: unknown[] = [root];
+  while (stack.length) {
+    const n = stack.pop();
+    if (Array.isArray(n)) {
+      for (let i = n.length - 1; i >= 0; i--) if (n[i] && typeof n[i] === 'object') stack.push(n[i]);
+    } else if (n && typeof n === 'object' && !ArrayBuffer.isView(n)) {
+      const kind = (n as Node).kind;
+      if (typeof kind === 'string') {
+        const list = built.get(kind);
+        if (list) list.push(n as Node);
+        else built.set(kind, [n as Node]);
+      }
+      const children: unknown[] = [];
+      for (const k in n) {
+        const v = (n as Record<string, unknown>)[k];
+        if (v && typeof v === 'object') children.push(v);
+      }
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+    }
+    yield;
+  }
+}
+
+/**
  * The nodes of kind `kind` in a normalised tree, in {@link walk}'s pre-order. The tree is walked
  * once, the first time any kind is asked for, and the index kept with it (analyses are cached, so
  * the checks of one statement — table guards, scanned tables — share one pass over a tree that can
@@ -95,11 +123,7 @@ export function nodesOfKind(root: object, kind: string): readonly Node[] {
   let index = kindIndexes.get(root);
   if (!index) {
     const built = new Map<string, Node[]>();
-    walk(root, (n) => {
-      const list = built.get(n.kind);
-      if (list) list.push(n);
-      else built.set(n.kind, [n]);
-    });
+    for (const _ of kindIndexSteps(root, built));
     kindIndexes.set(root, (index = built));
   }
   return index.get(kind) ?? [];
@@ -116,32 +140,16 @@ export function markLarge(stmt: object): void {
 const INDEX_SLICE_MS = 4;
 
 /**
- * Builds {@link nodesOfKind}'s index of a tree in slices of INDEX_SLICE_MS, yielding between them
- * (same pre-order as {@link walk}, with an explicit stack). Measured: one synchronous walk of the
- * resolved AST of a 1 MB IN list (85,000 items) held the event loop 172 ms.
+ * Builds {@link nodesOfKind}'s index of a tree in slices of INDEX_SLICE_MS, yielding between them.
+ * Measured: one synchronous walk of the resolved AST of a 1 MB IN list (85,000 items) held the
+ * event loop 172 ms.
  */
 export async function indexKindsInSlices(root: object): Promise<void> {
   const built = new Map<string, Node[]>();
-  const stack: unknown[] = [root];
   let since = performance.now();
-  for (let steps = 0; stack.length; steps++) {
-    const n = stack.pop();
-    if (Array.isArray(n)) {
-      for (let i = n.length - 1; i >= 0; i--) if (n[i] && typeof n[i] === 'object') stack.push(n[i]);
-    } else if (n && typeof n === 'object' && !ArrayBuffer.isView(n)) {
-      if (typeof (n as Node).kind === 'string') {
-        const list = built.get((n as Node).kind);
-        if (list) list.push(n as Node);
-        else built.set((n as Node).kind, [n as Node]);
-      }
-      const children: unknown[] = [];
-      for (const k in n) {
-        const v = (n as Record<string, unknown>)[k];
-        if (v && typeof v === 'object') children.push(v);
-      }
-      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
-    }
-    if ((steps & 1023) === 0 && performance.now() - since > INDEX_SLICE_MS) {
+  let steps = 0;
+  for (const _ of kindIndexSteps(root, built)) {
+    if ((++steps & 1023) === 0 && performance.now() - since > INDEX_SLICE_MS) {
       await new Promise((r) => setImmediate(r));
       since = performance.now();
     }
