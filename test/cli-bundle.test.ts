@@ -54,6 +54,17 @@ describe('the command-line bundle', () => {
       const bq = new BigQuery({ projectId: 'bundle-project', apiEndpoint: url });
       const [rows] = await bq.query({ query: 'SELECT 1 AS one' });
       expect(rows).toEqual([{ one: 1 }]);
+      if (process.platform === 'linux') {
+        // Every thread but the main one runs at a lower priority (src/config/limits.ts favourMainThread).
+        const nice = (tid: string) => {
+          const stat = fs.readFileSync(`/proc/${child.pid}/task/${tid}/stat`, 'utf8');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+        };
+        const base = nice(String(child.pid));
+        const others = fs.readdirSync(`/proc/${child.pid}/task`).filter((tid) => tid !== String(child.pid));
+        expect(others.length).toBeGreaterThan(0);
+        for (const tid of others) expect(nice(tid)).toBeGreaterThanOrEqual(Math.max(base, 4));
+      }
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
