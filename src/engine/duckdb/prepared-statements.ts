@@ -22,6 +22,12 @@
  * a `destroySync` on the event loop when it is evicted or fails — in a 3-minute fuzz run 2.0 s of
  * event-loop stalls came from destroying failed statements. Unprepared, DuckDB parses, plans and
  * frees it inside its own worker thread.
+ *
+ * And a text is prepared only when its first run was quick (PREPARE_MAX_FIRST_RUN_MS): a kept
+ * plan holds its aggregates' state until destroyed, so a plan that aggregated large values frees
+ * them on the event loop (measured on raw DuckDB: `STRING_AGG(REPEAT('x', 1000000))` over 300 MB,
+ * 195 ms to destroy after a normal run, 0.7–1.2 s after an interrupt), while preparing saves
+ * ~0.2 ms a run — nothing next to a query that takes tens of milliseconds.
  */
 import type { DuckDBConnection, DuckDBPreparedStatement } from '@duckdb/node-api';
 import { currentInterrupter, interruptedError } from './interrupts.js';
@@ -35,12 +41,15 @@ export const PREPARED_MAX_CHARS = 16 * 1024;
 /** Texts remembered as seen once (most recent first out of mind): a second sighting prepares. */
 const SEEN_TEXTS = 1024;
 
+/** Longest first run (milliseconds, wall clock) after which a text may be prepared on its second sighting. */
+export const PREPARE_MAX_FIRST_RUN_MS = 25;
+
 /** Per-connection caches of prepared statements, keyed by SQL text. */
 export class PreparedStatements {
   private readonly byConnection = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
   /** The write generation each kept statement was prepared in. */
   private readonly generationOf = new WeakMap<DuckDBPreparedStatement, number>();
-  /** Texts run once (unprepared) recently, oldest first. */
+  /** Texts run once (unprepared) recently and quickly, oldest first. */
   private readonly seenOnce = new Set<string>();
 
   /**
@@ -57,9 +66,14 @@ export class PreparedStatements {
     if (!cache) this.byConnection.set(c, (cache = new Map()));
     let p = cache.get(sql);
     if (!p && !this.seenOnce.delete(sql)) {
-      this.seenOnce.add(sql);
-      if (this.seenOnce.size > SEEN_TEXTS) this.seenOnce.delete(this.seenOnce.values().next().value!);
-      return unprepared(c);
+      const started = performance.now();
+      // A run that fails is not remembered: the text's next run is unprepared again.
+      const out = await unprepared(c);
+      if (performance.now() - started <= PREPARE_MAX_FIRST_RUN_MS) {
+        this.seenOnce.add(sql);
+        if (this.seenOnce.size > SEEN_TEXTS) this.seenOnce.delete(this.seenOnce.values().next().value!);
+      }
+      return out;
     }
     let evicted: DuckDBPreparedStatement | undefined;
     if (p && this.generationOf.get(p) !== generation) {
