@@ -41,7 +41,7 @@ describe('preparing a repeated text', () => {
     const runs: string[] = [];
     const slow = async () => {
       await sleep(PREPARE_MAX_FIRST_RUN_MS * 2);
-      runs.push('unprepared');
+      return runs.push('unprepared');
     };
     await ps.run(c, 'SELECT STRING_AGG(x) FROM t', async () => runs.push('prepared'), slow);
     await ps.run(c, 'SELECT STRING_AGG(x) FROM t', async () => runs.push('prepared'), async () => runs.push('unprepared'));
