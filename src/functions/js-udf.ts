@@ -99,8 +99,12 @@ function mark(o: Outcome): string {
 const answers = new Map<string, string>();
 const answerKey = (id: number, args: string) => `${id}\u0001${args}`;
 
-/** Statements whose batches are currently awaited synchronously (see withJsUdfRetry). */
-let blocking = 0;
+/**
+ * UDFs (registry ids) whose batches are currently awaited synchronously, with the number of
+ * statements so awaiting each (see withJsUdfRetry): only the UDFs of such a statement block, never
+ * another statement's.
+ */
+const blocking = new Map<number, number>();
 /** Rows answered from `answers` (a retry that used none has arguments that change on each run). */
 let answerHits = 0;
 
@@ -134,7 +138,7 @@ function answerVector(ids: number[], args: string[]): string[] | { error: string
     const d = registry.get(id);
     if (!d) return { error: 'JavaScript UDF no longer defined' };
     const timeoutMs = jsUdfTimeoutMs();
-    const batch = thePool().submit({ id, ...d }, g.rows, timeoutMs, JS_UDF_SYNC_WAIT_MS, blocking > 0);
+    const batch = thePool().submit({ id, ...d }, g.rows, timeoutMs, JS_UDF_SYNC_WAIT_MS, blocking.has(id));
     const r = batch.result;
     if (!r) return { error: mark({ id, rows: g.rows, batch }) };
     if (!('ok' in r)) {
@@ -172,11 +176,13 @@ export async function withJsUdfRetry<T>(statement: () => Promise<T>, check?: () 
   };
   try {
     let changing = false;
+    // The UDFs this statement's vectors called (the ones it may await synchronously).
+    const ids = new Set<number>();
     for (let attempt = 0; ; attempt++) {
       const sync = changing || attempt >= JS_UDF_MAX_RETRIES;
       const from = nextToken;
       const hits = answerHits;
-      if (sync) blocking++;
+      if (sync) for (const id of ids) blocking.set(id, (blocking.get(id) ?? 0) + 1);
       let token: number;
       try {
         return await statement();
@@ -186,9 +192,14 @@ export async function withJsUdfRetry<T>(statement: () => Promise<T>, check?: () 
         token = Number(m[1]);
         changing = attempt > 0 && answerHits === hits;
       } finally {
-        if (sync) blocking--;
+        if (sync) for (const id of ids) {
+          const n = blocking.get(id)! - 1;
+          if (n) blocking.set(id, n);
+          else blocking.delete(id);
+        }
       }
       const o = outcomes.get(token);
+      if (o) ids.add(o.id);
       outcomes.delete(token);
       if (o?.error) throw o.error;
       // DuckDB reports one failed vector; the other vectors this attempt sent (its other threads)
@@ -200,6 +211,7 @@ export async function withJsUdfRetry<T>(statement: () => Promise<T>, check?: () 
         if (x?.batch && t !== token) {
           outcomes.delete(t);
           others.push(x);
+          ids.add(x.id);
         }
       }
       // An outcome claimed by a concurrent statement's retry: run again.
