@@ -2,7 +2,8 @@
  * The emulator process: engine + job manager + the REST server (fastify) on `host:port`, serving
  * BigQuery REST v2 under both `/bigquery/v2/projects/…` and `/projects/…` (docs/ARCHITECTURE.md §5, §7).
  */
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import { Engine } from '../engine/engine.js';
 import { JobManager, type ResultLimits } from '../jobs/jobs.js';
 import { BigQueryError } from '../errors/errors.js';
@@ -29,6 +30,7 @@ import { uploadsRoutes } from './rest/uploads.js';
 import { discoveryRoutes } from './rest/discovery.js';
 import { consoleRoutes } from './console.js';
 import { parseJsonBody } from './rest/json-body.js';
+import { readBodyText } from './rest/request-body.js';
 import { addRequestValidation } from './rest/request-validation.js';
 import { networkGuards } from './rest/network-guards.js';
 import { requireAuth } from './rest/require-auth.js';
@@ -122,13 +124,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   // A reply holding pieces of bytes (RawJson.fromParts) serialises to a stream, which fastify sends as one.
   app.setReplySerializer(serializeReply as (payload: unknown) => string);
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
-    try {
-      done(null, parseJsonBody(body as string));
-    } catch (e) {
-      done(e as Error, undefined);
-    }
-  });
+  app.addContentTypeParser('*', async (req: FastifyRequest, payload: IncomingMessage) => parseJsonBody(await readBodyText(req, payload, req.routeOptions.bodyLimit ?? MAX_REQUEST_BYTES)));
   // Requests in flight: the forced collections of src/engine/duckdb/native-memory.ts wait for none.
   app.addHook('onRequest', (_req, reply, done) => {
     beginRequest();
