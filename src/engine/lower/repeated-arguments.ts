@@ -24,11 +24,14 @@ const CONDITIONAL = new Set([
   '$case_no_value', '$case_with_value', 'if', 'ifnull', 'coalesce', 'nullif', 'nullifzero', 'zeroifnull', 'iferror', 'iserror', 'nulliferror', '$and', '$or',
 ]);
 
-/** Occurrences of `needle` in `hay`, counting at most `max`. */
-function occurrences(hay: string, needle: string, max: number): number {
+/** Whether `name` (a bound-argument reference, `x.a3`) occurs at least twice in `sql` as a whole name. */
+function namedTwice(sql: string, name: string): boolean {
   let n = 0;
-  for (let at = hay.indexOf(needle); at >= 0 && n < max; at = hay.indexOf(needle, at + needle.length)) n++;
-  return n;
+  for (let at = sql.indexOf(name); at >= 0; at = sql.indexOf(name, at + name.length)) {
+    const next = sql.charCodeAt(at + name.length);
+    if (!(next >= 0x30 && next <= 0x39) && ++n >= 2) return true;
+  }
+  return false;
 }
 
 /** The deepest `__argN` lambda variable in `sql` (0 when none): a new binding takes the next name. */
@@ -38,15 +41,26 @@ function deepestBinding(sql: string): number {
   return d;
 }
 
+/** Placeholder variable of the probe lowering (never part of the SQL produced). */
+const PROBE = '__bqemu_probe';
+
 /**
  * The lowering of `call` with its long repeated arguments bound once.
- * @param lower the function's lowering (called again over the bound names when binding applies).
+ *
+ * Which long arguments the lowering repeats is read from a probe lowering over short placeholder
+ * names, not by searching `sql`: in a deeply nested statement `sql` is the whole subtree, and
+ * searching it at every level cost O(depth × size) (a fuzz run's deep-nesting statements spent
+ * 40–150 ms per statement on the event loop there).
+ * @param lower the function's lowering (called again over placeholder or bound names when an argument is long).
  * @param sql its SQL over the inline arguments, already computed.
  * @returns `sql` itself when no long argument is repeated or the function is conditional.
  */
 export function bindRepeatedArguments(call: FnCall, lower: (c: FnCall) => string, sql: string): string {
   if (CONDITIONAL.has(call.name)) return sql;
-  const repeated = call.args.flatMap((a, i) => (a !== undefined && a.length >= REPEATED_ARGUMENT_MIN_CHARS && occurrences(sql, a, 2) >= 2 ? [i] : []));
+  const long = call.args.flatMap((a, i) => (a !== undefined && a.length >= REPEATED_ARGUMENT_MIN_CHARS ? [i] : []));
+  if (!long.length) return sql;
+  const probe = lower({ ...call, args: call.args.map((a, i) => (long.includes(i) ? `${PROBE}.a${i}` : a)) });
+  const repeated = long.filter((i) => namedTwice(probe, `${PROBE}.a${i}`));
   if (!repeated.length) return sql;
   const v = `__arg${Math.max(...call.args.map((a) => (a === undefined ? 0 : deepestBinding(a)))) + 1}`;
   const args = call.args.map((a, i) => (repeated.includes(i) ? `${v}.a${i}` : a));
