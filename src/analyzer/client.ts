@@ -91,6 +91,8 @@ export class AnalyzerClient {
   /** Analyzes one statement; returns the normalised resolved statement. */
   async analyze(sql: string, catalog: object, options: object): Promise<Node> {
     const res = await this.call('analyze', { options, simpleCatalog: catalog, sqlStatement: sql });
+    // The processes started from now on answer one like it before they take calls.
+    this.pool.warmUp ??= { method: 'analyze', req: { options, simpleCatalog: catalog, sqlStatement: 'SELECT 1' } };
     return resolvedStatementOf(res);
   }
 

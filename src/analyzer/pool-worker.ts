@@ -51,6 +51,26 @@ async function waitReady(client: GrpcClient, exited: () => boolean): Promise<unk
   }
 }
 
+/** A request a new analyzer process answers before it is ready (AnalyzerPool.warmUp). */
+export interface WarmUp {
+  method: string;
+  req: object;
+}
+
+/** Longest a warm-up request may take (ms); a process that is slower is used anyway. */
+const WARM_UP_DEADLINE_MS = 5000;
+
+/** Sends `w` once and waits for its answer or failure (either way the process is then warm enough). */
+function warm(client: GrpcClient, w: WarmUp): Promise<void> {
+  return new Promise((resolve) => {
+    try {
+      client[w.method].call(client, w.req, new grpc.Metadata(), { deadline: Date.now() + WARM_UP_DEADLINE_MS }, () => resolve());
+    } catch {
+      resolve();
+    }
+  });
+}
+
 /** One gRPC channel (one HTTP/2 connection) to an analyzer process, with the calls it carries. */
 export class Connection {
   readonly client: GrpcClient;
@@ -94,7 +114,11 @@ export class Worker {
   /** Lowered in priority for a long call (see ANALYZER_HEAVY_CALL_MS): new calls go elsewhere. */
   heavy = false;
 
-  constructor(readonly proc: AnalyzerProcess, delayMs: number) {
+  /**
+   * @param warmUp the request a new process answers once before it takes calls (see
+   *   AnalyzerPool.warmUp), if any yet.
+   */
+  constructor(readonly proc: AnalyzerProcess, delayMs: number, warmUp?: WarmUp) {
     // Spawn first: the child boots while the protos load (the first connection loads them).
     if (!delayMs) proc.start();
     this.shared = new Connection(proc.address, false);
@@ -105,7 +129,8 @@ export class Worker {
         proc.start();
         return waitReady(this.shared.client, exited);
       })
-      .then((opts) => {
+      .then(async (opts) => {
+        if (warmUp && !this.dead) await warm(this.shared.client, warmUp);
         this.isReady = true;
         this.shared.lastAnswer = Date.now();
         return opts;
