@@ -43,6 +43,17 @@ describe('projects.list', () => {
     expect(raw.status).toBe(200);
     expect(raw.body.projects.map((x: { id: string }) => x.id)).toEqual(expect.arrayContaining([P, 'proj-other']));
   });
+  it('lists no project named only by failed requests', async () => {
+    const ghost = 'proj-ghost';
+    expect((await http(t.emu.url, 'GET', `/bigquery/v2/projects/${ghost}/datasets/no_such_ds`)).status).toBe(404);
+    const long = 'x'.repeat(2000);
+    expect((await http(t.emu.url, 'GET', `/bigquery/v2/projects/${long}/datasets/no_such_ds`)).status).toBeGreaterThanOrEqual(400);
+    const res = await clientRequest(t.bq, { uri: `${t.emu.url}/bigquery/v2/projects` });
+    const ids = res.projects.map((x: { id: string }) => x.id);
+    expect(ids).not.toContain(ghost);
+    expect(ids).not.toContain(long);
+    expect(ids).toContain(P);
+  });
 });
 
 describe('discovery document', () => {

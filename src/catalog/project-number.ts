@@ -16,6 +16,16 @@ const SPAN = 900_000_000_000n;
  * the first 8 bytes of SHA-256 of the UTF-8 id reduced into that range. Pure; never throws.
  */
 export function projectNumber(projectId: string): string {
-  const h = createHash('sha256').update(projectId, 'utf8').digest();
-  return String(LOW + (h.readBigUInt64BE(0) % SPAN));
+  let n = numbers.get(projectId);
+  if (n === undefined) {
+    const h = createHash('sha256').update(projectId, 'utf8').digest();
+    n = String(LOW + (h.readBigUInt64BE(0) % SPAN));
+    if (numbers.size >= MEMO_SIZE) numbers.clear();
+    numbers.set(projectId, n);
+  }
+  return n;
 }
+
+/** Numbers already computed (projects.list names every project on each call). */
+const numbers = new Map<string, string>();
+const MEMO_SIZE = 10_000;

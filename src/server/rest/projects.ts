@@ -17,10 +17,27 @@ export function bigQueryServiceAccount(projectId: string): string {
   return `bq-${projectNumber(projectId)}@bigquery-encryption.iam.gserviceaccount.com`;
 }
 
+/**
+ * Longest project id listed by projects.list: BigQuery's project ids are 6–30 characters, with an
+ * optional organisation domain prefix (`example.com:my-project`,
+ * https://cloud.google.com/resource-manager/docs/creating-managing-projects#before_you_begin).
+ */
+const MAX_LISTED_PROJECT_ID_CHARS = 128;
+
 export function projectsRoutes(app: FastifyInstance, ctx: RestContext): void {
-  app.addHook('onRequest', async (req) => {
+  // A project is listed once a request naming it succeeded: a failed request (a malformed or
+  // 15,000-character id) adds nothing, so the list cannot grow with garbage.
+  app.addHook('onResponse', async (req, reply) => {
+    if (reply.statusCode >= 300) return;
     const m = /\/projects\/([^/?]+)/.exec(req.url);
-    if (m) ctx.engine.catalog.touchProject(decodeURIComponent(m[1]));
+    if (!m) return;
+    let id: string;
+    try {
+      id = decodeURIComponent(m[1]);
+    } catch {
+      return;
+    }
+    if (id.length <= MAX_LISTED_PROJECT_ID_CHARS && /^[A-Za-z0-9._:-]+$/.test(id)) ctx.engine.catalog.touchProject(id);
   });
   app.get('/projects', async () => {
     const projects = ctx.engine.catalog.listProjects().map((p) => ({
