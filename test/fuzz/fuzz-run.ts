@@ -38,14 +38,15 @@ export class FuzzTally {
   /** Requests that should have been refused (a wrong type, enum or missing field) but got a 2xx. */
   readonly acceptedInvalid = new Map<string, number>();
   readonly failures: FuzzOutcome[] = [];
-  /** Largest answer (characters kept, `+` when cut) and slowest answer per method or kind. */
-  readonly largest = new Map<string, { chars: number; cut: boolean; ms: number }>();
+  /** Largest answer (characters kept, `+` when cut), all answers' characters, and slowest answer per method or kind. */
+  readonly largest = new Map<string, { chars: number; cut: boolean; ms: number; total: number }>();
 
   /** Records one outcome. */
   add(o: FuzzOutcome): void {
     const label = `${o.req.label ?? o.req.kind} ${o.req.method}`;
-    const big = this.largest.get(label) ?? { chars: 0, cut: false, ms: 0 };
+    const big = this.largest.get(label) ?? { chars: 0, cut: false, ms: 0, total: 0 };
     this.largest.set(label, big);
+    big.total += o.res.text.length;
     if (o.res.text.length > big.chars) Object.assign(big, { chars: o.res.text.length, cut: o.res.truncated === true });
     big.ms = Math.max(big.ms, o.res.ms);
     const k = this.byKind.get(o.req.kind) ?? { requests: 0, ok2xx: 0, err4xx: 0, err5xx: 0, hangs: 0, connection: 0, shape: 0, incomplete: 0, maxMs: 0 };
@@ -89,10 +90,10 @@ export class FuzzTally {
     return formatTable(head, rows);
   }
 
-  /** The `n` methods with the largest answers: method, largest answer in KB, slowest answer in ms. */
+  /** The `n` methods answering the most characters in all: method, all answers in MB, largest answer in KB, slowest answer in ms. */
   largestAnswers(n = 12): string {
-    const rows = [...this.largest.entries()].sort((a, b) => b[1].chars - a[1].chars).slice(0, n);
-    return formatTable(['method', 'largest answer KB', 'slowest ms'], rows.map(([k, v]) => [k, `${Math.round(v.chars / 1024)}${v.cut ? '+' : ''}`, Math.round(v.ms)]));
+    const rows = [...this.largest.entries()].sort((a, b) => b[1].total - a[1].total).slice(0, n);
+    return formatTable(['method', 'all answers MB', 'largest answer KB', 'slowest ms'], rows.map(([k, v]) => [k, (v.total / 1048576).toFixed(1), `${Math.round(v.chars / 1024)}${v.cut ? '+' : ''}`, Math.round(v.ms)]));
   }
 
   /** Failure causes, most frequent first, with one example request each. */
