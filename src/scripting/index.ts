@@ -26,6 +26,9 @@ const PROCEDURAL_WORDS = new Set([
   'EXECUTE', 'CASE', 'ASSERT', 'BREAK', 'LEAVE', 'CONTINUE', 'ITERATE',
 ]);
 
+/** Characters that can start a comment, a quoted token or a statement's end. */
+const SHAPE_MARKS = /[-#/;'"`]/g;
+
 /** Shape of a request's text: several statements, and its first words (whitespace collapsed). */
 export function scanShape(sql: string): { multi: boolean; first: string } {
   let i = 0;
@@ -33,6 +36,13 @@ export function scanShape(sql: string): { multi: boolean; first: string } {
   let head = '';
   const n = sql.length;
   while (i < n) {
+    if (head.length >= 64 && !sawSemicolon) {
+      // The first words are known: only comments, quotes and a semicolon matter now — jump to the
+      // next character that can start one (a 1 MB IN list: one regex search instead of a step per character).
+      SHAPE_MARKS.lastIndex = i;
+      if (!SHAPE_MARKS.test(sql)) break;
+      i = SHAPE_MARKS.lastIndex - 1;
+    }
     const c = sql.charCodeAt(i);
     if (c === 45 /* - */ && sql.charCodeAt(i + 1) === 45 || c === 35 /* # */) {
       const e = sql.indexOf('\n', i);
