@@ -24,13 +24,22 @@ import type { Column } from '../types/schema.js';
 import { treeHasParams } from '../types/type-params.js';
 import type { Value } from '../types/types.js';
 import { WRITE_DECODE_SLICE_ROWS, missingFill, type WriteRowOptions } from './write-rows.js';
+import { cellStrings, type StringCells } from './write-rows-cells.js';
 
 /** One column of a {@link WriteColumnBatch}; `valid[i]` = 0 for a NULL (absent: every value set). */
 export type WriteColumnValues =
   | { readonly kind: 'INT64'; readonly values: BigInt64Array; readonly valid?: Uint8Array }
   | { readonly kind: 'FLOAT64'; readonly values: Float64Array; readonly valid?: Uint8Array }
   | { readonly kind: 'BOOL'; readonly values: Uint8Array; readonly valid?: Uint8Array }
-  | { readonly kind: 'STRING'; readonly values: (string | null)[]; /** UTF-8 bytes of the non-NULL values, when known. */ readonly utf8Bytes?: number };
+  | {
+      readonly kind: 'STRING';
+      /** The values (of a column with `cells`, decoded from them on first use). */
+      readonly values: (string | null)[];
+      /** UTF-8 bytes of the non-NULL values, when known. */
+      readonly utf8Bytes?: number;
+      /** The values as UTF-8 bytes and DuckDB string cells (src/wire/write-rows-cells.ts), when decoded so. */
+      readonly cells?: StringCells;
+    };
 
 /** One request's rows as columns, in the table's column order. */
 export interface WriteColumnBatch {
@@ -38,6 +47,22 @@ export interface WriteColumnBatch {
   /** Rows. */
   readonly length: number;
   readonly columns: readonly WriteColumnValues[];
+}
+
+/**
+ * A STRING column held as `cells`: its `values` are decoded from them only if a caller reads them
+ * (the DuckDB append copies the cells, src/engine/storage-write-chunks.ts).
+ */
+export function cellsColumn(cells: StringCells): WriteColumnValues {
+  let values: (string | null)[] | undefined;
+  return {
+    kind: 'STRING',
+    cells,
+    utf8Bytes: cells.utf8Bytes,
+    get values() {
+      return (values ??= cellStrings(cells));
+    },
+  };
 }
 
 /** Whether a decoded batch is columnar (else an array of rows). */
