@@ -10,7 +10,8 @@
  * Only for little-endian machines (the columnar path requires it, write-rows-columnar.ts) and
  * valid UTF-8 (a caller whose bytes may not be checks first: DuckDB stores what it is given).
  */
-import { isAscii } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
+import type { Data } from 'apache-arrow';
 
 /** The longest value DuckDB keeps inline in its 16-byte string cell (duckdb.h `duckdb_string_t`). */
 export const INLINE_STRING_BYTES = 12;
@@ -26,8 +27,8 @@ export interface StringCells {
   /**
    * 16 bytes per row: the row's length (uint32, little-endian) and, for a value of at most
    * INLINE_STRING_BYTES bytes, the value, zero-padded (DuckDB compares inline cells as whole
-   * words). A longer value's cell holds only its length: it is assigned by the appending side.
-   * A NULL row's cell is zeros.
+   * words). A longer value's cell is zeros (an empty inline string, never a length without its
+   * pointer): it is assigned by the appending side. A NULL row's cell is zeros.
    */
   readonly inline: Uint8Array;
   /** The rows (ascending) whose value is longer than INLINE_STRING_BYTES. */
@@ -53,13 +54,13 @@ export function stringCells(bytes: Uint8Array, offsets: Int32Array, valid: Uint8
     if (!valid[i]) continue;
     const from = offsets[i]!;
     const length = offsets[i + 1]! - from;
-    lengths[4 * i] = length;
     utf8Bytes += length;
     set++;
     if (length > INLINE_STRING_BYTES) {
       long.push(i);
       continue;
     }
+    lengths[4 * i] = length;
     const at = 16 * i + 4;
     for (let k = 0; k < length; k++) inline[at + k] = bytes[from + k]!;
   }
@@ -77,4 +78,27 @@ export function cellStrings(c: StringCells): (string | null)[] {
     for (let i = 0; i < n; i++) out[i] = c.valid[i] ? text.substring(c.offsets[i]!, c.offsets[i + 1]!) : null;
   } else for (let i = 0; i < n; i++) out[i] = c.valid[i] ? buf.toString('utf8', c.offsets[i]!, c.offsets[i + 1]!) : null;
   return out;
+}
+
+/**
+ * An Arrow utf8 column (the only record batch of a request) as string cells over its own buffers,
+ * marking `valid`; undefined when its bytes are not valid UTF-8 (the caller then decodes them to
+ * JS strings as before: DuckDB would store invalid bytes as they are). Cost: one UTF-8
+ * check of the bytes and one pass over the rows.
+ */
+export function arrowStringCells(data: Data, valid: Uint8Array): StringCells | undefined {
+  const n = data.length;
+  const o = data.valueOffsets as Int32Array;
+  const all = data.values as Uint8Array;
+  const from = o[data.offset]!;
+  const bytes = all.subarray(from, o[data.offset + n]!);
+  if (!isUtf8(bytes)) return undefined;
+  const bitmap = data.nullCount > 0 ? data.nullBitmap : undefined;
+  for (let i = 0; i < n; i++) {
+    const k = data.offset + i;
+    valid[i] = !bitmap || (bitmap[k >> 3]! & (1 << (k & 7))) !== 0 ? 1 : 0;
+  }
+  const offsets = new Int32Array(n + 1);
+  for (let i = 0; i <= n; i++) offsets[i] = o[data.offset + i]! - from;
+  return stringCells(bytes, offsets, valid);
 }

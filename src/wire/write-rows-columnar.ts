@@ -24,7 +24,7 @@ import type { Column } from '../types/schema.js';
 import { treeHasParams } from '../types/type-params.js';
 import type { Value } from '../types/types.js';
 import { WRITE_DECODE_SLICE_ROWS, missingFill, type WriteRowOptions } from './write-rows.js';
-import { cellStrings, type StringCells } from './write-rows-cells.js';
+import { arrowStringCells, cellStrings, type StringCells } from './write-rows-cells.js';
 
 /** One column of a {@link WriteColumnBatch}; `valid[i]` = 0 for a NULL (absent: every value set). */
 export type WriteColumnValues =
@@ -278,14 +278,20 @@ function arrowFits(type: DataType, kind: FastKind): boolean {
   }
 }
 
-/** Copies `data` (one Arrow column of a record batch) into column `c`, marking valid cells. */
-function readArrowColumn(data: Data, c: WriteColumnValues, valid: Uint8Array, base: number): void {
+/** Marks the valid cells of `data` (one Arrow column of a record batch) in `valid` from `base`. */
+function readArrowValidity(data: Data, valid: Uint8Array, base: number): void {
   const n = data.length;
   const bitmap = data.nullCount > 0 ? data.nullBitmap : undefined;
   for (let i = 0; i < n; i++) {
     const k = data.offset + i;
     valid[base + i] = !bitmap || (bitmap[k >> 3]! & (1 << (k & 7))) !== 0 ? 1 : 0;
   }
+}
+
+/** Copies `data` (one Arrow column of a record batch) into column `c`, marking valid cells. */
+function readArrowColumn(data: Data, c: WriteColumnValues, valid: Uint8Array, base: number): void {
+  const n = data.length;
+  readArrowValidity(data, valid, base);
   const start = data.offset;
   if (c.kind === 'INT64') {
     const v = data.values as BigInt64Array | Int32Array | Int16Array | Int8Array | Uint32Array | Uint16Array | Uint8Array;
@@ -358,7 +364,9 @@ export function columnarArrowDecoder(serializedSchema: Uint8Array, schema: Schem
         for (const b of bound) {
           const chunks = batch.getChildAt(b.field)!.data;
           if (chunks.length !== 1) return undefined;
-          readArrowColumn(chunks[0]!, cols[b.col]!, valid[b.col]!, base);
+          const cells = batches.length === 1 && kinds[b.col] === 'STRING' ? arrowStringCells(chunks[0]!, valid[b.col]!) : undefined;
+          if (cells) cols[b.col] = cellsColumn(cells);
+          else readArrowColumn(chunks[0]!, cols[b.col]!, valid[b.col]!, base);
         }
         base += batch.numRows;
       }
