@@ -16,7 +16,8 @@
  * `BQEMU_WRITE_BASELINE=<checkout>` runs the same server cases on another (built) checkout first,
  * for a before/after pair in one run. Also the decoders alone in this process (the row decoder
  * src/wire/write-rows.ts and the columnar one src/wire/write-rows-columnar.ts on the same rows),
- * and the event loop's longest stall while an in-process emulator takes the raw appends.
+ * and the event loop's longest stall while an in-process emulator takes the raw appends, and the
+ * routes from decoded columns into DuckDB on raw DuckDB (bench/storage-write-chunks.ts).
  * Targets: ≥ 1M rows/s server-side for proto and Arrow batches, ≤ 2× the appender.
  */
 import * as grpc from '@grpc/grpc-js';
@@ -33,6 +34,7 @@ import { protoRowDecoder } from '../src/wire/write-rows.js';
 import { columnarProtoDecoder } from '../src/wire/write-rows-columnar.js';
 import { cpuMsOfTree, ensureFreshBuild, spawnEmulator, type Spawned } from './process.js';
 import { Target } from './target.js';
+import { runChunkRoutesBench } from './storage-write-chunks.js';
 
 const require = createRequire(import.meta.url);
 const BATCH = 10_000;
@@ -345,6 +347,7 @@ export async function runStorageWriteBench(opts: { rows: number; log: (s: string
   log(`  columnar decoder alone (src/wire/write-rows-columnar.ts): ${columnarDecode.toFixed(0)} ms`);
   const stall = await eventLoopStallMs(batches);
   log(`  event loop, in-process emulator: longest stall ${stall.toFixed(1)} ms`);
+  const chunkRoutes = await runChunkRoutesBench(n, log);
   const check = (ok: boolean) => (ok ? 'met' : 'MISSED');
   const line = (label: string, t: Timed) =>
     `| ${label} | ${n} | ${t.ms.toFixed(0)} | ${rate(n, t.ms)} | ${(t.ms / appender.ms).toFixed(2)}× | ${t.cpu.toFixed(0)} | ${rate(n, t.cpu)} | ${(t.cpu / appender.cpu).toFixed(2)}× |`;
@@ -379,5 +382,9 @@ export async function runStorageWriteBench(opts: { rows: number; log: (s: string
     `- ≤ 2× DuckDB's appender: wall ${(bestWall / appender.ms).toFixed(2)}× — ${check(bestWall <= 2 * appender.ms)}; CPU ${(best.cpu / appender.cpu).toFixed(2)}× — ${check(best.cpu <= 2 * appender.cpu)}`,
     `- event loop never blocked > ~50 ms (in-process emulator, raw appends of ${n} rows, 5 ms timer): longest ${stall.toFixed(1)} ms — ${check(stall <= 50)}`,
     `- columnar decoder's share of the raw _default append (wall; off the main thread): ${((columnarDecode / now.rawDefault.ms) * 100).toFixed(0)}%`,
+    '',
+    'Routes from decoded columns into DuckDB (bench/storage-write-chunks.ts):',
+    '',
+    chunkRoutes,
   ].join('\n');
 }
