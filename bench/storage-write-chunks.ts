@@ -110,6 +110,34 @@ async function routes(n: number, d: Cols) {
   return { perCell, setters, jsStrings, copied, build };
 }
 
+/** DuckDB's appender: `rows` into a fresh in-memory table, one transaction; wall ms and this process's CPU ms. */
+export async function duckAppenderMs(rows: readonly { id: number; f: number; s: string }[]): Promise<{ ms: number; cpu: number }> {
+  const duck = await DuckDBInstance.create(':memory:');
+  const c = await duck.connect();
+  try {
+    await c.run('CREATE TABLE t (id BIGINT, f DOUBLE, s VARCHAR)');
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    await c.run('BEGIN TRANSACTION');
+    const a = await c.createAppender('t');
+    for (const r of rows) {
+      a.appendBigInt(BigInt(r.id));
+      a.appendDouble(r.f);
+      a.appendVarchar(r.s);
+      a.endRow();
+    }
+    a.flushSync();
+    a.closeSync();
+    await c.run('COMMIT');
+    const ms = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    return { ms, cpu: (cpu.user + cpu.system) / 1000 };
+  } finally {
+    c.closeSync();
+    duck.closeSync();
+  }
+}
+
 /** The micro-bench's markdown table for `n` rows (short and long strings). */
 export async function runChunkRoutesBench(n: number, log: (s: string) => void = () => {}): Promise<string> {
   const out = [
