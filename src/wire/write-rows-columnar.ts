@@ -1,9 +1,10 @@
 /**
  * The Storage Write API's fast path for flat tables: rows of an AppendRows request decoded column by
  * column into typed arrays (`BigInt64Array` for INT64, `Float64Array` for FLOAT64, bytes for BOOL,
- * strings for STRING) instead of one array of domain values per row — no per-row array, no bigint
- * per INT64 value, no boxed double per FLOAT64 value — and appended to DuckDB a column at a time
- * (src/engine/storage-write-commit.ts). Per 1M rows of (INT64, FLOAT64, STRING) this saves about
+ * strings for STRING, or UTF-8 bytes with DuckDB string cells: src/wire/write-rows-cells.ts) instead
+ * of one array of domain values per row — no per-row array, no bigint per INT64 value, no boxed
+ * double per FLOAT64 value — and appended to DuckDB by memory copies a chunk at a time
+ * (src/engine/storage-write-chunks.ts). Per 1M rows of (INT64, FLOAT64, STRING) this saves about
  * half of the row path's main-thread time, most of it garbage collection (bench `--only write`).
  *
  * It applies only where it gives the row path's exact answer (src/wire/write-rows.ts,
