@@ -5,7 +5,7 @@
  * (with `--data-dir`, DuckDB's write-ahead log is synced at COMMIT; the Write API acknowledges an
  * append only after it), and a crash leaves both or neither.
  */
-import { DuckDBDataChunk, DuckDBTypeId, type DuckDBAppender, type DuckDBVector } from '@duckdb/node-api';
+import type { DuckDBAppender } from '@duckdb/node-api';
 import type { Column } from '../types/schema.js';
 import type { Value } from '../types/types.js';
 import { columnBatchRows, isWriteColumnBatch, type WriteColumnBatch } from '../wire/write-rows-columnar.js';
@@ -17,6 +17,7 @@ import { appendersFor, appendSliced } from './duckdb/appender.js';
 import { mapDuckDBError } from './duckdb/db.js';
 import { toDuckLiteral } from './duckdb/values.js';
 import { ident } from './lower/context.js';
+import { appendColumns } from './storage-write-chunks.js';
 
 /** Rows per `INSERT … VALUES` statement when some column is not a plain scalar (as dml-values.ts). */
 const VALUES_BATCH = 1_000;
@@ -97,7 +98,8 @@ export function batchBytes(t: Pick<TableMeta, 'columns'>, b: RowBatch): number {
   let n = 0;
   for (const c of b.columns) {
     if (c.kind === 'STRING') {
-      if (c.utf8Bytes !== undefined) {
+      if (c.cells) n += 2 * c.cells.set + c.cells.utf8Bytes;
+      else if (c.utf8Bytes !== undefined) {
         let set = 0;
         for (const v of c.values) if (v !== null) set++;
         n += 2 * set + c.utf8Bytes;
@@ -109,67 +111,6 @@ export function batchBytes(t: Pick<TableMeta, 'columns'>, b: RowBatch): number {
     n += set * FIXED_BYTES[c.kind];
   }
   return n;
-}
-
-/** The DuckDB vector type each columnar kind is appended to. */
-const VECTOR_TYPE: Record<WriteColumnBatch['columns'][number]['kind'], DuckDBTypeId> = {
-  INT64: DuckDBTypeId.BIGINT,
-  FLOAT64: DuckDBTypeId.DOUBLE,
-  BOOL: DuckDBTypeId.BOOLEAN,
-  STRING: DuckDBTypeId.VARCHAR,
-};
-
-/** Data chunks (of DuckDB's vector size) appended between two yields to the event loop (~1 ms each for three columns). */
-const CHUNKS_PER_SLICE = 4;
-
-/** The typed array a numeric vector of `@duckdb/node-api` fills before `flush()` (its `items`), when it has one of `length` items. */
-function vectorItems(vec: DuckDBVector, length: number): BigInt64Array | Float64Array | undefined {
-  const items = (vec as unknown as { items?: unknown }).items;
-  return (items instanceof BigInt64Array || items instanceof Float64Array) && items.length === length ? items : undefined;
-}
-
-/**
- * Appends a columnar batch through DuckDB data chunks, a column at a time (numeric columns without
- * NULLs as one typed-array copy per chunk), yielding every CHUNKS_PER_SLICE chunks, then flushes.
- * Returns false, appending nothing, when the appender's columns are not the DuckDB types the
- * batch's kinds lower to (the caller appends its rows instead).
- * @throws the vector's or appender's error (the caller rolls back).
- */
-async function appendColumns(a: DuckDBAppender, b: WriteColumnBatch): Promise<boolean> {
-  if (a.columnCount !== b.columns.length) return false;
-  const types = b.columns.map((c, j) => a.columnType(j));
-  if (types.some((t, j) => t.typeId !== VECTOR_TYPE[b.columns[j]!.kind])) return false;
-  const chunk = DuckDBDataChunk.create(types);
-  // Columns that had a NULL in an earlier chunk: the reused chunk keeps its validity mask, so every cell is set again.
-  const dirty = b.columns.map(() => false);
-  const size = 2048;
-  for (let at = 0, k = 0; at < b.length; at += size, k++) {
-    if (k > 0 && k % CHUNKS_PER_SLICE === 0) {
-      // The appender's rows go into the table's transaction-local storage a slice at a time.
-      a.flushSync();
-      await new Promise<void>((r) => setImmediate(r));
-    }
-    const n = Math.min(size, b.length - at);
-    chunk.rowCount = n;
-    for (let j = 0; j < b.columns.length; j++) {
-      const c = b.columns[j]!;
-      const vec = chunk.getColumnVector(j);
-      const set = vec as unknown as { setItem(i: number, v: unknown): void };
-      const items = c.kind === 'INT64' || c.kind === 'FLOAT64' ? vectorItems(vec, n) : undefined;
-      if (c.kind === 'STRING') {
-        for (let i = 0; i < n; i++) set.setItem(i, c.values[at + i]);
-      } else if (items && !c.valid && !dirty[j]) items.set(c.values.subarray(at, at + n) as never);
-      else {
-        const valid = c.valid;
-        for (let i = 0; i < n; i++) set.setItem(i, valid && !valid[at + i] ? null : c.kind === 'BOOL' ? c.values[at + i] === 1 : c.values[at + i]);
-        if (valid && valid.subarray(at, at + n).indexOf(0) >= 0) dirty[j] = true;
-      }
-      vec.flush();
-    }
-    a.appendDataChunk(chunk);
-  }
-  a.flushSync();
-  return true;
 }
 
 /** `INSERT … VALUES` statements of typed literals for `rows` (`DEFAULT` for an undefined value). */

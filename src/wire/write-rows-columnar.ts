@@ -1,9 +1,10 @@
 /**
  * The Storage Write API's fast path for flat tables: rows of an AppendRows request decoded column by
  * column into typed arrays (`BigInt64Array` for INT64, `Float64Array` for FLOAT64, bytes for BOOL,
- * strings for STRING) instead of one array of domain values per row — no per-row array, no bigint
- * per INT64 value, no boxed double per FLOAT64 value — and appended to DuckDB a column at a time
- * (src/engine/storage-write-commit.ts). Per 1M rows of (INT64, FLOAT64, STRING) this saves about
+ * strings for STRING, or UTF-8 bytes with DuckDB string cells: src/wire/write-rows-cells.ts) instead
+ * of one array of domain values per row — no per-row array, no bigint per INT64 value, no boxed
+ * double per FLOAT64 value — and appended to DuckDB by memory copies a chunk at a time
+ * (src/engine/storage-write-chunks.ts). Per 1M rows of (INT64, FLOAT64, STRING) this saves about
  * half of the row path's main-thread time, most of it garbage collection (bench `--only write`).
  *
  * It applies only where it gives the row path's exact answer (src/wire/write-rows.ts,
@@ -24,13 +25,22 @@ import type { Column } from '../types/schema.js';
 import { treeHasParams } from '../types/type-params.js';
 import type { Value } from '../types/types.js';
 import { WRITE_DECODE_SLICE_ROWS, missingFill, type WriteRowOptions } from './write-rows.js';
+import { arrowStringCells, cellStrings, type StringCells } from './write-rows-cells.js';
 
 /** One column of a {@link WriteColumnBatch}; `valid[i]` = 0 for a NULL (absent: every value set). */
 export type WriteColumnValues =
   | { readonly kind: 'INT64'; readonly values: BigInt64Array; readonly valid?: Uint8Array }
   | { readonly kind: 'FLOAT64'; readonly values: Float64Array; readonly valid?: Uint8Array }
   | { readonly kind: 'BOOL'; readonly values: Uint8Array; readonly valid?: Uint8Array }
-  | { readonly kind: 'STRING'; readonly values: (string | null)[]; /** UTF-8 bytes of the non-NULL values, when known. */ readonly utf8Bytes?: number };
+  | {
+      readonly kind: 'STRING';
+      /** The values (of a column with `cells`, decoded from them on first use). */
+      readonly values: (string | null)[];
+      /** UTF-8 bytes of the non-NULL values, when known. */
+      readonly utf8Bytes?: number;
+      /** The values as UTF-8 bytes and DuckDB string cells (src/wire/write-rows-cells.ts), when decoded so. */
+      readonly cells?: StringCells;
+    };
 
 /** One request's rows as columns, in the table's column order. */
 export interface WriteColumnBatch {
@@ -38,6 +48,22 @@ export interface WriteColumnBatch {
   /** Rows. */
   readonly length: number;
   readonly columns: readonly WriteColumnValues[];
+}
+
+/**
+ * A STRING column held as `cells`: its `values` are decoded from them only if a caller reads them
+ * (the DuckDB append copies the cells, src/engine/storage-write-chunks.ts).
+ */
+export function cellsColumn(cells: StringCells): WriteColumnValues {
+  let values: (string | null)[] | undefined;
+  return {
+    kind: 'STRING',
+    cells,
+    utf8Bytes: cells.utf8Bytes,
+    get values() {
+      return (values ??= cellStrings(cells));
+    },
+  };
 }
 
 /** Whether a decoded batch is columnar (else an array of rows). */
@@ -253,14 +279,20 @@ function arrowFits(type: DataType, kind: FastKind): boolean {
   }
 }
 
-/** Copies `data` (one Arrow column of a record batch) into column `c`, marking valid cells. */
-function readArrowColumn(data: Data, c: WriteColumnValues, valid: Uint8Array, base: number): void {
+/** Marks the valid cells of `data` (one Arrow column of a record batch) in `valid` from `base`. */
+function readArrowValidity(data: Data, valid: Uint8Array, base: number): void {
   const n = data.length;
   const bitmap = data.nullCount > 0 ? data.nullBitmap : undefined;
   for (let i = 0; i < n; i++) {
     const k = data.offset + i;
     valid[base + i] = !bitmap || (bitmap[k >> 3]! & (1 << (k & 7))) !== 0 ? 1 : 0;
   }
+}
+
+/** Copies `data` (one Arrow column of a record batch) into column `c`, marking valid cells. */
+function readArrowColumn(data: Data, c: WriteColumnValues, valid: Uint8Array, base: number): void {
+  const n = data.length;
+  readArrowValidity(data, valid, base);
   const start = data.offset;
   if (c.kind === 'INT64') {
     const v = data.values as BigInt64Array | Int32Array | Int16Array | Int8Array | Uint32Array | Uint16Array | Uint8Array;
@@ -333,7 +365,9 @@ export function columnarArrowDecoder(serializedSchema: Uint8Array, schema: Schem
         for (const b of bound) {
           const chunks = batch.getChildAt(b.field)!.data;
           if (chunks.length !== 1) return undefined;
-          readArrowColumn(chunks[0]!, cols[b.col]!, valid[b.col]!, base);
+          const cells = batches.length === 1 && kinds[b.col] === 'STRING' ? arrowStringCells(chunks[0]!, valid[b.col]!) : undefined;
+          if (cells) cols[b.col] = cellsColumn(cells);
+          else readArrowColumn(chunks[0]!, cols[b.col]!, valid[b.col]!, base);
         }
         base += batch.numRows;
       }

@@ -4,17 +4,16 @@
  * (write-rows-worker.ts), so that the emulator's main thread only appends them to DuckDB — per 1M
  * rows of (INT64, FLOAT64, STRING) about 0.4 s of protobuf decoding and its garbage collection
  * leave the event loop, and a connection's next request decodes there while the one before
- * commits here. Strings come back as one UTF-8 buffer per column: an ASCII column is decoded once
- * and cut into its cells.
+ * commits here. Strings come back as one UTF-8 buffer per column with DuckDB's string cells
+ * (src/wire/write-rows-cells.ts), appended as bytes: no JS string per value on the main thread.
  *
  * Any failure (a row the columnar path cannot decode exactly, a worker that stopped) answers
  * `undefined`: the caller decodes on the main thread, which gives the same rows or the row errors.
  */
-import { isAscii } from 'node:buffer';
 import { Worker } from 'node:worker_threads';
 import { workerScript } from '../config/worker-script.js';
 import type { Column } from '../types/schema.js';
-import type { WriteColumnBatch, WriteColumnValues } from './write-rows-columnar.js';
+import { cellsColumn, type WriteColumnBatch, type WriteColumnValues } from './write-rows-columnar.js';
 import type { OffThreadColumn, OffThreadRequest } from './write-rows-worker.js';
 import type { WriteRowOptions } from './write-rows.js';
 
@@ -59,18 +58,8 @@ function decoder(): Worker {
   return w;
 }
 
-/** A posted column as the columnar batch holds it (STRING cells as strings). */
-function unpack(c: OffThreadColumn): WriteColumnValues {
-  if (c.kind !== 'STRING') return c;
-  const n = c.valid.length;
-  const values = new Array<string | null>(n);
-  const buf = Buffer.from(c.bytes.buffer, c.bytes.byteOffset, c.bytes.byteLength);
-  if (isAscii(buf)) {
-    const text = buf.toString('latin1');
-    for (let i = 0; i < n; i++) values[i] = c.valid[i] ? text.substring(c.offsets[i]!, c.offsets[i + 1]!) : null;
-  } else for (let i = 0; i < n; i++) values[i] = c.valid[i] ? buf.toString('utf8', c.offsets[i]!, c.offsets[i + 1]!) : null;
-  return { kind: 'STRING', values, utf8Bytes: c.bytes.byteLength };
-}
+/** A posted column as the columnar batch holds it (STRING: its cells, decoded to strings only if read). */
+const unpack = (c: OffThreadColumn): WriteColumnValues => (c.kind === 'STRING' ? cellsColumn(c.cells) : c);
 
 /**
  * Decodes the serialized ProtoRows `protoRows` of a request in the worker, for the writer schema

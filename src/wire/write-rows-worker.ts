@@ -2,7 +2,7 @@
  * Worker thread of write-rows-offthread.ts: decodes the proto rows of large AppendRows requests
  * (a serialized `ProtoRows` message) into columns with src/wire/write-rows-columnar.ts, off the
  * emulator's main thread, and posts them back as transferable buffers (strings as one UTF-8 buffer
- * and offsets per column).
+ * and offsets per column, with their DuckDB string cells: src/wire/write-rows-cells.ts).
  *
  * Messages in: `{ id, key, descriptor, columns, options, rows }` (`key` identifies the
  * descriptor and columns: the decoder is built once per key). Messages out: `{ id, length, columns }`
@@ -13,11 +13,12 @@ import { lowerWorkerThreadPriority } from '../config/limits.js';
 import type { Column } from '../types/schema.js';
 import { columnarProtoDecoder, type ColumnarWriteDecoder, type WriteColumnBatch } from './write-rows-columnar.js';
 import { protoRowDecoder, type WriteRowOptions } from './write-rows.js';
+import { stringCellsOf, type StringCells } from './write-rows-cells.js';
 
 /** One decoded column as posted: numeric columns as they are, STRING as UTF-8 bytes and offsets. */
 export type OffThreadColumn =
   | Exclude<WriteColumnBatch['columns'][number], { kind: 'STRING' }>
-  | { kind: 'STRING'; bytes: Uint8Array; offsets: Int32Array; valid: Uint8Array };
+  | { kind: 'STRING'; cells: StringCells };
 
 /** A request to the worker. */
 export interface OffThreadRequest {
@@ -46,35 +47,15 @@ function decoderOf(m: OffThreadRequest): ColumnarWriteDecoder | null {
   return d;
 }
 
-/** A STRING column as UTF-8 bytes with offsets (n + 1) and validity. */
-function packStrings(values: readonly (string | null)[]): OffThreadColumn {
-  const n = values.length;
-  const offsets = new Int32Array(n + 1);
-  const valid = new Uint8Array(n);
-  let total = 0;
-  for (let i = 0; i < n; i++) {
-    const v = values[i];
-    offsets[i] = total;
-    if (v !== null && v !== undefined) {
-      valid[i] = 1;
-      total += Buffer.byteLength(v);
-    }
-  }
-  offsets[n] = total;
-  const bytes = Buffer.allocUnsafeSlow(total);
-  for (let i = 0; i < n; i++) if (valid[i]) bytes.write(values[i]!, offsets[i]!, 'utf8');
-  return { kind: 'STRING', bytes, offsets, valid };
-}
-
 parentPort!.on('message', (m: OffThreadRequest) => {
   void (async () => {
     try {
       const batch = await decoderOf(m)?.decodeProtoRows?.(m.rows, m.options);
       if (!batch) return parentPort!.postMessage({ id: m.id });
-      const columns = batch.columns.map((c) => (c.kind === 'STRING' ? packStrings(c.values) : c));
+      const columns = batch.columns.map((c): OffThreadColumn => (c.kind === 'STRING' ? { kind: 'STRING', cells: stringCellsOf(c.values) } : c));
       const transfer = new Set<ArrayBuffer>();
       for (const c of columns) {
-        if (c.kind === 'STRING') for (const a of [c.bytes, c.offsets, c.valid]) transfer.add(a.buffer as ArrayBuffer);
+        if (c.kind === 'STRING') for (const a of [c.cells.bytes, c.cells.offsets, c.cells.valid, c.cells.inline, c.cells.long]) transfer.add(a.buffer as ArrayBuffer);
         else {
           transfer.add(c.values.buffer as ArrayBuffer);
           if (c.valid) transfer.add(c.valid.buffer as ArrayBuffer);
