@@ -8,7 +8,6 @@ import type { DuckDBConnection, DuckDBDataChunk, DuckDBResult } from '@duckdb/no
 import { logIgnored, type Logger } from '../../config/logger.js';
 import { mapDuckDBError } from './duckdb-errors.js';
 import { runWithJsUdfs } from './interrupts.js';
-import { streamText } from './streamed-statements.js';
 
 /** Connections kept for cursors: more open cursors than this wait for one to close. */
 export const CURSOR_CONNECTIONS = 8;
@@ -75,7 +74,7 @@ export class CursorPool {
     const fetch = () =>
       runWithJsUdfs(async () => {
         try {
-          result ??= await streamText(conn, position ? reopen(position) : sql);
+          result ??= await conn.stream(position ? reopen(position) : sql);
           const ch = await result.fetchChunk();
           position += ch?.rowCount ?? 0;
           return ch;
@@ -109,7 +108,7 @@ export class CursorPool {
     };
     try {
       // The query starts now, so errors in the SQL surface from open().
-      result = await runWithJsUdfs(() => streamText(conn, sql));
+      result = await runWithJsUdfs(() => conn.stream(sql));
     } catch (e) {
       close();
       throw mapDuckDBError(e, this.log);
