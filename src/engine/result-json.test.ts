@@ -130,6 +130,24 @@ describe('REST row text built inside DuckDB', () => {
     expect(bulk.page(0, ROWS).texts()).toEqual(encodeRowStrings(fields, rows, { useInt64Timestamp: false }));
   });
 
+  it('keeps the order of a result DuckDB builds in parallel, over many chunks and string-heap blocks', async () => {
+    // 300,000 rows: several row groups scanned by several threads, ~150 chunks of 2,048 rows.
+    const fields: ResultField[] = [
+      { name: 'i', type: T('INT64') },
+      { name: 'f', type: T('FLOAT64') },
+      { name: 's', type: T('STRING') },
+    ];
+    await db.run('CREATE TABLE big AS SELECT range AS x FROM range(300000)');
+    const sql = `SELECT CASE WHEN x % 97 = 0 THEN NULL ELSE x * 7919 END AS i, x / 7 AS f, CASE WHEN x % 13 = 0 THEN NULL ELSE repeat(chr(97 + CAST(x % 26 AS INTEGER)), CAST(x % 40 AS INTEGER)) END AS s FROM big`;
+    const { rows, bulk } = await both(sql, fields);
+    expect(bulk.length).toBe(300_000);
+    // The table's order (as inserted): row k holds x = k.
+    expect(rows.every((r, k) => r[0] === (k % 97 === 0 ? null : BigInt(k * 7919)))).toBe(true);
+    const js = encodeRowStrings(fields, rows, { useInt64Timestamp: false });
+    expect(bulk.page(0, 300_000).texts()).toEqual(js);
+    expect(bulk.page(123_456, 250_001).json()).toBe(`[${js.slice(123_456, 250_001).join(',')}]`);
+  }, 60_000);
+
   it('answers no rows for an empty result, and leaves other kinds to the JavaScript encoders', async () => {
     const fields: ResultField[] = [{ name: 'i', type: T('INT64') }];
     const { bulk } = await both('SELECT i FROM t WHERE FALSE', fields);
