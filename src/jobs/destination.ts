@@ -25,6 +25,30 @@ import type { TableMeta } from '../catalog/store.js';
 import { ident } from '../engine/lower/context.js';
 import { duckType } from '../engine/duckdb/types.js';
 import type { BqType, Value } from '../types/types.js';
+import { randomUUID } from 'node:crypto';
+
+/**
+ * Prefix of the DuckDB tables a query job with a destination table stages its result in
+ * (`CREATE TABLE AS`, so a failing query leaves the destination untouched; dropped when the job
+ * ends, src/jobs/execute.ts). No BigQuery table maps to a DuckDB name with this prefix.
+ */
+export const STAGE_PREFIX = '__bqemu_qr_';
+
+/** A new staging table's DuckDB name ({@link STAGE_PREFIX}). */
+export function stageTableName(): string {
+  return `${STAGE_PREFIX}${randomUUID().replace(/-/g, '')}`;
+}
+
+/**
+ * Drops the staging tables ({@link STAGE_PREFIX}) a process that ended mid-job left in a
+ * `--data-dir` database; run at start, before any job. @returns how many were dropped.
+ */
+export async function dropOrphanedStages(e: Engine): Promise<number> {
+  const r = await e.db.readAll(`SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND starts_with(table_name, '${STAGE_PREFIX}')`);
+  const names = r.getRowsJS().map((x) => String(x[0]));
+  for (const n of names) await e.db.run(`DROP TABLE IF EXISTS ${ident(n)}`);
+  return names.length;
+}
 
 /** The destination's partitioning and clustering from the job configuration, validated against the result columns. */
 function layoutFields(q: Record<string, any>, names: string[]): Record<string, unknown> {
