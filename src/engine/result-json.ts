@@ -24,11 +24,45 @@ import type { Engine, ResultField } from './engine-types.js';
 import { guardValueSizes } from './result-size.js';
 import { readRows } from './statement-context.js';
 
-/** Column kinds {@link cellPieces} writes. */
-const BULK_KINDS = new Set<BqType['kind']>(['INT64', 'FLOAT64', 'BOOL', 'STRING', 'BYTES', 'DATE']);
+/**
+ * Column kinds {@link cellPieces} writes, with the DuckDB column types each is written from (any
+ * type when undefined): only those whose text the decoders (src/engine/duckdb/values.ts) and the
+ * cell encoders (src/wire/rest-values.ts) give the same way.
+ */
+const BULK_KINDS = new Map<BqType['kind'], RegExp | undefined>([
+  ['INT64', undefined],
+  ['FLOAT64', undefined],
+  ['BOOL', undefined],
+  ['STRING', undefined],
+  ['BYTES', undefined],
+  ['DATE', undefined],
+  ['JSON', /^(VARCHAR|JSON)$/],
+  ['GEOGRAPHY', /^VARCHAR$/],
+  ['DATETIME', /^TIMESTAMP$/],
+  ['TIME', /^TIME$/],
+  // NUMERIC's decoder rounds a scale over 9 to 9 digits: not written here.
+  ['NUMERIC', /^(BIGINT|DECIMAL\(\d+,[0-9]\))$/],
+  ['BIGNUMERIC', /^(BIGINT|VARCHAR|DECIMAL\(\d+,\d+\))$/],
+]);
 
-/** True when every column of `fields` can be encoded inside DuckDB ({@link readEncodedRows}). */
-export function bulkEncodable(fields: readonly { type: BqType }[]): boolean {
+/**
+ * True when every column of `fields` can be encoded inside DuckDB ({@link readEncodedRows}); with
+ * `duckTypes` (the result's DuckDB column types, as DuckDB names them), also for the kinds written
+ * from some DuckDB types only.
+ */
+export function bulkEncodable(fields: readonly { type: BqType }[], duckTypes?: readonly string[]): boolean {
+  return (
+    fields.length > 0 &&
+    fields.every((f, i) => {
+      if (!BULK_KINDS.has(f.type.kind)) return false;
+      const from = BULK_KINDS.get(f.type.kind);
+      return !from || (duckTypes !== undefined && from.test(duckTypes[i] ?? ''));
+    })
+  );
+}
+
+/** True when `fields` may be {@link bulkEncodable} once the DuckDB column types are known. */
+function bulkKinds(fields: readonly { type: BqType }[]): boolean {
   return fields.length > 0 && fields.every((f) => BULK_KINDS.has(f.type.kind));
 }
 
@@ -101,8 +135,27 @@ function cellPieces(c: string, t: BqType): Piece[] {
     case 'BOOL':
       return [{ sql: `CASE WHEN CAST(${c} AS BOOLEAN) THEN '"true"' ELSE '"false"' END` }];
     case 'STRING':
-      // to_json of NULL is NULL: written `null`.
+    case 'JSON':
+    case 'GEOGRAPHY':
+      // to_json of NULL is NULL: written `null`. JSON and GEOGRAPHY (WKT) cells are their text.
       return [{ sql: `coalesce(${jsonStringSql(`CAST(${c} AS VARCHAR)`)}, 'null')` }];
+    case 'DATETIME': {
+      // DuckDB writes `YYYY-MM-DD HH:MM:SS[.f…]` with the fraction's trailing zeros dropped; the
+      // REST cell has a `T` and six fraction digits when there is a fraction.
+      const x = `replace(CAST(CAST(${c} AS TIMESTAMP) AS VARCHAR), ' ', 'T')`;
+      return quoted(`CASE WHEN contains(${x}, '.') THEN rpad(${x}, 26, '0') ELSE ${x} END`);
+    }
+    case 'TIME': {
+      const x = `CAST(CAST(${c} AS TIME) AS VARCHAR)`;
+      return quoted(`CASE WHEN contains(${x}, '.') THEN rpad(${x}, 15, '0') ELSE ${x} END`);
+    }
+    case 'NUMERIC':
+    case 'BIGNUMERIC': {
+      // A DECIMAL's text without the fraction's trailing zeros (nor a bare `.`); a BIGNUMERIC kept
+      // as text is its canonical text already. typeof() is constant for a column: folded.
+      const x = `CAST(${c} AS VARCHAR)`;
+      return quoted(`CASE WHEN typeof(${c}) = 'VARCHAR' OR NOT contains(${x}, '.') THEN ${x} ELSE rtrim(rtrim(${x}, '0'), '.') END`);
+    }
     case 'BYTES':
       return quoted(`to_base64(CAST(${c} AS BLOB))`);
     case 'DATE':
@@ -137,9 +190,10 @@ function concatSql(pieces: Piece[]): string {
 function restRowSql(cols: readonly string[], types: readonly BqType[]): string {
   const row = (cell: (i: number) => Piece[]) => concatSql([{ lit: '{"f":[' }, ...cols.flatMap((_c, i) => [{ lit: i ? ',{"v":' : '{"v":' }, ...cell(i), { lit: '}' }]), { lit: ']},' }]);
   const fast = row((i) => cellPieces(cols[i]!, types[i]!));
-  const nullable = cols.filter((_c, i) => types[i]!.kind !== 'STRING');
+  const textual = (t: BqType) => t.kind === 'STRING' || t.kind === 'JSON' || t.kind === 'GEOGRAPHY';
+  const nullable = cols.filter((_c, i) => !textual(types[i]!));
   if (!nullable.length) return fast;
-  const orNull = (i: number): Piece[] => (types[i]!.kind === 'STRING' ? cellPieces(cols[i]!, types[i]!) : [{ sql: `CASE WHEN ${cols[i]} IS NULL THEN 'null' ELSE ${concatSql(cellPieces(cols[i]!, types[i]!))} END` }]);
+  const orNull = (i: number): Piece[] => (textual(types[i]!) ? cellPieces(cols[i]!, types[i]!) : [{ sql: `CASE WHEN ${cols[i]} IS NULL THEN 'null' ELSE ${concatSql(cellPieces(cols[i]!, types[i]!))} END` }]);
   return `CASE WHEN ${nullable.map((c) => `${c} IS NULL`).join(' OR ')} THEN ${row(orNull)} ELSE ${fast} END`;
 }
 
@@ -161,23 +215,23 @@ interface StringVectorData {
 }
 
 /**
- * The text of a chunk's row strings (a VARCHAR vector of `n` values, none NULL) end to end, copied
- * out of DuckDB. A string over 12 bytes lives behind the pointer of its `string_t` (length: bytes
- * 0–3, pointer: 8–15); strings a projection builds one after another sit one after another in
- * the vector's string heap, so each run of adjacent strings is copied with one call (a chunk of
- * 2,048 rows is ~6 runs; copying row by row cost ~1 µs per row). Any other layout is copied in
- * smaller runs, down to one per string.
+ * Hands `keep` the texts of a chunk's row strings (a VARCHAR vector of `n` values, none NULL)
+ * copied out of DuckDB, as runs of consecutive rows' texts end to end (`bytes`, `rows` of them).
+ * A string over 12 bytes lives behind the pointer of its `string_t` (length: bytes 0–3, pointer:
+ * 8–15); strings a projection builds one after another sit one after another in the vector's
+ * string heap, so each run of adjacent strings is copied with one call (a chunk of 2,048 rows is
+ * ~6 runs; copying row by row cost ~1 µs per row). Any other layout gives shorter runs, down to
+ * one string each.
  */
-function chunkText(v: DuckDBVector, n: number): Buffer {
+function chunkRuns(v: DuckDBVector, n: number, keep: (bytes: Uint8Array, rows: number) => void): void {
   const dv = (v as unknown as StringVectorData).dataView;
-  if (!(v instanceof DuckDBVarCharVector) || !(dv instanceof DataView) || dv.byteLength < n * 16)
-    return Buffer.concat(Array.from({ length: n }, (_x, i) => Buffer.from(String(v.getItem(i)))));
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  const flush = (first: number, bytes: number) => {
+  if (!(v instanceof DuckDBVarCharVector) || !(dv instanceof DataView) || dv.byteLength < n * 16) {
+    for (let i = 0; i < n; i++) keep(Buffer.from(String(v.getItem(i))), 1);
+    return;
+  }
+  const flush = (first: number, rows: number, bytes: number) => {
     const at = dv.byteOffset + first * 16;
-    parts.push(bytes <= 12 ? new Uint8Array(dv.buffer, at + 4, bytes).slice() : duckdbBindings.get_data_from_pointer(dv.buffer as ArrayBuffer, at + 8, bytes));
-    total += bytes;
+    keep(bytes <= 12 ? new Uint8Array(dv.buffer, at + 4, bytes).slice() : duckdbBindings.get_data_from_pointer(dv.buffer as ArrayBuffer, at + 8, bytes), rows);
   };
   let first = 0;
   let run = dv.getUint32(0, true);
@@ -193,21 +247,20 @@ function chunkText(v: DuckDBVector, n: number): Buffer {
       run += len;
       continue;
     }
-    flush(first, run);
+    flush(first, i - first, run);
     first = i;
     run = len;
     lo = plo;
     hi = phi;
   }
-  flush(first, run);
-  return parts.length === 1 ? Buffer.from(parts[0]!.buffer, parts[0]!.byteOffset, parts[0]!.byteLength) : Buffer.concat(parts, total);
+  flush(first, n - first, run);
 }
 
 /**
  * Runs `sql` (a SELECT whose columns are `fields`, all {@link bulkEncodable}) with its REST row
  * texts built inside DuckDB ({@link restRowsSql}, in parallel and in the result's order) and keeps
- * each DuckDB chunk's rows as one block of {@link EncodedRows} (~500 blocks per million rows;
- * ~60 µs of JavaScript per block). Returns undefined when a block is too large to become one
+ * each run of them copied out of a DuckDB chunk as one block of {@link EncodedRows} (~3,000 blocks
+ * of ~300 rows per million rows). Returns undefined when a block is too large to become one
  * string (the caller reads the rows as domain values instead).
  * @throws BigQueryError `responseTooLarge` (403) when the rows' text (counted at 2 bytes per
  *   character, as the decoded rows are by readRows) passes `maxBytes`; the query's own errors.
@@ -220,12 +273,13 @@ export async function readEncodedRows(e: Engine, sql: string, fields: readonly R
     restRowsSql(sql, fields),
     (chunk) => {
       if (tooLarge || !chunk.rowCount) return;
-      const text = chunkText(chunk.getColumnVector(0), chunk.rowCount);
-      bytes += 2 * (text.length - chunk.rowCount);
+      chunkRuns(chunk.getColumnVector(0), chunk.rowCount, (text, rows) => {
+        bytes += 2 * (text.length - rows);
+        if (text.length > MAX_BLOCK_BYTES) tooLarge = true;
+        // Without the last row's `,`: the rows joined by `,`, as a view of the copied bytes.
+        else out.pushFlatBytes(Buffer.from(text.buffer, text.byteOffset, text.length - 1), rows);
+      });
       if (bytes > maxBytes) throw BigQueryError.responseTooLarge();
-      if (text.length > MAX_BLOCK_BYTES) tooLarge = true;
-      // Without the last row's `,`: the rows joined by `,`.
-      else out.pushFlatBytes(text.subarray(0, text.length - 1), chunk.rowCount);
     },
     () => {
       out = new EncodedRows();
@@ -247,18 +301,19 @@ const SMALL_RESULT_BYTES = 1024 * 1024;
 /**
  * The rows of `sql` (a SELECT whose columns are `fields`) for a job's result: as domain values when
  * the result is small or a column is not {@link bulkEncodable}; otherwise — the first
- * {@link SMALL_RESULT_BYTES} read showed a large result — the query runs again with its REST text
- * built inside DuckDB ({@link readEncodedRows}).
+ * {@link SMALL_RESULT_BYTES} read showed a large result, and DuckDB's column types — the query
+ * runs again with its REST text built inside DuckDB ({@link readEncodedRows}).
  * @throws BigQueryError `responseTooLarge` past the engine's response limit; the query's errors.
  */
 export async function readResultRows(e: Engine, sql: string, fields: readonly ResultField[]): Promise<{ rows: Value[][] } | { encodedRows: EncodedRows }> {
   const small = Math.min(SMALL_RESULT_BYTES, e.maxResponseBytes);
-  if (!bulkEncodable(fields) || small >= e.maxResponseBytes) return { rows: await readRows(e, sql, [...fields]) };
+  if (!bulkKinds(fields) || small >= e.maxResponseBytes) return { rows: await readRows(e, sql, [...fields]) };
+  const duckTypes: string[] = [];
   try {
-    return { rows: await readRows(e, sql, [...fields], small) };
+    return { rows: await readRows(e, sql, [...fields], small, duckTypes) };
   } catch (err) {
     if (!(err instanceof BigQueryError) || err.reason !== 'responseTooLarge') throw err;
   }
-  const encodedRows = await readEncodedRows(e, sql, fields);
+  const encodedRows = bulkEncodable(fields, duckTypes) ? await readEncodedRows(e, sql, fields) : undefined;
   return encodedRows ? { encodedRows } : { rows: await readRows(e, sql, [...fields]) };
 }
