@@ -197,7 +197,11 @@ export async function applyDestination(
   const fields = t.columns.map((c) => ({ name: c.name, type: c.type }));
   const list = t.columns.map((c) => `"${c.name.replace(/"/g, '""')}"`).join(', ');
   result.schema = fields;
-  const sql = `SELECT ${list} FROM "${t.duckName}" ORDER BY rowid`;
+  // In the table's insertion order without sorting it: DuckDB keeps the order of a result without
+  // ORDER BY under preserve_insertion_order, its default
+  // (https://duckdb.org/docs/stable/sql/dialect/order_preservation); `ORDER BY rowid` sorted the
+  // whole table (~0.1 s of CPU per 1M rows).
+  const sql = `SELECT ${list} FROM "${t.duckName}"`;
   // A large result is read back as REST text built inside DuckDB (src/engine/result-json.ts).
   const read = await readResultRows(e, sql, fields);
   if ('encodedRows' in read) result.encodedRows = read.encodedRows;
