@@ -33,7 +33,6 @@ import { childJobIds, childJobs } from './children.js';
 import { executeLoadJob, validateLoadConfig } from './load.js';
 import { executeCopyJob, validateCopyConfig } from './copy.js';
 import { executeExtractJob, validateExtractConfig } from './extract.js';
-import { dropOrphanedStages } from './destination.js';
 import type { JobListFilter, JobRecord, JobStats, ResultLimits } from './jobs-model.js';
 import { componentLogger, logIgnored, type Logger } from '../config/logger.js';
 import { DEFAULT_RETAINED_CELLS, DEFAULT_RETAINED_JOBS } from '../config/limits.js';
@@ -131,9 +130,8 @@ export class JobManager {
   /** A job's key: job ids are unique per project and location (jobKey in job-location.ts). */
   private key = (j: Pick<JobRecord, 'projectId' | 'jobId' | 'location'>) => jobKey(j.projectId, j.location, j.jobId);
 
-  /** Loads the jobs persisted in the database (with `--data-dir`); drops orphaned staging tables. */
+  /** Loads the jobs persisted in the database (with `--data-dir`). */
   async load(): Promise<void> {
-    if (this.engine.db.persistent) await dropOrphanedStages(this.engine);
     const loaded: JobRecord[] = [];
     for (const r of await this.engine.db.loadAll()) {
       if (r.kind !== 'job') continue;
