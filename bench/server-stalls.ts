@@ -1,14 +1,15 @@
 /**
- * `npm run bench -- --only stalls` (or `tsx bench/server-stalls.ts`): does the server stay
- * responsive while it moves a lot of data? A second client issues `SELECT 1` (jobs.query, raw
- * HTTP) every 10 ms against a spawned emulator while it
+ * `tsx bench/server-stalls.ts [--root DIR] [--trace] [--probe-in-main] [--no-write]`: does the
+ * server stay responsive while it moves a lot of data? A second client (a worker thread of its
+ * own) issues `SELECT 1` (jobs.query, raw HTTP) every 10 ms against a spawned emulator while it
  *
  * 1. loads 1M rows × 3 columns from Parquet (a load job from the Cloud Storage folder),
  * 2. answers a 1M-row query and pages through all of it with getQueryResults (raw HTTP),
  * 3. extracts the 1M-row table to CSV in the Cloud Storage folder,
  *
  * and prints, per phase, the probe's p50/p99/max latency (target: p99 ≤ 20 ms,
- * max ≤ 60 ms) next to an idle baseline. Plain timing, no assertions.
+ * max ≤ 60 ms) next to an idle baseline; with `--trace`, also inside the emulator and the slowest
+ * probes' phases there (bench/probe-trace-preload.cjs). Plain timing, no assertions.
  */
 import fs from 'node:fs';
 import os from 'node:os';
