@@ -15,7 +15,7 @@
  * RANGE, ARRAY, STRUCT) is read as domain values and encoded in JavaScript as before.
  */
 import duckdbBindings from '@duckdb/node-bindings';
-import { DuckDBVarCharVector, type DuckDBVector } from '@duckdb/node-api';
+import type { DuckDBDataChunk } from '@duckdb/node-api';
 import { BigQueryError } from '../errors/errors.js';
 import type { BqType } from '../types/types.js';
 import { EncodedRows } from '../wire/encoded-rows.js';
@@ -209,26 +209,20 @@ export function restRowsSql(sql: string, fields: readonly ResultField[]): string
 /** UTF-8 bytes past which one block is not decoded into one JavaScript string (V8's string limit is ~512 MB). */
 const MAX_BLOCK_BYTES = 256 * 1024 * 1024;
 
-/** The private data of a VARCHAR vector of @duckdb/node-api: its `string_t`s (16 bytes each). */
-interface StringVectorData {
-  dataView?: DataView;
-}
-
 /**
- * Hands `keep` the texts of a chunk's row strings (a VARCHAR vector of `n` values, none NULL)
- * copied out of DuckDB, as runs of consecutive rows' texts end to end (`bytes`, `rows` of them).
+ * Hands `keep` the texts of the row strings of a chunk's first column (a VARCHAR vector of
+ * `chunk.rowCount` values, none NULL, read through DuckDB's binding: @duckdb/node-api's vector
+ * objects cost ~30 ms per 1M rows of the event loop's time) copied out of DuckDB, as runs of consecutive rows' texts end to end (`bytes`, `rows` of them).
  * A string over 12 bytes lives behind the pointer of its `string_t` (length: bytes 0–3, pointer:
  * 8–15); strings a projection builds one after another sit one after another in the vector's
  * string heap, so each run of adjacent strings is copied with one call (a chunk of 2,048 rows is
  * ~6 runs; copying row by row cost ~1 µs per row). Any other layout gives shorter runs, down to
  * one string each.
  */
-function chunkRuns(v: DuckDBVector, n: number, keep: (bytes: Uint8Array, rows: number) => void): void {
-  const dv = (v as unknown as StringVectorData).dataView;
-  if (!(v instanceof DuckDBVarCharVector) || !(dv instanceof DataView) || dv.byteLength < n * 16) {
-    for (let i = 0; i < n; i++) keep(Buffer.from(String(v.getItem(i))), 1);
-    return;
-  }
+function chunkRuns(chunk: DuckDBDataChunk, keep: (bytes: Uint8Array, rows: number) => void): void {
+  const n = chunk.rowCount;
+  const data = duckdbBindings.vector_get_data(duckdbBindings.data_chunk_get_vector(chunk.chunk, 0), n * 16);
+  const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const flush = (first: number, rows: number, bytes: number) => {
     const at = dv.byteOffset + first * 16;
     keep(bytes <= 12 ? new Uint8Array(dv.buffer, at + 4, bytes).slice() : duckdbBindings.get_data_from_pointer(dv.buffer as ArrayBuffer, at + 8, bytes), rows);
@@ -273,7 +267,7 @@ export async function readEncodedRows(e: Engine, sql: string, fields: readonly R
     restRowsSql(sql, fields),
     (chunk) => {
       if (tooLarge || !chunk.rowCount) return;
-      chunkRuns(chunk.getColumnVector(0), chunk.rowCount, (text, rows) => {
+      chunkRuns(chunk, (text, rows) => {
         bytes += 2 * (text.length - rows);
         if (text.length > MAX_BLOCK_BYTES) tooLarge = true;
         // Without the last row's `,`: the rows joined by `,`, as a view of the copied bytes.
