@@ -68,6 +68,33 @@ const COLUMNS: { name: string; type: BqType; gen: (r: () => number, i: number) =
   { name: 'd', type: T('DATE'), gen: (r) => formatDateDays(Math.floor(-719162 + r() * (2932896 + 719162))) },
 ];
 
+const pad = (n: number, w: number) => String(n).padStart(w, '0');
+/** A fraction of a second as the domain text writes it: none, 3 or 6 digits. */
+const fraction = (r: () => number) => {
+  const k = r();
+  if (k < 0.3) return '';
+  if (k < 0.5) return `.${pad(Math.floor(r() * 1000), 3)}`;
+  return `.${pad(Math.floor(r() * 1e6), 6)}`;
+};
+const time = (r: () => number) => `${pad(Math.floor(r() * 24), 2)}:${pad(Math.floor(r() * 60), 2)}:${pad(Math.floor(r() * 60), 2)}${fraction(r)}`;
+/** A canonical NUMERIC text (up to 29 integer and 9 fraction digits) or BIGNUMERIC one (38). */
+function decimal(r: () => number, intDigits: number, fracDigits: number): string {
+  const int = Array.from({ length: 1 + Math.floor(r() * intDigits) }, () => Math.floor(r() * 10)).join('').replace(/^0+(?=\d)/, '');
+  const frac = Array.from({ length: Math.floor(r() * (fracDigits + 1)) }, () => Math.floor(r() * 10)).join('').replace(/0+$/, '');
+  const text = frac ? `${int}.${frac}` : int;
+  return text !== '0' && r() < 0.5 ? `-${text}` : text;
+}
+
+/** Kinds written inside DuckDB only from some DuckDB column types (bulkEncodable's second argument). */
+const TYPED_COLUMNS: { name: string; type: BqType; gen: (r: () => number, i: number) => Value }[] = [
+  { name: 'dt', type: T('DATETIME'), gen: (r, i) => ['0001-01-01T00:00:00', '9999-12-31T23:59:59.999999', '2024-02-29T12:00:00.5'][i] ?? `${formatDateDays(Math.floor(-719162 + r() * 3652058))}T${time(r)}` },
+  { name: 'tm', type: T('TIME'), gen: (r, i) => ['00:00:00', '23:59:59.999999', '12:00:00.100'][i] ?? time(r) },
+  { name: 'nu', type: T('NUMERIC'), gen: (r, i) => ['0', '99999999999999999999999999999.999999999', '-0.000000001', '10', '-7.5'][i] ?? decimal(r, 29, 9) },
+  { name: 'bn', type: T('BIGNUMERIC'), gen: (r, i) => ['0', '-578960446186580977117854925043439539266.34992332820282019728792003956564819968', '0.00000000000000000000000000000000000001'][i] ?? decimal(r, 38, 38) },
+  { name: 'js', type: T('JSON'), gen: (r, i) => ['{}', '[1,"\\u0001",null]', '"é😀"', '{"a":{"b":[true,false]}}'][i] ?? JSON.stringify({ k: randomString(r), n: Math.floor(r() * 1000) }) },
+  { name: 'g', type: T('GEOGRAPHY'), gen: (r, i) => ['POINT(0 0)', 'LINESTRING(1 2, 3 4)'][i] ?? `POINT(${Math.floor(r() * 360) - 180} ${Math.floor(r() * 180) - 90})` },
+];
+
 let db: Database;
 let e: Engine;
 beforeAll(async () => {
@@ -80,6 +107,10 @@ beforeAll(async () => {
     values.push(`(${i}, ${COLUMNS.map((c) => toDuckLiteral(r() < 0.1 && i > 40 ? null : c.gen(r, i), c.type)).join(', ')})`);
   }
   await db.run(`CREATE TABLE t AS SELECT * FROM (VALUES ${values.join(', ')}) AS v(n, ${COLUMNS.map((c) => c.name).join(', ')})`);
+  const typed: string[] = [];
+  for (let i = 0; i < ROWS; i++)
+    typed.push(`(${i}, ${TYPED_COLUMNS.map((c) => toDuckLiteral(r() < 0.1 && i > 40 ? null : c.gen(r, i), c.type)).join(', ')})`);
+  await db.run(`CREATE TABLE typed AS SELECT * FROM (VALUES ${typed.join(', ')}) AS v(n, ${TYPED_COLUMNS.map((c) => c.name).join(', ')})`);
 }, 60_000);
 afterAll(async () => {
   await db?.close();
@@ -129,6 +160,53 @@ describe('REST row text built inside DuckDB', () => {
     const { rows, bulk } = await both(sql, fields);
     expect(bulk.page(0, ROWS).texts()).toEqual(encodeRowStrings(fields, rows, { useInt64Timestamp: false }));
   });
+
+  it('is byte-identical for DATETIME, TIME, NUMERIC, BIGNUMERIC, JSON and GEOGRAPHY from the DuckDB types that hold them', async () => {
+    const fields: ResultField[] = TYPED_COLUMNS.map((c) => ({ name: c.name, type: c.type }));
+    const sql = `SELECT ${TYPED_COLUMNS.map((c) => c.name).join(', ')} FROM typed ORDER BY n`;
+    const duckTypes: string[] = [];
+    const rows = await readRows(e, sql, fields, e.maxResponseBytes, duckTypes);
+    expect(duckTypes).toEqual(['TIMESTAMP', 'TIME', 'DECIMAL(38,9)', 'VARCHAR', 'VARCHAR', 'VARCHAR']);
+    expect(bulkEncodable(fields)).toBe(false);
+    expect(bulkEncodable(fields, duckTypes)).toBe(true);
+    const texts = (await readEncodedRows(e, sql, fields))!.page(0, ROWS).texts();
+    for (const useInt64Timestamp of [false, true]) {
+      const js = encodeRowStrings(fields, rows, { useInt64Timestamp });
+      for (let i = 0; i < ROWS; i++) expect(texts[i], `row ${i}: ${JSON.stringify(rows[i])}`).toBe(js[i]);
+    }
+    // NUMERIC and BIGNUMERIC computed in other DuckDB types; a NUMERIC of scale 10 is left to the decoder.
+    const computed: ResultField[] = [
+      { name: 'a', type: T('NUMERIC') },
+      { name: 'b', type: T('BIGNUMERIC') },
+      { name: 'c', type: T('NUMERIC') },
+    ];
+    const csql = 'SELECT CAST(n AS DECIMAL(18,3)) * 1.5 AS a, CAST(n AS DECIMAL(30,20)) * 0.125 AS b, CAST(n AS BIGINT) - 1500 AS c FROM typed ORDER BY n';
+    const ctypes: string[] = [];
+    const crows = await readRows(e, csql, computed, e.maxResponseBytes, ctypes);
+    expect(bulkEncodable(computed, ctypes)).toBe(true);
+    expect((await readEncodedRows(e, csql, computed))!.page(0, ROWS).texts()).toEqual(encodeRowStrings(computed, crows, { useInt64Timestamp: false }));
+    expect(bulkEncodable([{ type: T('NUMERIC') }], ['DECIMAL(38,10)'])).toBe(false);
+    expect(bulkEncodable([{ type: T('DATETIME') }], ['VARCHAR'])).toBe(false);
+    expect(bulkEncodable([{ type: T('BIGNUMERIC') }], ['DOUBLE'])).toBe(false);
+  });
+
+  it('keeps the order of a result DuckDB builds in parallel, over many chunks and string-heap blocks', async () => {
+    // 300,000 rows: several row groups scanned by several threads, ~150 chunks of 2,048 rows.
+    const fields: ResultField[] = [
+      { name: 'i', type: T('INT64') },
+      { name: 'f', type: T('FLOAT64') },
+      { name: 's', type: T('STRING') },
+    ];
+    await db.run('CREATE TABLE big AS SELECT range AS x FROM range(300000)');
+    const sql = `SELECT CASE WHEN x % 97 = 0 THEN NULL ELSE x * 7919 END AS i, x / 7 AS f, CASE WHEN x % 13 = 0 THEN NULL ELSE repeat(chr(97 + CAST(x % 26 AS INTEGER)), CAST(x % 40 AS INTEGER)) END AS s FROM big`;
+    const { rows, bulk } = await both(sql, fields);
+    expect(bulk.length).toBe(300_000);
+    // The table's order (as inserted): row k holds x = k.
+    expect(rows.every((r, k) => r[0] === (k % 97 === 0 ? null : BigInt(k * 7919)))).toBe(true);
+    const js = encodeRowStrings(fields, rows, { useInt64Timestamp: false });
+    expect(bulk.page(0, 300_000).texts()).toEqual(js);
+    expect(bulk.page(123_456, 250_001).json()).toBe(`[${js.slice(123_456, 250_001).join(',')}]`);
+  }, 60_000);
 
   it('answers no rows for an empty result, and leaves other kinds to the JavaScript encoders', async () => {
     const fields: ResultField[] = [{ name: 'i', type: T('INT64') }];

@@ -2,32 +2,67 @@
  * Query results encoded in bulk inside DuckDB: a projection over the lowered SELECT builds each
  * row's REST JSON text (`{"f":[{"v":"1"},{"v":null}]}`, the same bytes as the cell encoders of
  * src/wire/rest-values.ts, docs/ARCHITECTURE.md §5) with DuckDB's vectorised string functions,
- * and joins 1,024 rows at a time into one block text (`string_agg` ordered by the rows' original
- * position: a window with an empty OVER clause keeps the input order, as an ORDER BY's output,
- * https://duckdb.org/docs/stable/sql/dialect/order_preservation). DuckDB does that work on its own
- * threads; JavaScript reads ~1,000 byte blocks per million rows instead of a million rows of
- * domain values and keeps the bytes as they are (src/wire/encoded-rows.ts): a page is sent as
- * views of them, never decoded into a string.
+ * on DuckDB's threads and in the result's order (a streamed result keeps it,
+ * https://duckdb.org/docs/stable/sql/dialect/order_preservation). JavaScript copies each chunk's
+ * row texts out in a few calls (the strings lie end to end in DuckDB's string heap) and keeps the
+ * bytes as they are, one block per chunk (src/wire/encoded-rows.ts): a page is sent as views of
+ * them, never decoded into a string. (Joining rows into blocks inside DuckDB — a window for the
+ * rows' position, then an ordered `string_agg` per block — cost as much as building the texts.)
  *
  * Only columns whose text DuckDB writes exactly as the REST API does are encoded here (INT64,
  * FLOAT64, BOOL, STRING, BYTES, DATE); a result with any other column type (TIMESTAMP — its text
  * depends on formatOptions —, DATETIME, TIME, NUMERIC, BIGNUMERIC, JSON, GEOGRAPHY, INTERVAL,
  * RANGE, ARRAY, STRUCT) is read as domain values and encoded in JavaScript as before.
  */
-import type { DuckDBBlobVector, DuckDBVector } from '@duckdb/node-api';
+import duckdbBindings from '@duckdb/node-bindings';
+import type { DuckDBDataChunk } from '@duckdb/node-api';
 import { BigQueryError } from '../errors/errors.js';
 import type { BqType } from '../types/types.js';
-import { EncodedRows, ROWS_PER_BLOCK } from '../wire/encoded-rows.js';
+import { EncodedRows } from '../wire/encoded-rows.js';
 import type { Value } from '../types/types.js';
 import type { Engine, ResultField } from './engine-types.js';
 import { guardValueSizes } from './result-size.js';
 import { readRows } from './statement-context.js';
 
-/** Column kinds {@link restCellSql} writes. */
-const BULK_KINDS = new Set<BqType['kind']>(['INT64', 'FLOAT64', 'BOOL', 'STRING', 'BYTES', 'DATE']);
+/**
+ * Column kinds {@link cellPieces} writes, with the DuckDB column types each is written from (any
+ * type when undefined): only those whose text the decoders (src/engine/duckdb/values.ts) and the
+ * cell encoders (src/wire/rest-values.ts) give the same way.
+ */
+const BULK_KINDS = new Map<BqType['kind'], RegExp | undefined>([
+  ['INT64', undefined],
+  ['FLOAT64', undefined],
+  ['BOOL', undefined],
+  ['STRING', undefined],
+  ['BYTES', undefined],
+  ['DATE', undefined],
+  ['JSON', /^(VARCHAR|JSON)$/],
+  ['GEOGRAPHY', /^VARCHAR$/],
+  ['DATETIME', /^TIMESTAMP$/],
+  ['TIME', /^TIME$/],
+  // NUMERIC's decoder rounds a scale over 9 to 9 digits: not written here.
+  ['NUMERIC', /^(BIGINT|DECIMAL\(\d+,[0-9]\))$/],
+  ['BIGNUMERIC', /^(BIGINT|VARCHAR|DECIMAL\(\d+,\d+\))$/],
+]);
 
-/** True when every column of `fields` can be encoded inside DuckDB ({@link readEncodedRows}). */
-export function bulkEncodable(fields: readonly { type: BqType }[]): boolean {
+/**
+ * True when every column of `fields` can be encoded inside DuckDB ({@link readEncodedRows}); with
+ * `duckTypes` (the result's DuckDB column types, as DuckDB names them), also for the kinds written
+ * from some DuckDB types only.
+ */
+export function bulkEncodable(fields: readonly { type: BqType }[], duckTypes?: readonly string[]): boolean {
+  return (
+    fields.length > 0 &&
+    fields.every((f, i) => {
+      if (!BULK_KINDS.has(f.type.kind)) return false;
+      const from = BULK_KINDS.get(f.type.kind);
+      return !from || (duckTypes !== undefined && from.test(duckTypes[i] ?? ''));
+    })
+  );
+}
+
+/** True when `fields` may be {@link bulkEncodable} once the DuckDB column types are known. */
+function bulkKinds(fields: readonly { type: BqType }[]): boolean {
   return fields.length > 0 && fields.every((f) => BULK_KINDS.has(f.type.kind));
 }
 
@@ -74,112 +109,179 @@ function javaExponentSql(x: string): string {
   );
 }
 
-/** A DuckDB expression of the REST cell JSON (`"…"` or `null`) of column `c`, of a kind in BULK_KINDS. */
-function restCellSql(c: string, t: BqType): string {
-  const q = (text: string) => `'"' || ${text} || '"'`;
-  // Each cell expression is NULL exactly when the value is (`||` propagates NULL): coalesced to `null`.
-  let cell: string;
+/** A piece of one `concat`: a string literal, or a DuckDB VARCHAR expression. */
+type Piece = { lit: string } | { sql: string };
+
+/**
+ * The REST cell JSON of column `c` (of a kind in BULK_KINDS) as pieces of one `concat`, for a value
+ * known not to be NULL — or, for STRING, any value (its expression is `null` for NULL).
+ */
+function cellPieces(c: string, t: BqType): Piece[] {
+  const quoted = (sql: string): Piece[] => [{ lit: '"' }, { sql }, { lit: '"' }];
   switch (t.kind) {
     case 'INT64':
-      cell = q(`CAST(CAST(${c} AS BIGINT) AS VARCHAR)`);
-      break;
+      return quoted(`CAST(CAST(${c} AS BIGINT) AS VARCHAR)`);
     case 'FLOAT64': {
       // The value as the decoder (src/engine/duckdb/values.ts) sees it: a DOUBLE as it is, anything
       // else through its exact decimal text (a correctly rounded parse, as JavaScript's Number()).
       // typeof() is constant for a column, so DuckDB folds the CASE away.
       const x = `(CASE WHEN typeof(${c}) = 'DOUBLE' THEN CAST(${c} AS DOUBLE) ELSE CAST(CAST(${c} AS VARCHAR) AS DOUBLE) END)`;
       // NaN compares above every number in DuckDB, so it and ±Infinity fail the first test.
-      cell = q(
+      return quoted(
         `CASE WHEN abs(${x}) >= 0.001 AND abs(${x}) < 10000000 THEN CAST(${x} AS VARCHAR) WHEN ${x} = 0 THEN CAST(${x} AS VARCHAR) ` +
           `WHEN isnan(${x}) THEN 'NaN' WHEN isinf(${x}) THEN CASE WHEN ${x} > 0 THEN 'Infinity' ELSE '-Infinity' END ELSE ${javaExponentSql(x)} END`,
       );
-      break;
     }
     case 'BOOL':
-      cell = `CASE WHEN CAST(${c} AS BOOLEAN) THEN '"true"' WHEN NOT CAST(${c} AS BOOLEAN) THEN '"false"' END`;
-      break;
+      return [{ sql: `CASE WHEN CAST(${c} AS BOOLEAN) THEN '"true"' ELSE '"false"' END` }];
     case 'STRING':
-      cell = jsonStringSql(`CAST(${c} AS VARCHAR)`);
-      break;
+    case 'JSON':
+    case 'GEOGRAPHY':
+      // to_json of NULL is NULL: written `null`. JSON and GEOGRAPHY (WKT) cells are their text.
+      return [{ sql: `coalesce(${jsonStringSql(`CAST(${c} AS VARCHAR)`)}, 'null')` }];
+    case 'DATETIME': {
+      // DuckDB writes `YYYY-MM-DD HH:MM:SS[.f…]` with the fraction's trailing zeros dropped; the
+      // REST cell has a `T` and six fraction digits when there is a fraction.
+      const x = `replace(CAST(CAST(${c} AS TIMESTAMP) AS VARCHAR), ' ', 'T')`;
+      return quoted(`CASE WHEN contains(${x}, '.') THEN rpad(${x}, 26, '0') ELSE ${x} END`);
+    }
+    case 'TIME': {
+      const x = `CAST(CAST(${c} AS TIME) AS VARCHAR)`;
+      return quoted(`CASE WHEN contains(${x}, '.') THEN rpad(${x}, 15, '0') ELSE ${x} END`);
+    }
+    case 'NUMERIC':
+    case 'BIGNUMERIC': {
+      // A DECIMAL's text without the fraction's trailing zeros (nor a bare `.`); a BIGNUMERIC kept
+      // as text is its canonical text already. typeof() is constant for a column: folded.
+      const x = `CAST(${c} AS VARCHAR)`;
+      return quoted(`CASE WHEN typeof(${c}) = 'VARCHAR' OR NOT contains(${x}, '.') THEN ${x} ELSE rtrim(rtrim(${x}, '0'), '.') END`);
+    }
     case 'BYTES':
-      cell = q(`to_base64(CAST(${c} AS BLOB))`);
-      break;
+      return quoted(`to_base64(CAST(${c} AS BLOB))`);
     case 'DATE':
-      cell = q(`CAST(CAST(${c} AS DATE) AS VARCHAR)`);
-      break;
+      return quoted(`CAST(CAST(${c} AS DATE) AS VARCHAR)`);
     default:
       throw BigQueryError.cannotEncodeRestCell('(bulk)', t.kind);
   }
-  return `coalesce(${cell}, 'null')`;
+}
+
+/** One `concat` of `pieces`, adjacent literals joined (each argument is a string DuckDB builds per row). */
+function concatSql(pieces: Piece[]): string {
+  const args: string[] = [];
+  let lit = '';
+  for (const p of pieces) {
+    if ('lit' in p) lit += p.lit;
+    else {
+      if (lit) args.push(`'${lit.replace(/'/g, "''")}'`);
+      lit = '';
+      args.push(p.sql);
+    }
+  }
+  if (lit) args.push(`'${lit.replace(/'/g, "''")}'`);
+  return `concat(${args.join(', ')})`;
 }
 
 /**
- * The DuckDB SQL whose rows are blocks of REST row texts of `sql` (a SELECT whose columns are
- * `fields`, in order): per block of up to {@link ROWS_PER_BLOCK} consecutive rows, in order, the
- * rows' texts joined by `,` as UTF-8 bytes (a BLOB: JavaScript reads the bytes without decoding
- * them), their length and the number of rows.
+ * A DuckDB expression of the REST row JSON (`{"f":[{"v":…},…]}`) followed by `,` of columns `cols` of types
+ * `types` (all in BULK_KINDS). The row is one `concat` of its cells' pieces (each cell wrapped in
+ * its own string first cost ~40% more); a row with a NULL in a column other than a STRING one
+ * takes a second form where each such cell is `null` or its text.
  */
-export function restRowBlocksSql(sql: string, fields: readonly ResultField[]): string {
-  const cols = fields.map((_f, i) => `"c${i}"`);
-  const row = `concat('{"f":[', ${fields.map((f, i) => `${i ? `',{"v":'` : `'{"v":'`}, ${restCellSql(cols[i]!, f.type)}, '}'`).join(', ')}, ']}')`;
-  return (
-    `WITH __rows AS (SELECT ${row} AS j, row_number() OVER () - 1 AS n FROM (${guardValueSizes(sql, fields)}) AS __q(${cols.join(', ')})) ` +
-    `SELECT encode(string_agg(j, ',' ORDER BY n)) AS text, sum(strlen(j)) + count(*) - 1 AS bytes, count(*) AS rows FROM __rows GROUP BY n // ${ROWS_PER_BLOCK} ORDER BY n // ${ROWS_PER_BLOCK}`
-  );
+function restRowSql(cols: readonly string[], types: readonly BqType[]): string {
+  const row = (cell: (i: number) => Piece[]) => concatSql([{ lit: '{"f":[' }, ...cols.flatMap((_c, i) => [{ lit: i ? ',{"v":' : '{"v":' }, ...cell(i), { lit: '}' }]), { lit: ']},' }]);
+  const fast = row((i) => cellPieces(cols[i]!, types[i]!));
+  const textual = (t: BqType) => t.kind === 'STRING' || t.kind === 'JSON' || t.kind === 'GEOGRAPHY';
+  const nullable = cols.filter((_c, i) => !textual(types[i]!));
+  if (!nullable.length) return fast;
+  const orNull = (i: number): Piece[] => (textual(types[i]!) ? cellPieces(cols[i]!, types[i]!) : [{ sql: `CASE WHEN ${cols[i]} IS NULL THEN 'null' ELSE ${concatSql(cellPieces(cols[i]!, types[i]!))} END` }]);
+  return `CASE WHEN ${nullable.map((c) => `${c} IS NULL`).join(' OR ')} THEN ${row(orNull)} ELSE ${fast} END`;
 }
 
-/** Longest stretch (ms) of reading blocks before other work on the event loop runs. */
-const SLICE_MS = 8;
+/**
+ * The DuckDB SQL whose one VARCHAR column is, per row of `sql` (a SELECT whose columns are
+ * `fields`, in order) and in its order, the row's REST text followed by `,`.
+ */
+export function restRowsSql(sql: string, fields: readonly ResultField[]): string {
+  const cols = fields.map((_f, i) => `"c${i}"`);
+  return `SELECT ${restRowSql(cols, fields.map((f) => f.type))} AS j FROM (${guardValueSizes(sql, fields)}) AS __q(${cols.join(', ')})`;
+}
 
 /** UTF-8 bytes past which one block is not decoded into one JavaScript string (V8's string limit is ~512 MB). */
 const MAX_BLOCK_BYTES = 256 * 1024 * 1024;
 
 /**
+ * Hands `keep` the texts of the row strings of a chunk's first column (a VARCHAR vector of
+ * `chunk.rowCount` values, none NULL, read through DuckDB's binding: @duckdb/node-api's vector
+ * objects cost ~30 ms per 1M rows of the event loop's time) copied out of DuckDB, as runs of consecutive rows' texts end to end (`bytes`, `rows` of them).
+ * A string over 12 bytes lives behind the pointer of its `string_t` (length: bytes 0–3, pointer:
+ * 8–15); strings a projection builds one after another sit one after another in the vector's
+ * string heap, so each run of adjacent strings is copied with one call (a chunk of 2,048 rows is
+ * ~6 runs; copying row by row cost ~1 µs per row). Any other layout gives shorter runs, down to
+ * one string each.
+ */
+function chunkRuns(chunk: DuckDBDataChunk, keep: (bytes: Uint8Array, rows: number) => void): void {
+  const n = chunk.rowCount;
+  const data = duckdbBindings.vector_get_data(duckdbBindings.data_chunk_get_vector(chunk.chunk, 0), n * 16);
+  const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const flush = (first: number, rows: number, bytes: number) => {
+    const at = dv.byteOffset + first * 16;
+    keep(bytes <= 12 ? new Uint8Array(dv.buffer, at + 4, bytes).slice() : duckdbBindings.get_data_from_pointer(dv.buffer as ArrayBuffer, at + 8, bytes), rows);
+  };
+  let first = 0;
+  let run = dv.getUint32(0, true);
+  let lo = dv.getUint32(8, true);
+  let hi = dv.getUint32(12, true);
+  for (let i = 1; i < n; i++) {
+    const len = dv.getUint32(i * 16, true);
+    const plo = dv.getUint32(i * 16 + 8, true);
+    const phi = dv.getUint32(i * 16 + 12, true);
+    // Adjacent when both live behind pointers and this one starts where the run ends (64-bit add).
+    const end = lo + run;
+    if (run > 12 && len > 12 && plo === end % 2 ** 32 && phi === hi + Math.floor(end / 2 ** 32)) {
+      run += len;
+      continue;
+    }
+    flush(first, i - first, run);
+    first = i;
+    run = len;
+    lo = plo;
+    hi = phi;
+  }
+  flush(first, n - first, run);
+}
+
+/**
  * Runs `sql` (a SELECT whose columns are `fields`, all {@link bulkEncodable}) with its REST row
- * texts built inside DuckDB ({@link restRowBlocksSql}) and keeps them as {@link EncodedRows}, a
- * few blocks at a time between turns of the event loop. Returns undefined when a block is too
- * large to become one string (the caller reads the rows as domain values instead).
+ * texts built inside DuckDB ({@link restRowsSql}, in parallel and in the result's order) and keeps
+ * each run of them copied out of a DuckDB chunk as one block of {@link EncodedRows} (~3,000 blocks
+ * of ~300 rows per million rows). Returns undefined when a block is too large to become one
+ * string (the caller reads the rows as domain values instead).
  * @throws BigQueryError `responseTooLarge` (403) when the rows' text (counted at 2 bytes per
  *   character, as the decoded rows are by readRows) passes `maxBytes`; the query's own errors.
  */
 export async function readEncodedRows(e: Engine, sql: string, fields: readonly ResultField[], maxBytes = e.maxResponseBytes): Promise<EncodedRows | undefined> {
-  const chunks: { blocks: DuckDBBlobVector; rows: DuckDBVector; n: number }[] = [];
+  let out = new EncodedRows();
   let bytes = 0;
   let tooLarge = false;
   await e.db.readChunks(
-    restRowBlocksSql(sql, fields),
+    restRowsSql(sql, fields),
     (chunk) => {
-      const sizes = chunk.getColumnVector(1);
-      for (let i = 0; i < chunk.rowCount; i++) {
-        const b = Number(sizes.getItem(i));
-        if (b > MAX_BLOCK_BYTES) tooLarge = true;
-        bytes += 2 * b;
-      }
+      if (tooLarge || !chunk.rowCount) return;
+      chunkRuns(chunk, (text, rows) => {
+        bytes += 2 * (text.length - rows);
+        if (text.length > MAX_BLOCK_BYTES) tooLarge = true;
+        // Without the last row's `,`: the rows joined by `,`, as a view of the copied bytes.
+        else out.pushFlatBytes(Buffer.from(text.buffer, text.byteOffset, text.length - 1), rows);
+      });
       if (bytes > maxBytes) throw BigQueryError.responseTooLarge();
-      chunks.push({ blocks: chunk.getColumnVector(0) as DuckDBBlobVector, rows: chunk.getColumnVector(2), n: chunk.rowCount });
     },
     () => {
-      chunks.length = 0;
+      out = new EncodedRows();
       bytes = 0;
       tooLarge = false;
     },
   );
-  if (tooLarge) return undefined;
-  const out = new EncodedRows();
-  let since = performance.now();
-  for (const c of chunks)
-    for (let i = 0; i < c.n; i++) {
-      const u8 = c.blocks.getItemBytes(i)!;
-      // A view of the bytes the bindings copied out of DuckDB (inline values of ≤ 12 bytes are
-      // views of the chunk, which the block outlives: copied).
-      const block = u8.byteLength <= 12 ? Buffer.from(u8) : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
-      out.pushFlatBytes(block, Number(c.rows.getItem(i)));
-      if (performance.now() - since > SLICE_MS) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        since = performance.now();
-      }
-    }
-  return out;
+  return tooLarge ? undefined : out;
 }
 
 /**
@@ -193,18 +295,19 @@ const SMALL_RESULT_BYTES = 1024 * 1024;
 /**
  * The rows of `sql` (a SELECT whose columns are `fields`) for a job's result: as domain values when
  * the result is small or a column is not {@link bulkEncodable}; otherwise — the first
- * {@link SMALL_RESULT_BYTES} read showed a large result — the query runs again with its REST text
- * built inside DuckDB ({@link readEncodedRows}).
+ * {@link SMALL_RESULT_BYTES} read showed a large result, and DuckDB's column types — the query
+ * runs again with its REST text built inside DuckDB ({@link readEncodedRows}).
  * @throws BigQueryError `responseTooLarge` past the engine's response limit; the query's errors.
  */
 export async function readResultRows(e: Engine, sql: string, fields: readonly ResultField[]): Promise<{ rows: Value[][] } | { encodedRows: EncodedRows }> {
   const small = Math.min(SMALL_RESULT_BYTES, e.maxResponseBytes);
-  if (!bulkEncodable(fields) || small >= e.maxResponseBytes) return { rows: await readRows(e, sql, [...fields]) };
+  if (!bulkKinds(fields) || small >= e.maxResponseBytes) return { rows: await readRows(e, sql, [...fields]) };
+  const duckTypes: string[] = [];
   try {
-    return { rows: await readRows(e, sql, [...fields], small) };
+    return { rows: await readRows(e, sql, [...fields], small, duckTypes) };
   } catch (err) {
     if (!(err instanceof BigQueryError) || err.reason !== 'responseTooLarge') throw err;
   }
-  const encodedRows = await readEncodedRows(e, sql, fields);
+  const encodedRows = bulkEncodable(fields, duckTypes) ? await readEncodedRows(e, sql, fields) : undefined;
   return encodedRows ? { encodedRows } : { rows: await readRows(e, sql, [...fields]) };
 }

@@ -87,16 +87,18 @@ export function lowerQuery(stmt: Node, ctx: LowerContext): string {
  * Runs a lowered SELECT and decodes its rows into domain values, chunk by chunk as DuckDB produces
  * them. A single STRING/BYTES/JSON value over 100 MB fails in DuckDB before it is decoded, and the
  * decoded size is counted as it grows (src/engine/result-size.ts): past `maxBytes` (default the
- * engine's response limit) the query stops.
+ * engine's response limit) the query stops. `duckTypes`, when given, receives the DuckDB types of
+ * the result's columns as DuckDB names them (`DECIMAL(38,9)`), from its first chunk.
  * @throws BigQueryError `responseTooLarge` (403) "Response too large to return. …" past the limit.
  */
-export async function readRows(e: Engine, sql: string, fields: ResultField[], maxBytes = e.maxResponseBytes): Promise<Value[][]> {
+export async function readRows(e: Engine, sql: string, fields: ResultField[], maxBytes = e.maxResponseBytes, duckTypes?: string[]): Promise<Value[][]> {
   const decoders = fields.map((f) => makeColumnDecoder(f.type));
   const variable = fields.map((f) => isVariableSize(f.type));
   const fixedRowBytes = 16 + variable.filter((v) => !v).length * FIXED_CELL_BYTES;
   const out: Value[][] = [];
   let bytes = 0;
   await e.db.readChunks(guardValueSizes(sql, fields), (chunk) => {
+    if (duckTypes && !duckTypes.length) for (let j = 0; j < chunk.columnCount; j++) duckTypes.push(chunk.getColumnVector(j).type.toString());
     // Column-major read (cheaper than per-row arrays), decoded straight into rows.
     const columns = chunk.getColumns();
     const n = chunk.rowCount;

@@ -25,6 +25,30 @@ import type { TableMeta } from '../catalog/store.js';
 import { ident } from '../engine/lower/context.js';
 import { duckType } from '../engine/duckdb/types.js';
 import type { BqType, Value } from '../types/types.js';
+import { randomUUID } from 'node:crypto';
+
+/**
+ * Prefix of the DuckDB tables a query job with a destination table stages its result in
+ * (`CREATE TABLE AS`, so a failing query leaves the destination untouched; dropped when the job
+ * ends, src/jobs/execute.ts). No BigQuery table maps to a DuckDB name with this prefix.
+ */
+export const STAGE_PREFIX = '__bqemu_qr_';
+
+/** A new staging table's DuckDB name ({@link STAGE_PREFIX}). */
+export function stageTableName(): string {
+  return `${STAGE_PREFIX}${randomUUID().replace(/-/g, '')}`;
+}
+
+/**
+ * Drops the staging tables ({@link STAGE_PREFIX}) a process that ended mid-job left in a
+ * `--data-dir` database; run at start, before any job. @returns how many were dropped.
+ */
+export async function dropOrphanedStages(e: Engine): Promise<number> {
+  const r = await e.db.readAll(`SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND starts_with(table_name, '${STAGE_PREFIX}')`);
+  const names = r.getRowsJS().map((x) => String(x[0]));
+  for (const n of names) await e.db.run(`DROP TABLE IF EXISTS ${ident(n)}`);
+  return names.length;
+}
 
 /** The destination's partitioning and clustering from the job configuration, validated against the result columns. */
 function layoutFields(q: Record<string, any>, names: string[]): Record<string, unknown> {
@@ -173,7 +197,11 @@ export async function applyDestination(
   const fields = t.columns.map((c) => ({ name: c.name, type: c.type }));
   const list = t.columns.map((c) => `"${c.name.replace(/"/g, '""')}"`).join(', ');
   result.schema = fields;
-  const sql = `SELECT ${list} FROM "${t.duckName}" ORDER BY rowid`;
+  // In the table's insertion order without sorting it: DuckDB keeps the order of a result without
+  // ORDER BY under preserve_insertion_order, its default
+  // (https://duckdb.org/docs/stable/sql/dialect/order_preservation); `ORDER BY rowid` sorted the
+  // whole table (~0.1 s of CPU per 1M rows).
+  const sql = `SELECT ${list} FROM "${t.duckName}"`;
   // A large result is read back as REST text built inside DuckDB (src/engine/result-json.ts).
   const read = await readResultRows(e, sql, fields);
   if ('encodedRows' in read) result.encodedRows = read.encodedRows;

@@ -6,7 +6,6 @@
  * `scriptOptions.statementTimeoutMs` (query-options.ts), the script's key result and the
  * destination table (destination.ts). Statistics are collected per statement (bytes.ts).
  */
-import { randomUUID } from 'node:crypto';
 import { logIgnored } from '../config/logger.js';
 import { quoteIdent } from '../types/duckdb-types.js';
 import type { Engine, ScannedTable, StatementResult } from '../engine/engine.js';
@@ -16,7 +15,7 @@ import { datasetLocation, type TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import { executeRequest } from '../scripting/request.js';
 import { scanBytes } from './bytes.js';
-import { applyDestination } from './destination.js';
+import { applyDestination, stageTableName } from './destination.js';
 import { createExternalTables, dropExternalTables } from './external.js';
 import { decodeParams } from './jobs-params.js';
 import type { JobRecord, JobStats } from './jobs-model.js';
@@ -86,7 +85,7 @@ export async function executeQueryJob(env: ExecuteEnv, job: JobRecord, ex: Execu
   const limit = statementTimeoutOf(q);
   const timer = limit ? new StatementTimer(limit, () => env.onStatementTimeout(limit)) : undefined;
   let externals: TableMeta[] = [];
-  const stage = q.destinationTable && !dryRun ? `__bqemu_qr_${randomUUID().replace(/-/g, '')}` : undefined;
+  const stage = q.destinationTable && !dryRun ? stageTableName() : undefined;
   try {
     timer?.restart();
     if (q.tableDefinitions !== undefined) externals = await createExternalTables(engine, temp, q.tableDefinitions, dryRun);

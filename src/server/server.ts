@@ -8,6 +8,7 @@ import { Engine } from '../engine/engine.js';
 import { JobManager, type ResultLimits } from '../jobs/jobs.js';
 import { BigQueryError } from '../errors/errors.js';
 import { setAllowedLocalDirs } from '../jobs/source-uris.js';
+import { dropOrphanedStages } from '../jobs/destination.js';
 import { configureStreamingBuffer } from '../engine/streaming-buffer.js';
 import { beginRequest, endRequest } from '../engine/duckdb/native-memory.js';
 import { DEFAULT_GRPC_PORT, resolveConfig, type EmulatorConfig } from '../config/config.js';
@@ -99,6 +100,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   setAllowedLocalDirs(engine, config.allowLocalFiles);
   configureStreamingBuffer(engine, { seconds: config.streamingBufferSeconds });
   const jobs = new JobManager(engine, projectId, resultLimits ?? {}, config.sessionIdleMs, config.maxRunningJobs, log);
+  // Result staging tables of jobs a crash cut short (src/jobs/destination.ts), before any job runs.
+  if (engine.db.persistent) await dropOrphanedStages(engine);
   await jobs.load();
   engine.jobsProvider = (p) => jobs.list(p).flatMap((j) => [j, ...(j.childJobIds?.length ? jobs.list(p, { parentJobId: j.jobId }) : [])]);
   engine.catalog.touchProject(projectId);
