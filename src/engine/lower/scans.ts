@@ -148,6 +148,8 @@ function joinClause(n: ResolvedJoinScan, ctx: LowerContext): string {
   const l = left.kind === 'JoinScan' ? joinClause(left as ResolvedJoinScan, ctx) : from(left, ctx);
   const r = from(n.rightScan!, ctx);
   const type = n.joinType ?? 'INNER';
+  // ON conjuncts, like WHERE ones, treat FALSE and NULL alike (no match): see filterScan.
+  if (n.joinExpr) for (const c of conjuncts(n.joinExpr)) (ctx.conditions ??= new Set()).add(c);
   const cond = n.joinExpr ? lowerExpr(n.joinExpr, ctx) : null;
   if (!cond && type === 'INNER') return `${l} CROSS JOIN ${r}`;
   return `${l} ${JOIN[type]} ${r} ON ${cond ?? 'TRUE'}`;
