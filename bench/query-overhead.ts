@@ -1,17 +1,18 @@
 /**
- * `npx tsx bench/query-overhead.ts [--n 2000] [--only select_literal,join_hash_100k] [--stub]`:
+ * `npx tsx bench/query-overhead.ts [--n 2000] [--only select_literal,join_hash_100k] [--stub] [--plain-only]`:
  * the per-query cost of small queries end to end, for profiling (run it under
  * `node --import tsx --cpu-prof`). An in-process emulator; the case's query sent `--n` times in a
  * row through `@google-cloud/bigquery` (jobs.query, as `bq.query` does). Prints, per case, wall and
  * process CPU per query (all threads), and with `--stub` the same client against a local HTTP
  * server answering the emulator's recorded responses (bench/replay.ts): the client's own cost.
- * Prints only.
+ * Then the same from a plain-node client process (bench/client-process.ts), which is how a user's
+ * program runs the client; `--plain-only` runs only that (a CPU profile then holds the emulator's
+ * side alone). Prints only.
  */
-import { execFile } from 'node:child_process';
 import os from 'node:os';
-import path from 'node:path';
 import { startEmulator } from '../src/server/server.js';
 import { CASES } from './cases.js';
+import { runClientProcess } from './client-process.js';
 import { DATASETS, ctasSql } from './data.js';
 import { ReplayServer } from './replay.js';
 import { Target } from './target.js';
@@ -33,27 +34,6 @@ async function perCall(n: number, f: () => Promise<unknown>): Promise<{ wall: nu
   return { wall: wall / n, cpu: (c.user + c.system) / 1000 / n };
 }
 
-const PLAIN_CLIENT = path.join(path.dirname(new URL(import.meta.url).pathname), 'plain-client.cjs');
-
-/** `n` queries of `sql` from a plain-node client process (bench/plain-client.cjs): its wall and CPU per query, and this process's CPU per query meanwhile. */
-async function plainClient(url: string, projectId: string, n: number, sql: string): Promise<{ wall: number; cpu: number; serverCpu: number }> {
-  const c0 = process.cpuUsage();
-  const out = await new Promise<string>((resolve, reject) =>
-    execFile(process.execPath, [PLAIN_CLIENT, url, projectId, String(n), sql], { maxBuffer: 1 << 20 }, (e, stdout, stderr) => (e ? reject(new Error(`${e.message}\n${stderr}`)) : resolve(stdout))),
-  );
-  const c = process.cpuUsage(c0);
-  const r = JSON.parse(out) as { wall: number; cpu: number };
-  return { ...r, serverCpu: (c.user + c.system) / 1000 / (n + Math.max(1, Math.floor(n / 10))) };
-}
-
-/** The case's GoogleSQL, recovered from its operation (bench/cases.ts keeps it in a closure). */
-async function sqlOf(c: (typeof CASES)[number], t: Target): Promise<string> {
-  let seen = '';
-  const probe = Object.assign(Object.create(Target.prototype) as Target, t, { query: async (sql: string) => ((seen = sql), []) });
-  await (await c.target(probe))();
-  return seen;
-}
-
 async function main(): Promise<void> {
   const n = Number(arg('--n') ?? 2000);
   const only = arg('--only')?.split(',') ?? ['select_literal', 'join_hash_100k'];
@@ -65,7 +45,7 @@ async function main(): Promise<void> {
   try {
     const me = new Target('bqemu', emu.url, emu.projectId, 'bench');
     await me.bq.createDataset(me.dataset);
-    const cases = CASES.filter((c) => only.includes(c.name));
+    const cases = CASES.filter((c) => only.includes(c.name) && c.sql);
     for (const d of DATASETS.filter((x) => cases.some((c) => c.needs.includes(x.name)))) await me.query(ctasSql(d, me.t(d.name), 'spec', 'bq'));
     await replay.start();
     const viaStub = new Target('stub', replay.url, emu.projectId, 'bench');
@@ -87,15 +67,17 @@ async function main(): Promise<void> {
         }
         log(line);
       }
-      const sql = await sqlOf(c, me);
-      const p = await plainClient(emu.url, emu.projectId, n, sql);
-      let plain = `${c.name}: plain-node client: bqemu ${p.wall.toFixed(3)} ms wall, client process ${p.cpu.toFixed(3)} ms cpu, emulator process ${p.serverCpu.toFixed(3)} ms cpu per query`;
+      const sql = c.sql!(me);
+      const warm = Math.max(1, Math.floor(n / 10));
+      const wallOf = (r: { ms: number[] }) => r.ms.reduce((x, y) => x + y, 0) / r.ms.length;
+      const p = await runClientProcess(emu.url, emu.projectId, sql, n, warm);
+      let plain = `${c.name}: plain-node client: bqemu ${wallOf(p).toFixed(3)} ms wall, client process ${p.cpu.toFixed(3)} ms cpu, emulator process ${p.serverCpu.toFixed(3)} ms cpu per query`;
       if (stub) {
         replay.record();
-        await plainClient(replay.url, emu.projectId, 1, sql);
+        await runClientProcess(replay.url, emu.projectId, sql, 1, 0);
         replay.replayInLoop();
-        const s = await plainClient(replay.url, emu.projectId, n, sql);
-        plain += `; client alone (stub) ${s.wall.toFixed(3)} ms wall, ${s.cpu.toFixed(3)} ms cpu`;
+        const s = await runClientProcess(replay.url, emu.projectId, sql, n, warm);
+        plain += `; client alone (stub) ${wallOf(s).toFixed(3)} ms wall, ${s.cpu.toFixed(3)} ms cpu`;
       }
       log(plain);
     }
