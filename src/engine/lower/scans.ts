@@ -76,11 +76,9 @@ function filterScan(n: ResolvedFilterScan, ctx: LowerContext): string {
   const conditions = (ctx.conditions ??= new Set());
   for (const c of conjuncts(n.filterExpr!)) conditions.add(c);
   const input = n.inputScan!;
-  // WHERE over a join: the condition goes in the join's own SELECT (column names are unique), with
-  // no projection between. DuckDB turns an IN/EXISTS subquery of the condition into a semi join
-  // placed where the WHERE is; above a projection subquery that join stayed on top of the whole
-  // join tree (TPC-H q18 at SF 0.1: the 600,000-row three-table join first, then the semi join;
-  // flat, the semi join filters orders first, 2.8× faster).
+  // WHERE over a join goes in the join's own SELECT (column names are unique): DuckDB places an
+  // IN/EXISTS subquery's semi join where the WHERE is, and above a projection it stayed on top of
+  // the whole join tree (TPC-H q18: the 600,000-row join first; flat, orders filtered first).
   const source = input.kind === 'JoinScan' ? joinClause(input as ResolvedJoinScan, ctx) : from(input, ctx);
   return `SELECT ${selectList(cols(n))} FROM ${source} WHERE ${lowerExpr(n.filterExpr!, ctx)}`;
 }
