@@ -5,7 +5,8 @@
  * ~1.5 ms of CPU per request for a module resolution through tsx's loader thread, and runs client
  * and server on one event loop.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import readline from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stats, type Stats } from './report.js';
@@ -50,4 +51,45 @@ export async function ownProcessClient(emuUrl: string, replay: ReplayServer, pro
   const floor = await runClientProcess(replay.url, projectId, sql, iters, warmup);
   replay.record();
   return { bqemu: stats(bqemu.ms), floor: stats(floor.ms) };
+}
+
+/**
+ * A client process kept running (bench/plain-client.cjs `--serve`): one query at a time, timed in
+ * the client process, so a bench can take turns between it and other sides within one round.
+ */
+export class ClientProcess {
+  private readonly answers: ((line: string) => void)[] = [];
+
+  private constructor(private readonly child: ChildProcessWithoutNullStreams) {
+    readline.createInterface({ input: child.stdout }).on('line', (line) => this.answers.shift()?.(line));
+  }
+
+  /** Starts a client process for the REST endpoint `url`. */
+  static start(url: string, projectId: string): ClientProcess {
+    return new ClientProcess(spawn(process.execPath, [PLAIN_CLIENT, '--serve', url, projectId], { stdio: ['pipe', 'pipe', 'pipe'] }));
+  }
+
+  /**
+   * Runs `sql` once through the client; its wall ms as the client process measured it.
+   * @throws the client's error text when the query fails, or when the process ended
+   */
+  async query(sql: string): Promise<number> {
+    const line = await new Promise<string>((resolve, reject) => {
+      if (this.child.exitCode !== null) return reject(new Error(`client process ended (${this.child.exitCode})`));
+      this.answers.push(resolve);
+      this.child.stdin.write(JSON.stringify(sql) + '\n');
+    });
+    const r = JSON.parse(line) as { ms?: number; error?: string };
+    if (r.error !== undefined) throw new Error(`client process: ${r.error}`);
+    return r.ms!;
+  }
+
+  /** Ends the process (stdin closed: it exits once the last query answered). */
+  async close(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    await new Promise<void>((r) => {
+      this.child.once('exit', () => r());
+      this.child.stdin.end();
+    });
+  }
 }

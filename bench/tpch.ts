@@ -15,7 +15,7 @@ import { PassThroughClient } from 'google-auth-library';
 import { startEmulator, type Emulator } from '../src/server/server.js';
 import { lowerQuery, makeContext } from '../src/engine/statement-context.js';
 import { RawDuck } from './duckdb.js';
-import { runClientProcess } from './client-process.js';
+import { ClientProcess } from './client-process.js';
 import { stats, type Stats } from './report.js';
 import { TPCH_TABLES, tpchGenerateSql } from './tpch-data.js';
 import { duckSql, googleSql, tpchQueries } from './tpch-queries.js';
@@ -158,7 +158,25 @@ export function firstDifference(got: unknown[][], want: unknown[][]): string | u
  * Runs every query once on both sides and compares the rows; with `iters` > 0 also times bqemu,
  * the lowered SQL and raw DuckDB in turns (`warmup` untimed rounds first).
  */
-export async function runTpch(suite: TpchSuite, o: { iters: number; warmup: number; log?: (s: string) => void; only?: string[]; ownClient?: boolean }): Promise<TpchQueryResult[]> {
+export async function runTpch(suite: TpchSuite, o: TpchRunOptions): Promise<TpchQueryResult[]> {
+  const client = o.ownClient && o.iters > 0 ? ClientProcess.start(suite.emu.url, PROJECT) : undefined;
+  try {
+    return await runQueries(suite, o, client);
+  } finally {
+    await client?.close();
+  }
+}
+
+/** Options of {@link runTpch}; `ownClient` adds a client in its own plain-node process as a fourth side. */
+export interface TpchRunOptions {
+  iters: number;
+  warmup: number;
+  log?: (s: string) => void;
+  only?: string[];
+  ownClient?: boolean;
+}
+
+async function runQueries(suite: TpchSuite, o: TpchRunOptions, client: ClientProcess | undefined): Promise<TpchQueryResult[]> {
   const out: TpchQueryResult[] = [];
   for (const q of suite.queries()) {
     if (o.only && !o.only.includes(q.name)) continue;
@@ -168,26 +186,30 @@ export async function runTpch(suite: TpchSuite, o: { iters: number; warmup: numb
       r.rows = want.length;
       r.mismatch = firstDifference(await suite.bqRows(q.bq), want);
       if (o.iters > 0) {
-        // The three sides take turns, so that each sees the same (shared, changing) machine load.
+        // The sides take turns, so that each sees the same (shared, changing) machine load.
         const lowered = await suite.lowered(q.bq);
         const sides: [keyof typeof ms, () => Promise<unknown>][] = [
           ['bqemu', () => suite.bqRows(q.bq)],
           ['lowered', async () => (await suite.emu.engine.db.readAll(lowered)).getRowsJS()],
           ['duck', () => suite.duckRows(q.duck)],
         ];
-        const ms = { bqemu: [] as number[], lowered: [] as number[], duck: [] as number[] };
+        const ms = { bqemu: [] as number[], lowered: [] as number[], duck: [] as number[], own: [] as number[] };
         for (let i = 0; i < o.warmup + o.iters; i++) {
           for (const [k, f] of sides) {
             const t0 = performance.now();
             await f();
             if (i >= o.warmup) ms[k].push(performance.now() - t0);
           }
+          // The client in its own plain-node process takes its turn too (timed there).
+          if (client) {
+            const t = await client.query(q.bq);
+            if (i >= o.warmup) ms.own.push(t);
+          }
         }
         r.bqemu = stats(ms.bqemu);
         r.lowered = stats(ms.lowered);
         r.duck = stats(ms.duck);
-        // The same query from a client in its own plain-node process, right after (not in turns: one process per query).
-        if (o.ownClient) r.ownClient = stats((await runClientProcess(suite.emu.url, PROJECT, q.bq, o.iters, o.warmup)).ms);
+        if (client) r.ownClient = stats(ms.own);
       }
     } catch (e) {
       r.mismatch = `failed: ${(e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 300)}`;
