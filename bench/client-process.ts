@@ -2,7 +2,7 @@
  * The client in a process of its own: `@google-cloud/bigquery` under plain node
  * (bench/plain-client.cjs), as a user's program or the published emulator benchmark runs it,
  * against an emulator serving from this process. In-process timing under `tsx` charges the client
- * ~1.5 ms of CPU per request for a module resolution through tsx's loader thread, and runs client
+ * ~0.5 ms of CPU per request for a module resolution through tsx's loader thread, and runs client
  * and server on one event loop.
  */
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';

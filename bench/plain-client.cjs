@@ -6,7 +6,7 @@
 // line, runs it once and answers one JSON line {ms} (or {error}) per query, until stdin ends.
 // Used by bench/client-process.ts to time the client the way a user's program runs it, in a
 // process of its own: under `tsx` every request of the client pays a module resolution through
-// tsx's loader thread (teeny-request calls `import('node-fetch')` per request, ~1.5 ms of CPU
+// tsx's loader thread (teeny-request calls `import('node-fetch')` per request, ~0.5 ms of CPU
 // measured), a cost of the harness, not of the client or of the emulator.
 'use strict';
 const { BigQuery } = require('@google-cloud/bigquery');
