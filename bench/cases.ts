@@ -26,6 +26,8 @@ export interface Case {
   needs: string[];
   /** Prepares (untimed) and returns the operation on a target. */
   target: (t: Target) => Promise<Op>;
+  /** A plain query case's GoogleSQL on a target (run by a client in its own process: bench/client-process.ts). */
+  sql?: (t: Target) => string;
   /** Prepares (untimed) and returns the raw DuckDB operation; `mode` is how the target built its data. */
   duck: (d: RawDuck, mode: GenMode) => Promise<Op>;
   /** Absolute target for the emulator's p50 (ms). */
@@ -45,6 +47,7 @@ function queryCase(c: { name: string; iters: number; warmup?: number; needs: str
     warmup: c.warmup ?? (c.iters >= SMALL ? SMALL_WARMUP : BIG_WARMUP),
     needs: c.needs,
     maxP50Ms: c.maxP50Ms,
+    sql: c.bq,
     target: async (t) => {
       const sql = c.bq(t);
       return async () => {

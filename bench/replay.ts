@@ -19,6 +19,7 @@ interface Recorded {
 /** A recording/replaying HTTP endpoint in front of `upstream` (an emulator's base URL). */
 export class ReplayServer {
   private mode: 'proxy' | 'replay' = 'proxy';
+  private loop = false;
   private recorded: Recorded[] = [];
   private next = 0;
   private server?: http.Server;
@@ -41,13 +42,21 @@ export class ReplayServer {
   /** Answer from the recording from its start; each call restarts the sequence. */
   replay(): void {
     this.mode = 'replay';
+    this.loop = false;
     this.next = 0;
+  }
+
+  /** Answer from the recording over and over (for a client in another process repeating the operation). */
+  replayInLoop(): void {
+    this.replay();
+    this.loop = true;
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     if (this.mode === 'replay') {
+      if (this.loop && this.next >= this.recorded.length) this.next = 0;
       const r = this.recorded[this.next++];
       if (!r) {
         res.writeHead(500).end('replay: no more recorded responses');

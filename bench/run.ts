@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- options]`: times each case through the emulator (in process, driven by
- * `@google-cloud/bigquery`) and on raw DuckDB, then cold start and RSS of a spawned emulator;
+ * `@google-cloud/bigquery`; plain query cases also from a client in its own plain-node process,
+ * bench/client-process.ts) and on raw DuckDB, then cold start and RSS of a spawned emulator;
  * prints the table and writes `bench/results/<YYYY-MM-DD>.md`. Plain timing, no assertions.
  *
  * Options:
@@ -27,6 +28,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../src/server/server.js';
 import { CASES, type Case, type Op, type OpResult } from './cases.js';
+import { ownProcessClient } from './client-process.js';
 import { DATASETS, dataSelect } from './data.js';
 import { RawDuck } from './duckdb.js';
 import { ensureFreshBuild, rssRun, spawnEmulator, type Spawned } from './process.js';
@@ -183,14 +185,22 @@ async function runCases(args: Args, cases: Case[], setupLog: string[], dataModes
           log(`  client floor not measured: ${errText(err)}`);
         }
       }
+      let ownClient: CaseResult['ownClient'];
+      if ('stats' in e.side && c.sql) {
+        try {
+          ownClient = await ownProcessClient(emu.url, replay, me.projectId, c.sql(me), c.iters, c.warmup);
+        } catch (err) {
+          log(`  client in its own process not measured: ${errText(err)}`);
+        }
+      }
       const p = peer ? await side(c, () => c.target(peer), peer.missing) : undefined;
       const notes: string[] = [];
       if (c.note) notes.push(c.note);
       for (const n of [compare('bqemu', e.first, d.first), compare('peer', p?.first, d.first)]) if (n) notes.push(n);
       if (p && 'error' in p.side) notes.push('skipped on the peer (failed there)');
-      results.push({ name: c.name, iters: c.iters, warmup: c.warmup, emu: e.side, duck: d.side, peer: p?.side, clientFloor, rowsPerOp: c.rowsPerOp, maxP50Ms: c.maxP50Ms, minRowsPerSec: c.minRowsPerSec, notes });
+      results.push({ name: c.name, iters: c.iters, warmup: c.warmup, emu: e.side, duck: d.side, peer: p?.side, clientFloor, ownClient, rowsPerOp: c.rowsPerOp, maxP50Ms: c.maxP50Ms, minRowsPerSec: c.minRowsPerSec, notes });
       const show = (s: Side) => ('stats' in s ? `p50 ${s.stats.p50.toFixed(1)} ms` : `FAILED: ${s.error}`);
-      log(`  bqemu ${show(e.side)} | duckdb ${show(d.side)}${p ? ` | peer ${show(p.side)}` : ''}`);
+      log(`  bqemu ${show(e.side)}${ownClient ? ` (client in its own process p50 ${ownClient.bqemu.p50.toFixed(1)} ms, its floor ${ownClient.floor.p50.toFixed(1)} ms)` : ''} | duckdb ${show(d.side)}${p ? ` | peer ${show(p.side)}` : ''}`);
     }
   } finally {
     if (peer) await peer.teardown();

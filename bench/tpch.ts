@@ -15,6 +15,7 @@ import { PassThroughClient } from 'google-auth-library';
 import { startEmulator, type Emulator } from '../src/server/server.js';
 import { lowerQuery, makeContext } from '../src/engine/statement-context.js';
 import { RawDuck } from './duckdb.js';
+import { ClientProcess } from './client-process.js';
 import { stats, type Stats } from './report.js';
 import { TPCH_TABLES, tpchGenerateSql } from './tpch-data.js';
 import { duckSql, googleSql, tpchQueries } from './tpch-queries.js';
@@ -31,6 +32,8 @@ export interface TpchQueryResult {
   duck?: Stats;
   /** The lowered SQL run on the emulator's own DuckDB. */
   lowered?: Stats;
+  /** bqemu through a client in its own plain-node process (bench/client-process.ts). */
+  ownClient?: Stats;
 }
 
 /** A loaded suite: the emulator holding the tables, the raw DuckDB, and how to run queries on both. */
@@ -155,7 +158,25 @@ export function firstDifference(got: unknown[][], want: unknown[][]): string | u
  * Runs every query once on both sides and compares the rows; with `iters` > 0 also times bqemu,
  * the lowered SQL and raw DuckDB in turns (`warmup` untimed rounds first).
  */
-export async function runTpch(suite: TpchSuite, o: { iters: number; warmup: number; log?: (s: string) => void; only?: string[] }): Promise<TpchQueryResult[]> {
+export async function runTpch(suite: TpchSuite, o: TpchRunOptions): Promise<TpchQueryResult[]> {
+  const client = o.ownClient && o.iters > 0 ? ClientProcess.start(suite.emu.url, PROJECT) : undefined;
+  try {
+    return await runQueries(suite, o, client);
+  } finally {
+    await client?.close();
+  }
+}
+
+/** Options of {@link runTpch}; `ownClient` adds a client in its own plain-node process as a fourth side. */
+export interface TpchRunOptions {
+  iters: number;
+  warmup: number;
+  log?: (s: string) => void;
+  only?: string[];
+  ownClient?: boolean;
+}
+
+async function runQueries(suite: TpchSuite, o: TpchRunOptions, client: ClientProcess | undefined): Promise<TpchQueryResult[]> {
   const out: TpchQueryResult[] = [];
   for (const q of suite.queries()) {
     if (o.only && !o.only.includes(q.name)) continue;
@@ -165,29 +186,35 @@ export async function runTpch(suite: TpchSuite, o: { iters: number; warmup: numb
       r.rows = want.length;
       r.mismatch = firstDifference(await suite.bqRows(q.bq), want);
       if (o.iters > 0) {
-        // The three sides take turns, so that each sees the same (shared, changing) machine load.
+        // The sides take turns, so that each sees the same (shared, changing) machine load.
         const lowered = await suite.lowered(q.bq);
         const sides: [keyof typeof ms, () => Promise<unknown>][] = [
           ['bqemu', () => suite.bqRows(q.bq)],
           ['lowered', async () => (await suite.emu.engine.db.readAll(lowered)).getRowsJS()],
           ['duck', () => suite.duckRows(q.duck)],
         ];
-        const ms = { bqemu: [] as number[], lowered: [] as number[], duck: [] as number[] };
+        const ms = { bqemu: [] as number[], lowered: [] as number[], duck: [] as number[], own: [] as number[] };
         for (let i = 0; i < o.warmup + o.iters; i++) {
           for (const [k, f] of sides) {
             const t0 = performance.now();
             await f();
             if (i >= o.warmup) ms[k].push(performance.now() - t0);
           }
+          // The client in its own plain-node process takes its turn too (timed there).
+          if (client) {
+            const t = await client.query(q.bq);
+            if (i >= o.warmup) ms.own.push(t);
+          }
         }
         r.bqemu = stats(ms.bqemu);
         r.lowered = stats(ms.lowered);
         r.duck = stats(ms.duck);
+        if (client) r.ownClient = stats(ms.own);
       }
     } catch (e) {
       r.mismatch = `failed: ${(e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 300)}`;
     }
-    o.log?.(`  ${q.name}: ${r.mismatch ? `MISMATCH ${r.mismatch}` : `${r.rows} rows equal`}${r.bqemu ? ` · bqemu ${r.bqemu.p50.toFixed(1)} ms, lowered ${r.lowered?.p50.toFixed(1)} ms, duckdb ${r.duck?.p50.toFixed(1)} ms` : ''}`);
+    o.log?.(`  ${q.name}: ${r.mismatch ? `MISMATCH ${r.mismatch}` : `${r.rows} rows equal`}${r.bqemu ? ` · bqemu ${r.bqemu.p50.toFixed(1)} ms${r.ownClient ? ` (own-process client ${r.ownClient.p50.toFixed(1)} ms)` : ''}, lowered ${r.lowered?.p50.toFixed(1)} ms, duckdb ${r.duck?.p50.toFixed(1)} ms` : ''}`);
     out.push(r);
   }
   return out;
@@ -200,16 +227,20 @@ const f = (x: number | undefined) => (x === undefined ? '' : x >= 100 ? x.toFixe
  * raw, and whether bqemu is within 1.3 × raw + 3 ms (the issue's target).
  */
 export function tpchTable(results: TpchQueryResult[]): string {
-  const head = '| query | rows | answers | bqemu p50 (ms) | lowered SQL on DuckDB p50 | raw DuckDB p50 | bqemu ÷ raw | lowered ÷ raw | ≤ 1.3 × raw + 3 ms |';
-  const lines = [head, '|:--|--:|:--|--:|--:|--:|--:|--:|:--|'];
+  const own = results.some((r) => r.ownClient);
+  const within = (b: number | undefined, d: number | undefined) => (b !== undefined && d !== undefined ? (b <= 1.3 * d + 3 ? 'yes' : '**no**') : '');
+  const head = `| query | rows | answers | bqemu p50 (ms) | lowered SQL on DuckDB p50 | raw DuckDB p50 | bqemu ÷ raw | lowered ÷ raw | ≤ 1.3 × raw + 3 ms |${own ? ' bqemu, own-process client p50 | its ÷ raw | ≤ 1.3 × raw + 3 ms |' : ''}`;
+  const lines = [head, `|:--|--:|:--|--:|--:|--:|--:|--:|:--|${own ? '--:|--:|:--|' : ''}`];
   for (const r of results) {
     const b = r.bqemu?.p50;
     const l = r.lowered?.p50;
     const d = r.duck?.p50;
-    const ok = b !== undefined && d !== undefined ? (b <= 1.3 * d + 3 ? 'yes' : '**no**') : '';
-    lines.push(`| ${r.name} | ${r.rows} | ${r.mismatch ? `**${r.mismatch.replace(/\|/g, '/')}**` : 'equal'} | ${f(b)} | ${f(l)} | ${f(d)} | ${b && d ? (b / d).toFixed(2) + '×' : ''} | ${l && d ? (l / d).toFixed(2) + '×' : ''} | ${ok} |`);
+    const o = r.ownClient?.p50;
+    const ownCells = own ? ` ${f(o)} | ${o && d ? (o / d).toFixed(2) + '×' : ''} | ${within(o, d)} |` : '';
+    lines.push(`| ${r.name} | ${r.rows} | ${r.mismatch ? `**${r.mismatch.replace(/\|/g, '/')}**` : 'equal'} | ${f(b)} | ${f(l)} | ${f(d)} | ${b && d ? (b / d).toFixed(2) + '×' : ''} | ${l && d ? (l / d).toFixed(2) + '×' : ''} | ${within(b, d)} |${ownCells}`);
   }
-  const sum = (k: 'bqemu' | 'lowered' | 'duck') => results.reduce((s, r) => s + (r[k]?.p50 ?? 0), 0);
-  if (results.some((r) => r.bqemu)) lines.push(`| total | | | ${f(sum('bqemu'))} | ${f(sum('lowered'))} | ${f(sum('duck'))} | ${(sum('bqemu') / sum('duck')).toFixed(2)}× | ${(sum('lowered') / sum('duck')).toFixed(2)}× | |`);
+  const sum = (k: 'bqemu' | 'lowered' | 'duck' | 'ownClient') => results.reduce((s, r) => s + (r[k]?.p50 ?? 0), 0);
+  const ownTotal = own ? ` ${f(sum('ownClient'))} | ${(sum('ownClient') / sum('duck')).toFixed(2)}× | |` : '';
+  if (results.some((r) => r.bqemu)) lines.push(`| total | | | ${f(sum('bqemu'))} | ${f(sum('lowered'))} | ${f(sum('duck'))} | ${(sum('bqemu') / sum('duck')).toFixed(2)}× | ${(sum('lowered') / sum('duck')).toFixed(2)}× | |${ownTotal}`);
   return lines.join('\n');
 }

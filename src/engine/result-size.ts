@@ -14,6 +14,10 @@ import type { BqType, Value } from '../types/types.js';
 
 const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
+/** The SQL literal of BigQuery's "Response too large" text, built once (an error object per query cost ~20 µs). */
+let tooLargeLiteral: string | undefined;
+const tooLarge = () => (tooLargeLiteral ??= sqlString(BigQueryError.responseTooLarge().message));
+
 /**
  * `col` (DuckDB SQL of a top-level result column of GoogleSQL type `t`) with a size check when the
  * type is a STRING, BYTES or JSON value: larger than {@link MAX_RESULT_VALUE_BYTES} raises
@@ -22,7 +26,7 @@ const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 function guardValueSize(col: string, t: BqType): string {
   const size = t.kind === 'STRING' ? `strlen(${col})` : t.kind === 'BYTES' ? `octet_length(${col})` : t.kind === 'JSON' ? `strlen(CAST(${col} AS VARCHAR))` : undefined;
   if (!size) return col;
-  return `CASE WHEN ${size} > ${MAX_RESULT_VALUE_BYTES} THEN error(${sqlString(BigQueryError.responseTooLarge().message)}) ELSE ${col} END`;
+  return `CASE WHEN ${size} > ${MAX_RESULT_VALUE_BYTES} THEN error(${tooLarge()}) ELSE ${col} END`;
 }
 
 /**

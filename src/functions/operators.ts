@@ -188,9 +188,32 @@ const cmp = (op: string) => (c: FnCall) => {
   // there. The subquery stays uncorrelated and is planned once (the form below made TPC-H q15 a
   // correlated subquery, 21× raw DuckDB at SF 1).
   if (sub >= 0 && op === '=' && c.condition) return `((${a} = ${b}) AND NOT isnan(${sub === 0 ? b : a}))`;
+  if (c.condition && op !== '<>') return conditionCompare(a!, op, b!);
   if (sub >= 0) return `(SELECT ${sub === 0 ? full('"__cmp"', b!) : full(a!, '"__cmp"')} FROM ${sub === 0 ? a : b} AS "__cmp_s"("__cmp"))`;
   return full(a!, b!);
 };
+
+/**
+ * A FLOAT64 comparison (`=`, `<`, `<=`, `>`, `>=`) that is a whole WHERE/HAVING/ON conjunct, where
+ * FALSE and NULL drop the row alike: BigQuery keeps the row only when neither side is NULL or NaN
+ * and the values compare. DuckDB's plain comparison agrees on numbers and NULL, so the row is
+ * kept by `a op b` once NaN is excluded: `NOT isnan(x)` for a plain operand, and a scalar
+ * subquery's NaN made NULL inside it (one evaluation; it stays as correlated as it was — the
+ * select-list form above references the other operand inside the subquery, which made TPC-H q17's
+ * `l_quantity < (SELECT 0.2 * AVG(…) … WHERE l_partkey = p_partkey)` a subquery correlated on
+ * every (quantity, part) pair). The plain comparison keeps DuckDB's filter pushdown and hash joins.
+ */
+function conditionCompare(a: string, op: string, b: string): string {
+  const nanFree: string[] = [];
+  const side = (x: string) => {
+    if (isScalarSubquery(x)) return `(SELECT CASE WHEN isnan("__cmp") THEN NULL ELSE "__cmp" END FROM ${x} AS "__cmp_s"("__cmp"))`;
+    if (!NUMBER_LITERAL.test(x)) nanFree.push(` AND NOT isnan(${x})`);
+    return x;
+  };
+  const l = side(a);
+  const r = side(b);
+  return `((${l} ${op} ${r})${nanFree.join('')})`;
+}
 
 /** True when `x` is exactly one lowered scalar subquery, `(SELECT c<n> FROM (…))` (src/engine/lower/exprs.ts). */
 function isScalarSubquery(x: string): boolean {

@@ -28,7 +28,7 @@ export interface FnCall {
   /** SAFE. call: return NULL instead of raising. */
   safe: boolean;
   /**
-   * The call is a whole conjunct of a WHERE/HAVING condition, where a FALSE answer and a NULL one
+   * The call is a whole conjunct of a WHERE/HAVING condition or a join's ON, where a FALSE answer and a NULL one
    * filter the row alike (src/engine/lower/context.ts LowerContext.conditions).
    */
   condition?: boolean;

@@ -54,7 +54,7 @@ export interface LowerContext {
   /** AnalyticScans kept by a `rn <= n` filter on their ROW_NUMBER (src/engine/lower/nullability.ts topNWindowOf). */
   topNWindows?: Set<Node>;
   /**
-   * Expressions that are whole conjuncts of a WHERE/HAVING condition (src/engine/lower/scans.ts
+   * Expressions that are whole conjuncts of a WHERE/HAVING condition or a join's ON (src/engine/lower/scans.ts
    * filterScan): there FALSE and NULL filter the row alike, which lets a comparison use a form
    * that differs from BigQuery's only in NULL versus FALSE (FnCall.condition).
    */

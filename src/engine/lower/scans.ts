@@ -75,7 +75,12 @@ function filterScan(n: ResolvedFilterScan, ctx: LowerContext): string {
   if (window) (ctx.topNWindows ??= new Set()).add(window);
   const conditions = (ctx.conditions ??= new Set());
   for (const c of conjuncts(n.filterExpr!)) conditions.add(c);
-  return `SELECT ${selectList(cols(n))} FROM ${from(n.inputScan!, ctx)} WHERE ${lowerExpr(n.filterExpr!, ctx)}`;
+  const input = n.inputScan!;
+  // WHERE over a join goes in the join's own SELECT (column names are unique): DuckDB places an
+  // IN/EXISTS subquery's semi join where the WHERE is, and above a projection it stayed on top of
+  // the whole join tree (TPC-H q18: the 600,000-row join first; flat, orders filtered first).
+  const source = input.kind === 'JoinScan' ? joinClause(input as ResolvedJoinScan, ctx) : from(input, ctx);
+  return `SELECT ${selectList(cols(n))} FROM ${source} WHERE ${lowerExpr(n.filterExpr!, ctx)}`;
 }
 
 /** The whole conjuncts of a condition: the arguments of its (nested) `$and`, else itself. */
@@ -141,6 +146,8 @@ function joinClause(n: ResolvedJoinScan, ctx: LowerContext): string {
   const l = left.kind === 'JoinScan' ? joinClause(left as ResolvedJoinScan, ctx) : from(left, ctx);
   const r = from(n.rightScan!, ctx);
   const type = n.joinType ?? 'INNER';
+  // ON conjuncts, like WHERE ones, treat FALSE and NULL alike (no match): see filterScan.
+  if (n.joinExpr) for (const c of conjuncts(n.joinExpr)) (ctx.conditions ??= new Set()).add(c);
   const cond = n.joinExpr ? lowerExpr(n.joinExpr, ctx) : null;
   if (!cond && type === 'INNER') return `${l} CROSS JOIN ${r}`;
   return `${l} ${JOIN[type]} ${r} ON ${cond ?? 'TRUE'}`;
