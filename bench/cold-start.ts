@@ -9,7 +9,7 @@
  * both. Plain timing, no assertions.
  */
 import os from 'node:os';
-import { ensureFreshBuild, rssRun, spawnEmulator } from './process.js';
+import { cpuMsOfTree, ensureFreshBuild, rssRun, spawnEmulator } from './process.js';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, d: number) => {
@@ -54,12 +54,15 @@ for (let i = 0; i < runs; i++) {
   }
   try {
     const marks = [...new Set([100, 1000, 2500, 5000, rssQueries])].filter((m) => m <= rssQueries);
+    const cpu0 = cpuMsOfTree(s.child.pid!);
     const r = await rssRun(s, marks, () => {});
+    // CPU, not wall time, per query: on a shared machine the wall time mostly measures the load.
+    const cpuPerQuery = (cpuMsOfTree(s.child.pid!) - cpu0) / rssQueries;
     for (const p of r.points) log(`RSS after ${p.queries} queries: node ${p.nodeMb.toFixed(1)} MB + analyzer ${p.childrenMb.toFixed(1)} MB`);
     const at = (n: number) => r.points.find((p) => p.queries === n)!;
     const from = at(Math.min(100, rssQueries));
     const to = at(rssQueries);
-    log(`RSS growth ${from.queries} → ${to.queries} queries: node ${(to.nodeMb - from.nodeMb).toFixed(1)} MB, analyzer ${(to.childrenMb - from.childrenMb).toFixed(1)} MB; ${r.msPerQuery.toFixed(2)} ms per query`);
+    log(`RSS growth ${from.queries} → ${to.queries} queries: node ${(to.nodeMb - from.nodeMb).toFixed(1)} MB, analyzer ${(to.childrenMb - from.childrenMb).toFixed(1)} MB; ${r.msPerQuery.toFixed(2)} ms per query (wall), ${cpuPerQuery.toFixed(2)} ms CPU per query (emulator + analyzer)`);
   } finally {
     await s.stop();
   }
