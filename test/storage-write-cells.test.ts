@@ -13,8 +13,8 @@
  */
 import { Int64, Table, Utf8, tableToIPC, vectorFromArray } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
-import { appendArrowIpc, jsonWriter, tableName, writeClient, writerClient, type WriteClient, type WriterClient } from './helpers/storage-write.js';
+import type { TestEmulator } from './helpers/emulator.js';
+import { appendArrowIpc, jsonWriter, tableName, startWriteEmulator, stopWriteEmulator, type WriteClient, type WriterClient } from './helpers/storage-write.js';
 
 let t: TestEmulator;
 let client: WriterClient;
@@ -25,17 +25,10 @@ const D = 'swcells';
 const q = async (sql: string) => (await t.bq.query({ query: sql }))[0] as Record<string, unknown>[];
 
 beforeAll(async () => {
-  t = await startTestEmulator({ grpcPort: 0 });
-  await t.bq.createDataset(D);
-  client = writerClient(t.emu.grpcPort, P);
-  gapic = writeClient(t.emu.grpcPort, P);
+  ({ t, client, gapic } = await startWriteEmulator(D, P));
 }, 60_000);
 
-afterAll(async () => {
-  client?.close();
-  await gapic?.close();
-  await t?.emu.close();
-});
+afterAll(() => stopWriteEmulator({ t, client, gapic }));
 
 /** Values around the 12-byte inline limit: byte lengths 0, 1, 11, 12, 13, 14 and longer; 'é' is 2 bytes, '✓' 3. */
 const EDGE = ['', 'a', 'a'.repeat(11), 'a'.repeat(12), 'a'.repeat(13), 'é'.repeat(6), 'a'.repeat(11) + 'é', 'é'.repeat(5) + '✓', 'a'.repeat(10) + '✓', 'ü'.repeat(7), 'a longer value of forty bytes or so ✓✓'];

@@ -17,8 +17,8 @@ import descriptorExt from 'protobufjs/ext/descriptor/index.js';
 import { managedwriter } from '@google-cloud/bigquery-storage';
 import { Bool, Float32, Int64, Int8, Table, Uint32, Utf8, tableToIPC, vectorFromArray } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
-import { appendArrowIpc, jsonWriter, tableName, writeClient, writerClient, type WriteClient, type WriterClient } from './helpers/storage-write.js';
+import type { TestEmulator } from './helpers/emulator.js';
+import { appendArrowIpc, jsonWriter, tableName, startWriteEmulator, stopWriteEmulator, type WriteClient, type WriterClient } from './helpers/storage-write.js';
 
 let t: TestEmulator;
 let client: WriterClient;
@@ -32,17 +32,10 @@ const result = async (pw: { getResult(): Promise<any> }) => pw.getResult();
 const DP = (descriptorExt as unknown as { DescriptorProto: protobuf.Type }).DescriptorProto;
 
 beforeAll(async () => {
-  t = await startTestEmulator({ grpcPort: 0 });
-  await t.bq.createDataset(D);
-  client = writerClient(t.emu.grpcPort, P);
-  gapic = writeClient(t.emu.grpcPort, P);
+  ({ t, client, gapic } = await startWriteEmulator(D, P));
 }, 60_000);
 
-afterAll(async () => {
-  client?.close();
-  await gapic?.close();
-  await t?.emu.close();
-});
+afterAll(() => stopWriteEmulator({ t, client, gapic }));
 
 /** A raw-proto writer on `table`'s `_default` stream for `descriptor`, and its row type. */
 async function protoWriter(table: string, descriptor: Record<string, unknown>) {

@@ -17,8 +17,8 @@ import { Float64, Int64, Table, TimestampMicrosecond, Utf8, makeData, makeVector
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arrowRecordBatchBytes, arrowSchemaBytes, type ArrowField } from '../src/wire/arrow.js';
 import type { BqType, Value } from '../src/types/types.js';
-import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
-import { appendArrowIpc, descriptorOf, jsonWriter, tableName, writeClient, writerClient, type WriteClient, type WriterClient } from './helpers/storage-write.js';
+import type { TestEmulator } from './helpers/emulator.js';
+import { appendArrowIpc, appendArrowRows, descriptorOf, jsonWriter, tableName, startWriteEmulator, stopWriteEmulator, type WriteClient, type WriterClient } from './helpers/storage-write.js';
 
 let t: TestEmulator;
 let client: WriterClient;
@@ -39,17 +39,10 @@ const READ_BACK = `SELECT CAST(i AS STRING) i, CAST(f AS STRING) f, CAST(b AS ST
   TO_JSON_STRING(j) j, TO_JSON_STRING(rec) rec, TO_JSON_STRING(arr) arr, CAST(RANGE_START(r) AS STRING) r_start, RANGE_END(r) IS NULL r_unbounded`;
 
 beforeAll(async () => {
-  t = await startTestEmulator({ grpcPort: 0 });
-  await t.bq.createDataset(D);
-  client = writerClient(t.emu.grpcPort, P);
-  gapic = writeClient(t.emu.grpcPort, P);
+  ({ t, client, gapic } = await startWriteEmulator(D, P));
 }, 60_000);
 
-afterAll(async () => {
-  client?.close();
-  await gapic?.close();
-  await t?.emu.close();
-});
+afterAll(() => stopWriteEmulator({ t, client, gapic }));
 
 describe('every type through JSONWriter (the managed writer, descriptor from adapt)', () => {
   it('writes each value as BigQuery documents it and reads it back', async () => {
@@ -188,19 +181,7 @@ describe('Arrow rows (raw AppendRows with an apache-arrow record batch)', () => 
       '2024-03-05T12:34:56.789012', '23:59:59.999999', 1700000000123456n, 'POINT(1 2)', '{"a":[1,2]}', [7n, ['a', 'b']], [1n, 2n, 3n],
       { start: '2024-01-01', end: null },
     ];
-    const call = gapic.appendRows();
-    const responses: Record<string, unknown>[] = [];
-    const done = new Promise<void>((resolve, reject) => {
-      call.on('data', (m: Record<string, unknown>) => responses.push(m));
-      call.on('error', reject);
-      call.on('end', resolve);
-    });
-    call.write({
-      writeStream: `${tableName(P, D, 'arrow_types')}/streams/_default`,
-      arrowRows: { writerSchema: { serializedSchema: arrowSchemaBytes(fields) }, rows: { serializedRecordBatch: arrowRecordBatchBytes(fields, [row]) } },
-    });
-    call.end();
-    await done;
+    const responses = await appendArrowRows(gapic, `${tableName(P, D, 'arrow_types')}/streams/_default`, arrowSchemaBytes(fields), arrowRecordBatchBytes(fields, [row]));
     expect(responses.map((r) => r.error ?? null)).toEqual([null]);
     expect(await q(`${READ_BACK} FROM ${D}.arrow_types`)).toEqual([{
       i: '9223372036854775807', f: '1.5', b: 'true', s: 'héllo', bt: 'AP8=', n: '123.456', bn: '1.23456789012345678901234567890123456789',

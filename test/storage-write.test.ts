@@ -14,9 +14,9 @@ import protobuf from 'protobufjs';
 import descriptorExt from 'protobufjs/ext/descriptor/index.js';
 import { appendRowsQueue, MAX_QUEUED_REQUESTS } from '../src/server/grpc/append-rows.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+import type { TestEmulator } from './helpers/emulator.js';
 import { grpcErrorOf } from './helpers/storage-read.js';
-import { jsonWriter, tableName, writeClient, writerClient, type WriteClient, type WriterClient } from './helpers/storage-write.js';
+import { jsonWriter, tableName, startWriteEmulator, stopWriteEmulator, type WriteClient, type WriterClient } from './helpers/storage-write.js';
 
 let t: TestEmulator;
 let client: WriterClient;
@@ -39,17 +39,10 @@ const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({
 const result = async (pw: { getResult(): Promise<any> }) => pw.getResult();
 
 beforeAll(async () => {
-  t = await startTestEmulator({ grpcPort: 0 });
-  await t.bq.createDataset(D);
-  client = writerClient(t.emu.grpcPort, P);
-  gapic = writeClient(t.emu.grpcPort, P);
+  ({ t, client, gapic } = await startWriteEmulator(D, P));
 }, 60_000);
 
-afterAll(async () => {
-  client?.close();
-  await gapic?.close();
-  await t?.emu.close();
-});
+afterAll(() => stopWriteEmulator({ t, client, gapic }));
 
 describe('the _default stream', () => {
   it('appends rows that are queryable once acknowledged, with no offset in the result', async () => {

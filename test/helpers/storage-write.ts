@@ -8,6 +8,7 @@ import * as grpc from '@grpc/grpc-js';
 import { adapt, managedwriter, v1 } from '@google-cloud/bigquery-storage';
 import type { BigQuery } from '@google-cloud/bigquery';
 import { PassThroughClient } from 'google-auth-library';
+import { startTestEmulator, type TestEmulator } from './emulator.js';
 
 export type WriterClient = InstanceType<typeof managedwriter.WriterClient>;
 export type JSONWriter = InstanceType<typeof managedwriter.JSONWriter>;
@@ -26,6 +27,27 @@ export function writerClient(grpcPort: number, projectId = 'test-project'): Writ
 /** The GAPIC BigQueryWriteClient on the emulator's gRPC port. */
 export function writeClient(grpcPort: number, projectId = 'test-project'): WriteClient {
   return new v1.BigQueryWriteClient(insecureOptions(grpcPort, projectId));
+}
+
+/** An in-process emulator with a dataset and both write clients on its gRPC port. */
+export interface WriteEmulator {
+  t: TestEmulator;
+  client: WriterClient;
+  gapic: WriteClient;
+}
+
+/** Starts an emulator (free ports), creates `dataset`, and opens a WriterClient and a BigQueryWriteClient on it. */
+export async function startWriteEmulator(dataset: string, projectId = 'test-project'): Promise<WriteEmulator> {
+  const t = await startTestEmulator({ grpcPort: 0 });
+  await t.bq.createDataset(dataset);
+  return { t, client: writerClient(t.emu.grpcPort, projectId), gapic: writeClient(t.emu.grpcPort, projectId) };
+}
+
+/** Closes what {@link startWriteEmulator} opened (any part may be missing when the start failed). */
+export async function stopWriteEmulator(w: Partial<WriteEmulator>): Promise<void> {
+  w.client?.close();
+  await w.gapic?.close();
+  await w.t?.emu.close();
 }
 
 /** `projects/P/datasets/D/tables/T`. */
@@ -59,6 +81,15 @@ export async function jsonWriter(client: WriterClient, bq: BigQuery, opts: { pro
  */
 export async function appendArrowIpc(gapic: WriteClient, writeStream: string, ipc: Uint8Array): Promise<Record<string, unknown>[]> {
   const schemaEnd = 8 + new DataView(ipc.buffer, ipc.byteOffset).getInt32(4, true);
+  return appendArrowRows(gapic, writeStream, ipc.slice(0, schemaEnd), ipc.slice(schemaEnd, ipc.length - 8));
+}
+
+/**
+ * Appends one Arrow record batch to `writeStream` through raw `AppendRows` (schema and batch as the
+ * request's `arrowRows`, each an encapsulated IPC message) and resolves with every response once
+ * the server ends the call.
+ */
+export async function appendArrowRows(gapic: WriteClient, writeStream: string, serializedSchema: Uint8Array, serializedRecordBatch: Uint8Array): Promise<Record<string, unknown>[]> {
   const call = gapic.appendRows();
   const responses: Record<string, unknown>[] = [];
   const done = new Promise<void>((resolve, reject) => {
@@ -66,7 +97,7 @@ export async function appendArrowIpc(gapic: WriteClient, writeStream: string, ip
     call.on('error', reject);
     call.on('end', resolve);
   });
-  call.write({ writeStream, arrowRows: { writerSchema: { serializedSchema: ipc.slice(0, schemaEnd) }, rows: { serializedRecordBatch: ipc.slice(schemaEnd, ipc.length - 8) } } });
+  call.write({ writeStream, arrowRows: { writerSchema: { serializedSchema }, rows: { serializedRecordBatch } } });
   call.end();
   await done;
   return responses;
