@@ -214,3 +214,18 @@ export async function rest(emu: Spawned, method: string, p: string, body?: unkno
   if (r.status >= 400) throw new Error(`${method} ${p}: ${r.status} ${JSON.stringify(j).slice(0, 300)}`);
   return j;
 }
+
+/**
+ * Polls jobs.get on a spawned emulator until job `jobId` is DONE, every `pollMs`.
+ * @throws Error with the job's errorResult when it failed.
+ */
+export async function waitJobDone(emu: Spawned, jobId: string, pollMs = 10): Promise<void> {
+  for (;;) {
+    const j = await rest(emu, 'GET', `/jobs/${jobId}`);
+    if (j.status?.state === 'DONE') {
+      if (j.status.errorResult) throw new Error(JSON.stringify(j.status.errorResult));
+      return;
+    }
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+}

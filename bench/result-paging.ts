@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { cpuMsOfTree, rest, ensureFreshBuild, spawnEmulator, type Spawned } from './process.js';
+import { cpuMsOfTree, rest, ensureFreshBuild, spawnEmulator, waitJobDone, type Spawned } from './process.js';
 
 /** CPU ms (utime + stime, clock ticks of 10 ms) of the emulator's main thread: its event loop. */
 function mainThreadCpuMs(pid: number): number {
@@ -39,17 +39,6 @@ async function pageAll(emu: Spawned, jobId: string): Promise<{ rows: number; byt
     rows += page.rows?.length ?? 0;
     token = page.pageToken;
     if (!token) return { rows, bytes };
-  }
-}
-
-async function waitDone(emu: Spawned, jobId: string): Promise<void> {
-  for (;;) {
-    const j = await rest(emu, 'GET', `/jobs/${jobId}`);
-    if (j.status?.state === 'DONE') {
-      if (j.status.errorResult) throw new Error(JSON.stringify(j.status.errorResult));
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 10));
   }
 }
 
@@ -134,7 +123,7 @@ export async function runPagingBench(root: string | undefined, reps: number, log
           },
         },
       });
-      await waitDone(emu, j.jobReference.jobId);
+      await waitJobDone(emu, j.jobReference.jobId);
       const line = `| query 1M rows into a destination table (WRITE_TRUNCATE) | ${rep + 1} | ${cpuMsOfTree(pid) - c0} | ${mainThreadCpuMs(pid) - m0} | ${(performance.now() - t0).toFixed(0)} | |`;
       lines.push(line);
       log(line);

@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { rest, spawnEmulator, type Spawned } from './process.js';
+import { rest, spawnEmulator, waitJobDone, type Spawned } from './process.js';
 
 const ROWS = 1_000_000;
 const BUCKET = 'bench-stalls';
@@ -123,17 +123,6 @@ async function startProbe(emu: Spawned, inMain: boolean): Promise<{ stop(): Prom
   };
 }
 
-async function waitDone(emu: Spawned, jobId: string): Promise<void> {
-  for (;;) {
-    const j = await rest(emu, 'GET', `/jobs/${jobId}`);
-    if (j.status?.state === 'DONE') {
-      if (j.status.errorResult) throw new Error(JSON.stringify(j.status.errorResult));
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 /** A probe as the emulator saw it (bench/probe-trace-preload.cjs). */
 interface Traced {
   id: number;
@@ -229,7 +218,7 @@ export async function runStallBench(log: (s: string) => void, root?: string, opt
       const j = await rest(emu, 'POST', '/jobs', {
         configuration: { load: { sourceUris: [`gs://${BUCKET}/t1m.parquet`], sourceFormat: 'PARQUET', destinationTable: { projectId: emu.projectId, datasetId: 'st', tableId: 't' } } },
       });
-      await waitDone(emu, j.jobReference.jobId);
+      await waitJobDone(emu, j.jobReference.jobId, 20);
     });
     const result = await phase(emu, opts, async () => {
       const j = await rest(emu, 'POST', '/jobs', { configuration: { query: { query: 'SELECT id, f, s FROM st.t', useLegacySql: false } } });
@@ -248,7 +237,7 @@ export async function runStallBench(log: (s: string) => void, root?: string, opt
       const j = await rest(emu, 'POST', '/jobs', {
         configuration: { extract: { sourceTable: { projectId: emu.projectId, datasetId: 'st', tableId: 't' }, destinationUris: [`gs://${BUCKET}/out/t-*.csv`], destinationFormat: 'CSV' } },
       });
-      await waitDone(emu, j.jobReference.jobId);
+      await waitJobDone(emu, j.jobReference.jobId, 20);
     });
     const srv = (s: PhaseStats) => (s.server ? ` | ${s.server.p50.toFixed(1)} / ${s.server.p99.toFixed(1)} / ${s.server.max.toFixed(1)}` : '');
     const line = (name: string, s: PhaseStats) => {
