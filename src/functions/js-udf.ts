@@ -105,6 +105,8 @@ const answerKey = (id: number, args: string) => `${id}\u0001${args}`;
  * another statement's.
  */
 const blocking = new Map<number, number>();
+/** Key of {@link blocking} for a statement that must block but has seen none of its UDFs' batches yet (every UDF blocks, as before). */
+const ANY_UDF = -1;
 /** Rows answered from `answers` (a retry that used none has arguments that change on each run). */
 let answerHits = 0;
 
@@ -138,7 +140,7 @@ function answerVector(ids: number[], args: string[]): string[] | { error: string
     const d = registry.get(id);
     if (!d) return { error: 'JavaScript UDF no longer defined' };
     const timeoutMs = jsUdfTimeoutMs();
-    const batch = thePool().submit({ id, ...d }, g.rows, timeoutMs, JS_UDF_SYNC_WAIT_MS, blocking.has(id));
+    const batch = thePool().submit({ id, ...d }, g.rows, timeoutMs, JS_UDF_SYNC_WAIT_MS, blocking.has(id) || blocking.has(ANY_UDF));
     const r = batch.result;
     if (!r) return { error: mark({ id, rows: g.rows, batch }) };
     if (!('ok' in r)) {
@@ -182,7 +184,10 @@ export async function withJsUdfRetry<T>(statement: () => Promise<T>, check?: () 
       const sync = changing || attempt >= JS_UDF_MAX_RETRIES;
       const from = nextToken;
       const hits = answerHits;
-      if (sync) for (const id of ids) blocking.set(id, (blocking.get(id) ?? 0) + 1);
+      // Every outcome so far may have been claimed by a concurrent statement (no id known): then
+      // every UDF blocks, so the statement still finishes.
+      const blocked = sync ? (ids.size ? [...ids] : [ANY_UDF]) : [];
+      for (const id of blocked) blocking.set(id, (blocking.get(id) ?? 0) + 1);
       let token: number;
       try {
         return await statement();
@@ -192,7 +197,7 @@ export async function withJsUdfRetry<T>(statement: () => Promise<T>, check?: () 
         token = Number(m[1]);
         changing = attempt > 0 && answerHits === hits;
       } finally {
-        if (sync) for (const id of ids) {
+        for (const id of blocked) {
           const n = blocking.get(id)! - 1;
           if (n) blocking.set(id, n);
           else blocking.delete(id);
