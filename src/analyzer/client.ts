@@ -6,6 +6,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { reapOrphans } from './process.js';
 import { AnalyzerPool } from './pool.js';
+import type { CatalogRef } from './registered-catalogs.js';
 import { bigQueryLanguageOptions } from './options.js';
 import { markLarge, normalize, type Node } from './ast.js';
 import { decodeAnswer, NORMALIZED, RawAnswer } from './answer-decoder.js';
@@ -42,6 +43,11 @@ export class AnalyzerClient {
     return this.pool.pids;
   }
 
+  /** Analyses sent naming a catalog registered in their process (src/analyzer/registered-catalogs.ts). */
+  get registeredCatalogCalls(): number {
+    return this.pool.registeredCatalogCalls;
+  }
+
   /** Deadline of one analyzer call, ms (src/config/analyzer-limits.ts; tests lower it). */
   get deadlineMs(): number {
     return this.pool.deadlineMs;
@@ -62,14 +68,15 @@ export class AnalyzerClient {
 
   /**
    * Calls an RPC on an analyzer process (any of the pool; a call lost with its process is resent
-   * once). The current job's cancellation (`signalOf`) abandons it.
+   * once). The current job's cancellation (`signalOf`) abandons it. `catalogRef`: the request's
+   * `simpleCatalog` may travel as a catalog registered in the process (src/analyzer/registered-catalogs.ts).
    * @throws BigQueryError invalidQuery (the analyzer's error), resourcesExceeded (past the call
    *   deadline or too large), stopped (cancelled)
    */
-  async call(method: string, req: object, signal: AbortSignal | undefined = this.signalOf?.()): Promise<any> {
+  async call(method: string, req: object, signal: AbortSignal | undefined = this.signalOf?.(), catalogRef?: CatalogRef): Promise<any> {
     let res: unknown;
     try {
-      res = await this.pool.call(method, req, signal, BigQueryError.cancelled);
+      res = await this.pool.call(method, req, signal, BigQueryError.cancelled, catalogRef);
     } catch (e) {
       const err = toBigQueryError(e as grpc.ServiceError);
       if (err !== e) this.log.debug({ method, code: (e as grpc.ServiceError).code, original: (e as grpc.ServiceError).details ?? (e as Error).message, reason: err.reason, message: err.message }, 'analyzer error mapped');

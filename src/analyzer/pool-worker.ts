@@ -7,6 +7,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { AnalyzerProcess } from './process.js';
 import { serviceConstructor } from './local-service.js';
+import { CatalogRegistry, type CatalogRef } from './registered-catalogs.js';
 import { ANALYZER_MAX_RECEIVE_BYTES, ANALYZER_MAX_SEND_BYTES, ANALYZER_START_TIMEOUT_MS, ANALYZER_SUSPECT_MIN_CHARS } from '../config/analyzer-limits.js';
 
 /** A unary gRPC call's completion callback. */
@@ -25,6 +26,10 @@ export interface Pending {
   losses: number;
   /** Characters of SQL the request carries (a call with few cannot be a culprit). */
   textChars: number;
+  /** The request's `simpleCatalog` may be replaced by this registered catalog (registered-catalogs.ts). */
+  catalogRef?: CatalogRef;
+  /** The current attempt named a registered catalog instead of sending it. */
+  usedRegistered?: boolean;
   worker?: Worker;
   /** The connection the current attempt uses (its process's shared one, or its own when resent). */
   conn?: Connection;
@@ -113,6 +118,8 @@ export class Worker {
   dead = false;
   /** Lowered in priority for a long call (see ANALYZER_HEAVY_CALL_MS): new calls go elsewhere. */
   heavy = false;
+  /** Catalogs registered in this process (src/analyzer/registered-catalogs.ts). */
+  readonly catalogs = new CatalogRegistry();
 
   /**
    * @param warmUp the request a new process answers once before it takes calls (see
@@ -162,6 +169,7 @@ export class Worker {
   /** Kills the process and closes its connections. */
   close(): void {
     this.dead = true;
+    this.catalogs.close();
     this.proc.stop();
     this.shared.close();
     for (const c of this.dedicated) c.close();

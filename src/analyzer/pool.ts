@@ -13,14 +13,16 @@
  * - up to ANALYZER_POOL_MAX processes: a second one starts when a call finds every process busy;
  * - a call whose job is cancelled (its AbortSignal) ends at once; a long one restarts its process.
  *
- * Analyzer calls need no per-process state (each request carries its own catalog), so a replaced
- * process needs nothing registered again.
+ * The only per-process state is the catalogs registered in it (src/analyzer/registered-catalogs.ts),
+ * a cache: a replaced process starts with none, and a call naming a catalog its process no longer
+ * knows is resent with the catalog itself.
  */
 import * as grpc from '@grpc/grpc-js';
 import fs from 'node:fs';
 import os from 'node:os';
 import { AnalyzerProcess, takePrespawned } from './process.js';
 import { Worker, type Connection, type Pending, type WarmUp } from './pool-worker.js';
+import type { CatalogRef } from './registered-catalogs.js';
 import { BigQueryError } from '../errors/errors.js';
 import { silentLogger, type Logger } from '../config/logger.js';
 import {
@@ -48,6 +50,8 @@ export class AnalyzerPool {
    * process paid that on top of its own wait.
    */
   warmUp?: WarmUp;
+  /** Calls sent naming a registered catalog instead of carrying it (a test seam). */
+  registeredCatalogCalls = 0;
 
   /** @param log the analyzer's logger: processes replaced, and each process's spawn, exit and standard error. */
   constructor(readonly maxSize = ANALYZER_POOL_MAX, private readonly log: Logger = silentLogger) {}
@@ -65,12 +69,13 @@ export class AnalyzerPool {
   /**
    * Calls `method` on an analyzer process. Resolves with the answer; rejects with the analyzer's
    * gRPC error (its own answer, e.g. a syntax error), a BigQueryError of its own (too complex,
-   * not started), or `abortError()` once `signal` aborts.
+   * not started), or `abortError()` once `signal` aborts. `catalogRef`: the request's
+   * `simpleCatalog` may be sent as a catalog registered in the process (registered-catalogs.ts).
    */
-  call(method: string, req: object, signal?: AbortSignal, abortError: () => unknown = () => new Error('aborted')): Promise<unknown> {
+  call(method: string, req: object, signal?: AbortSignal, abortError: () => unknown = () => new Error('aborted'), catalogRef?: CatalogRef): Promise<unknown> {
     return new Promise((resolve, reject) => {
       if (this.stopped) return reject(BigQueryError.analyzer.stopped());
-      const p: Pending = { method, req, resolve, reject, deadlineAt: Date.now() + this.deadlineMs, losses: 0, textChars: textCharsOf(req), done: false };
+      const p: Pending = { method, req, resolve, reject, deadlineAt: Date.now() + this.deadlineMs, losses: 0, textChars: textCharsOf(req), done: false, catalogRef };
       if (signal) {
         if (signal.aborted) return reject(abortError());
         const onAbort = () => this.abandon(p, abortError());
@@ -202,7 +207,10 @@ export class AnalyzerPool {
         if (p.done || p.worker !== w || w.dead) return;
         p.sentAt = Date.now();
         try {
-          p.call = conn.client[p.method].call(conn.client, p.req, new grpc.Metadata(), { deadline: p.deadlineAt }, (e, res) => this.answered(p, w, conn, e, res));
+          const req = w.catalogs.requestFor(p.req, p.catalogRef, w.shared.client);
+          p.usedRegistered = req !== p.req;
+          if (p.usedRegistered) this.registeredCatalogCalls++;
+          p.call = conn.client[p.method].call(conn.client, req, new grpc.Metadata(), { deadline: p.deadlineAt }, (e, res) => this.answered(p, w, conn, e, res));
         } catch (e) {
           // Not a method of the service (a programming error): fails this call, never hangs it.
           this.detach(p);
@@ -267,6 +275,11 @@ export class AnalyzerPool {
         return this.finish(p, e);
       default:
         conn.lastAnswer = Date.now();
+        if (p.usedRegistered && /^Registered catalog \d+ unknown/.test(e.details ?? '')) {
+          // Unregistered under it (evicted while it was on its way): sent again with the catalog itself.
+          p.catalogRef = undefined;
+          return this.send(p);
+        }
         return this.finish(p, e); // the analyzer's own answer
     }
   }

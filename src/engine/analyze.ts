@@ -74,6 +74,20 @@ const ANALYZER_REWRITES = [
   'REWRITE_TYPEOF_FUNCTION', 'REWRITE_WITH_EXPR', 'REWRITE_NULLIFERROR_FUNCTION', 'REWRITE_LIKE_ANY_ALL',
 ];
 
+/**
+ * The exact content of an analysis catalog as a string, for naming it once registered in an
+ * analyzer process (src/analyzer/registered-catalogs.ts): everything but the parts every catalog
+ * shares — the builtin function options and the emulator's own functions (CATALOG_FUNCTIONS,
+ * always the first entries of the root's functions).
+ */
+export function catalogKey(root: CatalogProto): string {
+  return JSON.stringify(root, function (this: unknown, k, v) {
+    if (this === root && k === 'builtinFunctionOptions') return undefined;
+    if (v === root.customFunction) return (v as unknown[]).slice(CATALOG_FUNCTIONS.length);
+    return v;
+  });
+}
+
 export class StatementAnalyzer {
   private cache = new Map<string, AnalyzedStatement & { next: number; bytes: number }>();
   /** Statement bytes of the analyses in `cache`. */
@@ -198,7 +212,7 @@ export class StatementAnalyzer {
     // Statement targets the name extractor does not report (ALTER TABLE …) are bound on demand.
     for (let attempt = 0; !stmt; attempt++) {
       try {
-        const res = await this.analyzer.call('analyze', { options, simpleCatalog: root, ...target });
+        const res = await this.analyzer.call('analyze', { options, simpleCatalog: root, ...target }, undefined, { key: catalogKey(root) });
         stmt = resolvedStatementOf(res);
       } catch (e) {
         const missing = missingTable(e);
