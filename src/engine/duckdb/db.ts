@@ -23,6 +23,7 @@ import type { MetaPersistence } from '../../catalog/store.js';
 import { BigQueryError } from '../../errors/errors.js';
 import { mapDuckDBError } from './duckdb-errors.js';
 import { PreparedStatements } from './prepared-statements.js';
+import { withSqlPrepared } from './sql-prepared.js';
 import { readScope, WriteGenerations, type WriteScope } from './write-generations.js';
 import { CursorPool, type ChunkCursor } from './cursor.js';
 import { currentInterrupter, interruptedError, runWithJsUdfs, type Interrupter } from './interrupts.js';
@@ -258,7 +259,7 @@ export class Database implements MetaPersistence {
         const r = await open();
         for (let ch = await r.fetchChunk(); ch && ch.rowCount > 0; ch = await r.fetchChunk()) visit(ch);
       });
-    await this.runPrepared(sql, (p) => drain(() => p.stream()), (c) => drain(() => c.stream(sql)));
+    await this.runPrepared(sql, (p) => drain(() => p.stream()), (c) => withSqlPrepared(c, sql, drain));
   }
 
   /**
