@@ -1,7 +1,10 @@
 /**
  * Fuzz harness: the "second client". While the fuzzers run, it sends `SELECT <n>` through
  * `jobs.query` on its own connection pool, a fresh literal each time (an analysis cache would
- * answer a repeated text even with a wedged analyzer), and records each answer's latency.
+ * answer a repeated text even with a wedged analyzer), and records each answer's latency. With
+ * `alternateSelect1`, every other probe is the plain health check `SELECT 1` instead (the text of
+ * the issue's latency bound: "p99 `SELECT 1` latency from a second client"), timed apart; only
+ * `SELECT <n>` probes count toward a wedge.
  */
 import type http from 'node:http';
 import { newAgent, send } from './http-target.js';
@@ -17,6 +20,8 @@ export interface LatencyStats {
   failureSamples: string[];
   /** The slowest answers, each with where its time went (see LivenessProbe.explainAfterMs). */
   slowest?: string[];
+  /** The `SELECT 1` probes' own latencies (LivenessProbe.alternateSelect1). */
+  select1?: LatencyStats;
 }
 
 /** Percentile of a sorted array (nearest rank). */
@@ -37,6 +42,8 @@ export function summarize(latencies: number[], failures = 0, failureSamples: str
  */
 export class LivenessProbe {
   private latencies: number[] = [];
+  private select1Latencies: number[] = [];
+  private select1Failures = 0;
   private failures = 0;
   private samples: string[] = [];
   private running = false;
@@ -50,6 +57,9 @@ export class LivenessProbe {
    * (analysis + execution) and after it ended (encoding, sending). The 10 slowest are kept.
    */
   explainAfterMs = Infinity;
+  /** Every other probe sends `SELECT 1` (timed apart, see LatencyStats.select1). */
+  alternateSelect1 = false;
+  private probes = 0;
   private slowest: { ms: number; text: string }[] = [];
   private loop?: Promise<void>;
   private readonly agent: http.Agent = newAgent();
@@ -78,6 +88,7 @@ export class LivenessProbe {
 
   /** One probe; returns its latency in ms or undefined on failure. */
   async probeOnce(): Promise<number | undefined> {
+    if (this.alternateSelect1 && this.probes++ % 2 === 1) return this.probeSelect1();
     const n = ++this.n;
     const sentAt = Date.now();
     const res = await send(
@@ -101,6 +112,29 @@ export class LivenessProbe {
     this.failures++;
     this.consecutiveFailures++;
     if (this.samples.length < 5) this.samples.push(`SELECT ${n}: ${res.failure ?? res.status} after ${Math.round(res.ms)} ms ${res.text.slice(0, 200)}`);
+    return undefined;
+  }
+
+  /** One `SELECT 1`: its latency, or undefined (a failure; not part of the wedge streak). */
+  private async probeSelect1(): Promise<number | undefined> {
+    const res = await send(
+      typeof this.baseUrl === 'string' ? this.baseUrl : this.baseUrl(),
+      { kind: 'probe', method: 'POST', path: `/bigquery/v2/projects/${this.projectId}/queries`, body: JSON.stringify({ query: 'SELECT 1', useLegacySql: false }) },
+      this.timeoutMs,
+      this.agent,
+    );
+    let value: unknown;
+    try {
+      value = JSON.parse(res.text)?.rows?.[0]?.f?.[0]?.v;
+    } catch {
+      value = undefined;
+    }
+    if (res.status === 200 && value === '1') {
+      this.select1Latencies.push(res.ms);
+      return res.ms;
+    }
+    this.select1Failures++;
+    if (this.samples.length < 5) this.samples.push(`SELECT 1: ${res.failure ?? res.status} after ${Math.round(res.ms)} ms ${res.text.slice(0, 200)}`);
     return undefined;
   }
 
@@ -131,12 +165,15 @@ export class LivenessProbe {
 
   /** Latencies so far. */
   stats(): LatencyStats {
-    return { ...summarize(this.latencies, this.failures, this.samples), slowest: this.slowest.map((x) => x.text) };
+    const select1 = this.alternateSelect1 ? { select1: summarize(this.select1Latencies, this.select1Failures) } : {};
+    return { ...summarize(this.latencies, this.failures, this.samples), slowest: this.slowest.map((x) => x.text), ...select1 };
   }
 
   /** Forget the samples so far (e.g. warm-up). */
   reset(): void {
     this.latencies = [];
+    this.select1Latencies = [];
+    this.select1Failures = 0;
     this.failures = 0;
     this.samples = [];
   }

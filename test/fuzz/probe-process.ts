@@ -74,6 +74,7 @@ async function runChild(): Promise<void> {
   let current = url!;
   const probe = new LivenessProbe(() => current, projectId!, Number(interval));
   probe.explainAfterMs = 100;
+  probe.alternateSelect1 = true;
   let stopping = false;
   process.on('message', (m: ToChild) => {
     if ('url' in m) {
