@@ -118,6 +118,26 @@ function wrongTypeValue(kind: string): fc.Arbitrary<unknown> {
 type BodyMutation = { kind: string; apply: (body: Record<string, unknown>) => string };
 
 const DEEP_TOKEN = '"__bqemu_fuzz_deep__"';
+const HUGE_TOKEN = '__bqemu_fuzz_huge__';
+
+/**
+ * The JSON text of `ch.repeat(n)`, made once per (ch, n): the same strings of up to 11 MB (66 MB
+ * of JSON for a NUL) recur throughout a long run, and serialising them again for every request
+ * took a fifth of the harness's CPU — time the emulator under test then did not get.
+ */
+const hugeJsonCache = new Map<string, string>();
+function hugeJson(ch: string, n: number): string {
+  const key = `${ch}\u0001${n}`;
+  let json = hugeJsonCache.get(key);
+  if (json === undefined) hugeJsonCache.set(key, (json = JSON.stringify(ch.repeat(n))));
+  return json;
+}
+
+/** `body` (JSON text holding the string HUGE_TOKEN once) with that string's JSON replaced by `json`. */
+function spliceJson(body: string, json: string): string {
+  const at = body.indexOf(`"${HUGE_TOKEN}"`);
+  return body.slice(0, at) + json + body.slice(at + HUGE_TOKEN.length + 2);
+}
 
 /** Every key path present in a seed body with the JSON kind of its value (the fields a handler surely reads). */
 function presentPaths(v: unknown, at: string[] = []): { path: string[]; kind: string }[] {
@@ -156,7 +176,7 @@ function bodyMutations(schema: string, sizes: RestFuzzSizes, present: { path: st
       arbs.push(
         fc.tuple(fc.constantFrom(...strings), fc.constantFrom(...sizes.stringLengths), fc.constantFrom('a', 'é', '\u0000', '`', '9')).map(([f, n, ch]) => ({
           kind: 'rest:hugeString',
-          apply: (b) => ser(setAt(b, f.path, ch.repeat(n))),
+          apply: (b) => spliceJson(ser(setAt(b, f.path, HUGE_TOKEN)), hugeJson(ch, n)),
         })),
       );
     const enums = fields.filter((f) => resolve(f.node).enum?.length);
