@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REASON_STATUS } from '../src/errors/index.js';
+import { BigQueryError } from '../src/errors/bigquery-error.js';
 
 /** Reason-level factories of src/errors/reasons.ts (plus forbiddenRequest): free text in, error out. */
 const REASON_FACTORIES = ['invalid', 'invalidQuery', 'runtime', 'notFound', 'duplicate', 'internal', 'outOfRange', 'badRequest', 'forbiddenRequest'];
@@ -227,5 +228,15 @@ describe('error catalogue', () => {
       expect(rules(`// throw new BigQueryError('invalid', 'x');\n/* { reason: 'invalid' } */`)).toEqual([]);
       expect(rules(`const u = 'gs://b/*';\nthrow new BigQueryError('invalid', u); // */`)).toEqual([{ line: 2, rule: 'an error constructed outside src/errors/' }]);
     });
+  });
+});
+
+describe('stack traces', () => {
+  it('a client mistake (4xx) captures none; a server-side error (5xx) keeps its stack', () => {
+    const client = new BigQueryError('invalid', 'bad request');
+    expect(client.stack).toBe('Error: bad request');
+    const server = new BigQueryError('backendError', 'internal');
+    expect(server.stack?.split('\n').length).toBeGreaterThan(1);
+    expect(Error.stackTraceLimit).toBeGreaterThan(0); // restored
   });
 });

@@ -64,9 +64,19 @@ export class BigQueryError extends Error {
   readonly item?: { message?: string; locationType?: string };
 
   constructor(reason: Reason, message: string, location?: string, httpStatus?: number, item?: { message?: string; locationType?: string }) {
-    super(message);
+    const status = httpStatus ?? REASON_STATUS[reason];
+    // A client's mistake (4xx) carries no stack trace: it is an answer, not a fault, and capturing
+    // one cost ~7 µs a time — 1.8 s of the event loop's 3 minutes in a fuzz run's CPU profile.
+    // Server-side errors (5xx) keep theirs for the logs.
+    const limit = Error.stackTraceLimit;
+    if (status < 500) Error.stackTraceLimit = 0;
+    try {
+      super(message);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
     this.reason = reason;
-    this.httpStatus = httpStatus ?? REASON_STATUS[reason];
+    this.httpStatus = status;
     this.location = location;
     if (item) this.item = item;
   }
