@@ -5,8 +5,9 @@
  * and offsets per column, with their DuckDB string cells: src/wire/write-rows-cells.ts).
  *
  * Messages in: `{ id, key, descriptor, columns, options, rows }` (`key` identifies the
- * descriptor and columns: the decoder is built once per key). Messages out: `{ id, length, columns }`
- * ({@link OffThreadColumn} each), or `{ id }` when the request needs the main thread's row path.
+ * descriptor and columns: the decoder is built once per key). Messages out: `{ id, length, columns,
+ * rows }` ({@link OffThreadColumn} each), or `{ id, rows }` when the request needs the main thread's
+ * row path; `rows` hands the request's buffer back for reuse (write-rows-offthread.ts).
  */
 import { parentPort } from 'node:worker_threads';
 import { lowerWorkerThreadPriority } from '../config/limits.js';
@@ -19,6 +20,14 @@ import { stringCellsOf, type StringCells } from './write-rows-cells.js';
 export type OffThreadColumn =
   | Exclude<WriteColumnBatch['columns'][number], { kind: 'STRING' }>
   | { kind: 'STRING'; cells: StringCells };
+
+/** An answer of the worker: the columns (absent: the main thread decodes), and the request's buffer back. */
+export interface OffThreadAnswer {
+  id: number;
+  length?: number;
+  columns?: OffThreadColumn[];
+  rows?: ArrayBuffer;
+}
 
 /** A request to the worker. */
 export interface OffThreadRequest {
@@ -49,11 +58,13 @@ function decoderOf(m: OffThreadRequest): ColumnarWriteDecoder | null {
 
 parentPort!.on('message', (m: OffThreadRequest) => {
   void (async () => {
+    // The request's buffer goes back with the answer (its decoded values are copies of its bytes).
+    const back = m.rows.buffer as ArrayBuffer;
     try {
       const batch = await decoderOf(m)?.decodeProtoRows?.(m.rows, m.options);
-      if (!batch) return parentPort!.postMessage({ id: m.id });
+      if (!batch) return parentPort!.postMessage({ id: m.id, rows: back } satisfies OffThreadAnswer, [back]);
       const columns = batch.columns.map((c): OffThreadColumn => (c.kind === 'STRING' ? { kind: 'STRING', cells: stringCellsOf(c.values) } : c));
-      const transfer = new Set<ArrayBuffer>();
+      const transfer = new Set<ArrayBuffer>([back]);
       for (const c of columns) {
         if (c.kind === 'STRING') for (const a of [c.cells.bytes, c.cells.offsets, c.cells.valid, c.cells.inline, c.cells.long]) transfer.add(a.buffer as ArrayBuffer);
         else {
@@ -61,10 +72,10 @@ parentPort!.on('message', (m: OffThreadRequest) => {
           if (c.valid) transfer.add(c.valid.buffer as ArrayBuffer);
         }
       }
-      parentPort!.postMessage({ id: m.id, length: batch.length, columns }, [...transfer]);
+      parentPort!.postMessage({ id: m.id, length: batch.length, columns, rows: back } satisfies OffThreadAnswer, [...transfer]);
     } catch {
       // The main thread decodes it (and answers the row errors or schema errors it finds).
-      parentPort!.postMessage({ id: m.id });
+      parentPort!.postMessage({ id: m.id, rows: back } satisfies OffThreadAnswer, [back]);
     }
   })();
 });
