@@ -1,5 +1,5 @@
 /**
- * Large AppendRows proto requests decode in up to DECODE_WORKERS worker threads
+ * Large AppendRows requests (proto rows and Arrow record batches) decode in up to DECODE_WORKERS worker threads
  * (src/wire/write-rows-offthread.ts), so several requests of one connection decode side by side
  * and finish in any order. Through the official GAPIC client (`v1.BigQueryWriteClient.appendRows`,
  * a raw bidirectional AppendRows call) with the managed writer's descriptor (the client's `adapt`
@@ -8,15 +8,19 @@
  * (https://cloud.google.com/bigquery/docs/write-api#committed_type: "if the offset is already
  * written, ALREADY_EXISTS … beyond the current end, OUT_OF_RANGE"), a refused request in the middle
  * (a REQUIRED column left unset: `rowErrors`, FIELDS_ERROR) appends nothing, and the table holds
- * exactly the accepted rows. The request copies handed to the workers come back for reuse.
+ * exactly the accepted rows. The request copies handed to the workers come back for reuse. A large
+ * Arrow batch (raw AppendRows with an apache-arrow IPC batch) decodes there too and reads back cell
+ * for cell; one with a NULL in a REQUIRED column comes back to the main thread, which answers its
+ * row error ("Field value of k cannot be empty.", FIELDS_ERROR, as the row path) and writes nothing.
  */
 import protobuf from 'protobufjs';
 import descriptorExt from 'protobufjs/ext/descriptor/index.js';
 import { managedwriter } from '@google-cloud/bigquery-storage';
+import { Float64, Int64, Table, Utf8, tableToIPC, vectorFromArray } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DECODE_WORKERS, OFF_THREAD_MIN_BYTES, offThreadDecoders } from '../src/wire/write-rows-offthread.js';
 import type { TestEmulator } from './helpers/emulator.js';
-import { descriptorOf, tableName, startWriteEmulator, stopWriteEmulator, type WriteClient, type WriterClient } from './helpers/storage-write.js';
+import { appendArrowIpc, descriptorOf, tableName, startWriteEmulator, stopWriteEmulator, type WriteClient, type WriterClient } from './helpers/storage-write.js';
 
 let t: TestEmulator;
 let client: WriterClient;
@@ -88,5 +92,44 @@ describe('proto requests decoded by several workers', () => {
     // The second worker starts when the first is busy: eight requests written at once find it busy.
     expect(offThreadDecoders.running).toBe(Math.min(2, DECODE_WORKERS));
     expect(offThreadDecoders.spareBuffers).toBeGreaterThan(0);
+  }, 60_000);
+});
+
+describe('Arrow batches decoded in a worker', () => {
+  const N = 3_000;
+  /** An IPC stream of N rows: k = i (NULL at `nullK`), f = i / 8 (NULL every 7th), s with NULLs, non-ASCII and long values. */
+  const ipcOf = (nullK?: number) =>
+    tableToIPC(
+      new Table({
+        k: vectorFromArray(Array.from({ length: N }, (_, i) => (i === nullK ? null : BigInt(i))), new Int64()),
+        f: vectorFromArray(Array.from({ length: N }, (_, i) => (i % 7 === 0 ? null : i / 8)), new Float64()),
+        s: vectorFromArray(Array.from({ length: N }, (_, i) => (i % 5 === 0 ? null : i % 3 === 0 ? `é${i}` : `a value longer than twelve bytes ${i}`)), new Utf8()),
+      }),
+      'stream',
+    );
+
+  it('a large batch reads back cell for cell', async () => {
+    await q(`CREATE TABLE ${D}.arrow (k INT64 NOT NULL, f FLOAT64, s STRING)`);
+    const ipc = ipcOf();
+    expect(ipc.length).toBeGreaterThan(OFF_THREAD_MIN_BYTES);
+    const before = offThreadDecoders.decoded;
+    const responses = await appendArrowIpc(gapic, `${tableName(P, D, 'arrow')}/streams/_default`, ipc);
+    expect(responses.map((r) => r.error ?? null)).toEqual([null]);
+    expect(offThreadDecoders.decoded).toBe(before + 1);
+    const [r] = await q(`SELECT COUNT(*) n, COUNT(DISTINCT k) d,
+      COUNTIF(IF(MOD(k, 7) = 0, f IS NOT NULL, f IS NULL OR f != k / 8)) bad_f,
+      COUNTIF(IF(MOD(k, 5) = 0, s IS NOT NULL, s IS NULL OR s != IF(MOD(k, 3) = 0, CONCAT('é', CAST(k AS STRING)), CONCAT('a value longer than twelve bytes ', CAST(k AS STRING))))) bad_s
+      FROM ${D}.arrow`);
+    expect(r).toEqual({ n: N, d: N, bad_f: 0, bad_s: 0 });
+  }, 60_000);
+
+  it('a NULL in a REQUIRED column: the row error, nothing written', async () => {
+    await q(`CREATE TABLE ${D}.arrow_req (k INT64 NOT NULL, f FLOAT64, s STRING)`);
+    const before = offThreadDecoders.decoded;
+    const responses = await appendArrowIpc(gapic, `${tableName(P, D, 'arrow_req')}/streams/_default`, ipcOf(2_500));
+    expect(responses).toHaveLength(1);
+    expect((responses[0]!.rowErrors as { index: unknown; code: unknown; message: unknown }[]).map((e) => [String(e.index), e.code, e.message])).toEqual([['2500', 'FIELDS_ERROR', 'Field value of k cannot be empty.']]);
+    expect(offThreadDecoders.decoded).toBe(before);
+    expect(await q(`SELECT COUNT(*) n FROM ${D}.arrow_req`)).toEqual([{ n: 0 }]);
   }, 60_000);
 });

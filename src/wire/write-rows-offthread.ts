@@ -1,6 +1,6 @@
 /**
- * Off-main-thread decoding of large AppendRows proto requests: the rows of a serialized `ProtoRows`
- * are decoded into columns (src/wire/write-rows-columnar.ts) in worker threads
+ * Off-main-thread decoding of large AppendRows requests: the rows of a serialized `ProtoRows`, or
+ * an Arrow record batch, are decoded into columns (src/wire/write-rows-columnar.ts) in worker threads
  * (write-rows-worker.ts), so that the emulator's main thread only appends them to DuckDB — per 1M
  * rows of (INT64, FLOAT64, STRING) about 0.4 s of protobuf decoding and its garbage collection
  * leave the event loop, and a connection's next requests decode there while the one before
@@ -25,7 +25,7 @@ import { cellsColumn, type WriteColumnBatch, type WriteColumnValues } from './wr
 import type { OffThreadAnswer, OffThreadColumn, OffThreadRequest } from './write-rows-worker.js';
 import type { WriteRowOptions } from './write-rows.js';
 
-/** Requests whose ProtoRows are smaller than this (bytes) are decoded on the main thread (the worker's round trip costs ~0.1 ms). */
+/** Requests whose ProtoRows or record batch are smaller than this (bytes) are decoded on the main thread (the worker's round trip costs ~0.1 ms). */
 export const OFF_THREAD_MIN_BYTES = 8 * 1024;
 
 /** Decoding workers at most: two where the machine has two cores or more (the main thread appends meanwhile). */
@@ -46,9 +46,14 @@ interface DecodeWorker {
 const workers: (DecodeWorker | undefined)[] = [];
 const spare: ArrayBuffer[] = [];
 let nextId = 1;
+let decodedCount = 0;
 
-/** Reports a pool's state (a test seam): workers running, request copies kept for reuse. */
+/** Reports a pool's state (a test seam): workers running, request copies kept for reuse, requests decoded there. */
 export const offThreadDecoders = {
+  /** Requests the workers answered with columns (since the process started). */
+  get decoded(): number {
+    return decodedCount;
+  },
   get running(): number {
     return workers.filter(Boolean).length;
   },
@@ -92,6 +97,7 @@ function start(slot: number): DecodeWorker {
     } catch {
       batch = undefined;
     }
+    if (batch) decodedCount++;
     done(batch);
   });
   w.on('error', failAll);
@@ -128,13 +134,27 @@ const unpack = (c: OffThreadColumn): WriteColumnValues => (c.kind === 'STRING' ?
  * with the columns, or `undefined` when the main thread must decode the request.
  */
 export function decodeProtoRowsOffThread(key: string, descriptor: unknown, columns: Column[], options: WriteRowOptions, protoRows: Uint8Array): Promise<WriteColumnBatch | undefined> {
+  return decodeOffThread('proto', key, descriptor, columns, options, protoRows);
+}
+
+/**
+ * Decodes the Arrow record batch `serializedRecordBatch` of a request in a worker, for the writer
+ * schema `serializedSchema` (the IPC schema message) on `columns`; `key` identifies that pair.
+ * Resolves with the columns, or `undefined` when the main thread must decode the request.
+ */
+export function decodeArrowRowsOffThread(key: string, serializedSchema: Uint8Array, columns: Column[], options: WriteRowOptions, serializedRecordBatch: Uint8Array): Promise<WriteColumnBatch | undefined> {
+  return decodeOffThread('arrow', key, serializedSchema, columns, options, serializedRecordBatch);
+}
+
+/** Decodes one request's rows (`format`) in a worker (see the two callers). */
+function decodeOffThread(format: OffThreadRequest['format'], key: string, descriptor: unknown, columns: Column[], options: WriteRowOptions, protoRows: Uint8Array): Promise<WriteColumnBatch | undefined> {
   return new Promise((resolve) => {
     const id = nextId++;
     // A copy the worker owns (the request's bytes are a view of gRPC's buffer), in a reused buffer.
     const buffer = bufferFor(protoRows.length);
     const rows = new Uint8Array(buffer, 0, protoRows.length);
     rows.set(protoRows);
-    const msg: OffThreadRequest = { id, key, descriptor, columns, options, rows };
+    const msg: OffThreadRequest = { id, format, key, descriptor, columns, options, rows };
     let d: DecodeWorker | undefined;
     try {
       d = pick();
