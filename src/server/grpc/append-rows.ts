@@ -7,7 +7,8 @@
  * - rows are decoded by src/wire/write-rows.ts in slices (the event loop is never held long) as
  *   each request arrives — so a request decodes while the one before it commits; for tables of
  *   INT64/FLOAT64/BOOL/STRING columns into columns (src/wire/write-rows-columnar.ts), large proto
- *   requests in a worker thread (src/wire/write-rows-offthread.ts) — and appended by
+ *   requests and Arrow batches in worker threads (src/wire/write-rows-offthread.ts; pipelined
+ *   requests decode side by side and are still answered in request order) — and appended by
  *   the engine (src/engine/storage-write.ts) in request order, answered once committed; requests
  *   already decoded behind the one being appended go in the same DuckDB transaction (each keeps
  *   its own offset and outcome);
