@@ -4,9 +4,10 @@
  * and finish in any order. Through the official GAPIC client (`v1.BigQueryWriteClient.appendRows`,
  * a raw bidirectional AppendRows call) with the managed writer's descriptor (the client's `adapt`
  * helpers): requests written back to back on a COMMITTED stream with offsets must still be
- * answered in request order, each with its own offset, exactly once
- * (https://cloud.google.com/bigquery/docs/write-api#committed_type: "if the offset is already
- * written, ALREADY_EXISTS … beyond the current end, OUT_OF_RANGE"), a refused request in the middle
+ * answered in request order, each with its own offset, exactly once (AppendRows answers on a
+ * connection in the order of its requests, and an offset must be the stream's current end:
+ * https://cloud.google.com/bigquery/docs/reference/storage/rpc/google.cloud.bigquery.storage.v1#google.cloud.bigquery.storage.v1.BigQueryWrite.AppendRows),
+ * a refused request in the middle
  * (a REQUIRED column left unset: `rowErrors`, FIELDS_ERROR) appends nothing, and the table holds
  * exactly the accepted rows. The request copies handed to the workers come back for reuse. A large
  * Arrow batch (raw AppendRows with an apache-arrow IPC batch) decodes there too and reads back cell
