@@ -1,17 +1,22 @@
 /**
- * Worker thread of write-rows-offthread.ts: decodes the proto rows of large AppendRows requests
- * (a serialized `ProtoRows` message) into columns with src/wire/write-rows-columnar.ts, off the
- * emulator's main thread, and posts them back as transferable buffers (strings as one UTF-8 buffer
- * and offsets per column, with their DuckDB string cells: src/wire/write-rows-cells.ts).
+ * Worker thread of write-rows-offthread.ts: decodes the rows of large AppendRows requests — proto
+ * rows (a serialized `ProtoRows` message) or an Arrow record batch — into columns with
+ * src/wire/write-rows-columnar.ts, off the emulator's main thread, and posts them back as
+ * transferable buffers (strings as one UTF-8 buffer and offsets per column, with their DuckDB
+ * string cells: src/wire/write-rows-cells.ts).
  *
- * Messages in: `{ id, key, descriptor, columns, options, rows }` (`key` identifies the
- * descriptor and columns: the decoder is built once per key). Messages out: `{ id, length, columns }`
- * ({@link OffThreadColumn} each), or `{ id }` when the request needs the main thread's row path.
+ * Messages in: `{ id, format, key, descriptor, columns, options, rows }` (`descriptor`: the proto
+ * DescriptorProto object, or the Arrow IPC schema message's bytes; `key` identifies the writer
+ * schema and columns: the decoder is built once per key). Messages out: `{ id, length, columns,
+ * rows }` ({@link OffThreadColumn} each), or `{ id, rows }` when the request needs the main thread's
+ * row path; `rows` hands the request's buffer back for reuse (write-rows-offthread.ts).
  */
 import { parentPort } from 'node:worker_threads';
 import { lowerWorkerThreadPriority } from '../config/limits.js';
 import type { Column } from '../types/schema.js';
 import { columnarProtoDecoder, type ColumnarWriteDecoder, type WriteColumnBatch } from './write-rows-columnar.js';
+import { columnarArrowDecoder } from './write-rows-columnar.js';
+import { arrowRowDecoder } from './write-arrow-rows.js';
 import { protoRowDecoder, type WriteRowOptions } from './write-rows.js';
 import { stringCellsOf, type StringCells } from './write-rows-cells.js';
 
@@ -20,9 +25,19 @@ export type OffThreadColumn =
   | Exclude<WriteColumnBatch['columns'][number], { kind: 'STRING' }>
   | { kind: 'STRING'; cells: StringCells };
 
+/** An answer of the worker: the columns (absent: the main thread decodes), and the request's buffer back. */
+export interface OffThreadAnswer {
+  id: number;
+  length?: number;
+  columns?: OffThreadColumn[];
+  rows?: ArrayBuffer;
+}
+
 /** A request to the worker. */
 export interface OffThreadRequest {
   id: number;
+  /** `proto`: `rows` is a serialized ProtoRows; `arrow`: an Arrow record batch message. */
+  format: 'proto' | 'arrow';
   key: string;
   descriptor: unknown;
   columns: Column[];
@@ -39,8 +54,13 @@ const decoders = new Map<string, ColumnarWriteDecoder | null>();
 function decoderOf(m: OffThreadRequest): ColumnarWriteDecoder | null {
   let d = decoders.get(m.key);
   if (d === undefined) {
-    const rows = protoRowDecoder(m.descriptor, m.columns);
-    d = (rows.protoType && columnarProtoDecoder(rows.protoType, m.columns)) ?? null;
+    if (m.format === 'arrow') {
+      const schema = m.descriptor as Uint8Array;
+      d = columnarArrowDecoder(schema, arrowRowDecoder(schema, m.columns).arrowSchema, m.columns) ?? null;
+    } else {
+      const rows = protoRowDecoder(m.descriptor, m.columns);
+      d = (rows.protoType && columnarProtoDecoder(rows.protoType, m.columns)) ?? null;
+    }
     if (decoders.size > 64) decoders.clear();
     decoders.set(m.key, d);
   }
@@ -49,11 +69,14 @@ function decoderOf(m: OffThreadRequest): ColumnarWriteDecoder | null {
 
 parentPort!.on('message', (m: OffThreadRequest) => {
   void (async () => {
+    // The request's buffer goes back with the answer (its decoded values are copies of its bytes).
+    const back = m.rows.buffer as ArrayBuffer;
     try {
-      const batch = await decoderOf(m)?.decodeProtoRows?.(m.rows, m.options);
-      if (!batch) return parentPort!.postMessage({ id: m.id });
-      const columns = batch.columns.map((c): OffThreadColumn => (c.kind === 'STRING' ? { kind: 'STRING', cells: stringCellsOf(c.values) } : c));
-      const transfer = new Set<ArrayBuffer>();
+      const d = decoderOf(m);
+      const batch = m.format === 'arrow' ? await d?.decode([m.rows], m.options) : await d?.decodeProtoRows?.(m.rows, m.options);
+      if (!batch) return parentPort!.postMessage({ id: m.id, rows: back } satisfies OffThreadAnswer, [back]);
+      const columns = batch.columns.map((c): OffThreadColumn => (c.kind === 'STRING' ? { kind: 'STRING', cells: c.cells ?? stringCellsOf(c.values) } : c));
+      const transfer = new Set<ArrayBuffer>([back]);
       for (const c of columns) {
         if (c.kind === 'STRING') for (const a of [c.cells.bytes, c.cells.offsets, c.cells.valid, c.cells.inline, c.cells.long]) transfer.add(a.buffer as ArrayBuffer);
         else {
@@ -61,10 +84,10 @@ parentPort!.on('message', (m: OffThreadRequest) => {
           if (c.valid) transfer.add(c.valid.buffer as ArrayBuffer);
         }
       }
-      parentPort!.postMessage({ id: m.id, length: batch.length, columns }, [...transfer]);
+      parentPort!.postMessage({ id: m.id, length: batch.length, columns, rows: back } satisfies OffThreadAnswer, [...transfer]);
     } catch {
       // The main thread decodes it (and answers the row errors or schema errors it finds).
-      parentPort!.postMessage({ id: m.id });
+      parentPort!.postMessage({ id: m.id, rows: back } satisfies OffThreadAnswer, [back]);
     }
   })();
 });

@@ -7,7 +7,8 @@
  * - rows are decoded by src/wire/write-rows.ts in slices (the event loop is never held long) as
  *   each request arrives — so a request decodes while the one before it commits; for tables of
  *   INT64/FLOAT64/BOOL/STRING columns into columns (src/wire/write-rows-columnar.ts), large proto
- *   requests in a worker thread (src/wire/write-rows-offthread.ts) — and appended by
+ *   requests and Arrow batches in worker threads (src/wire/write-rows-offthread.ts; pipelined
+ *   requests decode side by side and are still answered in request order) — and appended by
  *   the engine (src/engine/storage-write.ts) in request order, answered once committed; requests
  *   already decoded behind the one being appended go in the same DuckDB transaction (each keeps
  *   its own offset and outcome);
@@ -28,7 +29,7 @@ import { BigQueryError } from '../../errors/errors.js';
 import type { Column } from '../../types/schema.js';
 import { arrowRowDecoder } from '../../wire/write-arrow-rows.js';
 import { columnarArrowDecoder, columnarProtoDecoder, type ColumnarWriteDecoder } from '../../wire/write-rows-columnar.js';
-import { OFF_THREAD_MIN_BYTES, decodeProtoRowsOffThread } from '../../wire/write-rows-offthread.js';
+import { OFF_THREAD_MIN_BYTES, decodeArrowRowsOffThread, decodeProtoRowsOffThread } from '../../wire/write-rows-offthread.js';
 import { protoRowDecoder, type DecodedWriteRows, type MissingValueInterpretation, type WriteRowDecoder, type WriteRowOptions } from '../../wire/write-rows.js';
 import type { AppendOutcome, AppendPart, WriteStreams, WriteTarget } from '../../engine/storage-write.js';
 import { serializedRowsOf } from './protos.js';
@@ -182,7 +183,10 @@ export function appendRowsConnection(streams: WriteStreams, call: grpc.ServerDup
           decoder = { key, decoder: d, columnar: columnarArrowDecoder(descriptor.value as Uint8Array, d.arrowSchema, columns) };
         }
         const serialized = batch?.length ? [batch] : [];
-        const cols = serialized.length ? await decoder.columnar?.decode(serialized, rowOptionsOf(req)) : undefined;
+        // Large batches decode in a worker thread (src/wire/write-rows-offthread.ts); a batch it
+        // gives back (a row the columnar path cannot take) is decoded here, giving the row errors.
+        const offThread = batch && batch.length >= OFF_THREAD_MIN_BYTES && decoder.columnar ? await decodeArrowRowsOffThread(decoder.key, descriptor.value as Uint8Array, columns, rowOptionsOf(req), batch) : undefined;
+        const cols = offThread ?? (serialized.length ? await decoder.columnar?.decode(serialized, rowOptionsOf(req)) : undefined);
         if (cols) return { w, out, rows: cols, offset };
         return finish(w, out, await decodeSliced(decoder.decoder, serialized, rowOptionsOf(req)), offset);
       } catch (e) {
