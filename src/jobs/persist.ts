@@ -25,6 +25,9 @@ function reviver(_k: string, v: unknown): unknown {
   return v;
 }
 
+/** JSON.parse with {@link reviver}, skipped for a text without its markers (a reviver makes a parse several times slower). */
+const parseJson = (s: string): any => (s.includes('{"$') ? JSON.parse(s, reviver) : JSON.parse(s));
+
 /** Serialises a job record (bigint → {$n}, bytes → {$b64}, error → {$err}). */
 export function jobToJson(j: JobRecord): string {
   const plain = { ...(j instanceof FinishedJob ? j.toRecord() : j), error: j.error ? { $err: { reason: j.error.reason, message: j.error.message, location: j.error.location, httpStatus: j.error.httpStatus } } : undefined };
@@ -134,8 +137,8 @@ export class FinishedJob {
   /** The fields held in JSON text, parsed (kept parsed for the last job read). */
   private cold(): Partial<Pick<JobRecord, ColdField>> {
     if (lastRead?.job !== this) {
-      const cold = JSON.parse(this.coldJson, reviver);
-      if (this.resultJson !== undefined) cold.result = JSON.parse(this.resultJson, reviver);
+      const cold = parseJson(this.coldJson);
+      if (this.resultJson !== undefined) cold.result = parseJson(this.resultJson);
       lastRead = { job: this, cold };
     }
     return lastRead.cold;
@@ -152,8 +155,8 @@ export class FinishedJob {
   /** The whole record as a plain object (persistence, copies). */
   toRecord(): JobRecord {
     const { projectId, jobId, location, state, creationTime, parentJobId, error } = this;
-    const cold = JSON.parse(this.coldJson, reviver);
-    if (this.resultJson !== undefined) cold.result = JSON.parse(this.resultJson, reviver);
+    const cold = parseJson(this.coldJson);
+    if (this.resultJson !== undefined) cold.result = parseJson(this.resultJson);
     return { projectId, jobId, location, state, creationTime, ...(parentJobId !== undefined ? { parentJobId } : {}), ...(error ? { error } : {}), ...cold } as JobRecord;
   }
 }
