@@ -22,7 +22,7 @@ import type { Engine, StatementResult } from '../engine/engine.js';
 import { Interrupter, runInterruptible } from '../engine/duckdb/db.js';
 import type { Caller } from '../engine/row-access.js';
 import { BigQueryError, asBigQueryError } from '../errors/errors.js';
-import { compactJob, jobFromJson, jobToJson } from './persist.js';
+import { compactJob, flatString, jobFromJson, jobToJson } from './persist.js';
 import { SessionManager } from './sessions.js';
 import { configKey } from './jobs-params.js';
 import { AnonymousTables, anonymousDestination, withoutAnonymousEcho } from './anonymous.js';
@@ -94,10 +94,12 @@ export class JobManager {
   private readonly results: RetainedResults;
   /**
    * jobs.query requestIds: project + id → the job it created and a digest of its parameters (a
-   * digest, not the parameters' text: every request of the last 15 minutes is remembered). The job
-   * is named, not held: its record is replaced by a compact one once it finished (persist.ts).
+   * digest, not the parameters' text: every request of the last 15 minutes is remembered). Keyed by
+   * a digest of project and id; the value is one flat text `<digest> <creationTime> <jobId>
+   * <location>` (~150 bytes a request instead of ~210 as an object): the job is named, not held, since
+   * its record is replaced by a compact one once it finished (persist.ts).
    */
-  private requests = new Map<string, { fingerprint: string; jobId: string; location: string; creationTime: number }>();
+  private requests = new Map<string, string>();
   private readonly limits: ResultLimits;
   /** Sessions (createSession / connectionProperties session_id). */
   readonly sessions: SessionManager;
@@ -306,21 +308,24 @@ export class JobManager {
 
   /** The job an earlier jobs.query with this requestId and the same parameters created (15 minutes). */
   jobOfRequest(projectId: string, requestId: string, fingerprint: string): JobRecord | undefined {
-    const r = this.requests.get(JSON.stringify([projectId, requestId]));
+    const r = this.requests.get(digest(JSON.stringify([projectId, requestId])))?.split(' ');
     // The job is made by the request that is remembered: its creation time is the request's.
-    if (!r || r.fingerprint !== digest(fingerprint) || Date.now() - r.creationTime > REQUEST_ID_TTL_MS) return undefined;
+    if (!r || r[0] !== digest(fingerprint) || Date.now() - Number(r[1]) > REQUEST_ID_TTL_MS) return undefined;
+    const [, created, jobId] = r as [string, string, string];
+    const location = r.slice(3).join(' ');
     // The same job, not another job of the same id created after it was deleted.
     // A job that named no location may have moved to the location of the first table it read.
-    const same = (j: JobRecord | undefined) => j?.projectId === projectId && j.jobId === r.jobId && j.creationTime === r.creationTime;
-    const j = this.jobs.get(jobKey(projectId, r.location, r.jobId));
+    const same = (j: JobRecord | undefined) => j?.projectId === projectId && j.jobId === jobId && j.creationTime === Number(created);
+    const j = this.jobs.get(jobKey(projectId, location, jobId));
     return same(j) ? j : [...this.jobs.values()].find(same);
   }
 
   /** Remembers the job a jobs.query with a requestId created. */
   rememberRequest(projectId: string, requestId: string, fingerprint: string, job: JobRecord): void {
     const now = Date.now();
-    if (this.requests.size > 10_000) for (const [k, v] of this.requests) if (now - v.creationTime > REQUEST_ID_TTL_MS) this.requests.delete(k);
-    this.requests.set(JSON.stringify([projectId, requestId]), { fingerprint: digest(fingerprint), jobId: job.jobId, location: job.location, creationTime: job.creationTime });
+    if (this.requests.size > 10_000) for (const [k, v] of this.requests) if (now - Number(v.split(' ')[1]) > REQUEST_ID_TTL_MS) this.requests.delete(k);
+    // A job id holds no space (`[A-Za-z0-9_-]`, src/server/rest/reference-ids.ts); the location comes last.
+    this.requests.set(digest(JSON.stringify([projectId, requestId])), flatString(`${digest(fingerprint)} ${job.creationTime} ${job.jobId} ${job.location}`));
   }
 
   /** Runs a job once it has a running slot (dry runs take none); a job cancelled while PENDING never starts. */
