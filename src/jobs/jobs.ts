@@ -17,12 +17,13 @@
  * Source: REST Job / JobConfigurationQuery / JobStatistics / JobStatistics2 in
  * src/server/rest/bigquery-v2-discovery.json.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Engine, StatementResult } from '../engine/engine.js';
 import { Interrupter, runInterruptible } from '../engine/duckdb/db.js';
 import type { Caller } from '../engine/row-access.js';
 import { BigQueryError, asBigQueryError } from '../errors/errors.js';
-import { compactJob, flatString, jobFromJson, jobToJson } from './persist.js';
+import { compactJob, jobFromJson, jobToJson } from './persist.js';
+import { RequestIds } from './request-ids.js';
 import { SessionManager } from './sessions.js';
 import { configKey } from './jobs-params.js';
 import { AnonymousTables, anonymousDestination, withoutAnonymousEcho } from './anonymous.js';
@@ -36,7 +37,7 @@ import { executeExtractJob, validateExtractConfig } from './extract.js';
 import type { JobListFilter, JobRecord, JobStats, ResultLimits } from './jobs-model.js';
 import { componentLogger, logIgnored, type Logger } from '../config/logger.js';
 import { DEFAULT_RETAINED_CELLS, DEFAULT_RETAINED_JOBS } from '../config/limits.js';
-import { CANCEL_WAIT_MS, DEFAULT_MAX_RUNNING_JOBS, REQUEST_ID_TTL_MS } from '../config/timeouts.js';
+import { CANCEL_WAIT_MS, DEFAULT_MAX_RUNNING_JOBS } from '../config/timeouts.js';
 import { DEFAULT_MAX_RETAINED_BYTES } from './result-bytes.js';
 import { checkJobDatasetsIn, foundIn, jobKey, jobLocation } from './job-location.js';
 import { DEFAULT_LOCATION, normalizeLocation } from '../types/locations.js';
@@ -84,22 +85,14 @@ async function within(p: Promise<unknown>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
-/** A short digest of a jobs.query request's parameters (requestId deduplication). */
-const digest = (text: string) => createHash('sha1').update(text).digest('base64');
 
 export class JobManager {
   private jobs = new Map<string, JobRecord>();
   private running = new Map<string, Running>();
   /** The result rows kept in memory (job-results.ts). */
   private readonly results: RetainedResults;
-  /**
-   * jobs.query requestIds: project + id → the job it created and a digest of its parameters (a
-   * digest, not the parameters' text: every request of the last 15 minutes is remembered). Keyed by
-   * a digest of project and id; the value is one flat text `<digest> <creationTime> <jobId>
-   * <location>` (~150 bytes a request instead of ~210 as an object): the job is named, not held, since
-   * its record is replaced by a compact one once it finished (persist.ts).
-   */
-  private requests = new Map<string, string>();
+  /** jobs.query requestIds (request-ids.ts). */
+  private readonly requests = new RequestIds();
   private readonly limits: ResultLimits;
   /** Sessions (createSession / connectionProperties session_id). */
   readonly sessions: SessionManager;
@@ -306,26 +299,20 @@ export class JobManager {
     await within(Promise.all(all.map((r) => r.done)), CANCEL_WAIT_MS);
   }
 
-  /** The job an earlier jobs.query with this requestId and the same parameters created (15 minutes). */
+  /** The job an earlier jobs.query with this requestId and the same parameters created (15 minutes; request-ids.ts). */
   jobOfRequest(projectId: string, requestId: string, fingerprint: string): JobRecord | undefined {
-    const r = this.requests.get(digest(JSON.stringify([projectId, requestId])))?.split(' ');
-    // The job is made by the request that is remembered: its creation time is the request's.
-    if (!r || r[0] !== digest(fingerprint) || Date.now() - Number(r[1]) > REQUEST_ID_TTL_MS) return undefined;
-    const [, created, jobId] = r as [string, string, string];
-    const location = r.slice(3).join(' ');
+    const r = this.requests.find(projectId, requestId, fingerprint);
+    if (!r) return undefined;
     // The same job, not another job of the same id created after it was deleted.
     // A job that named no location may have moved to the location of the first table it read.
-    const same = (j: JobRecord | undefined) => j?.projectId === projectId && j.jobId === jobId && j.creationTime === Number(created);
-    const j = this.jobs.get(jobKey(projectId, location, jobId));
+    const same = (j: JobRecord | undefined) => j?.projectId === projectId && j.jobId === r.jobId && j.creationTime === r.creationTime;
+    const j = this.jobs.get(jobKey(projectId, r.location, r.jobId));
     return same(j) ? j : [...this.jobs.values()].find(same);
   }
 
   /** Remembers the job a jobs.query with a requestId created. */
   rememberRequest(projectId: string, requestId: string, fingerprint: string, job: JobRecord): void {
-    const now = Date.now();
-    if (this.requests.size > 10_000) for (const [k, v] of this.requests) if (now - Number(v.split(' ')[1]) > REQUEST_ID_TTL_MS) this.requests.delete(k);
-    // A job id holds no space (`[A-Za-z0-9_-]`, src/server/rest/reference-ids.ts); the location comes last.
-    this.requests.set(digest(JSON.stringify([projectId, requestId])), flatString(`${digest(fingerprint)} ${job.creationTime} ${job.jobId} ${job.location}`));
+    this.requests.remember(projectId, requestId, fingerprint, job);
   }
 
   /** Runs a job once it has a running slot (dry runs take none); a job cancelled while PENDING never starts. */
