@@ -9,6 +9,7 @@
  * answer the job's result through the job manager's result pages; once the result is no longer kept
  * they answer BigQuery's 404 for the table.
  */
+import { flatString } from './persist.js';
 import { createHash } from 'node:crypto';
 import type { TableRef } from '../engine/names.js';
 import type { JobRecord } from './jobs-model.js';
@@ -61,7 +62,8 @@ export class AnonymousTables {
 
   /** Remembers a job's anonymous table (any query job; lookups check the job's state). */
   add(projectId: string, jobId: string, jobKey: string): void {
-    this.byTable.set(`${projectId}/${anonymousTable(projectId, jobId).tableId}`, jobKey);
+    // One flat string (a concatenation is kept as its parts), held as long as the job.
+    this.byTable.set(flatString(`${projectId}/${anonymousTable(projectId, jobId).tableId}`), jobKey);
   }
 
   /** Forgets a job's anonymous table, unless another job (same id, other location) holds it now. */

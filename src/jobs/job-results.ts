@@ -53,10 +53,14 @@ export class RetainedResults {
   private readonly encoding = new Map<string, Promise<void>>();
   private readonly retainedBytes = new ByteLedger();
 
-  /** `jobOf`: the job stored under a key (its rows are dropped when evicted). */
+  /**
+   * `jobOf`: the job stored under a key (its rows are dropped when evicted); `expired`: called with
+   * the key of a job whose rows were just dropped.
+   */
   constructor(
     private readonly limits: ResultLimits,
     private readonly jobOf: (key: string) => JobRecord | undefined,
+    private readonly expired: (key: string) => void = () => {},
   ) {}
 
   /**
@@ -99,6 +103,7 @@ export class RetainedResults {
         j.result = { ...j.result, rows: undefined };
         j.encodedRows = undefined;
         j.resultsExpired = true;
+        this.expired(k);
       }
     }
   }

@@ -17,12 +17,13 @@
  * Source: REST Job / JobConfigurationQuery / JobStatistics / JobStatistics2 in
  * src/server/rest/bigquery-v2-discovery.json.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Engine, StatementResult } from '../engine/engine.js';
 import { Interrupter, runInterruptible } from '../engine/duckdb/db.js';
 import type { Caller } from '../engine/row-access.js';
 import { BigQueryError, asBigQueryError } from '../errors/errors.js';
-import { jobFromJson, jobToJson } from './persist.js';
+import { compactJob, jobFromJson, jobToJson } from './persist.js';
+import { RequestIds } from './request-ids.js';
 import { SessionManager } from './sessions.js';
 import { configKey } from './jobs-params.js';
 import { AnonymousTables, anonymousDestination, withoutAnonymousEcho } from './anonymous.js';
@@ -36,7 +37,7 @@ import { executeExtractJob, validateExtractConfig } from './extract.js';
 import type { JobListFilter, JobRecord, JobStats, ResultLimits } from './jobs-model.js';
 import { componentLogger, logIgnored, type Logger } from '../config/logger.js';
 import { DEFAULT_RETAINED_CELLS, DEFAULT_RETAINED_JOBS } from '../config/limits.js';
-import { CANCEL_WAIT_MS, DEFAULT_MAX_RUNNING_JOBS, REQUEST_ID_TTL_MS } from '../config/timeouts.js';
+import { CANCEL_WAIT_MS, DEFAULT_MAX_RUNNING_JOBS } from '../config/timeouts.js';
 import { DEFAULT_MAX_RETAINED_BYTES } from './result-bytes.js';
 import { checkJobDatasetsIn, foundIn, jobKey, jobLocation } from './job-location.js';
 import { DEFAULT_LOCATION, normalizeLocation } from '../types/locations.js';
@@ -84,19 +85,14 @@ async function within(p: Promise<unknown>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
-/** A short digest of a jobs.query request's parameters (requestId deduplication). */
-const digest = (text: string) => createHash('sha1').update(text).digest('base64');
 
 export class JobManager {
   private jobs = new Map<string, JobRecord>();
   private running = new Map<string, Running>();
   /** The result rows kept in memory (job-results.ts). */
   private readonly results: RetainedResults;
-  /**
-   * jobs.query requestIds: project + id → the job it created and a digest of its parameters (a
-   * digest, not the parameters' text: every request of the last 15 minutes is remembered).
-   */
-  private requests = new Map<string, { fingerprint: string; job: JobRecord; at: number }>();
+  /** jobs.query requestIds (request-ids.ts). */
+  private readonly requests = new RequestIds();
   private readonly limits: ResultLimits;
   /** Sessions (createSession / connectionProperties session_id). */
   readonly sessions: SessionManager;
@@ -122,7 +118,7 @@ export class JobManager {
   ) {
     this.log = componentLogger(log, 'jobs');
     this.limits = { ...DEFAULT_LIMITS, ...limits };
-    this.results = new RetainedResults(this.limits, (key) => this.jobs.get(key));
+    this.results = new RetainedResults(this.limits, (key) => this.jobs.get(key), (key) => this.compact(key));
     this.sessions = new SessionManager(engine, sessionIdleMs);
     this.slots = new JobSlots(maxRunningJobs);
   }
@@ -143,6 +139,16 @@ export class JobManager {
       if (r.key !== this.key(j)) await this.engine.db.save('job', this.key(j), r.json).then(() => this.engine.db.save('job', r.key, null));
     }
     for (const j of loaded.sort((a, b) => (a.endTime ?? 0) - (b.endTime ?? 0))) this.retain(j);
+    for (const j of loaded) this.compact(this.key(j));
+  }
+
+  /**
+   * Replaces the record stored under `key` by its compact form when the job is DONE and holds no
+   * result rows (persist.ts compactJob): a finished job's history costs about half the memory.
+   */
+  private compact(key: string): void {
+    const j = this.jobs.get(key);
+    if (j) this.jobs.set(key, compactJob(j));
   }
 
   /** Persists a finished job (with `--data-dir` only); results over 100,000 rows keep metadata only. */
@@ -293,18 +299,20 @@ export class JobManager {
     await within(Promise.all(all.map((r) => r.done)), CANCEL_WAIT_MS);
   }
 
-  /** The job an earlier jobs.query with this requestId and the same parameters created (15 minutes). */
+  /** The job an earlier jobs.query with this requestId and the same parameters created (15 minutes; request-ids.ts). */
   jobOfRequest(projectId: string, requestId: string, fingerprint: string): JobRecord | undefined {
-    const r = this.requests.get(JSON.stringify([projectId, requestId]));
-    if (!r || r.fingerprint !== digest(fingerprint) || Date.now() - r.at > REQUEST_ID_TTL_MS) return undefined;
-    return this.jobs.get(this.key(r.job)) === r.job ? r.job : undefined;
+    const r = this.requests.find(projectId, requestId, fingerprint);
+    if (!r) return undefined;
+    // The same job, not another job of the same id created after it was deleted.
+    // A job that named no location may have moved to the location of the first table it read.
+    const same = (j: JobRecord | undefined) => j?.projectId === projectId && j.jobId === r.jobId && j.creationTime === r.creationTime;
+    const j = this.jobs.get(jobKey(projectId, r.location, r.jobId));
+    return same(j) ? j : [...this.jobs.values()].find(same);
   }
 
   /** Remembers the job a jobs.query with a requestId created. */
   rememberRequest(projectId: string, requestId: string, fingerprint: string, job: JobRecord): void {
-    const now = Date.now();
-    if (this.requests.size > 10_000) for (const [k, v] of this.requests) if (now - v.at > REQUEST_ID_TTL_MS) this.requests.delete(k);
-    this.requests.set(JSON.stringify([projectId, requestId]), { fingerprint: digest(fingerprint), job, at: now });
+    this.requests.remember(projectId, requestId, fingerprint, job);
   }
 
   /** Runs a job once it has a running slot (dry runs take none); a job cancelled while PENDING never starts. */
@@ -326,6 +334,7 @@ export class JobManager {
     if (this.jobs.get(this.key(job)) === job) await this.persist({ ...job, error, state: 'DONE' }).catch(logIgnored(this.log, 'storing a job', 'warn'));
     job.error = error;
     job.state = 'DONE';
+    this.compact(this.key(job));
   }
 
   private async execute(job: JobRecord, r: Running): Promise<void> {
@@ -372,6 +381,7 @@ export class JobManager {
     }
     if (error) job.error = error;
     job.state = 'DONE';
+    if (kept) this.compact(this.key(job));
     this.log.debug(
       { jobId: job.jobId, projectId: job.projectId, kind, statementType: job.result?.statementType, duration_ms: Math.round(performance.now() - t0), ...(error ? { error: { reason: error.reason, message: error.message } } : {}) },
       'job end',
@@ -386,6 +396,7 @@ export class JobManager {
       this.jobs.set(this.key(child), child);
       this.anonymous.add(child.projectId, child.jobId, this.key(child));
       this.retain(child);
+      this.compact(this.key(child));
       void this.persist(child).catch(logIgnored(this.log, 'storing a child job (lost at the next start)', 'warn'));
     }
   }
