@@ -37,6 +37,8 @@ export interface CaseResult {
   rowsPerOp?: number;
   maxP50Ms?: number;
   minRowsPerSec?: number;
+  /** One of the published benchmark's heavy public workloads (bench/cases.ts `heavy`). */
+  heavy?: boolean;
   notes: string[];
 }
 
@@ -79,7 +81,7 @@ function table(head: string[], rows: string[][]): string {
 export function resultsTable(r: RunResult): string {
   const peer = !!r.peerUrl;
   const own = r.cases.some((c) => c.ownClient);
-  const head = ['case', 'iters', 'bqemu p50', 'bqemu p95', 'duckdb p50', 'duckdb p95', 'ratio', ...(peer ? ['peer p50', 'peer p95', 'peer/bqemu'] : []), 'rows/s (bqemu)', 'client floor p50', 'bqemu − floor', ...(own ? ['own-process client: bqemu p50', 'ratio', 'its floor p50', 'bqemu − floor'] : [])];
+  const head = ['case', 'iters', 'bqemu p50', 'bqemu p95', 'duckdb p50', 'duckdb p95', 'ratio', ...(peer ? ['peer p50', 'peer p95', 'peer/bqemu'] : []), 'rows/s (bqemu)', 'client floor p50', 'bqemu − floor', ...(own ? ['own-process client: bqemu p50', 'ratio', 'its floor p50', 'bqemu − floor'] : []), 'limit', 'verdict'];
   const rows = r.cases.map((c) => {
     const e = p50Of(c.emu);
     const d = p50Of(c.duck);
@@ -97,9 +99,53 @@ export function resultsTable(r: RunResult): string {
       c.clientFloor ? ms(c.clientFloor.p50) : '',
       c.clientFloor && e !== undefined ? ms(Math.max(0, e - c.clientFloor.p50)) : '',
       ...(own ? ownCells(c, d) : []),
+      d !== undefined ? ms(limitOf(d)) : '',
+      verdictCell(c, e, d),
     ];
   });
   return table(head, rows);
+}
+
+/** The issue's limit for a case: 1.3 × raw DuckDB's p50 + 3 ms. */
+export const limitOf = (duckP50: number) => 1.3 * duckP50 + 3;
+
+/**
+ * The verdict of one way of running a case against the limit (1.3 × raw DuckDB + 3 ms), with the
+ * client's own floor kept apart: `within`; `over by X ms`; and when the client alone (its floor,
+ * the same responses served instantly) already takes the whole limit, that is said, with what the
+ * emulator adds (bqemu − floor) next to it.
+ */
+export function verdictOf(bqemu: number, floor: number | undefined, duckP50: number): string {
+  const limit = limitOf(duckP50);
+  if (bqemu <= limit) return 'within';
+  const over = `over by ${ms(bqemu - limit)} ms`;
+  if (floor === undefined) return over;
+  const added = `bqemu − floor ${ms(Math.max(0, bqemu - floor))} ms`;
+  return floor >= limit ? `${over}; the client alone takes ${ms(floor)} ms ≥ the limit (${added})` : `${over} (client floor ${ms(floor)} ms, ${added})`;
+}
+
+/**
+ * One line per query case: its limit and the verdict of the in-process run and of the client in
+ * its own process (the way the published benchmark and a user's program run the client).
+ */
+export function verdictLines(r: RunResult): string[] {
+  const out: string[] = [];
+  for (const c of r.cases) {
+    const e = p50Of(c.emu);
+    const d = p50Of(c.duck);
+    if (e === undefined || d === undefined || !c.clientFloor && !c.ownClient) continue;
+    const parts = [`in process ${ms(e)} ms: ${verdictOf(e, c.clientFloor?.p50, d)}`];
+    if (c.ownClient) parts.push(`client in its own process ${ms(c.ownClient.bqemu.p50)} ms: ${verdictOf(c.ownClient.bqemu.p50, c.ownClient.floor.p50, d)}`);
+    out.push(`- **${c.name}**${c.heavy ? ' (heavy)' : ''}: limit 1.3 × ${ms(d)} + 3 = ${ms(limitOf(d))} ms · ${parts.join(' · ')}`);
+  }
+  return out;
+}
+
+/** The table's verdict: in process / own-process client, each `within` or `over` (details in {@link verdictLines}). */
+function verdictCell(c: CaseResult, e: number | undefined, d: number | undefined): string {
+  if (e === undefined || d === undefined) return '';
+  const word = (x: number) => (x <= limitOf(d) ? 'within' : 'over');
+  return c.ownClient ? `${word(e)} / ${word(c.ownClient.bqemu.p50)}` : word(e);
 }
 
 /** The own-process client columns of a case: bqemu p50, its ratio to raw DuckDB, the floor, bqemu − floor. */
@@ -230,6 +276,10 @@ export function render(r: RunResult): string {
     '## Results (ms)',
     '',
     resultsTable(r),
+    '',
+    '## Verdicts (p50 against 1.3 × raw DuckDB + 3 ms; the table\'s verdict column: in process / client in its own process)',
+    '',
+    ...verdictLines(r),
     '',
     ...processLines(r).map((l) => `- ${l}`),
     '',

@@ -32,7 +32,7 @@ import { ownProcessClient } from './client-process.js';
 import { DATASETS, dataSelect } from './data.js';
 import { RawDuck } from './duckdb.js';
 import { ensureFreshBuild, rssRun, spawnEmulator, type Spawned } from './process.js';
-import { checkLines, noteLines, resultsTable, processLines, stats, writeResults, type CaseResult, type RunResult, type Side } from './report.js';
+import { checkLines, noteLines, resultsTable, processLines, stats, verdictLines, writeResults, type CaseResult, type RunResult, type Side } from './report.js';
 import { Target, errText } from './target.js';
 import { ReplayServer } from './replay.js';
 import { runStorageBench } from './storage-read.js';
@@ -198,7 +198,7 @@ async function runCases(args: Args, cases: Case[], setupLog: string[], dataModes
       if (c.note) notes.push(c.note);
       for (const n of [compare('bqemu', e.first, d.first), compare('peer', p?.first, d.first)]) if (n) notes.push(n);
       if (p && 'error' in p.side) notes.push('skipped on the peer (failed there)');
-      results.push({ name: c.name, iters: c.iters, warmup: c.warmup, emu: e.side, duck: d.side, peer: p?.side, clientFloor, ownClient, rowsPerOp: c.rowsPerOp, maxP50Ms: c.maxP50Ms, minRowsPerSec: c.minRowsPerSec, notes });
+      results.push({ name: c.name, iters: c.iters, warmup: c.warmup, emu: e.side, duck: d.side, peer: p?.side, clientFloor, ownClient, rowsPerOp: c.rowsPerOp, maxP50Ms: c.maxP50Ms, minRowsPerSec: c.minRowsPerSec, heavy: c.heavy, notes });
       const show = (s: Side) => ('stats' in s ? `p50 ${s.stats.p50.toFixed(1)} ms` : `FAILED: ${s.error}`);
       log(`  bqemu ${show(e.side)}${ownClient ? ` (client in its own process p50 ${ownClient.bqemu.p50.toFixed(1)} ms, its floor ${ownClient.floor.p50.toFixed(1)} ms)` : ''} | duckdb ${show(d.side)}${p ? ` | peer ${show(p.side)}` : ''}`);
     }
@@ -306,7 +306,7 @@ async function main(): Promise<void> {
   else r.coldStartError = r.rssError = 'skipped (--no-process)';
   r.totalSeconds = (performance.now() - t0) / 1000;
   r.load[1] = os.loadavg()[0];
-  process.stdout.write(`\nload average ${r.load[0].toFixed(2)} → ${r.load[1].toFixed(2)} on ${os.cpus().length} cores\n\n${resultsTable(r)}\n\n${processLines(r).join('\n')}\n\nTargets:\n${checkLines(r).join('\n')}\n\nNotes:\n${noteLines(r).join('\n') || '- none'}\n\n`);
+  process.stdout.write(`\nload average ${r.load[0].toFixed(2)} → ${r.load[1].toFixed(2)} on ${os.cpus().length} cores\n\n${resultsTable(r)}\n\nVerdicts (p50 against 1.3 × raw DuckDB + 3 ms):\n${verdictLines(r).join('\n')}\n\n${processLines(r).join('\n')}\n\nTargets:\n${checkLines(r).join('\n')}\n\nNotes:\n${noteLines(r).join('\n') || '- none'}\n\n`);
   if (args.write) {
     const file = writeResults(path.join(path.dirname(fileURLToPath(import.meta.url)), 'results'), r);
     process.stdout.write(`results written to ${path.relative(process.cwd(), file)}\n`);

@@ -22,6 +22,7 @@ export async function runTpchBench(args: { tpch: number[]; tpchIters: number; wr
     '- bqemu = the 22 queries in GoogleSQL through `@google-cloud/bigquery` (jobs.query + every page) against an in-process emulator; lowered = the DuckDB SQL bqemu lowers the query to, run directly on the emulator\'s DuckDB (rows materialised); raw = the DuckDB-dialect twin on the raw DuckDB (rows materialised)',
     '- answers: bqemu\'s rows compared with raw DuckDB\'s in order, doubles within 1e-9 relative',
     `- timing: p50 of ${args.tpchIters} rounds after 1 warm-up round; in each round bqemu, the lowered SQL and raw DuckDB run in turn (same machine load)`,
+    '- CPU = p50 of this process\'s CPU time per run of each in-process side (every thread, DuckDB\'s workers included; bqemu\'s includes the in-process client\'s own work): on a shared machine a steadier figure than wall time, and lowered ÷ raw in CPU tells a lowering cost from load',
     '- own-process client = the same GoogleSQL from `@google-cloud/bigquery` in a separate plain-node process (bench/client-process.ts), as a user\'s program runs it, taking its turn in each round (the in-process column also charges the client a module resolution through tsx\'s loader thread per request, ~0.5 ms of CPU)',
   ];
   for (const sf of args.tpch) {

@@ -34,6 +34,12 @@ export interface TpchQueryResult {
   lowered?: Stats;
   /** bqemu through a client in its own plain-node process (bench/client-process.ts). */
   ownClient?: Stats;
+  /**
+   * p50 of this process's CPU time (ms, every thread: DuckDB's workers included) per run of each
+   * in-process side — steadier than wall time on a shared machine. bqemu's includes the in-process
+   * client's own work (request building, JSON parsing, row decoding).
+   */
+  cpu?: { bqemu: number; lowered: number; duck: number };
 }
 
 /** A loaded suite: the emulator holding the tables, the raw DuckDB, and how to run queries on both. */
@@ -194,11 +200,15 @@ async function runQueries(suite: TpchSuite, o: TpchRunOptions, client: ClientPro
           ['duck', () => suite.duckRows(q.duck)],
         ];
         const ms = { bqemu: [] as number[], lowered: [] as number[], duck: [] as number[], own: [] as number[] };
+        const cpu = { bqemu: [] as number[], lowered: [] as number[], duck: [] as number[] };
         for (let i = 0; i < o.warmup + o.iters; i++) {
           for (const [k, f] of sides) {
+            const c0 = process.cpuUsage();
             const t0 = performance.now();
             await f();
+            const c = process.cpuUsage(c0);
             if (i >= o.warmup) ms[k].push(performance.now() - t0);
+            if (i >= o.warmup && k !== 'own') cpu[k].push((c.user + c.system) / 1000);
           }
           // The client in its own plain-node process takes its turn too (timed there).
           if (client) {
@@ -209,6 +219,7 @@ async function runQueries(suite: TpchSuite, o: TpchRunOptions, client: ClientPro
         r.bqemu = stats(ms.bqemu);
         r.lowered = stats(ms.lowered);
         r.duck = stats(ms.duck);
+        r.cpu = { bqemu: stats(cpu.bqemu).p50, lowered: stats(cpu.lowered).p50, duck: stats(cpu.duck).p50 };
         if (client) r.ownClient = stats(ms.own);
       }
     } catch (e) {
@@ -229,18 +240,23 @@ const f = (x: number | undefined) => (x === undefined ? '' : x >= 100 ? x.toFixe
 export function tpchTable(results: TpchQueryResult[]): string {
   const own = results.some((r) => r.ownClient);
   const within = (b: number | undefined, d: number | undefined) => (b !== undefined && d !== undefined ? (b <= 1.3 * d + 3 ? 'yes' : '**no**') : '');
-  const head = `| query | rows | answers | bqemu p50 (ms) | lowered SQL on DuckDB p50 | raw DuckDB p50 | bqemu ÷ raw | lowered ÷ raw | ≤ 1.3 × raw + 3 ms |${own ? ' bqemu, own-process client p50 | its ÷ raw | ≤ 1.3 × raw + 3 ms |' : ''}`;
-  const lines = [head, `|:--|--:|:--|--:|--:|--:|--:|--:|:--|${own ? '--:|--:|:--|' : ''}`];
+  const cpu = results.some((r) => r.cpu);
+  const head = `| query | rows | answers | bqemu p50 (ms) | lowered SQL on DuckDB p50 | raw DuckDB p50 | bqemu ÷ raw | lowered ÷ raw | ≤ 1.3 × raw + 3 ms |${own ? ' bqemu, own-process client p50 | its ÷ raw | ≤ 1.3 × raw + 3 ms |' : ''}${cpu ? ' CPU p50 ms: bqemu + client / lowered / raw | lowered ÷ raw (CPU) |' : ''}`;
+  const lines = [head, `|:--|--:|:--|--:|--:|--:|--:|--:|:--|${own ? '--:|--:|:--|' : ''}${cpu ? '--:|--:|' : ''}`];
   for (const r of results) {
     const b = r.bqemu?.p50;
     const l = r.lowered?.p50;
     const d = r.duck?.p50;
     const o = r.ownClient?.p50;
     const ownCells = own ? ` ${f(o)} | ${o && d ? (o / d).toFixed(2) + '×' : ''} | ${within(o, d)} |` : '';
-    lines.push(`| ${r.name} | ${r.rows} | ${r.mismatch ? `**${r.mismatch.replace(/\|/g, '/')}**` : 'equal'} | ${f(b)} | ${f(l)} | ${f(d)} | ${b && d ? (b / d).toFixed(2) + '×' : ''} | ${l && d ? (l / d).toFixed(2) + '×' : ''} | ${within(b, d)} |${ownCells}`);
+    const c = r.cpu;
+    const cpuCells = cpu ? (c ? ` ${f(c.bqemu)} / ${f(c.lowered)} / ${f(c.duck)} | ${c.duck > 0 ? (c.lowered / c.duck).toFixed(2) + '×' : ''} |` : ' | |') : '';
+    lines.push(`| ${r.name} | ${r.rows} | ${r.mismatch ? `**${r.mismatch.replace(/\|/g, '/')}**` : 'equal'} | ${f(b)} | ${f(l)} | ${f(d)} | ${b && d ? (b / d).toFixed(2) + '×' : ''} | ${l && d ? (l / d).toFixed(2) + '×' : ''} | ${within(b, d)} |${ownCells}${cpuCells}`);
   }
   const sum = (k: 'bqemu' | 'lowered' | 'duck' | 'ownClient') => results.reduce((s, r) => s + (r[k]?.p50 ?? 0), 0);
   const ownTotal = own ? ` ${f(sum('ownClient'))} | ${(sum('ownClient') / sum('duck')).toFixed(2)}× | |` : '';
-  if (results.some((r) => r.bqemu)) lines.push(`| total | | | ${f(sum('bqemu'))} | ${f(sum('lowered'))} | ${f(sum('duck'))} | ${(sum('bqemu') / sum('duck')).toFixed(2)}× | ${(sum('lowered') / sum('duck')).toFixed(2)}× | |${ownTotal}`);
+  const cs = (k: 'bqemu' | 'lowered' | 'duck') => results.reduce((s, r) => s + (r.cpu?.[k] ?? 0), 0);
+  const cpuTotal = cpu ? ` ${f(cs('bqemu'))} / ${f(cs('lowered'))} / ${f(cs('duck'))} | ${(cs('lowered') / cs('duck')).toFixed(2)}× |` : '';
+  if (results.some((r) => r.bqemu)) lines.push(`| total | | | ${f(sum('bqemu'))} | ${f(sum('lowered'))} | ${f(sum('duck'))} | ${(sum('bqemu') / sum('duck')).toFixed(2)}× | ${(sum('lowered') / sum('duck')).toFixed(2)}× | |${ownTotal}${cpuTotal}`);
   return lines.join('\n');
 }

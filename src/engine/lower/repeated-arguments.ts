@@ -57,7 +57,13 @@ const PROBE = '__bqemu_probe';
  */
 export function bindRepeatedArguments(call: FnCall, lower: (c: FnCall) => string, sql: string): string {
   if (CONDITIONAL.has(call.name)) return sql;
-  const long = call.args.flatMap((a, i) => (a !== undefined && a.length >= REPEATED_ARGUMENT_MIN_CHARS ? [i] : []));
+  // An argument `sql` does not hold twice (shorter than two copies of it) needs no binding, whatever
+  // the probe says: the probe's placeholders hide what a lowering reads from an argument's own SQL
+  // (a checked FLOAT64 tree, src/functions/operators.ts `f64Tree`, or a scalar subquery compared in
+  // a WHERE conjunct), so a bound argument lost those forms — TPC-H q01's `SUM(l_extendedprice *
+  // (1 - l_discount) * (1 + l_tax))` evaluated a `list_transform` per row (lowered SQL 4.4× raw
+  // DuckDB's CPU at SF 1). A length comparison: no search of `sql`.
+  const long = call.args.flatMap((a, i) => (a !== undefined && a.length >= REPEATED_ARGUMENT_MIN_CHARS && sql.length >= 2 * a.length ? [i] : []));
   if (!long.length) return sql;
   const probe = lower({ ...call, args: call.args.map((a, i) => (long.includes(i) ? `${PROBE}.a${i}` : a)) });
   const repeated = long.filter((i) => namedTwice(probe, `${PROBE}.a${i}`));
