@@ -7,7 +7,7 @@
  * `SELECT <n>` probes count toward a wedge.
  */
 import type http from 'node:http';
-import { newAgent, send } from './http-target.js';
+import { newAgent, send, type FuzzResponse } from './http-target.js';
 
 /** Latency summary in ms. */
 export interface LatencyStats {
@@ -91,6 +91,31 @@ export class LivenessProbe {
     if (this.alternateSelect1 && this.probes++ % 2 === 1) return this.probeSelect1();
     const n = ++this.n;
     const sentAt = Date.now();
+    const { res, ok } = await this.query(n);
+    if (ok) {
+      this.consecutiveFailures = 0;
+      this.latencies.push(res.ms);
+      if (res.ms > this.explainAfterMs && (this.slowest.length < 10 || res.ms > this.slowest[this.slowest.length - 1]!.ms)) await this.explain(res.text, sentAt, sentAt + res.ms, res.ms);
+      return res.ms;
+    }
+    this.failures++;
+    this.consecutiveFailures++;
+    return undefined;
+  }
+
+  /** One `SELECT 1`: its latency, or undefined (a failure; not part of the wedge streak). */
+  private async probeSelect1(): Promise<number | undefined> {
+    const { res, ok } = await this.query(1);
+    if (ok) {
+      this.select1Latencies.push(res.ms);
+      return res.ms;
+    }
+    this.select1Failures++;
+    return undefined;
+  }
+
+  /** `SELECT <n>` through jobs.query; `ok` when it answered 200 with the value n (a failure is sampled). */
+  private async query(n: number): Promise<{ res: FuzzResponse; ok: boolean }> {
     const res = await send(
       typeof this.baseUrl === 'string' ? this.baseUrl : this.baseUrl(),
       { kind: 'probe', method: 'POST', path: `/bigquery/v2/projects/${this.projectId}/queries`, body: JSON.stringify({ query: `SELECT ${n}`, useLegacySql: false }) },
@@ -103,39 +128,9 @@ export class LivenessProbe {
     } catch {
       value = undefined;
     }
-    if (res.status === 200 && value === String(n)) {
-      this.consecutiveFailures = 0;
-      this.latencies.push(res.ms);
-      if (res.ms > this.explainAfterMs && (this.slowest.length < 10 || res.ms > this.slowest[this.slowest.length - 1]!.ms)) await this.explain(res.text, sentAt, sentAt + res.ms, res.ms);
-      return res.ms;
-    }
-    this.failures++;
-    this.consecutiveFailures++;
-    if (this.samples.length < 5) this.samples.push(`SELECT ${n}: ${res.failure ?? res.status} after ${Math.round(res.ms)} ms ${res.text.slice(0, 200)}`);
-    return undefined;
-  }
-
-  /** One `SELECT 1`: its latency, or undefined (a failure; not part of the wedge streak). */
-  private async probeSelect1(): Promise<number | undefined> {
-    const res = await send(
-      typeof this.baseUrl === 'string' ? this.baseUrl : this.baseUrl(),
-      { kind: 'probe', method: 'POST', path: `/bigquery/v2/projects/${this.projectId}/queries`, body: JSON.stringify({ query: 'SELECT 1', useLegacySql: false }) },
-      this.timeoutMs,
-      this.agent,
-    );
-    let value: unknown;
-    try {
-      value = JSON.parse(res.text)?.rows?.[0]?.f?.[0]?.v;
-    } catch {
-      value = undefined;
-    }
-    if (res.status === 200 && value === '1') {
-      this.select1Latencies.push(res.ms);
-      return res.ms;
-    }
-    this.select1Failures++;
-    if (this.samples.length < 5) this.samples.push(`SELECT 1: ${res.failure ?? res.status} after ${Math.round(res.ms)} ms ${res.text.slice(0, 200)}`);
-    return undefined;
+    const ok = res.status === 200 && value === String(n);
+    if (!ok && this.samples.length < 5) this.samples.push(`SELECT ${n}: ${res.failure ?? res.status} after ${Math.round(res.ms)} ms ${res.text.slice(0, 200)}`);
+    return { res, ok };
   }
 
   private async explain(answer: string, sentAt: number, answeredAt: number, ms: number): Promise<void> {
