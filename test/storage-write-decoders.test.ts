@@ -21,7 +21,7 @@ import { Float64, Int64, Table, Utf8, tableToIPC, vectorFromArray } from 'apache
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DECODE_WORKERS, OFF_THREAD_MIN_BYTES, offThreadDecoders } from '../src/wire/write-rows-offthread.js';
 import type { TestEmulator } from './helpers/emulator.js';
-import { appendArrowIpc, descriptorOf, tableName, startWriteEmulator, stopWriteEmulator, type WriteClient, type WriterClient } from './helpers/storage-write.js';
+import { appendArrowIpc, appendRequests, descriptorOf, tableName, startWriteEmulator, stopWriteEmulator, type WriteClient, type WriterClient } from './helpers/storage-write.js';
 
 let t: TestEmulator;
 let client: WriterClient;
@@ -38,21 +38,6 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(() => stopWriteEmulator({ t, client, gapic }));
-
-/** Writes every request on one AppendRows call at once, then half-closes it; every response once the server ends the call. */
-async function appendAll(requests: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
-  const call = gapic.appendRows();
-  const responses: Record<string, unknown>[] = [];
-  const done = new Promise<void>((resolve, reject) => {
-    call.on('data', (m: Record<string, unknown>) => responses.push(m));
-    call.on('error', reject);
-    call.on('end', resolve);
-  });
-  for (const r of requests) call.write(r);
-  call.end();
-  await done;
-  return responses;
-}
 
 describe('proto requests decoded by several workers', () => {
   it('pipelined requests on a COMMITTED stream: answers in request order, offsets exactly once, a refused request in the middle appends nothing', async () => {
@@ -75,7 +60,7 @@ describe('proto requests decoded by several workers', () => {
       requests.push({ ...(i === 0 ? { writeStream: stream } : {}), offset: { value: offset }, protoRows: { ...(i === 0 ? { writerSchema: { protoDescriptor: descriptor.toJSON() } } : {}), rows: { serializedRows } } });
       if (i !== BAD) offset += ROWS;
     }
-    const responses = await appendAll(requests);
+    const responses = await appendRequests(gapic, requests);
     expect(responses).toHaveLength(8);
     const accepted = [0, 1, 2, 4, 5, 6, 7];
     responses.forEach((r, i) => {

@@ -85,11 +85,10 @@ export async function appendArrowIpc(gapic: WriteClient, writeStream: string, ip
 }
 
 /**
- * Appends one Arrow record batch to `writeStream` through raw `AppendRows` (schema and batch as the
- * request's `arrowRows`, each an encapsulated IPC message) and resolves with every response once
- * the server ends the call.
+ * Writes every request on one raw `AppendRows` call at once, then half-closes it; resolves with
+ * every response once the server ends the call.
  */
-export async function appendArrowRows(gapic: WriteClient, writeStream: string, serializedSchema: Uint8Array, serializedRecordBatch: Uint8Array): Promise<Record<string, unknown>[]> {
+export async function appendRequests(gapic: WriteClient, requests: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
   const call = gapic.appendRows();
   const responses: Record<string, unknown>[] = [];
   const done = new Promise<void>((resolve, reject) => {
@@ -97,8 +96,17 @@ export async function appendArrowRows(gapic: WriteClient, writeStream: string, s
     call.on('error', reject);
     call.on('end', resolve);
   });
-  call.write({ writeStream, arrowRows: { writerSchema: { serializedSchema }, rows: { serializedRecordBatch } } });
+  for (const r of requests) call.write(r);
   call.end();
   await done;
   return responses;
+}
+
+/**
+ * Appends one Arrow record batch to `writeStream` through raw `AppendRows` (schema and batch as the
+ * request's `arrowRows`, each an encapsulated IPC message) and resolves with every response once
+ * the server ends the call.
+ */
+export function appendArrowRows(gapic: WriteClient, writeStream: string, serializedSchema: Uint8Array, serializedRecordBatch: Uint8Array): Promise<Record<string, unknown>[]> {
+  return appendRequests(gapic, [{ writeStream, arrowRows: { writerSchema: { serializedSchema }, rows: { serializedRecordBatch } } }]);
 }
