@@ -186,6 +186,22 @@ describe('datasets.patch (setMetadata)', () => {
     expect(m.description).toBe('two');
   });
 
+  it('lists the patched friendlyName and labels, also after the list was answered once', async () => {
+    // A listed dataset's item is kept as bytes while its record is current (src/wire/list-pages.ts):
+    // a patch makes a new record, so the next datasets.list must show the new values.
+    const [ds] = await t.bq.createDataset('patch_listed', { friendlyName: 'before', labels: { v: 'one' } });
+    const item = async () => {
+      const res = await clientRequest(t.bq, { uri: `${t.emu.url}/bigquery/v2/projects/${P}/datasets`, qs: { filter: 'labels.v' } });
+      return res.datasets.find((d: { id: string }) => d.id === `${P}:patch_listed`);
+    };
+    expect(await item()).toMatchObject({ friendlyName: 'before', labels: { v: 'one' } });
+    expect(await item()).toMatchObject({ friendlyName: 'before', labels: { v: 'one' } });
+    await ds.setMetadata({ friendlyName: 'after', labels: { v: 'two' } });
+    expect(await item()).toMatchObject({ friendlyName: 'after', labels: { v: 'two' } });
+    const [m] = await ds.getMetadata();
+    expect(m.friendlyName).toBe('after');
+  });
+
   it('removes a label set to null', async () => {
     const [ds] = await t.bq.createDataset('patch_labels', { labels: { a: '1', b: '2' } });
     const [res] = await ds.setMetadata({ labels: { a: null, b: '2' } });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
 import { STREAMED_REPLY_MIN_CHARS, utf8Chunks } from '../src/server/reply-chunks.js';
-import { LIST_PAGE_MAX_CHARS } from '../src/wire/resources.js';
+import { LIST_PAGE_MAX_CHARS } from '../src/wire/list-pages.js';
 
 async function concat(r: AsyncIterable<Buffer>): Promise<Buffer> {
   const parts: Buffer[] = [];

@@ -292,14 +292,20 @@ export async function readEncodedRows(e: Engine, sql: string, fields: readonly R
  */
 const SMALL_RESULT_BYTES = 1024 * 1024;
 
+/** Row counts up to which a result is always read as domain values, in one call to DuckDB. */
+const FEW_ROWS = 2048;
+
 /**
  * The rows of `sql` (a SELECT whose columns are `fields`) for a job's result: as domain values when
  * the result is small or a column is not {@link bulkEncodable}; otherwise — the first
  * {@link SMALL_RESULT_BYTES} read showed a large result, and DuckDB's column types — the query
  * runs again with its REST text built inside DuckDB ({@link readEncodedRows}).
+ * `rowsAtMost`: the most rows the query can return, when the resolved AST says.
  * @throws BigQueryError `responseTooLarge` past the engine's response limit; the query's errors.
  */
-export async function readResultRows(e: Engine, sql: string, fields: readonly ResultField[]): Promise<{ rows: Value[][] } | { encodedRows: EncodedRows }> {
+export async function readResultRows(e: Engine, sql: string, fields: readonly ResultField[], rowsAtMost?: number): Promise<{ rows: Value[][] } | { encodedRows: EncodedRows }> {
+  // A few rows at most (src/engine/lower/row-bound.ts): read once, as domain values.
+  if (rowsAtMost !== undefined && rowsAtMost <= FEW_ROWS) return { rows: await readRows(e, sql, [...fields], e.maxResponseBytes, undefined, rowsAtMost) };
   const small = Math.min(SMALL_RESULT_BYTES, e.maxResponseBytes);
   if (!bulkKinds(fields) || small >= e.maxResponseBytes) return { rows: await readRows(e, sql, [...fields]) };
   const duckTypes: string[] = [];

@@ -64,6 +64,9 @@ export async function filteredRelation(e: Engine, t: TableMeta, b: BoundTable, c
  * BigQuery's names for result columns: anonymous ones are `f0_`, `f1_`, …; a repeated name gets
  * `_1`, `_2`, … (recorded standard_functions/tpcds_q39: `w_warehouse_sk`, `w_warehouse_sk_1`).
  */
+/** Rows in one DuckDB data chunk (its STANDARD_VECTOR_SIZE). */
+const DUCKDB_CHUNK_ROWS = 2048;
+
 export function resultFields(outputs: Node[]): ResultField[] {
   let anon = 0;
   const seen = new Map<string, number>();
@@ -88,10 +91,12 @@ export function lowerQuery(stmt: Node, ctx: LowerContext): string {
  * them. A single STRING/BYTES/JSON value over 100 MB fails in DuckDB before it is decoded, and the
  * decoded size is counted as it grows (src/engine/result-size.ts): past `maxBytes` (default the
  * engine's response limit) the query stops. `duckTypes`, when given, receives the DuckDB types of
- * the result's columns as DuckDB names them (`DECIMAL(38,9)`), from its first chunk.
+ * the result's columns as DuckDB names them (`DECIMAL(38,9)`), from its first chunk. `rowsAtMost`:
+ * the most rows the query can return when known (src/engine/lower/row-bound.ts); one chunk's worth
+ * or fewer is read in one call to DuckDB (Database.readChunks `materialize`).
  * @throws BigQueryError `responseTooLarge` (403) "Response too large to return. …" past the limit.
  */
-export async function readRows(e: Engine, sql: string, fields: ResultField[], maxBytes = e.maxResponseBytes, duckTypes?: string[]): Promise<Value[][]> {
+export async function readRows(e: Engine, sql: string, fields: ResultField[], maxBytes = e.maxResponseBytes, duckTypes?: string[], rowsAtMost?: number): Promise<Value[][]> {
   const decoders = fields.map((f) => makeColumnDecoder(f.type));
   const variable = fields.map((f) => isVariableSize(f.type));
   const fixedRowBytes = 16 + variable.filter((v) => !v).length * FIXED_CELL_BYTES;
@@ -118,7 +123,7 @@ export async function readRows(e: Engine, sql: string, fields: ResultField[], ma
   }, () => {
     out.length = 0;
     bytes = 0;
-  });
+  }, rowsAtMost !== undefined && rowsAtMost <= DUCKDB_CHUNK_ROWS);
   checkNoNullArrayElements(out, fields);
   return out;
 }

@@ -28,6 +28,7 @@ import { columnHasParams, enforceSql } from './type-params.js';
 import { nonNullColumns } from './column-stats.js';
 import { lowerQuery, makeContext, readRows, resultFields } from './statement-context.js';
 import { readResultRows } from './result-json.js';
+import { rowsAtMost } from './lower/row-bound.js';
 
 async function queryStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
   const schema = resultFields(stmt.outputColumnList ?? []);
@@ -41,8 +42,9 @@ async function queryStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOp
     return { statementType: 'SELECT', schema, relation: `SELECT ${cols.map(ident).join(', ')} FROM ${ident(opts.resultTable)} ORDER BY rowid` };
   }
   // A job's own result: a large one's REST text is built inside DuckDB (src/engine/result-json.ts).
-  if (opts.encodeResult) return { statementType: 'SELECT', schema, ...(await readResultRows(e, sql, schema)) };
-  const rows = await readRows(e, sql, schema);
+  const bound = rowsAtMost(stmt.query);
+  if (opts.encodeResult) return { statementType: 'SELECT', schema, ...(await readResultRows(e, sql, schema, bound)) };
+  const rows = await readRows(e, sql, schema, e.maxResponseBytes, undefined, bound);
   return { statementType: 'SELECT', schema, rows };
 }
 

@@ -45,6 +45,12 @@ export function defaultDatasetAccess(creatorEmail = EMULATOR_USER_EMAIL): Record
 }
 
 /**
+ * Each dataset record's etag: a DatasetMeta is replaced, never changed in place (src/catalog/store.ts
+ * putDataset), and hashing a multi-megabyte `friendlyName` on every datasets.get was measurable.
+ */
+const datasetEtags = new WeakMap<DatasetMeta, string>();
+
+/**
  * A Dataset resource. `access` (when the dataset has none stored) and `maxTimeTravelHours`
  * ("The default value is 168 hours if this is not set", discovery) are always answered, as in the
  * recorded datasets.get (corpus http/jobs/datasets_get_basic).
@@ -63,7 +69,9 @@ export function datasetResource(base: string, d: DatasetMeta): Dataset {
     type: 'DEFAULT',
     maxTimeTravelHours: String(d.fields.maxTimeTravelHours ?? '168'),
   };
-  return { etag: etagOf([d.fields, d.lastModifiedTime]), ...body };
+  let etag = datasetEtags.get(d);
+  if (etag === undefined) datasetEtags.set(d, (etag = etagOf([d.fields, d.lastModifiedTime])));
+  return { etag, ...body };
 }
 
 /** A DatasetList item (recorded datasets_list_basic: kind, id, datasetReference, location, type). */
@@ -250,101 +258,6 @@ export function serializeReply(payload: unknown): string | Readable {
     text = text.slice(0, at) + raw.json + text.slice(at + mark.length);
   }
   return text;
-}
-
-/** Longest stretch in ms that {@link jsonArrayYielding} serialises before letting other work run. */
-const LIST_SLICE_MS = 4;
-
-/**
- * Largest list page (`jobs.list`, `datasets.list`, `tables.list`, `routines.list`), in characters
- * of JSON: a page stops there even when `maxResults` allows more items (at least one item is
- * always listed) and `nextPageToken` continues after the last item listed — the way BigQuery caps
- * a page of rows at 10 MB (https://cloud.google.com/bigquery/docs/paging-results). Without it a
- * default `jobs.list` page (1,000 jobs, each up to a 1 MB query text) could be a gigabyte.
- */
-export const LIST_PAGE_MAX_CHARS = 10 * 1024 * 1024;
-
-/** A list page's items as JSON array text, and how many of the offered items it holds. */
-export class ListPageJson extends RawJson {
-  constructor(json: string, readonly count: number) {
-    super(json);
-  }
-}
-
-/**
- * The JSON array text of `items.map(toItem)` for a list page, built item by item and yielding to
- * the event loop whenever a stretch took more than a few milliseconds, so a page of
- * multi-megabyte resources does not block every other client for the whole serialisation. Stops
- * after the item that reaches `maxChars` (LIST_PAGE_MAX_CHARS): `count` says how many were listed.
- */
-export async function jsonArrayYielding<T>(items: readonly T[], toItem: (x: T) => unknown, maxChars = LIST_PAGE_MAX_CHARS, cache?: ListItemCache<T>): Promise<ListPageJson> {
-  const parts: string[] = [];
-  let chars = 0;
-  let since = performance.now();
-  for (let i = 0; i < items.length && chars < maxChars; i++) {
-    let text = cache?.get(items[i]);
-    if (text === undefined) {
-      text = JSON.stringify(toItem(items[i]));
-      cache?.set(items[i], text);
-    }
-    parts.push(text);
-    chars += text.length + 1;
-    if (performance.now() - since > LIST_SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      since = performance.now();
-    }
-  }
-  return new ListPageJson(`[${parts.join(',')}]`, parts.length);
-}
-
-/** Where {@link jsonArrayYielding} finds and keeps the JSON text of items that no longer change. */
-export interface ListItemCache<T> {
-  /** The item's kept text, or undefined. */
-  get(item: T): string | undefined;
-  /** Offers the item's text (the cache keeps it only for an item that no longer changes). */
-  set(item: T, text: string): void;
-}
-
-/**
- * A {@link ListItemCache} of at most `maxChars` characters of JSON, oldest dropped first; `key`
- * names the variant of an item's text (e.g. the list's projection), `immutable` says whether an
- * item may be kept. A `jobs.list` page of DONE jobs is serialised once, not on every call: in the
- * fuzz run, multi-megabyte job configurations re-serialised by every `jobs.list` took 2.0 s of
- * the event loop in 3 minutes.
- */
-export class ListItemJsonCache<T extends object> {
-  private readonly texts = new Map<T, { key: string; text: string }>();
-  private chars = 0;
-
-  constructor(
-    private readonly immutable: (item: T) => boolean,
-    readonly maxChars = 32 * 1024 * 1024,
-  ) {}
-
-  /** The view of the cache for one list call whose texts are variant `key`. */
-  forKey(key: string): ListItemCache<T> {
-    return {
-      get: (item) => {
-        const e = this.texts.get(item);
-        return e && e.key === key ? e.text : undefined;
-      },
-      set: (item, text) => {
-        if (!this.immutable(item) || text.length > this.maxChars / 4) return;
-        const old = this.texts.get(item);
-        if (old) {
-          this.chars -= old.text.length;
-          this.texts.delete(item);
-        }
-        this.texts.set(item, { key, text });
-        this.chars += text.length;
-        for (const [k, e] of this.texts) {
-          if (this.chars <= this.maxChars) break;
-          this.texts.delete(k);
-          this.chars -= e.text.length;
-        }
-      },
-    };
-  }
 }
 
 /** Opaque page token for a row offset. */

@@ -118,7 +118,7 @@ export class LivenessProbe {
   private async query(n: number): Promise<{ res: FuzzResponse; ok: boolean }> {
     const res = await send(
       typeof this.baseUrl === 'string' ? this.baseUrl : this.baseUrl(),
-      { kind: 'probe', method: 'POST', path: `/bigquery/v2/projects/${this.projectId}/queries`, body: JSON.stringify({ query: `SELECT ${n}`, useLegacySql: false }) },
+      { kind: 'probe', method: 'POST', path: `/bigquery/v2/projects/${this.projectId}/queries`, body: JSON.stringify({ query: `SELECT ${n}`, useLegacySql: false }), headers: { 'x-bqemu-probe': `${n === 1 ? 's1' : 'n'}-${this.probes}` } },
       this.timeoutMs,
       this.agent,
     );

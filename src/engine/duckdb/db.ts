@@ -11,6 +11,7 @@ import {
   type DuckDBConnection,
   type DuckDBDataChunk,
   type DuckDBPreparedStatement,
+  type DuckDBMaterializedResult,
   type DuckDBResult,
   type DuckDBResultReader,
 } from '@duckdb/node-api';
@@ -249,8 +250,27 @@ export class Database implements MetaPersistence {
    * Runs a query and hands its rows to `visit` one DuckDB chunk (≤ 2,048 rows) at a time, as they
    * are produced: nothing is materialised beyond the chunk being visited, and `visit` may throw to
    * stop the query early (the result-size guard, src/engine/statements.ts readRows).
+   * `materialize`: the caller knows the result has at most one chunk's rows (≤ 2,048,
+   * src/engine/lower/row-bound.ts), so it is read whole from one call to DuckDB.
    */
-  async readChunks(sql: string, visit: (chunk: DuckDBDataChunk) => void, restart?: () => void): Promise<void> {
+  async readChunks(sql: string, visit: (chunk: DuckDBDataChunk) => void, restart?: () => void, materialize = false): Promise<void> {
+    if (materialize) {
+      // A result known to be one chunk at most: run to completion in one call to DuckDB (a kept
+      // statement's execute, or node-api's `query` for a one-off text) and read its chunks
+      // without more calls. Streaming costs three or more round trips through libuv's pool and
+      // the event loop (execute, fetch, the empty last fetch; PREPARE/EXECUTE/DEALLOCATE for a
+      // one-off text), each waiting for a turn of a busy event loop.
+      const visitAll = (r: DuckDBMaterializedResult) => {
+        restart?.();
+        for (let i = 0, n = r.chunkCount; i < n; i++) visit(r.getChunk(i));
+      };
+      await this.runPrepared(
+        sql,
+        (p) => runWithJsUdfs(async () => visitAll(await p.run())),
+        (c) => runWithJsUdfs(async () => visitAll(await c.run(sql))),
+      );
+      return;
+    }
     // A statement re-run for a JavaScript UDF batch (runWithJsUdfs) streams from its first row
     // again: `restart` lets the caller drop what it kept of the abandoned run.
     const drain = async (open: () => Promise<DuckDBResult>) =>

@@ -5,9 +5,11 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BigQueryError } from '../../errors/errors.js';
+import type { DatasetMeta } from '../../catalog/store.js';
 import { dropDataset } from '../../engine/ddl.js';
 import { undeleteDataset } from '../../engine/dataset-undelete.js';
-import { datasetListItem, datasetResource, jsonArrayYielding, type ListPageJson, offsetOfToken, pageToken } from '../../wire/resources.js';
+import { datasetListItem, datasetResource, offsetOfToken, pageToken } from '../../wire/resources.js';
+import { jsonArrayYielding, ListItemJsonCache, type ListPageJson } from '../../wire/list-pages.js';
 import { intParam, objectBody, requireDataset, type PathParams, type RestContext } from './context.js';
 import type { Dataset, RequestBodies, RequestJson } from '../../types/generated/bigquery-v2.js';
 import { DEFAULT_LOCATION, isLocationName, normalizeLocation } from '../../types/locations.js';
@@ -57,6 +59,9 @@ function matchesFilter(labels: Record<string, string> | undefined, filter: strin
 
 export function datasetsRoutes(app: FastifyInstance, ctx: RestContext): void {
   const cat = ctx.engine.catalog;
+  // A DatasetMeta is replaced, never changed in place (src/catalog/store.ts putDataset), so its
+  // list item's bytes can be kept for as long as the record is the current one.
+  const listedDatasets = new ListItemJsonCache<DatasetMeta>(() => true).forKey('');
   type Req = FastifyRequest<{ Params: PathParams; Querystring: Record<string, string>; Body: unknown }>;
 
   app.post('/projects/:projectId/datasets', async (req: Req) => {
@@ -86,7 +91,7 @@ export function datasetsRoutes(app: FastifyInstance, ctx: RestContext): void {
     const start = offsetOfToken(q.pageToken) ?? 0;
     const max = intParam(q.maxResults, 'maxResults') ?? 1000;
     const page = all.slice(start, start + max);
-    const out: Record<string, unknown> = { kind: 'bigquery#datasetList', etag: '', datasets: await jsonArrayYielding(page, datasetListItem) };
+    const out: Record<string, unknown> = { kind: 'bigquery#datasetList', etag: '', datasets: await jsonArrayYielding(page, datasetListItem, undefined, listedDatasets) };
     const listed = (out.datasets as ListPageJson).count;
     if (start + listed < all.length) out.nextPageToken = pageToken(start + listed);
     return out;

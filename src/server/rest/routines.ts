@@ -8,7 +8,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RoutineArgument, RoutineMeta } from '../../catalog/store.js';
 import { BigQueryError } from '../../errors/errors.js';
 import type { BqType } from '../../types/types.js';
-import { etagOf, jsonArrayYielding, type ListPageJson, offsetOfToken, pageToken } from '../../wire/resources.js';
+import { etagOf, offsetOfToken, pageToken } from '../../wire/resources.js';
+import { jsonArrayYielding, type ListPageJson } from '../../wire/list-pages.js';
 import { intParam, objectBody, requireDataset, type RestContext } from './context.js';
 import type { Argument, RequestBodies, RequestJson, Routine, StandardSqlDataType, StandardSqlField } from '../../types/generated/bigquery-v2.js';
 
