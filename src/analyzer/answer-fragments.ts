@@ -13,6 +13,7 @@
  * children first; the last one is the root.
  */
 import { jsonReplacer, parseAnswerJson } from './answer-json.js';
+import { EVENT_LOOP_SLICE_MS } from '../config/limits.js';
 
 /** Where a cut-out subtree goes: a path from the fragment's root, and its fragment(s). */
 export type FragmentHole = [path: (string | number)[], fragment: number | number[]];
@@ -115,8 +116,6 @@ export function toFragments(value: unknown, maxChars = FRAGMENT_MAX_CHARS): Answ
   }
 }
 
-/** Longest stretch in ms of parsing before {@link fromFragments} lets other work run. */
-const PARSE_SLICE_MS = 4;
 
 /**
  * Rebuilds the value of {@link toFragments}, parsing fragment by fragment and yielding to the
@@ -139,7 +138,7 @@ export async function fromFragments(a: AnswerFragments): Promise<unknown> {
       at[path[path.length - 1]] = sub;
     }
     values[i] = v;
-    if (performance.now() - since > PARSE_SLICE_MS) {
+    if (performance.now() - since > EVENT_LOOP_SLICE_MS) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       since = performance.now();
     }

@@ -12,6 +12,7 @@
  * The shape is typed in ./generated/resolved-ast.ts, generated from resolved_ast.proto by
  * scripts/gen-resolved-ast.mjs (`npm run gen:types`).
  */
+import { EVENT_LOOP_SLICE_MS } from '../config/limits.js';
 
 export type * from './generated/resolved-ast.js';
 export { RESOLVED_KINDS } from './generated/resolved-ast.js';
@@ -136,11 +137,9 @@ export function markLarge(stmt: object): void {
   largeStatements.add(stmt);
 }
 
-/** Longest stretch in ms of indexing a large statement before other clients' work runs. */
-const INDEX_SLICE_MS = 4;
 
 /**
- * Builds {@link nodesOfKind}'s index of a tree in slices of INDEX_SLICE_MS, yielding between them.
+ * Builds {@link nodesOfKind}'s index of a tree in slices of EVENT_LOOP_SLICE_MS, yielding between them.
  * Measured: one synchronous walk of the resolved AST of a 1 MB IN list (85,000 items) held the
  * event loop 172 ms.
  */
@@ -149,7 +148,7 @@ export async function indexKindsInSlices(root: object): Promise<void> {
   let since = performance.now();
   let steps = 0;
   for (const _ of kindIndexSteps(root, built)) {
-    if ((++steps & 1023) === 0 && performance.now() - since > INDEX_SLICE_MS) {
+    if ((++steps & 1023) === 0 && performance.now() - since > EVENT_LOOP_SLICE_MS) {
       await new Promise((r) => setImmediate(r));
       since = performance.now();
     }

@@ -208,3 +208,13 @@ export const DEFAULT_DUCKDB_MEMORY_FRACTION = 0.5;
  * included) for a week; past this count the oldest deletions are purged first.
  */
 export const MAX_KEPT_DELETED_DATASETS = 100;
+
+/**
+ * Longest stretch (ms) of one step of a large piece of work done on the event loop in slices —
+ * parsing a large analyzer answer, indexing a large resolved AST, serialising a list page,
+ * encoding a kept result — before it lets other work run. Every slicer that is busy adds one slice
+ * to each turn of the event loop, and a small request (a `SELECT 1`) needs several turns (its body,
+ * its DuckDB call, its answer), so under hostile load the slice length multiplies into its
+ * latency: 1 ms keeps a turn short while the yield itself (a setImmediate) costs microseconds.
+ */
+export const EVENT_LOOP_SLICE_MS = 1;

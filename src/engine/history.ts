@@ -30,7 +30,7 @@
  */
 import { logIgnored } from '../config/logger.js';
 import type { Node } from '../analyzer/ast.js';
-import { walk } from '../analyzer/ast.js';
+import { nodesOfKind } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Engine } from './engine-types.js';
@@ -363,9 +363,10 @@ export async function bindSystemTime(e: Engine, stmt: Node, tables: Map<string, 
   // Analyses are cached, so one statement tree is walked once.
   let scans = timeTravelScans.get(stmt);
   if (!scans) {
-    const found: Node[] = [];
-    walk(stmt, (n) => void (n.forSystemTimeExpr && n.table && found.push(n)));
-    timeTravelScans.set(stmt, (scans = found));
+    // From the statement's kind index (one pass shared with the other checks, built in slices for
+    // a large statement by yieldIfLarge) instead of a walk of its own.
+    scans = nodesOfKind(stmt, 'TableScan').filter((n) => n.forSystemTimeExpr && n.table);
+    timeTravelScans.set(stmt, scans);
   }
   if (!scans.length) return;
   ctx.systemTime ??= new Map();

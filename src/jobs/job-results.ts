@@ -13,6 +13,7 @@ import { encodeRowBlocks, encodeRowBlocksSync, type EncodedRows, type EncodedRow
 import { anonymousTable } from './anonymous.js';
 import type { JobRecord, ResultLimits } from './jobs-model.js';
 import { ByteLedger, keptBytes, pageEnd } from './result-bytes.js';
+import { EVENT_LOOP_SLICE_MS } from '../config/limits.js';
 
 /**
  * A page of a job's result: the rows as domain values, or (results kept encoded) as REST JSON text
@@ -42,8 +43,6 @@ function sampledBytes(rows: readonly Value[][]): number {
   return Math.round((keptBytes(sample) * rows.length) / sample.length);
 }
 
-/** Longest stretch (ms) of encoding a large kept result before other work runs. */
-const ENCODE_SLICE_MS = 8;
 
 /** The jobs whose result rows are kept, least recently finished or read first, with their cell counts. */
 export class RetainedResults {
@@ -79,7 +78,7 @@ export class RetainedResults {
         // read meanwhile come from the decoded rows.
         this.encoding.set(
           key,
-          encodeRowBlocks(fields, rows, { useInt64Timestamp: false }, ENCODE_SLICE_MS).then((encoded) => {
+          encodeRowBlocks(fields, rows, { useInt64Timestamp: false }, EVENT_LOOP_SLICE_MS).then((encoded) => {
             this.encoding.delete(key);
             if (job.result?.rows !== rows || job.resultsExpired || !this.retained.has(key)) return;
             this.keepEncoded(job, encoded);

@@ -12,9 +12,8 @@
  * (RawJson.fromParts, src/wire/resources.ts serializeReply).
  */
 import { RawJson } from './resources.js';
+import { EVENT_LOOP_SLICE_MS } from '../config/limits.js';
 
-/** Longest stretch in ms that {@link jsonArrayYielding} serialises before letting other work run. */
-const LIST_SLICE_MS = 4;
 
 /**
  * Largest list page, in bytes of JSON: a page stops there even when `maxResults` allows more items
@@ -70,7 +69,7 @@ export async function jsonArrayYielding<T>(items: readonly T[], toItem: (x: T) =
     count++;
     // A string's length undercounts its UTF-8 bytes by at most 3×; close enough for a page bound.
     bytes += (typeof piece === 'string' ? piece.length : piece.byteLength) + 1;
-    if (performance.now() - since > LIST_SLICE_MS) {
+    if (performance.now() - since > EVENT_LOOP_SLICE_MS) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       since = performance.now();
     }
