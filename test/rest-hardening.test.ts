@@ -98,6 +98,14 @@ describe('request bodies are validated against the discovery document', () => {
     expect(r.json.error.message).toBe(`Invalid value at 'job.job_reference.job_id' (TYPE_STRING), false`);
   });
 
+  it('cuts a long wrong-typed value after 200 characters of its JSON, with …', async () => {
+    // The front end prints the value's JSON shortened (the same form as the `false` case above).
+    const useLegacySql = `é\u0000${'x'.repeat(1_000_000)}`;
+    const r = await post('/jobs', { configuration: { query: { query: 'SELECT 1', useLegacySql } } });
+    expectGoogleError(r, 400, 'invalid');
+    expect(r.json.error.message).toBe(`Invalid value at 'job.configuration.query.use_legacy_sql' (TYPE_BOOL), ${JSON.stringify(useLegacySql).slice(0, 200)}…`);
+  });
+
   it('answers a list where one value belongs with "Proto field is not repeating, cannot start list."', async () => {
     const r = await post(`/datasets/${D}/tables`, { tableReference: { tableId: 'tp' }, timePartitioning: { type: ['DAY'] } });
     expectGoogleError(r, 400, 'invalid');

@@ -100,10 +100,48 @@ function resolve(s: JsonSchema | undefined): JsonSchema | undefined {
   return out;
 }
 
-/** The value as the front end prints it in `Invalid value at …, <value>` (JSON, shortened). */
+/** Characters of the value kept in `Invalid value at …, <value>`. */
+const PRINTED_CHARS = 200;
+
+/**
+ * The value as the front end prints it in `Invalid value at …, <value>`: its JSON, cut after
+ * PRINTED_CHARS characters with `…`. Only as much of the value is serialised as the cut keeps
+ * (a wrong-typed value can be a multi-megabyte string or array of a hostile request).
+ */
 function printed(v: unknown): string {
-  const s = JSON.stringify(v) ?? String(v);
-  return s.length > 200 ? `${s.slice(0, 200)}…` : s;
+  const out: string[] = [];
+  let length = 0;
+  const emit = (s: string) => {
+    out.push(s);
+    length += s.length;
+  };
+  const write = (x: unknown): void => {
+    if (length > PRINTED_CHARS) return;
+    // A string's first N characters are at least N characters of JSON, whatever the escapes.
+    if (typeof x === 'string') emit(JSON.stringify(x.length > PRINTED_CHARS + 1 ? x.slice(0, PRINTED_CHARS + 1) : x));
+    else if (Array.isArray(x)) {
+      emit('[');
+      for (let i = 0; i < x.length && length <= PRINTED_CHARS; i++) {
+        if (i) emit(',');
+        write(x[i] === undefined || typeof x[i] === 'function' ? null : x[i]);
+      }
+      emit(']');
+    } else if (x && typeof x === 'object') {
+      emit('{');
+      let first = true;
+      for (const [k, e] of Object.entries(x)) {
+        if (length > PRINTED_CHARS) break;
+        if (e === undefined || typeof e === 'function') continue;
+        emit(`${first ? '' : ','}${JSON.stringify(k.length > PRINTED_CHARS + 1 ? k.slice(0, PRINTED_CHARS + 1) : k)}:`);
+        first = false;
+        write(e);
+      }
+      emit('}');
+    } else emit(JSON.stringify(x) ?? String(x));
+  };
+  write(v);
+  const s = out.join('');
+  return length > PRINTED_CHARS ? `${s.slice(0, PRINTED_CHARS)}…` : s;
 }
 
 /** Field path (`job.job_reference.job_id`, `table.schema.fields[0].name`, `dataset.labels["k"]`). */
