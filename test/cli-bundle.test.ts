@@ -3,7 +3,9 @@
  * one CommonJS file of ASCII, its V8 code cache from the build's training run (accepted by this
  * Node, so a start deserialises code instead of compiling it), and a spawned `bqemu serve` running
  * them that answers a query through @google-cloud/bigquery and stops cleanly on a SIGINT sent the
- * moment its ready line is read (the handlers are in place before the line is written).
+ * moment its ready line is read (the handlers are in place before the line is written). `serve`
+ * loads the Cloud Storage client only when a service is named (src/cli/main.ts): with
+ * `--storage-emulator-host` a load job reads its object from that service.
  */
 import { spawn } from 'node:child_process';
 import { Buffer, isAscii } from 'node:buffer';
@@ -12,8 +14,10 @@ import Module from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 import { BigQuery } from '@google-cloud/bigquery';
+import { Storage } from '@google-cloud/storage';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureFreshBuild } from './helpers/fresh-build.js';
+import { startCloudStorageEmulator } from './helpers/cloud-storage-emulator.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const bundle = path.join(root, 'dist', 'cli', 'bundle', 'main.cjs');
@@ -85,5 +89,44 @@ describe('the command-line bundle', () => {
     const ended = await secondExit;
     clearTimeout(timer);
     expect(ended).toEqual({ code: 0, signal: null });
+  }, 120_000);
+
+  it('bqemu serve --storage-emulator-host loads a gs:// object from that service', async () => {
+    const gcs = await startCloudStorageEmulator();
+    const bucket = `bqemu-cli-${process.pid}`;
+    const storage = new Storage({ projectId: 'bundle-project', apiEndpoint: gcs.url });
+    await storage.createBucket(bucket);
+    await storage.bucket(bucket).file('people.csv').save('id,name\n1,ann\n2,bob\n');
+    const child = spawn(process.execPath, [path.join(root, 'bin', 'bqemu.js'), 'serve', '--port', '0', '--grpc-port', '0', '--project', 'bundle-project', '--log-level', 'warn', '--storage-emulator-host', gcs.url], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (d: Buffer) => {
+          out += d;
+          const m = /serving BigQuery REST v2 on (http:\/\/\S+)/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        void exited.then(() => reject(new Error(`bqemu serve exited before serving: ${out}`)));
+      });
+      const bq = new BigQuery({ projectId: 'bundle-project', apiEndpoint: url });
+      await bq.createDataset('gcs');
+      const [job] = await bq.createJob({
+        configuration: { load: { sourceUris: [`gs://${bucket}/people.csv`], sourceFormat: 'CSV', skipLeadingRows: 1, schema: { fields: [{ name: 'id', type: 'INTEGER' }, { name: 'name', type: 'STRING' }] }, destinationTable: { projectId: 'bundle-project', datasetId: 'gcs', tableId: 'people' } } },
+      });
+      await job.promise();
+      const [rows] = await bq.query({ query: 'SELECT id, name FROM gcs.people ORDER BY id' });
+      expect(rows).toEqual([
+        { id: 1, name: 'ann' },
+        { id: 2, name: 'bob' },
+      ]);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+      await gcs.stop();
+    }
   }, 120_000);
 });

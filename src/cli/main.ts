@@ -37,6 +37,12 @@ serve.action(async (o: Record<string, unknown>) => {
   const { prespawnAnalyzer, startAnalyzerLauncher } = await import('../analyzer/process.js');
   prespawnAnalyzer(log.child({ component: 'analyzer' })); // boots while the rest loads
   const { startEmulator } = await import('../server/server.js');
+  if (config.storageEmulatorHost) {
+    // Lazy too: the Cloud Storage client (@google-cloud/storage, google-auth-library: 60–80 ms of
+    // the cold start) loads only when a service is named (src/engine/storage-uris.ts).
+    const [{ provideCloudStorage }, { openCloudStorage }] = await Promise.all([import('../engine/storage-uris.js'), import('../engine/cloud-storage-client.js')]);
+    provideCloudStorage(openCloudStorage);
+  }
   const emu = await startEmulator({ ...config, logger: log }).catch((e: unknown) => {
     // A seed file (--data-from-yaml) that cannot be loaded: the message names it.
     if (!(e instanceof ConfigError)) throw e;

@@ -8,6 +8,12 @@
 import { startEmulator as startServer, type EmulatorOptions } from '../server/server.js';
 import type { EmulatorConfig, LogLevel } from '../config/config.js';
 import { createServiceAccountKey, type ServiceAccountKey } from '../server/service-account.js';
+import { provideCloudStorage } from '../engine/storage-uris.js';
+import { openCloudStorage } from '../engine/cloud-storage-client.js';
+
+// An embedded emulator may name a Cloud Storage service (`storageEmulatorHost`): the client is
+// handed in here, where start-up time is the test runner's, not a cold start's.
+provideCloudStorage(openCloudStorage);
 
 export type { EmulatorConfig, LogLevel, ServiceAccountKey };
 

@@ -25,11 +25,6 @@ import { BigQueryError } from '../errors/errors.js';
 import { gcsPattern, isInside } from './cloud-storage.js';
 import type { ObjectStore, StoredObject } from './object-store.js';
 
-/** The endpoint URL the client makes of a `STORAGE_EMULATOR_HOST` value (scheme added when absent, trailing `/` dropped). */
-export function storageEndpoint(host: string): string {
-  const url = /^(\w*):\/\//.test(host) ? host : `https://${host}`;
-  return url.replace(/\/+$/, '');
-}
 
 /** HTTP status of a client error (ApiError.code), if any. */
 function statusOf(e: unknown): number | undefined {
@@ -41,6 +36,14 @@ function statusOf(e: unknown): number | undefined {
 function failure(uri: string, e: unknown): BigQueryError {
   if (statusOf(e) === 403 || statusOf(e) === 401) return BigQueryError.accessDeniedFile(uri);
   return BigQueryError.cloudStorageFailed(uri, e instanceof Error ? e.message : String(e));
+}
+
+/**
+ * The object store of a Cloud Storage service at `endpoint` (storage-uris.ts `storageEndpoint`),
+ * local copies under `mirror`: what the entry points hand to storage-uris.ts `provideCloudStorage`.
+ */
+export function openCloudStorage(endpoint: string, mirror: string): CloudStorageStore {
+  return new CloudStorageStore(endpoint, mirror);
 }
 
 /** Cloud Storage (an emulator) through `@google-cloud/storage`; local copies under `mirror`. */

@@ -3,7 +3,10 @@
  * starts (`useObjectStore`, from `STORAGE_EMULATOR_HOST` / `--storage-emulator-host`,
  * src/config/config.ts): a Cloud Storage service through `@google-cloud/storage`
  * (cloud-storage-client.ts) when one is named, else the local stand-in folder (cloud-storage.ts).
- * Process-wide, as the stand-in folder is.
+ * Process-wide, as the stand-in folder is. The Cloud Storage client is not imported here: the
+ * entry points hand it in (`provideCloudStorage`), `bqemu serve` only when a service is named, so a
+ * start without one does not load `@google-cloud/storage` and `google-auth-library` (60–80 ms of
+ * the cold start's main thread, bench/results/2026-11-27-cold-start.md).
  *
  * - Writers (extract jobs, EXPORT DATA) write the local file of `openDestination` and then
  *   `commit` it (an upload to Cloud Storage; nothing more for the folder).
@@ -16,26 +19,60 @@ import os from 'node:os';
 import path from 'node:path';
 import { BigQueryError } from '../errors/errors.js';
 import { destinationFile, gcsPattern, gcsRoot, isInside, LocalFolderStore, parseGcsUri } from './cloud-storage.js';
-import { CloudStorageStore, storageEndpoint } from './cloud-storage-client.js';
 import type { ObjectStore } from './object-store.js';
+import { ConfigError } from '../config/config.js';
+
+/** An object store of Cloud Storage: its endpoint, and a way to drop its local copies. */
+export interface CloudObjectStore extends ObjectStore {
+  readonly endpoint: string;
+  /** Removes the local copies of objects (the mirror folder). */
+  dropMirror(): void;
+  /** The gs:// URI of a local copy `file`, if it is one. */
+  uriOf(file: string): string | undefined;
+}
+
+/**
+ * Makes the Cloud Storage object store at `endpoint` (a URL, `storageEndpoint`), local copies
+ * under `mirror` (cloud-storage-client.ts `openCloudStorage`).
+ */
+export type CloudStorageOpener = (endpoint: string, mirror: string) => CloudObjectStore;
+
+/** The endpoint URL the client makes of a `STORAGE_EMULATOR_HOST` value (scheme added when absent, trailing `/` dropped). */
+export function storageEndpoint(host: string): string {
+  const url = /^(\w*):\/\//.test(host) ? host : `https://${host}`;
+  return url.replace(/\/+$/, '');
+}
 
 let store: ObjectStore = new LocalFolderStore();
+let cloud: CloudObjectStore | undefined;
+let openCloud: CloudStorageOpener | undefined;
+
+/**
+ * Hands in the Cloud Storage client (cloud-storage-client.ts `openCloudStorage`) before an engine
+ * with a `storageEmulatorHost` starts. Process-wide; called by the entry points (src/cli/main.ts
+ * when a service is named, src/cli/start-emulator.ts always).
+ */
+export function provideCloudStorage(open: CloudStorageOpener): void {
+  openCloud = open;
+}
 
 /**
  * Chooses the object store of `gs://` URIs: Cloud Storage at `storageEmulatorHost` (a
  * `STORAGE_EMULATOR_HOST` value: `http://127.0.0.1:4443`, or `host:port` read as https as the
  * client reads it) with downloads mirrored in a private folder `$TMPDIR/bqemu-gcs-mirror-*`
  * (removed by `releaseObjectStore`), else the local folder.
+ * @throws ConfigError when a service is named and no entry point provided the client (provideCloudStorage).
  */
 export function useObjectStore(storageEmulatorHost?: string): void {
   if (!storageEmulatorHost) {
     store = new LocalFolderStore();
     return;
   }
+  if (!openCloud) throw new ConfigError('--storage-emulator-host needs the Cloud Storage client, which this entry point did not provide (provideCloudStorage)');
   const endpoint = storageEndpoint(storageEmulatorHost);
-  if (store instanceof CloudStorageStore && store.endpoint === endpoint) return;
+  if (cloud && store === cloud && cloud.endpoint === endpoint) return;
   releaseObjectStore();
-  store = new CloudStorageStore(endpoint, fs.mkdtempSync(path.join(os.tmpdir(), 'bqemu-gcs-mirror-')));
+  store = cloud = openCloud(endpoint, fs.mkdtempSync(path.join(os.tmpdir(), 'bqemu-gcs-mirror-')));
 }
 
 /**
@@ -43,7 +80,7 @@ export function useObjectStore(storageEmulatorHost?: string): void {
  * later read downloads again. Nothing to do for the local folder.
  */
 export function releaseObjectStore(): void {
-  if (store instanceof CloudStorageStore) store.dropMirror();
+  if (cloud && store === cloud) cloud.dropMirror();
 }
 
 /** The object store of `gs://` URIs now in use. */
@@ -125,8 +162,8 @@ export async function objectFiles(uri: string, parsed: { bucket: string; object:
 
 /** How an error names a source file: its gs:// URI when it is the stand-in folder's or a Cloud Storage download, else its path. */
 export function fileLabel(f: string): string {
-  if (store instanceof CloudStorageStore) {
-    const uri = store.uriOf(f);
+  if (cloud && store === cloud) {
+    const uri = cloud.uriOf(f);
     if (uri) return uri;
   }
   const root = gcsRoot();

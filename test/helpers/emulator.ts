@@ -5,6 +5,11 @@
 import { BigQuery } from '@google-cloud/bigquery';
 import { PassThroughClient } from 'google-auth-library';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/server/server.js';
+import { provideCloudStorage } from '../../src/engine/storage-uris.js';
+import { openCloudStorage } from '../../src/engine/cloud-storage-client.js';
+
+// As the package entry (src/cli/start-emulator.ts) does: tests may name a Cloud Storage emulator.
+provideCloudStorage(openCloudStorage);
 
 export interface TestEmulator {
   emu: Emulator;

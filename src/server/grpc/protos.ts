@@ -23,40 +23,65 @@ function protosDir(pkg: string, from: NodeRequire = require): string {
   throw new Error(`${pkg}: build/protos not found`);
 }
 
+let storageJson: protobuf.INamespace | undefined;
 let storageRoot: protobuf.Root | undefined;
+
+/** The client library's compiled protos (build/protos/protos.json) as parsed JSON, read once. */
+function storageProtosJson(): protobuf.INamespace {
+  storageJson ??= JSON.parse(fs.readFileSync(path.join(protosDir('@google-cloud/bigquery-storage'), 'protos.json'), 'utf8')) as protobuf.INamespace;
+  return storageJson;
+}
 
 /**
  * The client library's own compiled protos (build/protos/protos.json: storage.proto,
  * annotations.proto with the `column_name` field option a writer's descriptor may carry, and their
- * google/api, google/rpc and google/protobuf imports), as one protobufjs root. Loading it takes
- * ~40 ms; parsing the .proto files with @grpc/proto-loader took ~250 ms of every start (its package
- * definition builds a file descriptor for every type), twice since the Write API needs other options.
+ * google/api, google/rpc and google/protobuf imports), as one protobufjs root, built at the first
+ * message converted. Building it takes ~40 ms: the servers start without it (the service
+ * definitions come from the JSON's method list), so a cold start's first REST answer does not
+ * wait for it (bench/results/2026-11-27-cold-start.md). Parsing the .proto files with
+ * @grpc/proto-loader took ~250 ms of every start (its package definition builds a file descriptor
+ * for every type), twice since the Write API needs other options.
  */
 function storageProtos(): protobuf.Root {
-  storageRoot ??= protobuf.Root.fromJSON(JSON.parse(fs.readFileSync(path.join(protosDir('@google-cloud/bigquery-storage'), 'protos.json'), 'utf8')) as protobuf.INamespace);
+  storageRoot ??= protobuf.Root.fromJSON(storageProtosJson());
   return storageRoot;
 }
 
+/** The JSON of a service (`google.cloud.bigquery.storage.v1.BigQueryRead`) in protos.json. */
+function serviceJson(fullName: string): protobuf.IService {
+  let ns: protobuf.AnyNestedObject | undefined = storageProtosJson();
+  for (const part of fullName.split('.')) ns = (ns as protobuf.INamespace | undefined)?.nested?.[part];
+  if (!ns || !('methods' in ns)) throw new Error(`@google-cloud/bigquery-storage protos.json: no service ${fullName}`);
+  return ns;
+}
+
 /**
- * A gRPC service definition built from a protobufjs service, converting messages as
+ * A gRPC service definition of the service `fullName`, converting messages as
  * @grpc/proto-loader does (serialize = fromObject + encode, deserialize = decode + toObject with
- * `conversion`).
+ * `conversion`). Names and streaming of the methods come from the JSON; the message types are
+ * resolved at a method's first message.
  */
-function serviceDefinition(service: protobuf.Service, conversion: protobuf.IConversionOptions): grpc.ServiceDefinition {
+function serviceDefinition(fullName: string, conversion: protobuf.IConversionOptions): grpc.ServiceDefinition {
   const def: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
-  for (const m of service.methodsArray) {
-    m.resolve();
-    const req = m.resolvedRequestType!;
-    const res = m.resolvedResponseType!;
-    def[m.name] = {
-      path: `/${service.fullName.replace(/^\./, '')}/${m.name}`,
+  for (const [name, m] of Object.entries(serviceJson(fullName).methods)) {
+    let types: { req: protobuf.Type; res: protobuf.Type } | undefined;
+    const resolved = () => {
+      if (!types) {
+        const method = storageProtos().lookupService(fullName).methods[name]!;
+        method.resolve();
+        types = { req: method.resolvedRequestType!, res: method.resolvedResponseType! };
+      }
+      return types;
+    };
+    def[name] = {
+      path: `/${fullName}/${name}`,
       requestStream: !!m.requestStream,
       responseStream: !!m.responseStream,
-      requestSerialize: (v: unknown) => Buffer.from(req.encode(req.fromObject(v as Record<string, unknown>)).finish()),
-      requestDeserialize: (b: Buffer) => req.toObject(req.decode(b), conversion),
-      responseSerialize: (v: unknown) => Buffer.from(res.encode(res.fromObject(v as Record<string, unknown>)).finish()),
-      responseDeserialize: (b: Buffer) => res.toObject(res.decode(b), conversion),
-      originalName: m.name.charAt(0).toLowerCase() + m.name.slice(1),
+      requestSerialize: (v: unknown) => Buffer.from(resolved().req.encode(resolved().req.fromObject(v as Record<string, unknown>)).finish()),
+      requestDeserialize: (b: Buffer) => resolved().req.toObject(resolved().req.decode(b), conversion),
+      responseSerialize: (v: unknown) => Buffer.from(resolved().res.encode(resolved().res.fromObject(v as Record<string, unknown>)).finish()),
+      responseDeserialize: (b: Buffer) => resolved().res.toObject(resolved().res.decode(b), conversion),
+      originalName: name.charAt(0).toLowerCase() + name.slice(1),
     };
   }
   return def as grpc.ServiceDefinition;
@@ -69,7 +94,7 @@ function serviceDefinition(service: protobuf.Service, conversion: protobuf.IConv
  * @throws Error when the protos cannot be found (a broken install).
  */
 export function loadBigQueryReadService(): grpc.ServiceDefinition {
-  return serviceDefinition(storageProtos().lookupService('google.cloud.bigquery.storage.v1.BigQueryRead'), { longs: String, enums: String, defaults: true, oneofs: true });
+  return serviceDefinition('google.cloud.bigquery.storage.v1.BigQueryRead', { longs: String, enums: String, defaults: true, oneofs: true });
 }
 
 /**
@@ -80,11 +105,11 @@ export function loadBigQueryReadService(): grpc.ServiceDefinition {
  */
 export function loadBigQueryWriteService(): grpc.ServiceDefinition {
   const conversion = { longs: String, enums: String, defaults: false, oneofs: true };
-  const def = serviceDefinition(storageProtos().lookupService('google.cloud.bigquery.storage.v1.BigQueryWrite'), conversion);
-  const raw = appendRowsRequestWithRawRows();
+  const def = serviceDefinition('google.cloud.bigquery.storage.v1.BigQueryWrite', conversion);
+  let raw: protobuf.Type | undefined;
   // AppendRows requests keep `protoRows.rows` (a ProtoRows message) as its bytes, decoded by
   // src/server/grpc/append-rows.ts: the rows are read where they lie instead of as one buffer each.
-  (def.AppendRows as { requestDeserialize: (b: Buffer) => unknown }).requestDeserialize = (b: Buffer) => raw.toObject(raw.decode(b), conversion);
+  (def.AppendRows as { requestDeserialize: (b: Buffer) => unknown }).requestDeserialize = (b: Buffer) => (raw ??= appendRowsRequestWithRawRows()).toObject(raw.decode(b), conversion);
   return def;
 }
 
