@@ -68,6 +68,18 @@ describe('off-main-thread decoding of analyzer answers', () => {
     await expect(decodeAnswer(new RawAnswer('zetasql.TypeProto', Buffer.from(bytes)))).rejects.toThrow(/nesting depth|call stack/i);
   }, 60_000);
 
+  it('a deep answer of tens of kilobytes is decoded off the main thread too', async () => {
+    // 300 nested scalar subqueries: a small text whose resolved AST is deep (decoding and
+    // normalising such trees costs far more per byte than flat ones).
+    const sql = `SELECT ${'(SELECT '.repeat(300)}1${')'.repeat(300)} AS x`;
+    const res = await client.call('analyze', { options, simpleCatalog: catalog, sqlStatement: sql });
+    expect(res[NORMALIZED]).toBe(true);
+    expect(resolvedStatementOf(res).kind).toBe('QueryStmt');
+    // A small flat answer stays on the main thread (the thread hop would cost more).
+    const small = await client.call('analyze', { options, simpleCatalog: catalog, sqlStatement: 'SELECT 1 AS x' });
+    expect(small[NORMALIZED]).toBeUndefined();
+  }, 60_000);
+
   it('a large answer (a 100,000-item IN list) arrives decoded while the event loop keeps turning', async () => {
     const sql = `SELECT 5 IN (${Array.from({ length: 100_000 }, (_, i) => String(i)).join(', ')}) AS hit`;
     const lag = monitorEventLoopDelay({ resolution: 10 });

@@ -105,9 +105,12 @@ export const ANALYZER_PROTO_RECURSION_LIMIT = 10_000;
  * (src/analyzer/answer-decoder.ts) instead of the main thread. Decoding costs roughly 1 ms of CPU
  * (plus garbage collection) per 10 KB of answer on the main thread — a 100,000-item IN list's
  * resolved AST took ~1.5 s there — while the main thread must keep answering other clients
- * within tens of ms. Below it the thread hop costs more than it saves.
+ * within tens of ms. Below it the thread hop costs more than it saves. Not 256 KB: a deep but
+ * small answer costs far more per byte (a 1,000-deep `ABS(ABS(…))` or `(SELECT (SELECT …))` held
+ * the main thread 150 ms decoding and normalising on it; off-thread, the longest event-loop delay
+ * over the same query was 7–22 ms).
  */
-export const ANALYZER_OFFTHREAD_DECODE_BYTES = 256 * 1024;
+export const ANALYZER_OFFTHREAD_DECODE_BYTES = 32 * 1024;
 
 /** V8 heap of the answer-decoder thread, MB: a full ANALYZER_MAX_RECEIVE_BYTES answer decoded and normalised. */
 export const ANSWER_DECODER_HEAP_MB = 2048;
