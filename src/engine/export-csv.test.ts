@@ -1,12 +1,12 @@
 /**
- * The FLOAT64 export text built in DuckDB (export-csv.ts jsNumberTextSql) against its reference,
+ * The FLOAT64 export text built in DuckDB (export-csv.ts csvExportQuery) against its reference,
  * ECMAScript's Number::toString (`String(x)`, the text export-writers.ts exportText writes):
  * edge values (both zeros, the plain/exponent borders 1e21 and 1e-7, subnormals, the largest
  * double, NaN, ±Infinity) and 60,000 seeded random doubles of every magnitude.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { jsNumberTextSql } from './export-csv.js';
+import { csvExportQuery } from './export-csv.js';
 
 /** A seeded 32-bit generator (mulberry32): the same values every run. */
 function seeded(seed: number): () => number {
@@ -20,7 +20,7 @@ function seeded(seed: number): () => number {
   };
 }
 
-describe('jsNumberTextSql', () => {
+describe('csvExportQuery: FLOAT64', () => {
   it('writes every double as String(x) does', async () => {
     const vals: number[] = [0, -0, 1, -1, 0.1, 100, 1e20, 1e21, 1.5e21, 123456789012345680000, 1e-6, 1e-7, 1.5e-7, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308];
     vals.push(123.25, 0.001, 1234567, 12345678.9, 0.14285714285714285, 1 / 3, -2.5e-10, NaN, Infinity, -Infinity);
@@ -45,8 +45,8 @@ describe('jsNumberTextSql', () => {
       a.endRow();
     });
     a.closeSync();
-    const rows = (await c.runAndReadAll(`SELECT i, ${jsNumberTextSql('x')} FROM v ORDER BY i`)).getRowsJS();
-    const wrong = rows.filter(([i, s]) => s !== String(vals[i as number])).map(([i, s]) => [String(vals[i as number]), s]);
+    const rows = (await c.runAndReadAll(csvExportQuery([{ name: 'x', type: { kind: 'FLOAT64' } }], ',', 'SELECT x FROM v ORDER BY i')!)).getRowsJS();
+    const wrong = rows.map(([s], i) => [String(vals[i]), s]).filter(([want, s]) => s !== want);
     expect(wrong.slice(0, 10)).toEqual([]);
     expect(rows.length).toBe(vals.length);
     c.closeSync();

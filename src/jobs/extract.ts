@@ -31,7 +31,7 @@ import { BigQueryError } from '../errors/errors.js';
 import type { Column } from '../types/schema.js';
 import type { Value } from '../types/types.js';
 import { writeAvro, writeTextFile } from '../engine/export-writers.js';
-import { copyCsvSql, csvSelectList } from '../engine/export-csv.js';
+import { copyCsvSql, csvExportQuery } from '../engine/export-csv.js';
 import type { JobRecord } from './jobs-model.js';
 import { tableBytes } from './load.js';
 
@@ -131,16 +131,19 @@ async function writeFiles(e: Engine, x: Record<string, any>, duckName: string, c
     const per = Math.ceil(n / files.length);
     return files.map((_f, i) => ` LIMIT ${per} OFFSET ${i * per}`);
   };
-  const csvList = format === 'CSV' ? csvSelectList(columns, delimiterOf(x.fieldDelimiter), (i) => quoteIdent(columns[i]!.name)) : undefined;
+  // A table scan keeps the table's order in DuckDB (https://duckdb.org/docs/stable/sql/dialect/order_preservation,
+  // COPY with preserve_insertion_order): no ORDER BY rowid, whose sort of the whole table came
+  // before the first row was written (BigQuery promises no row order in exported files anyway).
+  const csvQuery = (limit: string) => csvExportQuery(columns, delimiterOf(x.fieldDelimiter), `SELECT ${list} FROM ${from}${limit}`);
   if (format === 'PARQUET') {
     const codec = compression === 'NONE' ? 'uncompressed' : compression.toLowerCase();
     const limits = await parts();
     await e.db.transaction(files.map((f, i) => `COPY (SELECT ${list} FROM ${from} ORDER BY rowid${limits[i]}) TO '${f.replace(/'/g, "''")}' (FORMAT PARQUET, COMPRESSION '${codec}')`));
-  } else if (csvList) {
+  } else if (format === 'CSV' && csvQuery('')) {
     // CSV text built and written by DuckDB (src/engine/export-csv.ts): no row reaches JavaScript.
     const limits = await parts();
     const opts = { delimiter: delimiterOf(x.fieldDelimiter), printHeader: x.printHeader !== false && x.printHeader !== 'false', gzip: compression === 'GZIP' };
-    await e.db.transaction(files.map((f, i) => copyCsvSql(`SELECT ${csvList} FROM ${from} ORDER BY rowid${limits[i]}`, f, opts)));
+    await e.db.transaction(files.map((f, i) => copyCsvSql(csvQuery(limits[i]!)!, f, opts)));
   } else {
     const fields = columns.map((c) => ({ name: c.name, type: c.type }));
     const rows = await readRows(e, `SELECT ${list} FROM ${from} ORDER BY rowid`, fields);
