@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { rest, spawnEmulator, waitJobDone, type Spawned } from './process.js';
+import { cpuMsOfTree, rest, spawnEmulator, waitJobDone, type Spawned } from './process.js';
 
 const ROWS = 1_000_000;
 const BUCKET = 'bench-stalls';
@@ -143,6 +143,9 @@ export interface StallOptions {
 
 interface PhaseStats extends ProbeStats {
   ms: number;
+  /** CPU ms the emulator (with its children) used during the work, and of that its main thread. */
+  cpuMs: number;
+  mainCpuMs: number;
   /** Inside the emulator (arrival → answer handed to the socket), when traced. */
   server?: ProbeStats;
   /** The slowest probes, with the emulator's view of each. */
@@ -175,12 +178,32 @@ function describe(p: Probe, t: Traced | undefined): string {
   return `probe ${p.n}: ${p.ms.toFixed(1)} ms client; in the emulator ${t.finish} ms (arrived ${(t.at - p.at).toFixed(1)} ms after sending; event-loop lag max ${t.lagMax} ms): ${marks}${busy}`;
 }
 
+/**
+ * CPU ms (utime + stime, clock ticks of 10 ms) of a process's main thread (/proc/<pid>/task/<pid>/stat):
+ * the thread that answers every REST request. With the process's whole CPU (cpuMsOfTree), a
+ * measure of a phase's work that barely depends on what else the machine runs.
+ */
+function mainThreadCpuMs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
 /** Runs `work` while probing; returns the probe's statistics and the work's wall time. */
 async function phase(emu: Spawned, opts: StallOptions, work: () => Promise<void>): Promise<PhaseStats> {
   const probe = await startProbe(emu, opts.probeInMain === true);
+  const pid = emu.child.pid!;
+  const cpu0 = cpuMsOfTree(pid);
+  const main0 = mainThreadCpuMs(pid);
   const t0 = performance.now();
   await work();
   const ms = performance.now() - t0;
+  const cpuMs = cpuMsOfTree(pid) - cpu0;
+  const mainCpuMs = mainThreadCpuMs(pid) - main0;
   const probes = await probe.stop();
   // The emulator appends a probe's line when its answer is handed over: give the last one time.
   await new Promise((r) => setTimeout(r, 50));
@@ -189,6 +212,8 @@ async function phase(emu: Spawned, opts: StallOptions, work: () => Promise<void>
   return {
     ...stats(probes.map((p) => p.ms)),
     ms,
+    cpuMs,
+    mainCpuMs,
     ...(tr.size ? { server: stats([...tr.values()].map((t) => t.finish)) } : {}),
     slowest: slow.map((p) => describe(p, tr.get(p.n))),
   };
@@ -242,7 +267,7 @@ export async function runStallBench(log: (s: string) => void, root?: string, opt
     const srv = (s: PhaseStats) => (s.server ? ` | ${s.server.p50.toFixed(1)} / ${s.server.p99.toFixed(1)} / ${s.server.max.toFixed(1)}` : '');
     const line = (name: string, s: PhaseStats) => {
       details.push(`- ${name}:`, ...s.slowest.map((d) => `  - ${d}`));
-      return `| ${name} | ${s.ms.toFixed(0)} | ${s.n} | ${s.p50.toFixed(1)} | ${s.p99.toFixed(1)} | ${s.max.toFixed(1)}${srv(s)} |`;
+      return `| ${name} | ${s.ms.toFixed(0)} | ${s.cpuMs} / ${s.mainCpuMs} | ${s.n} | ${s.p50.toFixed(1)} | ${s.p99.toFixed(1)} | ${s.max.toFixed(1)}${srv(s)} |`;
     };
     rows.push(line('idle (2 s)', idle), line('load job: 1M rows × 3 columns from Parquet', load), line('query + page 1M rows × 3 columns (getQueryResults, 100k per page)', result), line('extract 1M rows to CSV', extract));
     for (const r of [...rows, ...details]) log(r);
@@ -256,8 +281,8 @@ export async function runStallBench(log: (s: string) => void, root?: string, opt
     `A second client (${opts.probeInMain ? "on the bench's main thread" : 'a worker thread of its own'}) issues \`SELECT 1\` (jobs.query, raw HTTP) every ${PROBE_EVERY_MS} ms while a spawned emulator works; ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} at the end.`,
     'Target: p99 ≤ 20 ms, max ≤ 60 ms.',
     '',
-    `| phase | work ms | probes | p50 ms | p99 ms | max ms${opts.traceFile ? ' | in the emulator p50 / p99 / max ms' : ''} |`,
-    `|---|---|---|---|---|---|${opts.traceFile ? '---|' : ''}`,
+    `| phase | work ms | emulator CPU ms (all / main thread) | probes | p50 ms | p99 ms | max ms${opts.traceFile ? ' | in the emulator p50 / p99 / max ms' : ''} |`,
+    `|---|---|---|---|---|---|---|${opts.traceFile ? '---|' : ''}`,
     ...rows,
     '',
     'Slowest probes per phase:',

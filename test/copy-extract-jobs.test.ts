@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import avro from 'avsc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
@@ -116,6 +117,41 @@ describe('extract jobs', () => {
       [2, 'b,"q"', null],
       [3, null, '2020-05-06T07:08:09.000Z'],
     ]);
+  });
+
+  it('extracts each scalar type as its documented CSV export text (DuckDB-written CSV and EXPORT DATA alike)', async () => {
+    // BigQuery "Exported data formats": TIMESTAMP `YYYY-MM-DD HH:MM:SS[.ffffff] UTC`, BYTES base64,
+    // BOOL true/false, FLOAT64 as CAST(x AS STRING); NULL an empty field; RFC 4180 quoting.
+    await t.bq.query(`CREATE TABLE ${DS}.scalars (id INT64, f FLOAT64, b BOOL, s STRING, y BYTES, d DATE, ts TIMESTAMP)`);
+    await t.bq.query(
+      `INSERT ${DS}.scalars VALUES (1, 1e21, true, 'tab\\there', b'\\x00\\xff', DATE '0001-01-01', TIMESTAMP '2019-01-13 00:00:00.5 UTC'), ` +
+        `(2, 1.5e-7, false, '', b'', DATE '9999-12-31', TIMESTAMP '2020-01-01 01:02:03.123456 UTC'), (3, -0.0, NULL, 'line\\nbreak "q"', NULL, NULL, NULL), ` +
+        `(4, 123456789.125, true, 'x', b'a', DATE '2024-02-29', TIMESTAMP '1970-01-01 00:00:00.001 UTC')`,
+    );
+    const expected = [
+      'id,f,b,s,y,d,ts',
+      '1,1e+21,true,tab\there,AP8=,0001-01-01,2019-01-13 00:00:00.500 UTC',
+      '2,1.5e-7,false,,,9999-12-31,2020-01-01 01:02:03.123456 UTC',
+      '3,0,,"line\nbreak ""q""",,,',
+      '4,123456789.125,true,x,YQ==,2024-02-29,1970-01-01 00:00:00.001 UTC',
+      '',
+    ].join('\n');
+    await t.bq.dataset(DS).table('scalars').extract(gcsFile('csv/scalars.csv'));
+    expect(fs.readFileSync(local('csv/scalars.csv'), 'utf8')).toBe(expected);
+    await t.bq.query(`EXPORT DATA OPTIONS (uri = 'gs://bkt/csv/scalars-export-*.csv', format = 'CSV') AS SELECT * FROM ${DS}.scalars ORDER BY id`);
+    expect(fs.readFileSync(local('csv/scalars-export-000000000000.csv'), 'utf8')).toBe(expected);
+    // A tab delimiter quotes the tab; no header.
+    await t.bq.dataset(DS).table('scalars').extract(gcsFile('csv/tab.tsv'), { printHeader: false, fieldDelimiter: '\t' });
+    expect(fs.readFileSync(local('csv/tab.tsv'), 'utf8').split('\n')[0]).toBe('1\t1e+21\ttrue\t"tab\there"\tAP8=\t0001-01-01\t2019-01-13 00:00:00.500 UTC');
+    // Two URIs split the rows in order, each file with the header; gzip.
+    const [job] = await t.bq.createJob({
+      configuration: { extract: { sourceTable: { projectId: P, datasetId: DS, tableId: 'scalars' }, destinationUris: ['gs://bkt/csv/a-*.csv.gz', 'gs://bkt/csv/b-*.csv.gz'], compression: 'GZIP' } },
+    });
+    await job.promise();
+    const gunzip = (f: string) => zlib.gunzipSync(fs.readFileSync(local(f))).toString('utf8');
+    const lines = expected.split('\n');
+    expect(gunzip('csv/a-000000000000.csv.gz')).toBe([...lines.slice(0, 3), ''].join('\n'));
+    expect(gunzip('csv/b-000000000000.csv.gz')).toBe([lines[0], ...lines.slice(3)].join('\n'));
   });
 
   it('extracts newline-delimited JSON (INT64 as strings, NULL fields left out) and loads it back', async () => {

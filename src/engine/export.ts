@@ -6,7 +6,8 @@
  * `000000000000` as BigQuery names a single shard; a URI leaving its bucket is refused. CSV (header unless
  * `header = false`, `field_delimiter`), JSON (newline-delimited) and AVRO (`use_avro_logical_types`,
  * DEFLATE) carry BigQuery's export text through the writers extract jobs use (export-writers.ts);
- * PARQUET is written by DuckDB's COPY. GZIP compresses CSV and JSON.
+ * PARQUET is written by DuckDB's COPY, and CSV too when every column's text is built in DuckDB
+ * (export-csv.ts). GZIP compresses CSV and JSON.
  */
 import fs from 'node:fs';
 import type { Node } from '../analyzer/ast.js';
@@ -18,6 +19,7 @@ import { lowerScan } from './lower/scans.js';
 import { literalOptions } from './options.js';
 import { readRows, resultFields } from './statement-context.js';
 import { writeAvro, writeTextFile } from './export-writers.js';
+import { copyCsvSql, csvExportQuery } from './export-csv.js';
 
 const FORMATS = new Set(['CSV', 'JSON', 'AVRO', 'PARQUET']);
 
@@ -54,11 +56,17 @@ async function exportData(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryO
 async function writeExport(e: Engine, stmt: Node, ctx: LowerContext, o: Record<string, unknown>, file: string, format: string, compression: string): Promise<number> {
   const outs: Node[] = stmt.outputColumnList ?? [];
   const source = lowerScan(stmt.query, ctx);
+  const csvQuery = () =>
+    csvExportQuery(resultFields(outs), String(o.field_delimiter ?? ','), `SELECT ${outs.map((c) => colName(c.column)).join(', ')} FROM (${source})`);
   let rowCount: number;
   if (format === 'PARQUET') {
     const cols = outs.map((c) => `${colName(c.column)} AS "${String(c.name).replace(/"/g, '""')}"`).join(', ');
     const codec = compression ? `, COMPRESSION '${compression.toLowerCase()}'` : '';
     [rowCount] = await e.db.transaction([`COPY (SELECT ${cols} FROM (${source})) TO '${file.replace(/'/g, "''")}' (FORMAT PARQUET${codec})`]);
+  } else if (format === 'CSV' && csvQuery()) {
+    // The CSV text built and written by DuckDB, as for extract jobs (export-csv.ts).
+    const opts = { delimiter: String(o.field_delimiter ?? ','), printHeader: o.header !== false, gzip: compression === 'GZIP' };
+    [rowCount] = await e.db.transaction([copyCsvSql(csvQuery()!, file, opts)]);
   } else {
     // CSV, JSON and Avro carry BigQuery's export text and types: the same writers as extract jobs.
     const fields = resultFields(outs);

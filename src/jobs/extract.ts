@@ -9,7 +9,8 @@
  * - sourceTable (required); sourceModel (model export) is not supported by bqemu. A view cannot
  *   be extracted (BigQuery's `… is not allowed for this operation because it is currently a VIEW.`).
  * - destinationFormat CSV (default), NEWLINE_DELIMITED_JSON, AVRO, PARQUET (src/engine/export-writers.ts for
- *   the value text; Parquet through DuckDB's COPY). A CSV of a table with nested or repeated
+ *   the value text; Parquet through DuckDB's COPY, and CSV too when every column's text is built
+ *   in DuckDB, src/engine/export-csv.ts). A CSV of a table with nested or repeated
  *   fields is refused (discovery: "Tables with nested or repeated fields cannot be exported as CSV").
  * - compression NONE (default), GZIP (CSV, JSON, Parquet), DEFLATE (Avro), SNAPPY (Parquet; Avro
  *   SNAPPY is not supported by bqemu), ZSTD (Parquet); other pairs are rejected.
@@ -30,6 +31,7 @@ import { BigQueryError } from '../errors/errors.js';
 import type { Column } from '../types/schema.js';
 import type { Value } from '../types/types.js';
 import { writeAvro, writeTextFile } from '../engine/export-writers.js';
+import { copyCsvSql, csvExportQuery } from '../engine/export-csv.js';
 import type { JobRecord } from './jobs-model.js';
 import { tableBytes } from './load.js';
 
@@ -122,16 +124,26 @@ async function writeFiles(e: Engine, x: Record<string, any>, duckName: string, c
   const list = columns.map((c) => quoteIdent(c.name)).join(', ');
   // Rows still in the streaming buffer are not exported (src/engine/streaming-buffer.ts).
   const from = `${quoteIdent(duckName)} WHERE ${flushed}`;
-  if (format === 'PARQUET') {
-    // One file per URI; several URIs split the rows by rowid ranges.
-    const codec = compression === 'NONE' ? 'uncompressed' : compression.toLowerCase();
+  // One file per URI; several URIs split the rows by rowid ranges.
+  const parts = async (): Promise<string[]> => {
+    if (files.length === 1) return [''];
     const n = Number((await e.db.readAll(`SELECT count(*) FROM ${from}`)).getRowsJS()[0][0]);
     const per = Math.ceil(n / files.length);
-    const stmts = files.map(
-      (f, i) =>
-        `COPY (SELECT ${list} FROM ${from} ORDER BY rowid LIMIT ${per} OFFSET ${i * per}) TO '${f.replace(/'/g, "''")}' (FORMAT PARQUET, COMPRESSION '${codec}')`,
-    );
-    await e.db.transaction(stmts);
+    return files.map((_f, i) => ` LIMIT ${per} OFFSET ${i * per}`);
+  };
+  // A table scan keeps the table's order in DuckDB (https://duckdb.org/docs/stable/sql/dialect/order_preservation,
+  // COPY with preserve_insertion_order): no ORDER BY rowid, whose sort of the whole table came
+  // before the first row was written (BigQuery promises no row order in exported files anyway).
+  const csvQuery = (limit: string) => csvExportQuery(columns, delimiterOf(x.fieldDelimiter), `SELECT ${list} FROM ${from}${limit}`);
+  if (format === 'PARQUET') {
+    const codec = compression === 'NONE' ? 'uncompressed' : compression.toLowerCase();
+    const limits = await parts();
+    await e.db.transaction(files.map((f, i) => `COPY (SELECT ${list} FROM ${from} ORDER BY rowid${limits[i]}) TO '${f.replace(/'/g, "''")}' (FORMAT PARQUET, COMPRESSION '${codec}')`));
+  } else if (format === 'CSV' && csvQuery('')) {
+    // CSV text built and written by DuckDB (src/engine/export-csv.ts): no row reaches JavaScript.
+    const limits = await parts();
+    const opts = { delimiter: delimiterOf(x.fieldDelimiter), printHeader: x.printHeader !== false && x.printHeader !== 'false', gzip: compression === 'GZIP' };
+    await e.db.transaction(files.map((f, i) => copyCsvSql(csvQuery(limits[i]!)!, f, opts)));
   } else {
     const fields = columns.map((c) => ({ name: c.name, type: c.type }));
     const rows = await readRows(e, `SELECT ${list} FROM ${from} ORDER BY rowid`, fields);
