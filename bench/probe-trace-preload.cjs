@@ -49,7 +49,7 @@ if (file) {
     res.on('finish', () => {
       open.delete(rec);
       const out = { ...rec, finish: +(now() - t0).toFixed(2), lagMax: +rec.lagMax.toFixed(1), otherCalls: calls - rec.calls0 - rec.marks.length + 1 };
-      delete out.t0;
+      // t0 (performance.now() at arrival) is kept: it places the probe on a CPU profile's timeline.
       delete out.calls0;
       fs.appendFileSync(file, JSON.stringify(out) + '\n');
     });
