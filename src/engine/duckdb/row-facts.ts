@@ -23,7 +23,7 @@ export interface TableRowFacts {
 
 /** The row facts of one database's tables (see the file comment), by lower-cased DuckDB name. */
 export class RowFacts {
-  private readonly facts = new Map<string, TableRowFacts>();
+  private facts = new Map<string, TableRowFacts>();
   private turnStart = new Map<string, TableRowFacts>();
 
   /**
@@ -32,10 +32,21 @@ export class RowFacts {
    * write may change lose their facts.
    */
   begin(scope: WriteScope, top: boolean): void {
-    if (top) this.turnStart = new Map(this.facts);
+    if (scope === 'all') {
+      // The turn may change any table: it takes every fact (no copy), and none is left.
+      if (top) this.turnStart = this.facts;
+      this.facts = new Map();
+      return;
+    }
+    // A turn naming tables keeps their facts only (a table it names later, in a nested write, is counted).
+    if (top) this.turnStart = new Map();
     if (scope === 'none') return;
-    if (scope === 'all') this.facts.clear();
-    else for (const t of scope) this.facts.delete(t.toLowerCase());
+    for (const t of scope) {
+      const key = t.toLowerCase();
+      const f = this.facts.get(key);
+      if (top && f) this.turnStart.set(key, f);
+      this.facts.delete(key);
+    }
   }
 
   /**
