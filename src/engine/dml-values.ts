@@ -27,7 +27,7 @@ export async function insertValues(e: Engine, t: TableMeta, rows: (Value | undef
   // Columns with type parameters check (and round) the values first (src/engine/type-params.ts).
   const checked = enforceRows(t.columns, rows);
   // The table's previous rows stay readable through time travel (src/engine/history.ts).
-  return versionedWrite(e, t, () => insertNow(e, t, checked, picos), 'append');
+  return versionedWrite(e, t, () => insertNow(e, t, checked, picos), 'append', { appendedRows: checked.length });
 }
 
 async function insertNow(e: Engine, t: TableMeta, rows: (Value | undefined)[][], picos?: (bigint | null)[][]): Promise<number> {

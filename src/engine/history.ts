@@ -30,13 +30,12 @@
  */
 import { logIgnored } from '../config/logger.js';
 import type { Node } from '../analyzer/ast.js';
-import { nodesOfKind } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Engine } from './engine-types.js';
+import { metaSql } from './duckdb/db.js';
 import { duckType } from './duckdb/types.js';
-import { ident, type LowerContext } from './lower/context.js';
-import { lowerExpr } from './lower/exprs.js';
+import { ident } from './lower/context.js';
 import { isIngestionPartitioned } from './partitioning.js';
 
 /** Versions kept per table at most. */
@@ -97,8 +96,15 @@ async function registry(e: Engine): Promise<Registry> {
   return r;
 }
 
-async function persist(e: Engine, key: string, h: TableHistory | undefined): Promise<void> {
-  if (e.db.persistent) await e.db.save('history', key, h ? JSON.stringify(h) : null);
+/**
+ * Stores the history `h` of `key` (`--data-dir`); with `into`, the statement is pushed there for
+ * the caller to run in its own transaction instead.
+ */
+async function persist(e: Engine, key: string, h: TableHistory | undefined, into?: string[]): Promise<void> {
+  if (!e.db.persistent) return;
+  const change = { kind: 'history', key, json: h ? JSON.stringify(h) : null };
+  if (into) into.push(metaSql(change));
+  else await e.db.save(change.kind, change.key, change.json);
 }
 
 /** Whether writes to `t` keep history: stored tables outside hidden (script/session TEMP) datasets. */
@@ -189,11 +195,14 @@ async function prune(e: Engine, t: TableMeta, h: TableHistory): Promise<void> {
 
 /**
  * Keeps the current rows of `t` as a version before a write; call inside the write turn
- * (Database.serializeWrite). @returns an undo for a write that then fails.
+ * (Database.serializeWrite), before the write. The table's row count is the one the turn's previous
+ * write noted (src/engine/duckdb/row-facts.ts) when there is one, else counted. `persistInto`: the
+ * statement storing the history is pushed there (for the write's own transaction) instead of run.
+ * @returns an undo for a write that then fails, and the rows the table had.
  */
-async function keepVersion(e: Engine, t: TableMeta, append: boolean): Promise<() => Promise<void>> {
+async function keepVersion(e: Engine, t: TableMeta, append: boolean, persistInto?: string[]): Promise<{ undo: () => Promise<void>; rows: number }> {
   const h = (await historyOf(e, t, true))!;
-  const n = Number((await e.db.readAll(`SELECT count(*) FROM ${ident(t.duckName)}`)).getRowsJS()[0][0]);
+  const n = e.db.rowFacts.atTurnStart(t.duckName)?.rows ?? Number((await e.db.readAll(`SELECT count(*) FROM ${ident(t.duckName)}`)).getRowsJS()[0][0]);
   // An append leaves the first n rows as they are: the version is that prefix of the live table, no
   // copy (with --data-dir too: prefixWhere reads by rowid order, which a checkpoint keeps). Copying
   // the table at every append cost 0.6–0.8 s per 10k-row append to a 300k-row file table.
@@ -203,8 +212,8 @@ async function keepVersion(e: Engine, t: TableMeta, append: boolean): Promise<()
     // Too large to keep: the history ends here (reads before this write: "Cannot read before").
     for (const v of h.versions.splice(0)) await dropVersion(e, v);
     h.liveSince = await nowMicros(e, h.liveSince);
-    await persist(e, keyOf(t), h);
-    return async () => undefined;
+    await persist(e, keyOf(t), h, persistInto);
+    return { undo: async () => undefined, rows: n };
   }
   let name = t.duckName;
   if (!prefix) {
@@ -217,8 +226,8 @@ async function keepVersion(e: Engine, t: TableMeta, append: boolean): Promise<()
   h.versions.push(v);
   h.liveSince = at;
   await prune(e, t, h);
-  await persist(e, keyOf(t), h);
-  return async () => {
+  await persist(e, keyOf(t), h, persistInto);
+  const undo = async () => {
     const i = h.versions.indexOf(v);
     if (i < 0) return;
     h.versions.splice(i, 1);
@@ -226,6 +235,22 @@ async function keepVersion(e: Engine, t: TableMeta, append: boolean): Promise<()
     await dropVersion(e, v);
     await persist(e, keyOf(t), h);
   };
+  return { undo, rows: n };
+}
+
+/** Options of {@link versionedWrite}. */
+export interface VersionedWriteOptions {
+  /**
+   * The write appends exactly this many rows (when it succeeds): the table's new row count is noted
+   * for the next write (src/engine/duckdb/row-facts.ts), which then need not count the rows.
+   */
+  appendedRows?: number;
+  /**
+   * The write runs the statements it is given (`f`'s argument: storing the table's history,
+   * `--data-dir`) in its own transaction, so the history and the rows are stored together in one
+   * commit instead of two.
+   */
+  persistWithWrite?: boolean;
 }
 
 /**
@@ -233,27 +258,37 @@ async function keepVersion(e: Engine, t: TableMeta, append: boolean): Promise<()
  * a version (nothing is kept for tables outside {@link keepsHistory}, or for a write that fails).
  * `append`: `f` only adds rows (INSERT, insertAll, appends), so the version needs no copy.
  */
-export async function versionedWrite<T>(e: Engine, t: TableMeta | undefined, f: () => Promise<T>, kind: 'append' | 'rewrite' = 'rewrite'): Promise<T> {
-  if (!t) return f();
+export async function versionedWrite<T>(
+  e: Engine,
+  t: TableMeta | undefined,
+  f: (historyStatements: string[]) => Promise<T>,
+  kind: 'append' | 'rewrite' = 'rewrite',
+  opts: VersionedWriteOptions = {},
+): Promise<T> {
+  if (!t) return f([]);
   // The write turn names the table it changes: a write to `t` leaves other tables' cached sizes and
   // prepared statements current (src/engine/duckdb/write-generations.ts). The writes `f` and the
   // version keeping run inside it change only `t`, its versions and scratch tables no query names.
   const scope = t.type === 'TABLE' && t.duckName && !t.wildcard && !t.infoSchema ? [t.duckName] : 'all';
-  if (!keepsHistory(t)) return e.db.serializeWrite(f, scope);
+  if (!keepsHistory(t)) return e.db.serializeWrite(() => f([]), scope);
   return e.db.serializeWrite(async () => {
     const live = e.catalog.getTable(t.projectId, t.datasetId, t.tableId);
     // Replaced or dropped since the statement was analyzed: its rows now belong to the history.
     if (!live) throw BigQueryError.tableNotFound(t.projectId, t.datasetId, t.tableId);
     if (live.duckName !== t.duckName)
       throw BigQueryError.concurrentUpdate(`${t.projectId}:${t.datasetId}.${t.tableId}`);
-    const undo = keepsHistory(live) ? await keepVersion(e, live, kind === 'append') : undefined;
+    const statements: string[] = [];
+    const kept = keepsHistory(live) ? await keepVersion(e, live, kind === 'append', opts.persistWithWrite ? statements : undefined) : undefined;
+    let out: T;
     try {
-      return await f();
+      out = await f(statements);
     } catch (err) {
       // The write's own error is the answer; a version that cannot be dropped only costs space.
-      await undo?.().catch(logIgnored(e.log, 'dropping the version kept for a failed write', 'warn'));
+      await kept?.undo().catch(logIgnored(e.log, 'dropping the version kept for a failed write', 'warn'));
       throw err;
     }
+    if (kept && opts.appendedRows !== undefined) e.db.rowFacts.note(live.duckName, { rows: kept.rows + opts.appendedRows });
+    return out;
   }, scope);
 }
 
@@ -342,37 +377,4 @@ export async function relationAsOf(e: Engine, t: TableMeta, micros: number): Pro
     return ty ? `CAST(${ident(c)} AS ${duckType(ty)}) AS ${ident(c)}` : ident(c);
   });
   return `(SELECT ${items.join(', ')} FROM ${ident(v.duckName)}${v.prefix ? prefixWhere(v) : ''})`;
-}
-
-/** Evaluates a constant TIMESTAMP expression (FOR SYSTEM_TIME AS OF) to microseconds since the epoch. */
-export async function timestampMicros(e: Engine, expr: Node, ctx: LowerContext): Promise<number> {
-  const r = await e.db.readAll(`SELECT epoch_us(CAST((${lowerExpr(expr, ctx)}) AS TIMESTAMPTZ))`);
-  const v = r.getRowsJS()[0]?.[0];
-  if (v === null || v === undefined) throw BigQueryError.timeTravelNull();
-  return Number(v);
-}
-
-/** The `FOR SYSTEM_TIME AS OF` scans of each statement tree seen. */
-const timeTravelScans = new WeakMap<Node, Node[]>();
-
-/**
- * Binds every `FOR SYSTEM_TIME AS OF` scan of a statement to the table version it reads
- * (`ctx.systemTime`, read by the TableScan lowering).
- */
-export async function bindSystemTime(e: Engine, stmt: Node, tables: Map<string, TableMeta>, ctx: LowerContext): Promise<void> {
-  // Analyses are cached, so one statement tree is walked once.
-  let scans = timeTravelScans.get(stmt);
-  if (!scans) {
-    // From the statement's kind index (one pass shared with the other checks, built in slices for
-    // a large statement by yieldIfLarge) instead of a walk of its own.
-    scans = nodesOfKind(stmt, 'TableScan').filter((n) => n.forSystemTimeExpr && n.table);
-    timeTravelScans.set(stmt, scans);
-  }
-  if (!scans.length) return;
-  ctx.systemTime ??= new Map();
-  for (const n of scans) {
-    const t = tables.get(String(n.table.serializationId ?? ''));
-    if (!t) continue;
-    ctx.systemTime.set(n, await relationAsOf(e, t, await timestampMicros(e, n.forSystemTimeExpr, ctx)));
-  }
 }

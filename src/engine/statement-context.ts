@@ -16,7 +16,7 @@ import { makeColumnDecoder, toDuckLiteral } from './duckdb/values.js';
 import { approxValueBytes, FIXED_CELL_BYTES, guardValueSizes, isVariableSize } from './result-size.js';
 import type { NameDefaults } from './names.js';
 import { effectiveCaller, filterQuery, grants, type Caller } from './row-access.js';
-import { bindSystemTime } from './history.js';
+import { bindSystemTime } from './system-time.js';
 import { expirePartitions } from './expiration.js';
 
 /** Builds the lowering context for a statement's bound tables. */

@@ -18,7 +18,7 @@ import type { ColumnInput } from '../wire/arrow.js';
 import type { BqType } from '../types/types.js';
 import type { Engine, QueryOptions, ResultField } from './engine-types.js';
 import { ColumnBatchBuilder } from './duckdb/chunk-columns.js';
-import { bindSystemTime } from './history.js';
+import { bindSystemTime } from './system-time.js';
 import { lowerQuery, makeContext, resultFields } from './statement-context.js';
 import { checkTableGuards } from './table-guards.js';
 

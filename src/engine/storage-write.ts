@@ -265,11 +265,19 @@ export class WriteStreams {
         await this.tableGroups.append(key, rows, meta, async (all, metas) => {
           // The rows sit in the table's streaming buffer (src/engine/streaming-buffer.ts), noted in the
           // append's write turn; rows written by the Storage Write API may still be changed by DML
-          // (BigQuery "DML limitations": only tabledata.insertAll rows are refused).
-          await this.e.db.serializeWrite(async () => {
-            await versionedWrite(this.e, t, () => appendWithMeta(this.e, t.duckName, columns, all, metas), 'append');
-            await noteStreamedRows(this.e, t, rowCountOf(all), all.reduce((n, b) => n + batchBytes(t, b), 0), { dmlAllowed: true });
-          });
+          // (BigQuery "DML limitations": only tabledata.insertAll rows are refused). The table's
+          // history is stored in the append's transaction (one commit per group, not two).
+          const n = rowCountOf(all);
+          await versionedWrite(
+            this.e,
+            t,
+            async (history) => {
+              await appendWithMeta(this.e, t.duckName, columns, all, [...metas, ...history]);
+              await noteStreamedRows(this.e, t, n, all.reduce((k, b) => k + batchBytes(t, b), 0), { dmlAllowed: true });
+            },
+            'append',
+            { appendedRows: n, persistWithWrite: true },
+          );
           t.lastModifiedTime = Date.now();
         });
       }

@@ -26,6 +26,7 @@ import { treeHasParams } from '../types/type-params.js';
 import type { Value } from '../types/types.js';
 import { WRITE_DECODE_SLICE_ROWS, missingFill, type WriteRowOptions } from './write-rows.js';
 import { arrowStringCells, cellStrings, type StringCells } from './write-rows-cells.js';
+import { bytesTyped, StringSpans } from './write-proto-string-bytes.js';
 
 /** One column of a {@link WriteColumnBatch}; `valid[i]` = 0 for a NULL (absent: every value set). */
 export type WriteColumnValues =
@@ -166,12 +167,20 @@ export function columnarProtoDecoder(type: protobuf.Type, columns: Column[]): Co
     slots.push({ key: f.name, col, store });
   }
   const hasOwn = Object.prototype.hasOwnProperty;
-  /** Decodes `n` rows, the r-th message given by `next(r)` (undefined: unparsable → the row path). */
-  const run = async (n: number, next: (r: number) => Record<string, unknown> | undefined, options: WriteRowOptions | undefined): Promise<WriteColumnBatch | undefined> => {
+  // decodeProtoRows reads STRING fields as bytes (src/wire/write-proto-string-bytes.ts).
+  const stringFields = slots.filter((s) => s.store === 5).map((s) => s.key);
+  const bytesType = stringFields.length ? bytesTyped(type, stringFields) : undefined;
+  /**
+   * Decodes `n` rows, the r-th message given by `next(r)` (undefined: unparsable → the row path);
+   * with `source`, the messages' STRING fields are byte views into it.
+   */
+  const run = async (n: number, next: (r: number) => Record<string, unknown> | undefined, options: WriteRowOptions | undefined, source?: Uint8Array): Promise<WriteColumnBatch | undefined> => {
     const fillRequired = nullFill(columns, options);
     if (!fillRequired) return undefined;
     const required = fillRequired;
     const { cols, valid } = allocate(kinds, n);
+    const spans = cols.map((c) => (source && c.kind === 'STRING' ? new StringSpans(source, n) : undefined));
+    const slotSpans = slots.map((s) => spans[s.col]);
     const words = cols.map((c) => (c.kind === 'INT64' ? new Int32Array(c.values.buffer) : undefined));
     // Per slot: its column's values, validity and int32 words (hoisted out of the row loop).
     const slotValues = slots.map((s) => cols[s.col]!.values as BigInt64Array | Float64Array | Uint8Array | (string | null)[]);
@@ -180,6 +189,11 @@ export function columnarProtoDecoder(type: protobuf.Type, columns: Column[]): Co
     for (let from = 0; from < n; from += WRITE_DECODE_SLICE_ROWS) {
       if (from > 0) await yieldToLoop();
       if (!decodeRange(from, Math.min(n, from + WRITE_DECODE_SLICE_ROWS))) return undefined;
+    }
+    for (let j = 0; j < cols.length; j++) {
+      const cells = spans[j]?.cells(valid[j]!);
+      if (spans[j] && !cells) return undefined;
+      if (cells) cols[j] = cellsColumn(cells);
     }
     return finish(cols, valid, n);
 
@@ -225,7 +239,8 @@ export function columnarProtoDecoder(type: protobuf.Type, columns: Column[]): Co
             (values as Uint8Array)[r] = v ? 1 : 0;
             break;
           default:
-            (values as (string | null)[])[r] = v as string;
+            if (!slotSpans[k]) (values as (string | null)[])[r] = v as string;
+            else if (!slotSpans[k]!.set(r, v as Uint8Array)) return false;
         }
       }
       for (let j = 0; j < required.length; j++) if (!valid[required[j]!]![r]) return false;
@@ -255,10 +270,11 @@ export function columnarProtoDecoder(type: protobuf.Type, columns: Column[]): Co
           reader.uint32();
           const length = reader.uint32();
           const end = reader.pos + length;
-          const msg = type.decode(reader, length) as unknown as Record<string, unknown>;
+          const msg = (bytesType ?? type).decode(reader, length) as unknown as Record<string, unknown>;
           return reader.pos === end ? msg : undefined;
         },
         options,
+        bytesType && protoRows,
       );
     },
   };

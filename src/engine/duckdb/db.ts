@@ -26,6 +26,7 @@ import { mapDuckDBError } from './duckdb-errors.js';
 import { PreparedStatements } from './prepared-statements.js';
 import { withSqlPrepared } from './sql-prepared.js';
 import { readScope, WriteGenerations, type WriteScope } from './write-generations.js';
+import { RowFacts } from './row-facts.js';
 import { CursorPool, type ChunkCursor } from './cursor.js';
 import { currentInterrupter, interruptedError, runWithJsUdfs, type Interrupter } from './interrupts.js';
 import { duckMemoryLimit, openConnection, type DatabaseOptions } from './settings.js';
@@ -87,6 +88,9 @@ export class Database implements MetaPersistence {
   /** Write generations, per table (src/engine/duckdb/write-generations.ts). */
   readonly generations = new WriteGenerations();
 
+  /** What the last write of each table knows of its rows (src/engine/duckdb/row-facts.ts). */
+  readonly rowFacts = new RowFacts();
+
   /**
    * Moves when any write starts and when it ends: a value read from the database at generation g
    * is still current while the generation is g. Per-table generations: {@link generations}.
@@ -103,12 +107,13 @@ export class Database implements MetaPersistence {
    * as part of the turn's scope unless it names tables of its own.
    */
   serializeWrite<T>(f: () => Promise<T>, scope: WriteScope = 'all'): Promise<T> {
-    const bumped = (run: () => Promise<T>) => {
+    const bumped = (run: () => Promise<T>, top: boolean) => {
+      this.rowFacts.begin(scope, top);
       this.generations.begin(scope);
       return run().finally(() => this.generations.end(scope));
     };
-    if (writeTurn.getStore() === this) return Array.isArray(scope) ? bumped(f) : f();
-    const g = () => bumped(() => writeTurn.run(this, f));
+    if (writeTurn.getStore() === this) return Array.isArray(scope) ? bumped(f, false) : f();
+    const g = () => bumped(() => writeTurn.run(this, f), true);
     const next = this.writeChain.then(g, g);
     // The chain only orders writes: each write's failure reaches its own caller through `next`.
     this.writeChain = next.catch(() => undefined);

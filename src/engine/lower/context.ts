@@ -45,7 +45,7 @@ export interface LowerContext {
    * lowers it. Passed in rather than imported, so that scans.ts imports exprs.ts and not the reverse.
    */
   scan(n: Node, ctx: LowerContext): string;
-  /** The table version each `FOR SYSTEM_TIME AS OF` scan reads (src/engine/history.ts bindSystemTime). */
+  /** The table version each `FOR SYSTEM_TIME AS OF` scan reads (src/engine/system-time.ts bindSystemTime). */
   systemTime?: Map<Node, string>;
   /** Row conditions of aggregate calls with a `HAVING MAX/MIN` modifier, set by the aggregate scan (scans.ts). */
   havingFilters?: Map<Node, string>;
