@@ -304,7 +304,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const report = await runStallBench((s) => console.log(s), at >= 0 ? process.argv[at + 1] : undefined, opts);
   if (process.argv.includes('--no-write')) process.exit(0);
   const dir = path.join(path.dirname(new URL(import.meta.url).pathname), 'results');
-  const file = path.join(dir, `${new Date().toISOString().slice(0, 10)}-stalls.md`);
+  const date = new Date().toISOString().slice(0, 10);
+  // A results file is never overwritten: a later run of the day gets the next free number.
+  let file = path.join(dir, `${date}-stalls.md`);
+  for (let n = 2; fs.existsSync(file); n++) file = path.join(dir, `${date}-stalls-${n}.md`);
   fs.writeFileSync(file, report);
   console.log(`written ${file}`);
 }
