@@ -13,7 +13,7 @@
  * children first; the last one is the root.
  */
 import { jsonReplacer, parseAnswerJson } from './answer-json.js';
-import { EVENT_LOOP_SLICE_MS } from '../config/limits.js';
+import { EventLoopSlices } from '../config/limits.js';
 
 /** Where a cut-out subtree goes: a path from the fragment's root, and its fragment(s). */
 export type FragmentHole = [path: (string | number)[], fragment: number | number[]];
@@ -116,7 +116,6 @@ export function toFragments(value: unknown, maxChars = FRAGMENT_MAX_CHARS): Answ
   }
 }
 
-
 /**
  * Rebuilds the value of {@link toFragments}, parsing fragment by fragment and yielding to the
  * event loop every few milliseconds.
@@ -124,7 +123,7 @@ export function toFragments(value: unknown, maxChars = FRAGMENT_MAX_CHARS): Answ
  */
 export async function fromFragments(a: AnswerFragments): Promise<unknown> {
   const values: unknown[] = new Array(a.fragments.length);
-  let since = performance.now();
+  const slices = new EventLoopSlices();
   for (let i = 0; i < a.fragments.length; i++) {
     let v = parseAnswerJson(a.fragments[i]);
     for (const [path, f] of a.holes[i]) {
@@ -138,10 +137,7 @@ export async function fromFragments(a: AnswerFragments): Promise<unknown> {
       at[path[path.length - 1]] = sub;
     }
     values[i] = v;
-    if (performance.now() - since > EVENT_LOOP_SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      since = performance.now();
-    }
+    if (slices.due()) await slices.next();
   }
   return values[values.length - 1];
 }

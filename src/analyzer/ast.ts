@@ -12,7 +12,7 @@
  * The shape is typed in ./generated/resolved-ast.ts, generated from resolved_ast.proto by
  * scripts/gen-resolved-ast.mjs (`npm run gen:types`).
  */
-import { EVENT_LOOP_SLICE_MS } from '../config/limits.js';
+import { EventLoopSlices } from '../config/limits.js';
 
 export type * from './generated/resolved-ast.js';
 export { RESOLVED_KINDS } from './generated/resolved-ast.js';
@@ -137,7 +137,6 @@ export function markLarge(stmt: object): void {
   largeStatements.add(stmt);
 }
 
-
 /**
  * Builds {@link nodesOfKind}'s index of a tree in slices of EVENT_LOOP_SLICE_MS, yielding between them.
  * Measured: one synchronous walk of the resolved AST of a 1 MB IN list (85,000 items) held the
@@ -145,14 +144,9 @@ export function markLarge(stmt: object): void {
  */
 export async function indexKindsInSlices(root: object): Promise<void> {
   const built = new Map<string, Node[]>();
-  let since = performance.now();
+  const slices = new EventLoopSlices();
   let steps = 0;
-  for (const _ of kindIndexSteps(root, built)) {
-    if ((++steps & 1023) === 0 && performance.now() - since > EVENT_LOOP_SLICE_MS) {
-      await new Promise((r) => setImmediate(r));
-      since = performance.now();
-    }
-  }
+  for (const _ of kindIndexSteps(root, built)) if ((++steps & 1023) === 0 && slices.due()) await slices.next();
   if (!kindIndexes.has(root)) kindIndexes.set(root, built);
 }
 

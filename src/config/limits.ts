@@ -218,3 +218,23 @@ export const MAX_KEPT_DELETED_DATASETS = 100;
  * latency: 1 ms keeps a turn short while the yield itself (a setImmediate) costs microseconds.
  */
 export const EVENT_LOOP_SLICE_MS = 1;
+
+/**
+ * The slices of one long piece of work done on the event loop: between its steps,
+ * `if (slices.due()) await slices.next()` lets other work run once the current slice has lasted
+ * EVENT_LOOP_SLICE_MS.
+ */
+export class EventLoopSlices {
+  private since = performance.now();
+
+  /** True once the current slice has run longer than EVENT_LOOP_SLICE_MS. */
+  due(): boolean {
+    return performance.now() - this.since > EVENT_LOOP_SLICE_MS;
+  }
+
+  /** Lets other work run (one turn of the event loop), then starts the next slice. */
+  async next(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.since = performance.now();
+  }
+}

@@ -22,7 +22,7 @@ import { EncodedRows } from '../wire/encoded-rows.js';
 import type { Value } from '../types/types.js';
 import type { Engine, ResultField } from './engine-types.js';
 import { guardValueSizes } from './result-size.js';
-import { readRows } from './statement-context.js';
+import { DUCKDB_CHUNK_ROWS, readRows } from './statement-context.js';
 
 /**
  * Column kinds {@link cellPieces} writes, with the DuckDB column types each is written from (any
@@ -292,9 +292,6 @@ export async function readEncodedRows(e: Engine, sql: string, fields: readonly R
  */
 const SMALL_RESULT_BYTES = 1024 * 1024;
 
-/** Row counts up to which a result is always read as domain values, in one call to DuckDB. */
-const FEW_ROWS = 2048;
-
 /**
  * The rows of `sql` (a SELECT whose columns are `fields`) for a job's result: as domain values when
  * the result is small or a column is not {@link bulkEncodable}; otherwise — the first
@@ -304,8 +301,8 @@ const FEW_ROWS = 2048;
  * @throws BigQueryError `responseTooLarge` past the engine's response limit; the query's errors.
  */
 export async function readResultRows(e: Engine, sql: string, fields: readonly ResultField[], rowsAtMost?: number): Promise<{ rows: Value[][] } | { encodedRows: EncodedRows }> {
-  // A few rows at most (src/engine/lower/row-bound.ts): read once, as domain values.
-  if (rowsAtMost !== undefined && rowsAtMost <= FEW_ROWS) return { rows: await readRows(e, sql, [...fields], e.maxResponseBytes, undefined, rowsAtMost) };
+  // One chunk's rows at most (src/engine/lower/row-bound.ts): read once, as domain values.
+  if (rowsAtMost !== undefined && rowsAtMost <= DUCKDB_CHUNK_ROWS) return { rows: await readRows(e, sql, [...fields], e.maxResponseBytes, undefined, rowsAtMost) };
   const small = Math.min(SMALL_RESULT_BYTES, e.maxResponseBytes);
   if (!bulkKinds(fields) || small >= e.maxResponseBytes) return { rows: await readRows(e, sql, [...fields]) };
   const duckTypes: string[] = [];

@@ -60,13 +60,13 @@ export async function filteredRelation(e: Engine, t: TableMeta, b: BoundTable, c
   return `(SELECT ${items.join(', ')} FROM (${lowerScan(a.stmt.query, ctx)}))`;
 }
 
+/** Rows in one DuckDB data chunk (its STANDARD_VECTOR_SIZE): a result of at most this many is read in one call. */
+export const DUCKDB_CHUNK_ROWS = 2048;
+
 /**
  * BigQuery's names for result columns: anonymous ones are `f0_`, `f1_`, …; a repeated name gets
  * `_1`, `_2`, … (recorded standard_functions/tpcds_q39: `w_warehouse_sk`, `w_warehouse_sk_1`).
  */
-/** Rows in one DuckDB data chunk (its STANDARD_VECTOR_SIZE). */
-const DUCKDB_CHUNK_ROWS = 2048;
-
 export function resultFields(outputs: Node[]): ResultField[] {
   let anon = 0;
   const seen = new Map<string, number>();

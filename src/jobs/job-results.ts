@@ -43,7 +43,6 @@ function sampledBytes(rows: readonly Value[][]): number {
   return Math.round((keptBytes(sample) * rows.length) / sample.length);
 }
 
-
 /** The jobs whose result rows are kept, least recently finished or read first, with their cell counts. */
 export class RetainedResults {
   private retained = new Map<string, number>();

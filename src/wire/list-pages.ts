@@ -11,9 +11,8 @@
  * go to the socket without being touched, and the page is streamed piece by piece
  * (RawJson.fromParts, src/wire/resources.ts serializeReply).
  */
-import { RawJson } from './resources.js';
-import { EVENT_LOOP_SLICE_MS } from '../config/limits.js';
-
+import { joinPieces, RawJson } from './resources.js';
+import { EventLoopSlices } from '../config/limits.js';
 
 /**
  * Largest list page, in bytes of JSON: a page stops there even when `maxResults` allows more items
@@ -34,7 +33,7 @@ export class ListPageJson extends RawJson {
 
   /** The page's JSON text in one string (tests, small answers). */
   get text(): string {
-    return this.parts!.map((p) => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString('utf8'))).join('');
+    return joinPieces(this.parts!);
   }
 }
 
@@ -57,7 +56,7 @@ export async function jsonArrayYielding<T>(items: readonly T[], toItem: (x: T) =
   const parts: (string | Uint8Array)[] = ['['];
   let bytes = 0;
   let count = 0;
-  let since = performance.now();
+  const slices = new EventLoopSlices();
   for (let i = 0; i < items.length && bytes < maxBytes; i++) {
     let piece: string | Uint8Array | undefined = cache?.get(items[i]);
     if (piece === undefined) {
@@ -69,10 +68,7 @@ export async function jsonArrayYielding<T>(items: readonly T[], toItem: (x: T) =
     count++;
     // A string's length undercounts its UTF-8 bytes by at most 3×; close enough for a page bound.
     bytes += (typeof piece === 'string' ? piece.length : piece.byteLength) + 1;
-    if (performance.now() - since > EVENT_LOOP_SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      since = performance.now();
-    }
+    if (slices.due()) await slices.next();
   }
   parts.push(']');
   return new ListPageJson(parts, count);

@@ -163,6 +163,11 @@ export class RawJson {
   }
 }
 
+/** `pieces` (strings and views of UTF-8 bytes, as RawJson.parts) as one string. */
+export function joinPieces(pieces: readonly (string | Uint8Array)[]): string {
+  return pieces.map((p) => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString('utf8'))).join('');
+}
+
 /** Answers of pieces shorter than this (characters or bytes) are joined into one string instead of streamed. */
 const PIECES_STREAM_MIN = 256 * 1024;
 
@@ -251,7 +256,7 @@ export function serializeReply(payload: unknown): string | Readable {
     let size = 0;
     for (const p of pieces) size += p.length;
     if (size >= PIECES_STREAM_MIN) return piecesStream(pieces);
-    return pieces.map((p) => (typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength).toString('utf8'))).join('');
+    return joinPieces(pieces);
   }
   for (const raw of raws) {
     const at = text.indexOf(mark);
