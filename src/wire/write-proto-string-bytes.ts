@@ -14,7 +14,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import protobuf from 'protobufjs';
-import { INLINE_STRING_BYTES, type StringCells } from './write-rows-cells.js';
+import { INLINE_STRING_BYTES, stringCells, type StringCells } from './write-rows-cells.js';
 
 /**
  * A copy of the message type `type` whose fields named in `names` (`string` fields) are `bytes`,
@@ -69,36 +69,22 @@ export class StringSpans {
     const src = this.source;
     const bytes = new Uint8Array(this.bytes);
     const offsets = new Int32Array(n + 1);
-    const inline = new Uint8Array(16 * n);
-    const lengths = new Uint32Array(inline.buffer, 0, 4 * n);
-    const long: number[] = [];
     let pos = 0;
-    let set = 0;
     for (let i = 0; i < n; i++) {
       offsets[i] = pos;
       if (!valid[i]) continue;
-      set++;
       const from = this.starts[i]!;
       const length = this.lengths[i]!;
       // A value starting inside a character is not valid UTF-8 (and could make the values' bytes
       // back to back valid, which is checked once below).
       if (length && (src[from]! & 0xc0) === 0x80) return undefined;
-      if (length > INLINE_STRING_BYTES) {
-        bytes.set(src.subarray(from, from + length), pos);
-        long.push(i);
-      } else {
-        lengths[4 * i] = length;
-        const at = 16 * i + 4;
-        for (let k = 0; k < length; k++) {
-          const b = src[from + k]!;
-          bytes[pos + k] = b;
-          inline[at + k] = b;
-        }
-      }
+      // Short values byte by byte: a subarray per value costs more than the copy.
+      if (length > INLINE_STRING_BYTES) bytes.set(src.subarray(from, from + length), pos);
+      else for (let k = 0; k < length; k++) bytes[pos + k] = src[from + k]!;
       pos += length;
     }
     offsets[n] = pos;
     if (!isUtf8(bytes)) return undefined;
-    return { bytes, offsets, valid, inline, long: Int32Array.from(long), utf8Bytes: pos, set };
+    return stringCells(bytes, offsets, valid);
   }
 }
