@@ -6,23 +6,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import protobuf from 'protobufjs';
-import { AnalyzerClient, resolvedStatementOf } from '../src/analyzer/client.js';
+import { resolvedStatementOf } from '../src/analyzer/client.js';
+import { startTestAnalyzer, type TestAnalyzer } from './helpers/analyzer.js';
 import { normalize } from '../src/analyzer/ast.js';
 import { decodeAnswer, NORMALIZED, RawAnswer } from '../src/analyzer/answer-decoder.js';
 import { loadRoot, TO_OBJECT } from '../src/analyzer/local-service.js';
 import { ANALYZER_OFFTHREAD_DECODE_BYTES } from '../src/config/analyzer-limits.js';
 
 const TYPE = 'zetasql.local_service.AnalyzeResponse';
-const client = new AnalyzerClient();
-let options: object;
-let catalog: object;
+let analyzer: TestAnalyzer;
+const analyze = (sql: string) => analyzer.analyze(sql);
 
 beforeAll(async () => {
-  await client.start();
-  options = { languageOptions: client.languageOptions, defaultTimezone: 'UTC', errorMessageMode: 'ERROR_MESSAGE_ONE_LINE' };
-  catalog = { builtinFunctionOptions: { languageOptions: client.languageOptions } };
+  analyzer = await startTestAnalyzer();
 }, 60_000);
-afterAll(() => client.stop());
+afterAll(() => analyzer.client.stop());
 
 /** The answer's protobuf bytes, re-encoded from the main-thread decoding. */
 function encode(res: object): Buffer {
@@ -33,7 +31,7 @@ function encode(res: object): Buffer {
 describe('off-main-thread decoding of analyzer answers', () => {
   it('gives exactly the main-thread decoding: bytes, NaN, -0, int64, strings', async () => {
     const sql = "SELECT b'\\x00\\xff\\x10' AS b, CAST('nan' AS FLOAT64) AS n, CAST('-inf' AS FLOAT64) AS i, -0.0 AS z, 9223372036854775807 AS big, 'é\\u0000x' AS s";
-    const res = await client.call('analyze', { options, simpleCatalog: catalog, sqlStatement: sql });
+    const res = await analyze(sql);
     expect(res[NORMALIZED]).toBeUndefined(); // small: decoded inline
     const bytes = encode(res);
     const t = loadRoot().lookupType(TYPE);
@@ -72,11 +70,11 @@ describe('off-main-thread decoding of analyzer answers', () => {
     // 300 nested scalar subqueries: a small text whose resolved AST is deep (decoding and
     // normalising such trees costs far more per byte than flat ones).
     const sql = `SELECT ${'(SELECT '.repeat(300)}1${')'.repeat(300)} AS x`;
-    const res = await client.call('analyze', { options, simpleCatalog: catalog, sqlStatement: sql });
+    const res = await analyze(sql);
     expect(res[NORMALIZED]).toBe(true);
     expect(resolvedStatementOf(res).kind).toBe('QueryStmt');
     // A small flat answer stays on the main thread (the thread hop would cost more).
-    const small = await client.call('analyze', { options, simpleCatalog: catalog, sqlStatement: 'SELECT 1 AS x' });
+    const small = await analyze('SELECT 1 AS x');
     expect(small[NORMALIZED]).toBeUndefined();
   }, 60_000);
 
@@ -84,7 +82,7 @@ describe('off-main-thread decoding of analyzer answers', () => {
     const sql = `SELECT 5 IN (${Array.from({ length: 100_000 }, (_, i) => String(i)).join(', ')}) AS hit`;
     const lag = monitorEventLoopDelay({ resolution: 10 });
     lag.enable();
-    const res = await client.call('analyze', { options, simpleCatalog: catalog, sqlStatement: sql });
+    const res = await analyze(sql);
     lag.disable();
     expect(res[NORMALIZED]).toBe(true);
     const stmt = resolvedStatementOf(res);

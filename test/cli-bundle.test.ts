@@ -18,6 +18,7 @@ import { Storage } from '@google-cloud/storage';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureFreshBuild } from './helpers/fresh-build.js';
 import { startCloudStorageEmulator } from './helpers/cloud-storage-emulator.js';
+import { killTree, spawnServing } from './helpers/kill-tree.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const bundle = path.join(root, 'dist', 'cli', 'bundle', 'main.cjs');
@@ -97,21 +98,9 @@ describe('the command-line bundle', () => {
     const storage = new Storage({ projectId: 'bundle-project', apiEndpoint: gcs.url });
     await storage.createBucket(bucket);
     await storage.bucket(bucket).file('people.csv').save('id,name\n1,ann\n2,bob\n');
-    const child = spawn(process.execPath, [path.join(root, 'bin', 'bqemu.js'), 'serve', '--port', '0', '--grpc-port', '0', '--project', 'bundle-project', '--log-level', 'warn', '--storage-emulator-host', gcs.url], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const { child, serving } = await spawnServing(['serve', '--port', '0', '--grpc-port', '0', '--project', 'bundle-project', '--log-level', 'warn', '--storage-emulator-host', gcs.url]);
     try {
-      let out = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (d: Buffer) => {
-          out += d;
-          const m = /serving BigQuery REST v2 on (http:\/\/\S+)/.exec(out);
-          if (m) resolve(m[1]!);
-        });
-        void exited.then(() => reject(new Error(`bqemu serve exited before serving: ${out}`)));
-      });
+      const url = /REST v2 on (http:\/\/\S+)/.exec(serving[0])![1]!;
       const bq = new BigQuery({ projectId: 'bundle-project', apiEndpoint: url });
       await bq.createDataset('gcs');
       const [job] = await bq.createJob({
@@ -124,8 +113,7 @@ describe('the command-line bundle', () => {
         { id: 2, name: 'bob' },
       ]);
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
-      await exited;
+      await killTree(child);
       await gcs.stop();
     }
   }, 120_000);

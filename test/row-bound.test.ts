@@ -4,23 +4,18 @@
  * single output row"; LIMIT n: at most n), and no bound is claimed where rows can multiply.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnalyzerClient, resolvedStatementOf } from '../src/analyzer/client.js';
+import { resolvedStatementOf } from '../src/analyzer/client.js';
 import { rowsAtMost } from '../src/engine/lower/row-bound.js';
+import { startTestAnalyzer, type TestAnalyzer } from './helpers/analyzer.js';
 
-const client = new AnalyzerClient();
-let options: object;
-let catalog: object;
-
+let a: TestAnalyzer;
 beforeAll(async () => {
-  await client.start();
-  options = { languageOptions: client.languageOptions, defaultTimezone: 'UTC', errorMessageMode: 'ERROR_MESSAGE_ONE_LINE' };
-  catalog = { builtinFunctionOptions: { languageOptions: client.languageOptions } };
+  a = await startTestAnalyzer();
 }, 60_000);
-afterAll(() => client.stop());
+afterAll(() => a.client.stop());
 
 async function bound(sql: string): Promise<number | undefined> {
-  const stmt = resolvedStatementOf(await client.call('analyze', { options, simpleCatalog: catalog, sqlStatement: sql }));
-  return rowsAtMost(stmt.query);
+  return rowsAtMost(resolvedStatementOf(await a.analyze(sql)).query);
 }
 
 describe('rowsAtMost', () => {

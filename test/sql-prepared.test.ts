@@ -33,6 +33,22 @@ async function duckdbTexts(f: () => Promise<void>): Promise<{ streamed: string[]
   return { streamed: stream.mock.calls.map((c) => String(c[0])), ran: run.mock.calls.map((c) => String(c[0])) };
 }
 
+type QueryJob = { cancel(): Promise<unknown>; getMetadata(): Promise<[Record<string, any>]>; getQueryResults(): Promise<unknown> };
+
+/** Starts `query` as a job, cancels it (jobs.cancel) 300 ms later and waits until it is DONE. */
+async function cancelledAfter300ms(query: string): Promise<{ job: QueryJob; m: Record<string, any> }> {
+  const [job] = (await t.bq.createQueryJob({ query })) as unknown as [QueryJob];
+  await sleep(300);
+  await job.cancel();
+  let m: Record<string, any> = {};
+  for (let i = 0; i < 500; i++) {
+    [m] = await job.getMetadata();
+    if (m.status.state === 'DONE') break;
+    await sleep(20);
+  }
+  return { job, m };
+}
+
 describe('one-off texts through PREPARE / EXECUTE / DEALLOCATE', () => {
   it('answers as before, streams only EXECUTE, deallocates what it prepared', async () => {
     const { streamed, ran } = await duckdbTexts(async () => {
@@ -50,17 +66,7 @@ describe('one-off texts through PREPARE / EXECUTE / DEALLOCATE', () => {
 
   it('a cancelled query is deallocated and its connection serves the next query', async () => {
     const { ran } = await duckdbTexts(async () => {
-      const [job] = (await t.bq.createQueryJob({ query: "SELECT LENGTH(STRING_AGG(REPEAT('y', 10000), ',')) AS n, 104729 AS marker FROM UNNEST(GENERATE_ARRAY(1, 200000)) GROUP BY marker" })) as unknown as [
-        { cancel(): Promise<unknown>; getMetadata(): Promise<[Record<string, any>]>; getQueryResults(): Promise<unknown> },
-      ];
-      await sleep(300);
-      await job.cancel();
-      let m: Record<string, any> = {};
-      for (let i = 0; i < 500; i++) {
-        [m] = await job.getMetadata();
-        if (m.status.state === 'DONE') break;
-        await sleep(20);
-      }
+      const { job, m } = await cancelledAfter300ms("SELECT LENGTH(STRING_AGG(REPEAT('y', 10000), ',')) AS n, 104729 AS marker FROM UNNEST(GENERATE_ARRAY(1, 200000)) GROUP BY marker");
       expect(m.status.errorResult).toEqual({ reason: 'stopped', message: 'Job execution was cancelled: User requested cancellation' });
       expect((await errorOf(job.getQueryResults())).message).toBe('Job execution was cancelled: User requested cancellation');
       const [rows] = await t.bq.query({ query: 'SELECT 6 * 7 AS answer' });
@@ -77,17 +83,7 @@ describe('one-off texts through PREPARE / EXECUTE / DEALLOCATE', () => {
       // An aggregation without GROUP BY is one row (src/engine/lower/row-bound.ts).
       const [rows] = await t.bq.query({ query: "SELECT LENGTH(STRING_AGG(REPEAT('x', 1000), ',')) AS n, 7907 AS marker FROM UNNEST(GENERATE_ARRAY(1, 300))" });
       expect(rows).toEqual([{ n: 300 * 1000 + 299, marker: 7907 }]);
-      const [job] = (await t.bq.createQueryJob({ query: "SELECT LENGTH(STRING_AGG(REPEAT('y', 10000), ',')) AS n, 104723 AS marker FROM UNNEST(GENERATE_ARRAY(1, 200000))" })) as unknown as [
-        { cancel(): Promise<unknown>; getMetadata(): Promise<[Record<string, any>]> },
-      ];
-      await sleep(300);
-      await job.cancel();
-      let m: Record<string, any> = {};
-      for (let i = 0; i < 500; i++) {
-        [m] = await job.getMetadata();
-        if (m.status.state === 'DONE') break;
-        await sleep(20);
-      }
+      const { m } = await cancelledAfter300ms("SELECT LENGTH(STRING_AGG(REPEAT('y', 10000), ',')) AS n, 104723 AS marker FROM UNNEST(GENERATE_ARRAY(1, 200000))");
       expect(m.status.errorResult).toEqual({ reason: 'stopped', message: 'Job execution was cancelled: User requested cancellation' });
       const [after] = await t.bq.query({ query: 'SELECT 6 * 9 AS answer' });
       expect(after).toEqual([{ answer: 54 }]);

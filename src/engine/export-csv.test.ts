@@ -7,24 +7,13 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { csvExportQuery } from './export-csv.js';
-
-/** A seeded 32-bit generator (mulberry32): the same values every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-}
+import { mulberry32 } from '../../test/helpers/seeded-random.js';
 
 describe('csvExportQuery: FLOAT64', () => {
   it('writes every double as String(x) does', async () => {
     const vals: number[] = [0, -0, 1, -1, 0.1, 100, 1e20, 1e21, 1.5e21, 123456789012345680000, 1e-6, 1e-7, 1.5e-7, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308];
     vals.push(123.25, 0.001, 1234567, 12345678.9, 0.14285714285714285, 1 / 3, -2.5e-10, NaN, Infinity, -Infinity);
-    const next = seeded(17);
+    const next = mulberry32(17);
     const bits = new Float64Array(1);
     const words = new Uint32Array(bits.buffer);
     for (let i = 0; i < 20_000; i++) {

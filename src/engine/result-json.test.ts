@@ -14,19 +14,14 @@ import type { Engine, ResultField } from './engine-types.js';
 import { encodeRowStrings } from '../wire/resources.js';
 import { formatDateDays } from '../types/temporal.js';
 import type { BqType, Value } from '../types/types.js';
+import { mulberry32 } from '../../test/helpers/seeded-random.js';
 
 const T = (kind: string) => ({ kind }) as BqType;
 
-/** Deterministic PRNG (mulberry32). */
+/** Deterministic PRNG in [0, 1) (mulberry32). */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
+  return () => next() / 4294967296;
 }
 
 const ROWS = 3000;
