@@ -13,6 +13,7 @@
  */
 import type { BqType } from '../types/types.js';
 import { quoteIdent } from './duckdb/types.js';
+import { sqlString } from '../functions/registry.js';
 
 /**
  * The pieces of ECMAScript's Number::toString (`String(v)`, the FLOAT64 export text) of a DOUBLE,
@@ -109,13 +110,10 @@ export function csvExportQuery(columns: readonly CsvColumn[], delimiter: string,
   return `SELECT ${texts.map((t, i) => `${t} AS ${quoteIdent(columns[i]!.name)}`).join(', ')} FROM ${from}`;
 }
 
-/** SQL string literal of `s`. */
-const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
-
 /**
  * `COPY (query) TO file` as CSV: `query` selects the export texts ({@link csvExportQuery}); a
  * header row of the column names unless `printHeader` is false; gzip when asked; LF line ends (DuckDB's default).
  */
 export function copyCsvSql(query: string, file: string, opts: { delimiter: string; printHeader: boolean; gzip: boolean }): string {
-  return `COPY (${query}) TO ${literal(file)} (FORMAT CSV, DELIMITER ${literal(opts.delimiter)}, QUOTE '"', ESCAPE '"', HEADER ${opts.printHeader}, NULLSTR '', COMPRESSION ${opts.gzip ? "'gzip'" : "'none'"})`;
+  return `COPY (${query}) TO ${sqlString(file)} (FORMAT CSV, DELIMITER ${sqlString(opts.delimiter)}, QUOTE '"', ESCAPE '"', HEADER ${opts.printHeader}, NULLSTR '', COMPRESSION ${opts.gzip ? "'gzip'" : "'none'"})`;
 }
