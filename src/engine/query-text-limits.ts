@@ -37,32 +37,39 @@ export function nestingDepth(sql: string, stopAt = Infinity): number {
   let depth = 0;
   let max = 0;
   const n = sql.length;
-  let i = 0;
-  while (i < n) {
-    const c = sql[i];
+  // Jumps from one character that matters to the next (a 1 MB IN list: one regex search per
+  // bracket or quote instead of a step per character; measured 5–15 ms per pass before).
+  const marks = NESTING_MARKS;
+  marks.lastIndex = 0;
+  for (let m = marks.exec(sql); m; m = marks.exec(sql)) {
+    const i = m.index;
+    const c = m[0];
     if (c === '(' || c === '[') {
       if (++depth > max) {
         max = depth;
         if (max > stopAt) return max;
       }
-      i++;
     } else if (c === ')' || c === ']') {
       if (depth > 0) depth--;
-      i++;
-    } else if (c === '-' && sql[i + 1] === '-') i = lineEnd(sql, i);
-    else if (c === '#') i = lineEnd(sql, i);
-    else if (c === '/' && sql[i + 1] === '*') {
-      const e = sql.indexOf('*/', i + 2);
-      i = e < 0 ? n : e + 2;
-    } else if (c === '`') i = quotedEnd(sql, i, '`');
-    else if (c === "'" || c === '"') {
+    } else if (c === '-') {
+      if (sql[i + 1] === '-') marks.lastIndex = lineEnd(sql, i);
+    } else if (c === '#') marks.lastIndex = lineEnd(sql, i);
+    else if (c === '/') {
+      if (sql[i + 1] === '*') {
+        const e = sql.indexOf('*/', i + 2);
+        marks.lastIndex = e < 0 ? n : e + 2;
+      }
+    } else {
       // A backslash keeps the next character inside the literal, raw literals included
       // (GoogleSQL: r"\"" is a raw string holding a backslash and a quote).
-      i = quotedEnd(sql, i, c);
-    } else i++;
+      marks.lastIndex = quotedEnd(sql, i, c);
+    }
   }
   return max;
 }
+
+/** The characters {@link nestingDepth} acts on: brackets, comment starts and quotes. */
+const NESTING_MARKS = /[()[\]\-#/`'"]/g;
 
 function lineEnd(sql: string, i: number): number {
   const e = sql.indexOf('\n', i);

@@ -7,7 +7,7 @@
 import { SCHEMA_DDL } from './ddl-schema.js';
 import { MODELS } from './models.js';
 import { UNDROP } from './dataset-undelete.js';
-import { nodesOfKind, walk, yieldIfLarge, type Node, type ResolvedNodeOf, type ResolvedStatementKind } from '../analyzer/ast.js';
+import { isLarge, nodesOfKind, walk, yieldIfLarge, type Node, type ResolvedNodeOf, type ResolvedStatementKind } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Engine, HandlerOf, QueryOptions, ScannedTable, StatementHandler, StatementResult } from './engine-types.js';
@@ -30,6 +30,7 @@ import { nonNullColumns } from './column-stats.js';
 import { lowerQuery, makeContext, readRows, resultFields } from './statement-context.js';
 import { readResultRows } from './result-json.js';
 import { rowsAtMost } from './lower/row-bound.js';
+import { lowerLiteralsAhead } from './lower/literals-ahead.js';
 
 async function queryStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
   const schema = resultFields(stmt.outputColumnList ?? []);
@@ -169,6 +170,7 @@ export async function executeStatement(e: Engine, stmt: Node, tables: Map<string
   await yieldIfLarge(stmt);
   checkTableGuards(stmt, tables);
   const ctx = await makeContext(e, tables, opts);
+  if (isLarge(stmt)) await lowerLiteralsAhead(nodesOfKind(stmt, 'FunctionCall'), ctx);
   await yieldIfLarge(stmt);
   await bindSystemTime(e, stmt, tables, ctx);
   checkDmlAccess(e, stmt, tables, opts.caller);

@@ -20,6 +20,7 @@ import { PROCEDURAL } from './procedural.js';
 import { ScriptSource } from './source.js';
 import { validateScript } from './validate.js';
 import { hasSessionState } from '../engine/session-state.js';
+import { yieldIfLongText } from '../config/limits.js';
 
 const PROCEDURAL_WORDS = new Set([
   'DECLARE', 'SET', 'IF', 'LOOP', 'WHILE', 'REPEAT', 'FOR', 'BEGIN', 'CALL', 'RAISE', 'RETURN',
@@ -147,6 +148,7 @@ const runsAlone = (n: Node) =>
  */
 export async function runScript(engine: Engine, sql: string, opts: QueryOptions): Promise<StatementResult[] | undefined> {
   const shape = scanShape(sql);
+  await yieldIfLongText(sql);
   // A plain statement runs here too when it may name session variables, temp functions or
   // system variables (`@@…`), which only the interpreter binds.
   const stateful = hasSessionState(opts) || sql.includes('@@');

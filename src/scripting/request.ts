@@ -12,6 +12,7 @@ import { stripComments } from '../engine/analyze.js';
 import { checkQueryText } from '../engine/query-text-limits.js';
 import { executeStatement } from '../engine/statements.js';
 import { BigQueryError } from '../errors/errors.js';
+import { yieldIfLongText } from '../config/limits.js';
 import type { BqType } from '../types/types.js';
 import { runScript } from './index.js';
 
@@ -22,10 +23,13 @@ import { runScript } from './index.js';
  */
 export async function executeRequest(engine: Engine, sql: string, opts: QueryOptions): Promise<StatementResult[]> {
   // BigQuery's limits on the text (length, nesting) before any analysis (src/engine/query-text-limits.ts).
+  await yieldIfLongText(sql);
   checkQueryText(sql);
+  await yieldIfLongText(sql);
   // Syntax this analyzer build cannot parse, respelled first (src/analyzer/literal-concat.ts, set-by-name.ts,
   // pipe-syntax.ts); error locations of a pipe-syntax rewrite are mapped back to the user's text.
   const pre = preParseWithLocations(sql);
+  await yieldIfLongText(sql);
   try {
     return await executeText(engine, pre.text, opts);
   } catch (e) {

@@ -104,7 +104,8 @@ export async function spawnEmulator(opts: { projectId?: string; extraArgs?: stri
       if (!emu.exit) {
         const gone = new Promise<void>((r) => child.once('exit', () => r()));
         child.kill('SIGTERM');
-        const t = setTimeout(() => child.kill('SIGKILL'), 5000);
+        // Writing a CPU profile of minutes takes longer than the usual 5 s grace.
+        const t = setTimeout(() => child.kill('SIGKILL'), process.env.BQEMU_CPU_PROF_DIR ? 120_000 : 5000);
         await gone;
         clearTimeout(t);
       }

@@ -59,6 +59,12 @@ export interface LowerContext {
    * that differs from BigQuery's only in NULL versus FALSE (FnCall.condition).
    */
   conditions?: Set<Node>;
+  /**
+   * The literal arguments of a large statement's wide function calls (an IN list), already
+   * converted: per call, each argument's DuckDB literal and type, or undefined for an argument the
+   * lowering converts in place (src/engine/lower/literals-ahead.ts).
+   */
+  argumentsAhead?: Map<Node, { sql: (string | undefined)[]; types: (BqType | undefined)[] }>;
 }
 
 /** Resolved column (`ResolvedColumnProto`) → its DuckDB name. */

@@ -104,10 +104,11 @@ const isEnum = (a: Node) => a.type?.typeKind === 'TYPE_ENUM';
 
 function fnCall(n: Node, ctx: LowerContext, name: string): FnCall {
   const args: Node[] = n.argumentList ?? [];
+  const ahead = ctx.argumentsAhead?.get(n);
   return {
     name,
-    args: args.map((a) => (isEnum(a) && a.kind === 'Literal' ? String(a.value?.value?.enumValue ?? 0) : lowerExpr(a, ctx))),
-    argTypes: args.map((a) => (isEnum(a) ? { kind: 'INT64' as const } : exprType(a))),
+    args: args.map((a, i) => ahead?.sql[i] ?? (isEnum(a) && a.kind === 'Literal' ? String(a.value?.value?.enumValue ?? 0) : lowerExpr(a, ctx))),
+    argTypes: args.map((a, i) => ahead?.types[i] ?? (isEnum(a) ? { kind: 'INT64' as const } : exprType(a))),
     returnType: exprType(n),
     safe: n.errorMode === 'SAFE_ERROR_MODE',
     condition: ctx.conditions?.has(n) === true,
@@ -207,7 +208,8 @@ function displayName(name: string): string {
   return name.startsWith('$') ? `operator ${name.slice(1)}` : name.toUpperCase();
 }
 
-function lowerLiteral(n: ResolvedLiteral, ctx: LowerContext): string {
+/** A Literal's DuckDB literal. */
+export function lowerLiteral(n: ResolvedLiteral, ctx: LowerContext): string {
   const t = exprType(n);
   return ctx.literal(valueFromProto(n.value?.value, t), t);
 }

@@ -63,7 +63,12 @@ export function bindRepeatedArguments(call: FnCall, lower: (c: FnCall) => string
   // a WHERE conjunct), so a bound argument lost those forms — TPC-H q01's `SUM(l_extendedprice *
   // (1 - l_discount) * (1 + l_tax))` evaluated a `list_transform` per row (lowered SQL 4.4× raw
   // DuckDB's CPU at SF 1). A length comparison: no search of `sql`.
-  const long = call.args.flatMap((a, i) => (a !== undefined && a.length >= REPEATED_ARGUMENT_MIN_CHARS && sql.length >= 2 * a.length ? [i] : []));
+  // A loop, not flatMap: a 100,000-item IN list made an array per argument here.
+  const long: number[] = [];
+  for (let i = 0; i < call.args.length; i++) {
+    const a = call.args[i];
+    if (a !== undefined && a.length >= REPEATED_ARGUMENT_MIN_CHARS && sql.length >= 2 * a.length) long.push(i);
+  }
   if (!long.length) return sql;
   const probe = lower({ ...call, args: call.args.map((a, i) => (long.includes(i) ? `${PROBE}.a${i}` : a)) });
   const repeated = long.filter((i) => namedTwice(probe, `${PROBE}.a${i}`));

@@ -7,7 +7,7 @@ import { resultRowCount, type JobRecord } from '../../jobs/jobs.js';
 import { anonymousDestination } from '../../jobs/anonymous.js';
 import { destinationUris } from '../../jobs/extract.js';
 import { fieldFromType } from '../../types/schema.js';
-import { etagOf } from '../../wire/resources.js';
+import { EtagMemo } from '../../wire/resources.js';
 import type { Job, JobConfiguration, RequestJson } from '../../types/generated/bigquery-v2.js';
 
 const API = '/bigquery/v2';
@@ -190,6 +190,9 @@ function jobTypeOf(c: JobConfiguration<RequestJson>): string {
   return c.load ? 'LOAD' : c.copy ? 'COPY' : c.extract ? 'EXTRACT' : 'UNKNOWN';
 }
 
+/** Each job's etag, kept until its state changes (jobs.list pages thousands of jobs). */
+const jobEtags = new EtagMemo<JobRecord>();
+
 /** The Job resource. */
 export function jobResource(base: string, j: JobRecord): Job {
   const status: Record<string, unknown> = { state: j.state };
@@ -225,5 +228,5 @@ export function jobResource(base: string, j: JobRecord): Job {
   };
   // JobCreationReason (discovery): REQUESTED = "Job creation was requested."; recorded on every job but dry runs.
   if (!dry) body.jobCreationReason = { code: 'REQUESTED' };
-  return { etag: etagOf([j.jobId, j.state, j.endTime]), ...body };
+  return { etag: jobEtags.of(j, [j.state, j.endTime], [j.jobId, j.state, j.endTime]), ...body };
 }

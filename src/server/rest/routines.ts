@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RoutineArgument, RoutineMeta } from '../../catalog/store.js';
 import { BigQueryError } from '../../errors/errors.js';
 import type { BqType } from '../../types/types.js';
-import { etagOf, offsetOfToken, pageToken } from '../../wire/resources.js';
+import { EtagMemo, offsetOfToken, pageToken } from '../../wire/resources.js';
 import { jsonArrayYielding, type ListPageJson } from '../../wire/list-pages.js';
 import { intParam, objectBody, requireDataset, type RestContext } from './context.js';
 import type { Argument, RequestBodies, RequestJson, Routine, StandardSqlDataType, StandardSqlField } from '../../types/generated/bigquery-v2.js';
@@ -40,6 +40,10 @@ export function bqTypeOf(d: unknown, where: string): BqType {
   return { kind } as BqType;
 }
 
+/** Routine records are replaced on update, never changed in place: their etags are kept (resources.ts EtagMemo). */
+const fullEtags = new EtagMemo<RoutineMeta>();
+const listEtags = new EtagMemo<RoutineMeta>();
+
 function routineResource(r: RoutineMeta, full = true): Routine {
   const out: Routine = {
     routineReference: { projectId: r.projectId, datasetId: r.datasetId, routineId: r.routineId },
@@ -62,7 +66,7 @@ function routineResource(r: RoutineMeta, full = true): Routine {
     out.definitionBody = r.definitionBody;
     for (const k of EXTRA_FIELDS) if (r.fields[k] !== undefined) (out as Record<string, unknown>)[k] = r.fields[k];
   }
-  return { etag: etagOf(out), ...out };
+  return { etag: (full ? fullEtags : listEtags).of(r, [], out), ...out };
 }
 
 /** A stored routine from a REST body (insert/update), validated like BigQuery's required fields. */
