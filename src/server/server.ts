@@ -30,7 +30,7 @@ import { jobsRoutes } from './rest/jobs.js';
 import { uploadsRoutes } from './rest/uploads.js';
 import { discoveryRoutes } from './rest/discovery.js';
 import { consoleRoutes } from './console.js';
-import { parseJsonBody } from './rest/json-body.js';
+import { parseJsonBodyYielding } from './rest/json-body.js';
 import { readBodyText } from './rest/request-body.js';
 import { addRequestValidation } from './rest/request-validation.js';
 import { networkGuards } from './rest/network-guards.js';
@@ -127,7 +127,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   // A reply holding pieces of bytes (RawJson.fromParts) serialises to a stream, which fastify sends as one.
   app.setReplySerializer(serializeReply as (payload: unknown) => string);
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', async (req: FastifyRequest, payload: IncomingMessage) => parseJsonBody(await readBodyText(req, payload, req.routeOptions.bodyLimit ?? MAX_REQUEST_BYTES)));
+  app.addContentTypeParser('*', async (req: FastifyRequest, payload: IncomingMessage) => parseJsonBodyYielding(await readBodyText(req, payload, req.routeOptions.bodyLimit ?? MAX_REQUEST_BYTES)));
   // Requests in flight: the forced collections of src/engine/duckdb/native-memory.ts wait for none.
   app.addHook('onRequest', (_req, reply, done) => {
     beginRequest();
