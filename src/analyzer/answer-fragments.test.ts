@@ -17,6 +17,7 @@ describe('answer fragments', () => {
     ['a wide array (100,000-item IN list)', { kind: 'FunctionCall', argumentList: Array.from({ length: 100_000 }, (_, i) => ({ kind: 'Literal', value: { stringValue: `v${i}` } })) }],
     ['a deep chain', chain(1_300)],
     ['a root array wider than a fragment', Array.from({ length: 50_000 }, (_, i) => [i, String(i)])],
+    ['bytes and special numbers inside small subtrees', { list: Array.from({ length: 3_000 }, (_, i) => ({ kind: 'Literal', value: { bytesValue: new Uint8Array([i % 256, 1]), d: i % 2 ? -0 : NaN, s: 'é\u0000"' } })) }],
     ['bytes and special numbers', { b: new Uint8Array([1, 2, 255]), n: [NaN, -0, Infinity], big: 'x'.repeat(FRAGMENT_MAX_CHARS * 2) }],
   ];
   for (const [name, value] of cases)

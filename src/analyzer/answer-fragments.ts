@@ -88,6 +88,7 @@ export function toFragments(value: unknown, maxChars = FRAGMENT_MAX_CHARS): Answ
     emit({ text: leaf({ '': value }, '', value) ?? 'null', holes: [] });
     return out;
   }
+  const small = maxChars / 4;
   const stack: Frame[] = [open(value)];
   for (;;) {
     const f = stack[stack.length - 1];
@@ -96,6 +97,14 @@ export function toFragments(value: unknown, maxChars = FRAGMENT_MAX_CHARS): Answ
       const key = f.keys[f.next++];
       const v = f.node[key];
       if (composite(v)) {
+        // A small subtree is written whole by one native JSON.stringify instead of a JavaScript
+        // step per leaf: cutting a 100,000-literal IN list's answer took 590–623 ms, now 263–275
+        // (best of 12, loaded machine); a 3,000-deep chain the same 328–336 ms.
+        const text = smallSubtreeText(v, small);
+        if (text !== undefined) {
+          add(f, key, text, []);
+          continue;
+        }
         stack.push(open(v));
         descended = true;
         break;
@@ -114,6 +123,46 @@ export function toFragments(value: unknown, maxChars = FRAGMENT_MAX_CHARS): Answ
     }
     add(parent, parent.keys[parent.next - 1], done.text, done.holes);
   }
+}
+
+/** Most composites a subtree may hold to be written whole by {@link smallSubtreeText}. */
+const SMALL_SUBTREE_NODES = 32;
+
+/**
+ * The JSON text (answer-json.ts's form) of `v` when it is small — at most SMALL_SUBTREE_NODES
+ * composites and about `maxChars` characters —, written by one native `JSON.stringify` (with the
+ * replacer only when bytes or a number JSON cannot spell are inside); undefined for a larger
+ * subtree. The check stops as soon as either bound is passed, so it costs little on a large one.
+ */
+function smallSubtreeText(v: object, maxChars: number): string | undefined {
+  let nodes = 0;
+  let chars = 0;
+  let special = false;
+  const stack: object[] = [v];
+  while (stack.length) {
+    const o = stack.pop() as Record<string, unknown>;
+    if (++nodes > SMALL_SUBTREE_NODES) return undefined;
+    const array = Array.isArray(o);
+    if (array && (o as unknown as unknown[]).length > maxChars) return undefined;
+    chars += 2;
+    const values: unknown[] = array ? (o as unknown as unknown[]) : Object.values(o);
+    if (!array) for (const k in o) chars += k.length + 4;
+    for (let i = 0; i < values.length; i++) {
+      const x = values[i];
+      if (array) chars += 1;
+      if (x === null || x === undefined || typeof x === 'boolean') chars += 5;
+      else if (typeof x === 'string') chars += x.length + 2;
+      else if (typeof x === 'number') {
+        chars += 12;
+        if (!Number.isFinite(x) || Object.is(x, -0)) special = true;
+      } else if (x instanceof Uint8Array) {
+        chars += Math.ceil(x.length * 1.4) + 16;
+        special = true;
+      } else if (typeof x === 'object') stack.push(x);
+    }
+    if (chars > maxChars) return undefined;
+  }
+  return JSON.stringify(v, special ? jsonReplacer : undefined);
 }
 
 /**
