@@ -130,4 +130,22 @@ describe('the generated resolved-AST types match the normalised trees', () => {
     const generated = new Set<string>(RESOLVED_KINDS);
     expect([...seen].filter((k) => generated.has(k)).length).toBeGreaterThan(30);
   });
+
+  it('leaves out the fields that carry nothing (empty annotation maps, default literal flags), keeps those that do', async () => {
+    const { stmt } = await e.statements.analyze("SELECT 5 AS a, CAST('x' AS STRING) AS b, 1.5 AS c", 0, { projectId: 'p' }, {});
+    const literals: Node[] = [];
+    walk(stmt, (n) => {
+      if (n.kind === 'Literal') literals.push(n);
+    });
+    expect(literals.length).toBe(3);
+    for (const n of literals) {
+      for (const k of ['typeAnnotationMap', 'preserveInLiteralRemover']) expect(n, k).not.toHaveProperty(k);
+      expect(n.type?.typeKind).toMatch(/^TYPE_/);
+      expect(n.value?.value).toBeDefined();
+    }
+    expect(literals.map((n) => n.value.value.int64Value ?? n.value.value.stringValue ?? n.value.value.doubleValue)).toEqual(['5', 'x', 1.5]);
+    // `CAST('x' AS STRING)` folds to a literal with an explicit type: the flag that says so stays.
+    expect(literals[1].hasExplicitType).toBe(true);
+    expect(literals[0]).not.toHaveProperty('hasExplicitType');
+  });
 });

@@ -54,12 +54,27 @@ export function normalize(x: unknown, field?: string): any {
   return out;
 }
 
+/**
+ * Node fields that carry nothing when they hold these values, and that nothing reads: an empty
+ * `typeAnnotationMap` (on every expression) and ResolvedLiteral's `hasExplicitType: false`,
+ * `floatLiteralId: '0'` and `preserveInLiteralRemover: false`. Left out of the normalised node: a
+ * 100,000-item IN list's resolved AST holds 100,000 literals, and each field left out is that many
+ * fewer values to decode, cut into fragments, parse and collect.
+ */
+const VOID_FIELDS = new Map<string, (v: unknown) => boolean>([
+  ['typeAnnotationMap', (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0],
+  ['hasExplicitType', (v) => v === false],
+  ['floatLiteralId', (v) => v === '0' || v === 0],
+  ['preserveInLiteralRemover', (v) => v === false],
+]);
+
 function normalizeNode(kind: string, o: Record<string, unknown>): Node {
   const out: Node = { kind };
   let cur: Record<string, unknown> | undefined = o;
   while (cur) {
     for (const k of Object.keys(cur)) {
       if (k === 'parent') continue;
+      if (VOID_FIELDS.get(k)?.(cur[k])) continue;
       const key = k === 'kind' ? 'kind_' : k; // a proto field named `kind` must not hide the node kind
       if (key in out) continue;
       out[key] = normalize(cur[k], k);
