@@ -8,7 +8,8 @@
  * skips the destination-table case. Plain timing, no
  * assertions; the machine may be loaded, so compare CPU, not wall. The main thread's CPU (the
  * event loop, /proc/<pid>/task/<pid>) is printed apart from the process's (DuckDB's threads);
- * `--loop-delay` adds the event loop's delay over each paging run (bench/loop-delay-preload.cjs).
+ * `--loop-delay` adds the event loop's delay over each paging run (bench/loop-delay-preload.cjs);
+ * `--threads` adds the CPU of each kind of thread (main, DuckDB's, libuv's pool) over each paging run.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,6 +21,33 @@ function mainThreadCpuMs(pid: number): number {
   const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(f[11]) + Number(f[12])) * 10;
+}
+
+/** CPU ms per thread (`main`, else `name#tid`, the name from /proc/<pid>/task/<tid>/comm) of the emulator. */
+function cpuMsByThread(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const key = Number(tid) === pid ? 'main' : `${name}#${tid}`;
+      out.set(key, (out.get(key) ?? 0) + (Number(f[11]) + Number(f[12])) * 10);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return out;
+}
+
+/** `after - before` per thread name, as `name ms` pairs (largest first, 0 ms left out). */
+function threadDelta(before: Map<string, number>, after: Map<string, number>): string {
+  return [...after]
+    .map(([k, v]) => [k, v - (before.get(k) ?? 0)] as const)
+    .filter(([, v]) => v > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
 }
 
 const ROWS = 1_000_000;
@@ -83,7 +111,7 @@ class LoopDelay {
 }
 
 /** Runs the measurement on one spawned emulator; returns the markdown lines. */
-export async function runPagingBench(root: string | undefined, reps: number, log: (s: string) => void, destination = true, delay?: LoopDelay): Promise<string[]> {
+export async function runPagingBench(root: string | undefined, reps: number, log: (s: string) => void, destination = true, delay?: LoopDelay, threads = false): Promise<string[]> {
   const emu = await spawnEmulator(60_000, root);
   const pid = emu.child.pid!;
   if (delay) delay.target = pid;
@@ -98,13 +126,15 @@ export async function runPagingBench(root: string | undefined, reps: number, log
     for (let rep = 0; rep < reps; rep++) {
       const c0 = cpuMsOfTree(pid);
       const m0 = mainThreadCpuMs(pid);
+      const th0 = threads ? cpuMsByThread(pid) : undefined;
       const t0 = performance.now();
       delay?.start();
       const j = await rest(emu, 'POST', '/jobs', { configuration: { query: { query: 'SELECT id, f, s FROM pg.t', useLegacySql: false, useQueryCache: false } } });
       const { rows, bytes } = await pageAll(emu, j.jobReference.jobId);
       if (rows !== ROWS) throw new Error(`paged ${rows} rows`);
       const loop = delay ? ` | ${await delay.stop()}` : '';
-      const line = `| page 1M rows × 3 columns | ${rep + 1} | ${cpuMsOfTree(pid) - c0} | ${mainThreadCpuMs(pid) - m0} | ${(performance.now() - t0).toFixed(0)} | ${(bytes / 1e6).toFixed(0)} MB${loop} |`;
+      const byThread = th0 ? ` | ${threadDelta(th0, cpuMsByThread(pid))}` : '';
+      const line = `| page 1M rows × 3 columns | ${rep + 1} | ${cpuMsOfTree(pid) - c0} | ${mainThreadCpuMs(pid) - m0} | ${(performance.now() - t0).toFixed(0)} | ${(bytes / 1e6).toFixed(0)} MB${loop}${byThread} |`;
       lines.push(line);
       log(line);
     }
@@ -142,6 +172,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const root = arg('--root');
   if (!root) ensureFreshBuild();
   const delay = process.argv.includes('--loop-delay') ? LoopDelay.setUp() : undefined;
-  console.log(`| case | rep | server CPU ms (all threads) | main thread CPU ms | wall ms | bytes${delay ? ' | event-loop delay p50/p99/max ms' : ''} |\n|---|---|---|---|---|---|${delay ? '---|' : ''}`);
-  await runPagingBench(root, Number(arg('--reps') ?? 3), (s) => console.log(s), !process.argv.includes('--no-destination'), delay);
+  const threads = process.argv.includes('--threads');
+  console.log(`| case | rep | server CPU ms (all threads) | main thread CPU ms | wall ms | bytes${delay ? ' | event-loop delay p50/p99/max ms' : ''}${threads ? ' | CPU ms per thread name' : ''} |\n|---|---|---|---|---|---|${delay ? '---|' : ''}${threads ? '---|' : ''}`);
+  await runPagingBench(root, Number(arg('--reps') ?? 3), (s) => console.log(s), !process.argv.includes('--no-destination'), delay, threads);
 }

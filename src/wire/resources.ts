@@ -204,19 +204,47 @@ export function joinPieces(pieces: readonly (string | Uint8Array)[]): string {
 /** Answers of pieces shorter than this (characters or bytes) are joined into one string instead of streamed. */
 const PIECES_STREAM_MIN = 256 * 1024;
 
-/** Pieces of a reply sent between turns of the event loop (each costs a socket write at most). */
-const PIECES_PER_TURN = 64;
+/**
+ * Bytes of consecutive pieces joined into one buffer of a streamed reply. A result page is
+ * hundreds of pieces of ~20 KB (EncodedRowsPage.parts, src/wire/encoded-rows.ts) with `,` between
+ * them: handed to the stream one by one, each cost a pass through the stream's and the socket's
+ * JavaScript (paging 1M rows spent more of the event loop's time there than in DuckDB's calls).
+ * Small pieces are joined (one extra copy of their bytes, ~1 ms per MB); rows built in DuckDB are
+ * kept in blocks of ~1 MB (src/engine/result-json.ts) and go out as they are.
+ */
+const PIECES_BATCH_BYTES = 1024 * 1024;
 
-/** `pieces` as a stream of buffers (strings encoded as UTF-8, byte views sent as they are). */
+/**
+ * `pieces` as a stream of buffers of about {@link PIECES_BATCH_BYTES} (strings encoded as UTF-8,
+ * small pieces joined, a piece of a quarter batch or more sent alone as it is), one buffer per
+ * turn of the event loop.
+ */
 function piecesStream(pieces: readonly (string | Uint8Array)[]): Readable {
+  let batch: Buffer[] = [];
+  let bytes = 0;
+  let sent = false;
+  async function* flush(): AsyncGenerator<Buffer> {
+    // Back to the event loop between batches: other clients get a turn while a page is sent.
+    if (sent) await new Promise<void>((resolve) => setImmediate(resolve));
+    sent = true;
+    const out = batch.length === 1 ? batch[0]! : Buffer.concat(batch, bytes);
+    batch = [];
+    bytes = 0;
+    yield out;
+  }
   async function* chunks(): AsyncGenerator<Buffer> {
     for (let i = 0; i < pieces.length; i++) {
-      if (i && i % PIECES_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       const p = pieces[i]!;
-      yield typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p.buffer, p.byteOffset, p.byteLength);
+      const b = typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p.buffer, p.byteOffset, p.byteLength);
+      // A large piece goes alone, uncopied (what was gathered before it goes first).
+      const alone = b.length >= PIECES_BATCH_BYTES / 4;
+      if (alone && batch.length) yield* flush();
+      batch.push(b);
+      bytes += b.length;
+      if (alone || bytes >= PIECES_BATCH_BYTES || i === pieces.length - 1) yield* flush();
     }
   }
-  return Readable.from(chunks(), { objectMode: false });
+  return Readable.from(chunks(), { objectMode: false, highWaterMark: 2 * PIECES_BATCH_BYTES });
 }
 
 /**
