@@ -30,7 +30,7 @@ import protobuf from 'protobufjs';
 import descriptorExt from 'protobufjs/ext/descriptor/index.js';
 import { startEmulator } from '../src/server/server.js';
 import { protoRowDecoder } from '../src/wire/write-rows.js';
-import { columnarProtoDecoder } from '../src/wire/write-rows-columnar.js';
+import { columnarProtoDecoder } from '../src/wire/write-proto-columns.js';
 import { cpuMsOfTree, ensureFreshBuild, spawnEmulator, type Spawned } from './process.js';
 import { Target } from './target.js';
 import { duckAppenderMs, runChunkRoutesBench } from './storage-write-chunks.js';

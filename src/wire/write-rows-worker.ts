@@ -14,8 +14,9 @@
 import { parentPort } from 'node:worker_threads';
 import { lowerWorkerThreadPriority } from '../config/limits.js';
 import type { Column } from '../types/schema.js';
-import { columnarProtoDecoder, type ColumnarWriteDecoder, type WriteColumnBatch } from './write-rows-columnar.js';
-import { columnarArrowDecoder } from './write-rows-columnar.js';
+import type { ColumnarWriteDecoder, WriteColumnBatch } from './write-rows-columnar.js';
+import { columnarProtoDecoder } from './write-proto-columns.js';
+import { columnarArrowDecoder } from './write-arrow-columns.js';
 import { arrowRowDecoder } from './write-arrow-rows.js';
 import { protoRowDecoder, type WriteRowOptions } from './write-rows.js';
 import { stringCellsOf, type StringCells } from './write-rows-cells.js';
