@@ -1,7 +1,7 @@
 /**
  * Worker thread of write-rows-offthread.ts: decodes the rows of large AppendRows requests — proto
  * rows (a serialized `ProtoRows` message) or an Arrow record batch — into columns with
- * src/wire/write-rows-columnar.ts, off the emulator's main thread, and posts them back as
+ * src/wire/write-proto-columns.ts and src/wire/write-arrow-columns.ts, off the emulator's main thread, and posts them back as
  * transferable buffers (strings as one UTF-8 buffer and offsets per column, with their DuckDB
  * string cells: src/wire/write-rows-cells.ts).
  *
