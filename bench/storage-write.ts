@@ -15,7 +15,7 @@
  * CPU time (all its threads: the machine is shared, and CPU time barely depends on its load);
  * `BQEMU_WRITE_BASELINE=<checkout>` runs the same server cases on another (built) checkout first,
  * for a before/after pair in one run. Also the decoders alone in this process (the row decoder
- * src/wire/write-rows.ts and the columnar one src/wire/write-rows-columnar.ts on the same rows),
+ * src/wire/write-rows.ts and the columnar one src/wire/write-proto-columns.ts on the same rows),
  * and the event loop's longest stall while an in-process emulator takes the raw appends, and the
  * routes from decoded columns into DuckDB on raw DuckDB (bench/storage-write-chunks.ts).
  * Targets: ≥ 1M rows/s server-side for proto and Arrow batches, ≤ 2× the appender.
@@ -30,7 +30,7 @@ import protobuf from 'protobufjs';
 import descriptorExt from 'protobufjs/ext/descriptor/index.js';
 import { startEmulator } from '../src/server/server.js';
 import { protoRowDecoder } from '../src/wire/write-rows.js';
-import { columnarProtoDecoder } from '../src/wire/write-rows-columnar.js';
+import { columnarProtoDecoder } from '../src/wire/write-proto-columns.js';
 import { cpuMsOfTree, ensureFreshBuild, spawnEmulator, type Spawned } from './process.js';
 import { Target } from './target.js';
 import { duckAppenderMs, runChunkRoutesBench } from './storage-write-chunks.js';
@@ -207,7 +207,7 @@ function decodeMs(batches: Uint8Array[][]): number {
   return performance.now() - t0;
 }
 
-/** src/wire/write-rows-columnar.ts decoding the same rows as serialized ProtoRows messages (what a request carries), ms. */
+/** src/wire/write-proto-columns.ts decoding the same rows as serialized ProtoRows messages (what a request carries), ms. */
 async function columnarDecodeMs(batches: Uint8Array[][]): Promise<number> {
   const protoRows = storageTypes().protoRows;
   const encoded = batches.map((serializedRows) => protoRows.encode({ serializedRows }).finish());
@@ -343,7 +343,7 @@ export async function runStorageWriteBench(opts: { rows: number; log: (s: string
   const decode = decodeMs(batches);
   log(`  decoder alone (src/wire/write-rows.ts): ${decode.toFixed(0)} ms`);
   const columnarDecode = await columnarDecodeMs(batches);
-  log(`  columnar decoder alone (src/wire/write-rows-columnar.ts): ${columnarDecode.toFixed(0)} ms`);
+  log(`  columnar decoder alone (src/wire/write-proto-columns.ts): ${columnarDecode.toFixed(0)} ms`);
   const stall = await eventLoopStallMs(batches);
   log(`  event loop, in-process emulator: longest stall ${stall.max.toFixed(1)} ms, p99 ${stall.p99.toFixed(1)} ms`);
   const chunkRoutes = await runChunkRoutesBench(n, log);
@@ -369,7 +369,7 @@ export async function runStorageWriteBench(opts: { rows: number; log: (s: string
     ...lines(before ? 'after: ' : '', now),
     `| DuckDB appender, same rows, one transaction (CPU: this process) | ${n} | ${appender.ms.toFixed(0)} | ${rate(n, appender.ms)} | 1.00× | ${appender.cpu.toFixed(0)} | ${rate(n, appender.cpu)} | 1.00× |`,
     `| the server's row decoder alone (src/wire/write-rows.ts, no gRPC, no DuckDB) | ${n} | ${decode.toFixed(0)} | ${rate(n, decode)} | – | – | – | – |`,
-    `| the columnar decoder alone (src/wire/write-rows-columnar.ts; in the worker thread for requests ≥ 8 KB) | ${n} | ${columnarDecode.toFixed(0)} | ${rate(n, columnarDecode)} | – | – | – | – |`,
+    `| the columnar decoder alone (src/wire/write-proto-columns.ts; in the worker thread for requests ≥ 8 KB) | ${n} | ${columnarDecode.toFixed(0)} | ${rate(n, columnarDecode)} | – | – | – | – |`,
     '',
     `Rows in the tables afterwards: ${JSON.stringify(now.counts)}${before ? ` (baseline ${JSON.stringify(before.counts)})` : ''}. Batches of ${BATCH} rows, ${IN_FLIGHT} appends in flight.`,
     'Server CPU: user + system time of the spawned emulator and its children over the case (all threads: V8, GC, DuckDB), a measure that, unlike the wall time, barely depends on the machine\'s load.',

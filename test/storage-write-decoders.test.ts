@@ -9,7 +9,8 @@
  * https://cloud.google.com/bigquery/docs/reference/storage/rpc/google.cloud.bigquery.storage.v1#google.cloud.bigquery.storage.v1.BigQueryWrite.AppendRows),
  * a refused request in the middle
  * (a REQUIRED column left unset: `rowErrors`, FIELDS_ERROR) appends nothing, and the table holds
- * exactly the accepted rows. The request copies handed to the workers come back for reuse. A large
+ * exactly the accepted rows. The request copies handed to the workers come back for reuse, and the
+ * decoded columns go back to a worker once their request is answered. A large
  * Arrow batch (raw AppendRows with an apache-arrow IPC batch) decodes there too and reads back cell
  * for cell; one with a NULL in a REQUIRED column comes back to the main thread, which answers its
  * row error ("Field value of k cannot be empty.", FIELDS_ERROR, as the row path) and writes nothing.
@@ -60,6 +61,7 @@ describe('proto requests decoded by several workers', () => {
       requests.push({ ...(i === 0 ? { writeStream: stream } : {}), offset: { value: offset }, protoRows: { ...(i === 0 ? { writerSchema: { protoDescriptor: descriptor.toJSON() } } : {}), rows: { serializedRows } } });
       if (i !== BAD) offset += ROWS;
     }
+    const released = offThreadDecoders.released;
     const responses = await appendRequests(gapic, requests);
     expect(responses).toHaveLength(8);
     const accepted = [0, 1, 2, 4, 5, 6, 7];
@@ -78,6 +80,9 @@ describe('proto requests decoded by several workers', () => {
     // The second worker starts when the first is busy: eight requests written at once find it busy.
     expect(offThreadDecoders.running).toBe(Math.min(2, DECODE_WORKERS));
     expect(offThreadDecoders.spareBuffers).toBeGreaterThan(0);
+    // The seven accepted requests' decoded columns went back to a worker once answered (the refused
+    // one was decoded by the main thread's row path); the rows read back above were written first.
+    expect(offThreadDecoders.released - released).toBe(7);
   }, 60_000);
 });
 

@@ -9,7 +9,7 @@
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
 import type { Column } from '../types/schema.js';
-import { columnarProtoDecoder } from './write-rows-columnar.js';
+import { columnarProtoDecoder } from './write-proto-columns.js';
 import { stringCellsOf } from './write-rows-cells.js';
 
 const COLUMNS = [

@@ -2,9 +2,10 @@
  * Proto STRING fields of the columnar fast path (src/wire/write-rows-columnar.ts) read as their
  * UTF-8 bytes instead of JS strings: protobufjs decodes the rows with a copy of the writer schema
  * whose `string` fields are `bytes` — the same wire format (length-delimited, protobuf encoding
- * guide https://protobuf.dev/programming-guides/encoding/#length-types) — so each value is a view
- * into the request's buffer, and the column's DuckDB string cells (src/wire/write-rows-cells.ts)
- * are built from those bytes. Reading a string to a JS string and writing it back to UTF-8 for
+ * guide https://protobuf.dev/programming-guides/encoding/#length-types) — read by a
+ * {@link SpanReader}, which notes where each value lies in the request's buffer instead of making
+ * a view of it, and the column's DuckDB string cells (src/wire/write-rows-cells.ts) are built from
+ * those bytes. Reading a string to a JS string and writing it back to UTF-8 for
  * DuckDB cost about 0.6 s of the decoding worker's CPU per 1M rows of (INT64, FLOAT64, STRING)
  * (bench --only write, --cpu-prof: utf8_read, read_string, stringCellsOf).
  *
@@ -34,13 +35,62 @@ export function bytesTyped(type: protobuf.Type, names: readonly string[]): proto
   }
 }
 
+/**
+ * A protobufjs Reader whose `bytes()` — what protobufjs's generated decoder calls for a `bytes`
+ * field — reads the length and checks the bounds as protobufjs's `Reader#bytes` does, but instead
+ * of a view of the value (a Uint8Array per value, and its garbage) it notes where the value lies
+ * and returns the span's number: the decoded message's field holds that number, read back with
+ * {@link SpanReader.start} and {@link SpanReader.length}. Numbers restart at 0 with
+ * {@link SpanReader.nextMessage}, before each row message.
+ */
+export class SpanReader extends protobuf.Reader {
+  private starts = new Int32Array(16);
+  private lengths = new Int32Array(16);
+  private count = 0;
+
+  /** Forgets the spans of the message before (call before decoding each row message). */
+  nextMessage(): void {
+    this.count = 0;
+  }
+
+  /** Where span `k` starts in the reader's buffer (bytes). */
+  start(k: number): number {
+    return this.starts[k]!;
+  }
+
+  /** Span `k`'s length (bytes). */
+  length(k: number): number {
+    return this.lengths[k]!;
+  }
+
+  /** The next length-delimited value's span number (typed as protobufjs declares the method). */
+  override bytes(): Uint8Array {
+    const length = this.uint32();
+    const start = this.pos;
+    const end = start + length;
+    if (end > this.len) throw RangeError(`index out of range: ${start} + ${length} > ${this.len}`);
+    this.pos = end;
+    if (this.count === this.starts.length) {
+      const starts = new Int32Array(2 * this.count);
+      const lengths = new Int32Array(2 * this.count);
+      starts.set(this.starts);
+      lengths.set(this.lengths);
+      this.starts = starts;
+      this.lengths = lengths;
+    }
+    this.starts[this.count] = start;
+    this.lengths[this.count] = length;
+    return this.count++ as unknown as Uint8Array;
+  }
+}
+
 /** Where the values of one STRING column lie in a request's buffer, row by row. */
 export class StringSpans {
   private readonly starts: Int32Array;
   private readonly lengths: Int32Array;
   private bytes = 0;
 
-  /** Spans of `rows` rows of values inside `source` (the buffer protobufjs reads). */
+  /** Spans of `rows` rows of values inside `source` (the buffer a {@link SpanReader} reads). */
   constructor(
     private readonly source: Uint8Array,
     rows: number,
@@ -49,15 +99,11 @@ export class StringSpans {
     this.lengths = new Int32Array(rows);
   }
 
-  /** Notes row `r`'s value `v` (a view protobufjs read); false when it is not a view of the source. */
-  set(r: number, v: Uint8Array): boolean {
-    const length = v.length;
-    if (length === 0) return true;
-    if (v.buffer !== this.source.buffer) return false;
-    this.starts[r] = v.byteOffset - this.source.byteOffset;
+  /** Notes row `r`'s value: `length` bytes at `start` of the source. */
+  set(r: number, start: number, length: number): void {
+    this.starts[r] = start;
     this.lengths[r] = length;
     this.bytes += length;
-    return true;
   }
 
   /**

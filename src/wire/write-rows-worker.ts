@@ -1,21 +1,23 @@
 /**
  * Worker thread of write-rows-offthread.ts: decodes the rows of large AppendRows requests — proto
  * rows (a serialized `ProtoRows` message) or an Arrow record batch — into columns with
- * src/wire/write-rows-columnar.ts, off the emulator's main thread, and posts them back as
- * transferable buffers (strings as one UTF-8 buffer and offsets per column, with their DuckDB
- * string cells: src/wire/write-rows-cells.ts).
+ * src/wire/write-proto-columns.ts and src/wire/write-arrow-columns.ts, off the emulator's main
+ * thread, and posts them back as transferable buffers (strings as one UTF-8 buffer and offsets
+ * per column, with their DuckDB string cells: src/wire/write-rows-cells.ts).
  *
  * Messages in: `{ id, format, key, descriptor, columns, options, rows }` (`descriptor`: the proto
  * DescriptorProto object, or the Arrow IPC schema message's bytes; `key` identifies the writer
  * schema and columns: the decoder is built once per key). Messages out: `{ id, length, columns,
  * rows }` ({@link OffThreadColumn} each), or `{ id, rows }` when the request needs the main thread's
- * row path; `rows` hands the request's buffer back for reuse (write-rows-offthread.ts).
+ * row path; `rows` hands the request's buffer back for reuse (write-rows-offthread.ts). Also in:
+ * `{ release }`, the buffers of an answer the main thread is done with (dropped here).
  */
 import { parentPort } from 'node:worker_threads';
 import { lowerWorkerThreadPriority } from '../config/limits.js';
 import type { Column } from '../types/schema.js';
-import { columnarProtoDecoder, type ColumnarWriteDecoder, type WriteColumnBatch } from './write-rows-columnar.js';
-import { columnarArrowDecoder } from './write-rows-columnar.js';
+import type { ColumnarWriteDecoder, WriteColumnBatch } from './write-rows-columnar.js';
+import { columnarProtoDecoder } from './write-proto-columns.js';
+import { columnarArrowDecoder } from './write-arrow-columns.js';
 import { arrowRowDecoder } from './write-arrow-rows.js';
 import { protoRowDecoder, type WriteRowOptions } from './write-rows.js';
 import { stringCellsOf, type StringCells } from './write-rows-cells.js';
@@ -31,6 +33,15 @@ export interface OffThreadAnswer {
   length?: number;
   columns?: OffThreadColumn[];
   rows?: ArrayBuffer;
+}
+
+/**
+ * Buffers of a decoded batch the main thread is done with (appended and answered), handed back so
+ * that their memory is released by this thread's heap instead of the main thread's
+ * (write-rows-offthread.ts releaseOffThreadBatch).
+ */
+export interface OffThreadRelease {
+  release: ArrayBuffer[];
 }
 
 /** A request to the worker. */
@@ -67,7 +78,9 @@ function decoderOf(m: OffThreadRequest): ColumnarWriteDecoder | null {
   return d;
 }
 
-parentPort!.on('message', (m: OffThreadRequest) => {
+parentPort!.on('message', (m: OffThreadRequest | OffThreadRelease) => {
+  // Released buffers are dropped here: this thread's small heap frees them.
+  if ('release' in m) return;
   void (async () => {
     // The request's buffer goes back with the answer (its decoded values are copies of its bytes).
     const back = m.rows.buffer as ArrayBuffer;

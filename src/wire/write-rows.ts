@@ -69,7 +69,7 @@ export interface WriteRowOptions {
 export interface WriteRowDecoder {
   decode(serializedRows: Uint8Array[], options?: WriteRowOptions): DecodedWriteRows;
   decodeAsync(serializedRows: Uint8Array[], options?: WriteRowOptions): Promise<DecodedWriteRows>;
-  /** Proto rows: the writer schema's message type (for src/wire/write-rows-columnar.ts). */
+  /** Proto rows: the writer schema's message type (for src/wire/write-proto-columns.ts). */
   readonly protoType?: protobuf.Type;
 }
 

@@ -28,8 +28,10 @@ import type { Logger } from '../../config/logger.js';
 import { BigQueryError } from '../../errors/errors.js';
 import type { Column } from '../../types/schema.js';
 import { arrowRowDecoder } from '../../wire/write-arrow-rows.js';
-import { columnarArrowDecoder, columnarProtoDecoder, type ColumnarWriteDecoder } from '../../wire/write-rows-columnar.js';
-import { OFF_THREAD_MIN_BYTES, decodeArrowRowsOffThread, decodeProtoRowsOffThread } from '../../wire/write-rows-offthread.js';
+import type { ColumnarWriteDecoder } from '../../wire/write-rows-columnar.js';
+import { columnarArrowDecoder } from '../../wire/write-arrow-columns.js';
+import { columnarProtoDecoder } from '../../wire/write-proto-columns.js';
+import { OFF_THREAD_MIN_BYTES, decodeArrowRowsOffThread, decodeProtoRowsOffThread, releaseOffThreadBatch } from '../../wire/write-rows-offthread.js';
 import { protoRowDecoder, type DecodedWriteRows, type MissingValueInterpretation, type WriteRowDecoder, type WriteRowOptions } from '../../wire/write-rows.js';
 import type { AppendOutcome, AppendPart, WriteStreams, WriteTarget } from '../../engine/storage-write.js';
 import { serializedRowsOf } from './protos.js';
@@ -297,6 +299,8 @@ export function appendRowsConnection(streams: WriteStreams, call: grpc.ServerDup
         appendRowsQueue.largestGroup = Math.max(appendRowsQueue.largestGroup, group.length);
         if (queue.length < MAX_QUEUED_REQUESTS && call.isPaused()) call.resume();
         const responses = await commit(group);
+        // Appended (or refused) and answered: nothing reads these rows again.
+        for (const p of group) if (p.rows) releaseOffThreadBatch(p.rows);
         if (closed) return;
         for (const r of responses) call.write(r);
       }
