@@ -11,6 +11,7 @@ import { lowerQuery, makeContext } from '../src/engine/statement-context.js';
 import { lowerLiteralsAhead, WIDE_CALL_ARGUMENTS } from '../src/engine/lower/literals-ahead.js';
 import { LoweringHarness } from './lowering/harness.js';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+import { turnsDuring } from './helpers/event-loop-turns.js';
 
 let h: LoweringHarness;
 let t: TestEmulator;
@@ -55,15 +56,7 @@ describe('literals converted ahead of lowering', () => {
   it('lets other work run while it converts', async () => {
     const a = await h.engine.statements.analyze(`SELECT id IN (${ints(60_000)}) FROM ds.t`, 0, { projectId: 'p' }, {});
     const ctx = await makeContext(h.engine, a.tables, { projectId: 'p', noRowAccess: true });
-    let turns = 0;
-    let converting = true;
-    const tick = () => {
-      turns++;
-      if (converting) setImmediate(tick);
-    };
-    setImmediate(tick);
-    await lowerLiteralsAhead(nodesOfKind(a.stmt, 'FunctionCall'), ctx);
-    converting = false;
+    const { turns } = await turnsDuring(() => lowerLiteralsAhead(nodesOfKind(a.stmt, 'FunctionCall'), ctx));
     expect(ctx.argumentsAhead?.size).toBe(1);
     expect(turns).toBeGreaterThan(1);
   }, 60_000);

@@ -15,6 +15,7 @@ import { StreamReader, readBooleans, readByteRle, readIntegers } from '../src/jo
 import { decompressStream, snappyDecode } from '../src/jobs/orc/orc-compression.js';
 import { readOrc } from '../src/jobs/load-orc.js';
 import { BigQueryError } from '../src/errors/errors.js';
+import { turnsDuring } from './helpers/event-loop-turns.js';
 
 const r = (...bytes: number[]) => new StreamReader(Uint8Array.from(bytes));
 const ints = (xs: bigint[]) => xs.map(Number);
@@ -81,18 +82,13 @@ describe('ORC decoding and the event loop', () => {
     const file = path.resolve('test/data/orc/nulls-at-end-snappy.orc');
     await readOrc([file], {}); // warm the JIT as a running emulator would be
     // Other work: a callback re-queued on every turn of the event loop counts the turns it gets.
-    let turns = 0;
-    let running = true;
-    const tick = () => {
-      turns++;
-      if (running) setImmediate(tick);
-    };
-    setImmediate(tick);
     const h = monitorEventLoopDelay({ resolution: 5 });
     h.enable();
-    const { rows } = await readOrc([file], {});
+    const {
+      value: { rows },
+      turns,
+    } = await turnsDuring(() => readOrc([file], {}));
     h.disable();
-    running = false;
     expect(rows.length).toBe(70000);
     // 70,000 rows in slices of 4,096: at least 17 turns for other work while decoding.
     expect(turns).toBeGreaterThanOrEqual(17);

@@ -7,20 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { LONG_TEXT_CHARS } from '../../config/limits.js';
 import { MAX_JSON_DEPTH } from '../../config/request-limits.js';
 import { parseJsonBody, parseJsonBodyYielding } from './json-body.js';
-
-/** Turns of the event loop that ran while `p` was pending. */
-async function turnsDuring<T>(p: () => Promise<T>): Promise<{ value: T; turns: number }> {
-  let turns = 0;
-  let pending = true;
-  const tick = () => {
-    turns++;
-    if (pending) setImmediate(tick);
-  };
-  setImmediate(tick);
-  const value = await p();
-  pending = false;
-  return { value, turns };
-}
+import { turnsDuring } from '../../../test/helpers/event-loop-turns.js';
 
 describe('parseJsonBodyYielding', () => {
   it('answers what parseJsonBody answers, and lets other work run on a long body', async () => {
