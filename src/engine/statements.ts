@@ -170,7 +170,8 @@ export async function executeStatement(e: Engine, stmt: Node, tables: Map<string
   await yieldIfLarge(stmt);
   checkTableGuards(stmt, tables);
   const ctx = await makeContext(e, tables, opts);
-  if (isLarge(stmt)) await lowerLiteralsAhead(nodesOfKind(stmt, 'FunctionCall'), ctx);
+  // A dry run is not lowered (queryStmt answers its schema first): nothing to convert ahead.
+  if (isLarge(stmt) && !opts.dryRun) await lowerLiteralsAhead(nodesOfKind(stmt, 'FunctionCall'), ctx);
   await yieldIfLarge(stmt);
   await bindSystemTime(e, stmt, tables, ctx);
   checkDmlAccess(e, stmt, tables, opts.caller);
