@@ -76,6 +76,34 @@ describe('proto rows into a flat table', () => {
     writer.close();
   });
 
+  it('a field sent twice in one row keeps its last value (protobuf merges concatenated messages: last one wins), in small and large requests', async () => {
+    // Protocol Buffers encoding guide, "Last One Wins": a non-repeated scalar field that appears
+    // more than once takes the last value; concatenating two encoded messages merges them.
+    await q(`CREATE TABLE ${D}.merged (k INT64, v INT64, f FLOAT64, s STRING)`);
+    const { writer, encode } = await protoWriter('merged', {
+      name: 'Row',
+      field: [field('k', 1, 'TYPE_INT64'), field('v', 2, 'TYPE_INT64'), field('f', 3, 'TYPE_DOUBLE'), field('s', 4, 'TYPE_STRING')],
+    });
+    const rowOf = (k: number) => {
+      const [first, second] = encode([
+        { k, v: 1, f: 0.5, s: k % 2 ? 'a first value longer than twelve bytes' : 'first' },
+        { v: -k, s: k % 3 ? `second ${k}` : 'a second value longer than twelve bytes' },
+      ]);
+      return Buffer.concat([first!, second!]);
+    };
+    // 3 rows (decoded on the main thread), then 2,000 (≥ 8 KB: decoded in the worker thread).
+    for (const [from, to] of [[0, 3], [3, 2003]]) {
+      const rows = Array.from({ length: to! - from! }, (_, i) => rowOf(from! + i));
+      expect((await result(writer.appendRows({ serializedRows: rows }))).error ?? null).toBeNull();
+    }
+    const expected = (k: number) => ({ k, v: k ? -k : 0, f: 0.5, s: k % 3 ? `second ${k}` : 'a second value longer than twelve bytes' });
+    expect(await q(`SELECT k, v, f, s FROM ${D}.merged WHERE k IN (0, 1, 2, 3, 1000, 2002) ORDER BY k`)).toEqual([0, 1, 2, 3, 1000, 2002].map(expected));
+    expect(await q(`SELECT COUNT(*) n, COUNTIF(v != -k) vbad, COUNTIF(s != IF(MOD(k, 3) = 0, 'a second value longer than twelve bytes', CONCAT('second ', CAST(k AS STRING)))) sbad FROM ${D}.merged`)).toEqual([
+      { n: 2003, vbad: 0, sbad: 0 },
+    ]);
+    writer.close();
+  });
+
   it('a REQUIRED column left unset refuses the request with its row error; nothing of it is written', async () => {
     await q(`CREATE TABLE ${D}.req (k INT64 NOT NULL, s STRING)`);
     const { writer, encode } = await protoWriter('req', { name: 'Row', field: [field('k', 1, 'TYPE_INT64'), field('s', 2, 'TYPE_STRING')] });

@@ -10,6 +10,7 @@ import type { Column } from '../types/schema.js';
 import { WRITE_DECODE_SLICE_ROWS, type WriteRowOptions } from './write-rows.js';
 import { allocate, cellsColumn, fastKinds, finish, nullFill, yieldToLoop, type ColumnarWriteDecoder, type FastKind, type WriteColumnBatch } from './write-rows-columnar.js';
 import { bytesTyped, SpanReader, StringSpans } from './write-proto-string-bytes.js';
+import { ProtoRowSink, type SinkStore } from './write-proto-sink.js';
 
 const PROTO_FOR: Record<FastKind, ReadonlySet<string>> = {
   INT64: new Set(['int64', 'sint64', 'sfixed64', 'int32', 'sint32', 'sfixed32', 'uint32', 'fixed32']),
@@ -26,8 +27,8 @@ const UINT32_WIRE = new Set(['uint32', 'fixed32']);
 interface ProtoSlot {
   key: string;
   col: number;
-  /** 0 int64 family, 1 int32 family, 2 uint32 family, 3 float, 4 bool, 5 string. */
-  store: number;
+  /** How the value is stored (write-proto-sink.ts SinkStore). */
+  store: SinkStore;
 }
 
 /**
@@ -50,6 +51,8 @@ export function columnarProtoDecoder(type: protobuf.Type, columns: Column[]): Co
   // decodeProtoRows reads STRING fields as bytes (src/wire/write-proto-string-bytes.ts).
   const stringFields = slots.filter((s) => s.store === 5).map((s) => s.key);
   const bytesType = stringFields.length ? bytesTyped(type, stringFields) : undefined;
+  // Requests' ProtoRows decode into the columns through a message sink (write-proto-sink.ts).
+  const sink = stringFields.length && !bytesType ? undefined : ProtoRowSink.of(bytesType ?? type, slots.map((s, slot) => ({ key: s.key, slot, store: s.store })));
   /**
    * Decodes `n` rows, the r-th message given by `next(r)` (undefined: unparsable → the row path);
    * with `source`, the messages' STRING fields are span numbers of `spanReader`, which reads it.
@@ -127,6 +130,56 @@ export function columnarProtoDecoder(type: protobuf.Type, columns: Column[]): Co
       return true;
     }
   };
+  /**
+   * Decodes the `n` row messages of `protoRows` (each a field 1 of the ProtoRows, as counted) through
+   * the sink: undefined when a row needs the row path (unparsable, a REQUIRED column missing).
+   */
+  const runSink = async (n: number, reader: protobuf.Reader, protoRows: Uint8Array, options: WriteRowOptions | undefined): Promise<WriteColumnBatch | undefined> => {
+    const required = nullFill(columns, options);
+    if (!required || !sink) return undefined;
+    const { cols, valid } = allocate(kinds, n, false);
+    const spans = cols.map((c) => (c.kind === 'STRING' ? new StringSpans(protoRows, n) : undefined));
+    slots.forEach((s, slot) => {
+      const c = cols[s.col]!;
+      sink.bind(
+        slot,
+        {
+          valid: valid[s.col]!,
+          words: c.kind === 'INT64' ? new Int32Array(c.values.buffer, c.values.byteOffset, 2 * n) : undefined,
+          f64: c.kind === 'FLOAT64' ? c.values : undefined,
+          u8: c.kind === 'BOOL' ? c.values : undefined,
+          spans: spans[s.col],
+        },
+        reader instanceof SpanReader ? reader : undefined,
+      );
+    });
+    const spanReader = reader instanceof SpanReader ? reader : undefined;
+    for (let from = 0; from < n; from += WRITE_DECODE_SLICE_ROWS) {
+      if (from > 0) await yieldToLoop();
+      const to = Math.min(n, from + WRITE_DECODE_SLICE_ROWS);
+      try {
+        for (let r = from; r < to; r++) {
+          reader.uint32();
+          const length = reader.uint32();
+          const end = reader.pos + length;
+          spanReader?.nextMessage();
+          sink.row = r;
+          sink.decode(reader, length);
+          if (reader.pos !== end) return undefined;
+          for (let j = 0; j < required.length; j++) if (!valid[required[j]!]![r]) return undefined;
+        }
+      } catch {
+        return undefined;
+      }
+    }
+    for (let j = 0; j < cols.length; j++) {
+      if (!spans[j]) continue;
+      const cells = spans[j]!.cells(valid[j]!);
+      if (!cells) return undefined;
+      cols[j] = cellsColumn(cells);
+    }
+    return finish(cols, valid, n);
+  };
   return {
     decode: (serialized, options) => run(serialized.length, (r) => type.decode(serialized[r]!) as unknown as Record<string, unknown>, options),
     async decodeProtoRows(protoRows, options) {
@@ -145,6 +198,7 @@ export function columnarProtoDecoder(type: protobuf.Type, columns: Column[]): Co
         return undefined;
       }
       reader.pos = 0;
+      if (sink) return runSink(n, reader, protoRows, options);
       const spanReader = bytesType ? (reader as SpanReader) : undefined;
       return run(
         n,

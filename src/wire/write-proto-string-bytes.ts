@@ -15,7 +15,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import protobuf from 'protobufjs';
-import { INLINE_STRING_BYTES, stringCells, type StringCells } from './write-rows-cells.js';
+import { INLINE_STRING_BYTES, type StringCells } from './write-rows-cells.js';
 
 /**
  * A copy of the message type `type` whose fields named in `names` (`string` fields) are `bytes`,
@@ -99,15 +99,16 @@ export class StringSpans {
     this.lengths = new Int32Array(rows);
   }
 
-  /** Notes row `r`'s value: `length` bytes at `start` of the source. */
+  /** Notes row `r`'s value: `length` bytes at `start` of the source (a second value of a row replaces the first). */
   set(r: number, start: number, length: number): void {
+    this.bytes += length - this.lengths[r]!;
     this.starts[r] = start;
     this.lengths[r] = length;
-    this.bytes += length;
   }
 
   /**
-   * The column's string cells (`valid`: 1 per row with a value): the values copied back to back;
+   * The column's string cells (`valid`: 1 per row with a value): the values copied back to back,
+   * and each value of at most INLINE_STRING_BYTES bytes into its inline cell in the same pass;
    * undefined when they are not valid UTF-8.
    */
   cells(valid: Uint8Array): StringCells | undefined {
@@ -115,22 +116,37 @@ export class StringSpans {
     const src = this.source;
     const bytes = new Uint8Array(this.bytes);
     const offsets = new Int32Array(n + 1);
+    const inline = new Uint8Array(16 * n);
+    const lengths = new Uint32Array(inline.buffer, 0, 4 * n);
+    const long: number[] = [];
+    let set = 0;
     let pos = 0;
     for (let i = 0; i < n; i++) {
       offsets[i] = pos;
       if (!valid[i]) continue;
+      set++;
       const from = this.starts[i]!;
       const length = this.lengths[i]!;
       // A value starting inside a character is not valid UTF-8 (and could make the values' bytes
       // back to back valid, which is checked once below).
       if (length && (src[from]! & 0xc0) === 0x80) return undefined;
-      // Short values byte by byte: a subarray per value costs more than the copy.
-      if (length > INLINE_STRING_BYTES) bytes.set(src.subarray(from, from + length), pos);
-      else for (let k = 0; k < length; k++) bytes[pos + k] = src[from + k]!;
+      if (length > INLINE_STRING_BYTES) {
+        bytes.set(src.subarray(from, from + length), pos);
+        long.push(i);
+      } else {
+        // Short values byte by byte (a subarray per value costs more than the copy), also into the cell.
+        lengths[4 * i] = length;
+        const at = 16 * i + 4;
+        for (let k = 0; k < length; k++) {
+          const b = src[from + k]!;
+          bytes[pos + k] = b;
+          inline[at + k] = b;
+        }
+      }
       pos += length;
     }
     offsets[n] = pos;
     if (!isUtf8(bytes)) return undefined;
-    return stringCells(bytes, offsets, valid);
+    return { bytes, offsets, valid, inline, long: Int32Array.from(long), utf8Bytes: pos, set };
   }
 }
