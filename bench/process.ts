@@ -90,7 +90,8 @@ export async function spawnEmulator(timeoutMs = 30_000, root = ROOT): Promise<Sp
   const flags = (process.env.BQEMU_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
   const child = spawn(process.execPath, [...flags, path.join(root, 'bin/bqemu.js'), 'serve', '--port', String(port), '--grpc-port', String(grpcPort), '--project', projectId], {
     cwd: root,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    // BQEMU_EMULATOR_STDOUT=FILE keeps the emulator's stdout (e.g. `--trace-gc` lines in BQEMU_NODE_FLAGS).
+    stdio: ['ignore', process.env.BQEMU_EMULATOR_STDOUT ? fs.openSync(process.env.BQEMU_EMULATOR_STDOUT, 'a') : 'ignore', 'pipe'],
   });
   let stderr = '';
   child.stderr?.on('data', (b: Buffer) => (stderr += b.toString()));

@@ -6,9 +6,10 @@
  *   BATCH rows, IN_FLIGHT appends pipelined): the client's JSON → proto encoding is timed apart
  *   (the same rows encoded alone) and subtracted for the server-side rate;
  * - through raw AppendRows with pre-serialised requests (every AppendRowsRequest encoded before
- *   the clock starts, written as bytes on a grpc-js bidi call): the client's cost is only gRPC
+ *   the clock starts, written as bytes on a grpc-js bidi call by a client process of its own,
+ *   bench/append-rows-process.ts, whose CPU is reported apart): the client's cost is only gRPC
  *   framing, so the wall time is the server's (decode, DuckDB append and commit, answer) —
- *   on the `_default` stream and on a COMMITTED stream with offsets;
+ *   on the `_default` stream and on a COMMITTED stream with offsets, and with Arrow batches;
  *
  * next to DuckDB's appender in the same run (the same rows into a separate in-memory DuckDB, same
  * `@duckdb/node-api`, one transaction). Each server case reports its wall time and the emulator's
@@ -35,6 +36,7 @@ import { cpuMsOfTree, ensureFreshBuild, spawnEmulator, type Spawned } from './pr
 import { Target } from './target.js';
 import { duckAppenderMs, runChunkRoutesBench } from './storage-write-chunks.js';
 import { loopDelaySince, mainThreadCpuMs, preloadLoopDelay, type LoopDelays } from './storage-write-loop.js';
+import { appendRowsProcess } from './append-rows-process.js';
 
 const require = createRequire(import.meta.url);
 const BATCH = 10_000;
@@ -250,6 +252,8 @@ interface Timed {
   main?: number;
   /** The emulator's event-loop delays over the case (bench/storage-write-loop.ts). */
   loop?: LoopDelays;
+  /** The raw cases' client (bench/append-rows-client.cjs, a process of its own): its CPU ms over the span. */
+  client?: number;
 }
 
 /** The cases of a run with their labels, for the per-thread table. */
@@ -284,6 +288,17 @@ async function serverCases(rows: Row[], batches: Uint8Array[][], log: (s: string
       const main = mainThreadCpuMs(pid) - main0;
       return { ms, cpu, main, loop: await loopDelaySince(pid) };
     };
+    // A raw case: the client spawned and connected first, then the span timed (bench/append-rows-process.ts).
+    const timedRaw = async (requests: Buffer[]): Promise<Timed> => {
+      const client = await appendRowsProcess(address, requests, IN_FLIGHT);
+      let clientCpu = 0;
+      const t = await timed(async () => {
+        const r = await client.go();
+        clientCpu = r.cpu;
+        return r.ms;
+      });
+      return { ...t, client: clientCpu };
+    };
     const target = new Target('bqemu', emu.url, emu.projectId, 'sw_bench');
     await target.bq.createDataset('sw_bench');
     const tableName = (t: string) => `projects/${emu!.projectId}/datasets/sw_bench/tables/${t}`;
@@ -296,16 +311,16 @@ async function serverCases(rows: Row[], batches: Uint8Array[][], log: (s: string
     await rawAppend(address, encodeRequests(`${tableName('warm')}/streams/_default`, batches.slice(0, WARM_BATCHES), false));
     await jsonWriterAppend(emu.grpcPort, tableName('warm'), rows.slice(0, BATCH));
     const rawDefaultReq = encodeRequests(`${tableName('raw_default')}/streams/_default`, batches, false);
-    const rawDefault = await timed(() => rawAppend(address, rawDefaultReq));
+    const rawDefault = await timedRaw(rawDefaultReq);
     log(`  raw AppendRows, _default: ${rawDefault.ms.toFixed(0)} ms, server CPU ${rawDefault.cpu} ms`);
     const writeGapic = new managedwriter.WriterClient({ servicePath: '127.0.0.1', port: emu.grpcPort, sslCreds: grpc.credentials.createInsecure(), projectId: P, authClient: new PassThroughClient() as never });
     const committed = await writeGapic.createWriteStream({ streamType: managedwriter.CommittedStream, destinationTable: tableName('raw_committed') });
     writeGapic.close();
     const committedReq = encodeRequests(committed, batches, true);
-    const rawCommitted = await timed(() => rawAppend(address, committedReq));
+    const rawCommitted = await timedRaw(committedReq);
     log(`  raw AppendRows, COMMITTED with offsets: ${rawCommitted.ms.toFixed(0)} ms, server CPU ${rawCommitted.cpu} ms`);
     const arrowReq = encodeArrowRequests(`${tableName('raw_arrow')}/streams/_default`, rows);
-    const rawArrow = await timed(() => rawAppend(address, arrowReq));
+    const rawArrow = await timedRaw(arrowReq);
     log(`  raw AppendRows, Arrow batches, _default: ${rawArrow.ms.toFixed(0)} ms, server CPU ${rawArrow.cpu} ms`);
     const json = await timed(() => jsonWriterAppend(emu!.grpcPort, tableName('json'), rows));
     log(`  JSONWriter: ${json.ms.toFixed(0)} ms, server CPU ${json.cpu} ms`);
@@ -349,7 +364,7 @@ export async function runStorageWriteBench(opts: { rows: number; log: (s: string
   const chunkRoutes = await runChunkRoutesBench(n, log);
   const check = (ok: boolean) => (ok ? 'met' : 'MISSED');
   const line = (label: string, t: Timed) =>
-    `| ${label} | ${n} | ${t.ms.toFixed(0)} | ${rate(n, t.ms)} | ${(t.ms / appender.ms).toFixed(2)}× | ${t.cpu.toFixed(0)} | ${rate(n, t.cpu)} | ${(t.cpu / appender.cpu).toFixed(2)}× |`;
+    `| ${label} | ${n} | ${t.ms.toFixed(0)} | ${rate(n, t.ms)} | ${(t.ms / appender.ms).toFixed(2)}× | ${t.cpu.toFixed(0)} | ${rate(n, t.cpu)} | ${(t.cpu / appender.cpu).toFixed(2)}× | ${t.client === undefined ? '–' : t.client.toFixed(0)} |`;
   const lines = (tag: string, c: ServerCases) => {
     const serverJson = { ms: Math.max(c.json.ms - encode, 1), cpu: c.json.cpu };
     return [
@@ -363,13 +378,13 @@ export async function runStorageWriteBench(opts: { rows: number; log: (s: string
   const best = now.rawDefault.cpu <= now.rawCommitted.cpu ? now.rawDefault : now.rawCommitted;
   const bestWall = Math.min(now.rawDefault.ms, now.rawCommitted.ms);
   return [
-    `| case | rows | wall ms | rows/s (wall) | × appender (wall) | server CPU ms | rows per server CPU-s | × appender (CPU) |`,
-    `|---|---|---|---|---|---|---|---|`,
+    `| case | rows | wall ms | rows/s (wall) | × appender (wall) | server CPU ms | rows per server CPU-s | × appender (CPU) | client CPU ms |`,
+    `|---|---|---|---|---|---|---|---|---|`,
     ...(before ? lines('before: ', before) : []),
     ...lines(before ? 'after: ' : '', now),
-    `| DuckDB appender, same rows, one transaction (CPU: this process) | ${n} | ${appender.ms.toFixed(0)} | ${rate(n, appender.ms)} | 1.00× | ${appender.cpu.toFixed(0)} | ${rate(n, appender.cpu)} | 1.00× |`,
-    `| the server's row decoder alone (src/wire/write-rows.ts, no gRPC, no DuckDB) | ${n} | ${decode.toFixed(0)} | ${rate(n, decode)} | – | – | – | – |`,
-    `| the columnar decoder alone (src/wire/write-proto-columns.ts; in the worker thread for requests ≥ 8 KB) | ${n} | ${columnarDecode.toFixed(0)} | ${rate(n, columnarDecode)} | – | – | – | – |`,
+    `| DuckDB appender, same rows, one transaction (CPU: this process) | ${n} | ${appender.ms.toFixed(0)} | ${rate(n, appender.ms)} | 1.00× | ${appender.cpu.toFixed(0)} | ${rate(n, appender.cpu)} | 1.00× | – |`,
+    `| the server's row decoder alone (src/wire/write-rows.ts, no gRPC, no DuckDB) | ${n} | ${decode.toFixed(0)} | ${rate(n, decode)} | – | – | – | – | – |`,
+    `| the columnar decoder alone (src/wire/write-proto-columns.ts; in the worker thread for requests ≥ 8 KB) | ${n} | ${columnarDecode.toFixed(0)} | ${rate(n, columnarDecode)} | – | – | – | – | – |`,
     '',
     `Rows in the tables afterwards: ${JSON.stringify(now.counts)}${before ? ` (baseline ${JSON.stringify(before.counts)})` : ''}. Batches of ${BATCH} rows, ${IN_FLIGHT} appends in flight.`,
     'Server CPU: user + system time of the spawned emulator and its children over the case (all threads: V8, GC, DuckDB), a measure that, unlike the wall time, barely depends on the machine\'s load.',
