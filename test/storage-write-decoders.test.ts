@@ -21,6 +21,7 @@ import { managedwriter } from '@google-cloud/bigquery-storage';
 import { Float64, Int64, Table, Utf8, tableToIPC, vectorFromArray } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DECODE_WORKERS, OFF_THREAD_MIN_BYTES, offThreadDecoders } from '../src/wire/write-rows-offthread.js';
+import { WRITE_DECODE_SLICE_ROWS } from '../src/wire/write-rows.js';
 import type { TestEmulator } from './helpers/emulator.js';
 import { appendArrowIpc, appendRequests, descriptorOf, tableName, startWriteEmulator, stopWriteEmulator, type WriteClient, type WriterClient } from './helpers/storage-write.js';
 
@@ -83,6 +84,33 @@ describe('proto requests decoded by several workers', () => {
     // The seven accepted requests' decoded columns went back to a worker once answered (the refused
     // one was decoded by the main thread's row path); the rows read back above were written first.
     expect(offThreadDecoders.released - released).toBe(7);
+  }, 60_000);
+});
+
+describe('proto requests decoded in slices that take turns', () => {
+  it('requests of more rows than one decoding slice, written at once, read back cell for cell', async () => {
+    // A request of more than WRITE_DECODE_SLICE_ROWS rows is decoded in slices with a yield between
+    // them, and a worker (or the main thread) starts the next request meanwhile: each must keep
+    // writing into its own columns.
+    const ROWS_BIG = WRITE_DECODE_SLICE_ROWS + 1_500;
+    await q(`CREATE TABLE ${D}.slices (k INT64, s STRING, f FLOAT64, b BOOL)`);
+    const descriptor = await descriptorOf(t.bq, D, 'slices');
+    const type = (protobuf.Type as unknown as { fromDescriptor(d: unknown): protobuf.Type }).fromDescriptor(DP.fromObject(descriptor.toJSON()));
+    new protobuf.Root().add(type);
+    const requests = Array.from({ length: 6 }, (_, i) => {
+      const serializedRows = Array.from({ length: ROWS_BIG }, (_, j) => {
+        const k = i * ROWS_BIG + j;
+        return type.encode(type.fromObject(j % 11 === 0 ? { k } : { k, s: k % 2 ? `s${k}` : `a value longer than twelve bytes ${k}`, f: -k / 8, b: k % 3 === 0 })).finish();
+      });
+      return { ...(i === 0 ? { writeStream: `${tableName(P, D, 'slices')}/streams/_default` } : {}), protoRows: { ...(i === 0 ? { writerSchema: { protoDescriptor: descriptor.toJSON() } } : {}), rows: { serializedRows } } };
+    });
+    const responses = await appendRequests(gapic, requests);
+    expect(responses.map((r) => r.error ?? null)).toEqual(requests.map(() => null));
+    const [r] = await q(`SELECT COUNT(*) n, COUNT(DISTINCT k) d,
+      COUNTIF(IF(MOD(k, ${ROWS_BIG}) IN (${Array.from({ length: Math.ceil(ROWS_BIG / 11) }, (_, m) => 11 * m).join(',')}), s IS NOT NULL OR f IS NOT NULL OR b IS NOT NULL,
+        s IS NULL OR s != IF(MOD(k, 2) = 1, CONCAT('s', CAST(k AS STRING)), CONCAT('a value longer than twelve bytes ', CAST(k AS STRING))) OR f IS NULL OR f != -k / 8 OR b IS NULL OR b != (MOD(k, 3) = 0))) bad
+      FROM ${D}.slices`);
+    expect(r).toEqual({ n: 6 * ROWS_BIG, d: 6 * ROWS_BIG, bad: 0 });
   }, 60_000);
 });
 

@@ -139,23 +139,21 @@ export function columnarProtoDecoder(type: protobuf.Type, columns: Column[]): Co
     if (!required || !sink) return undefined;
     const { cols, valid } = allocate(kinds, n, false);
     const spans = cols.map((c) => (c.kind === 'STRING' ? new StringSpans(protoRows, n) : undefined));
-    slots.forEach((s, slot) => {
+    const targets = slots.map((s) => {
       const c = cols[s.col]!;
-      sink.bind(
-        slot,
-        {
-          valid: valid[s.col]!,
-          words: c.kind === 'INT64' ? new Int32Array(c.values.buffer, c.values.byteOffset, 2 * n) : undefined,
-          f64: c.kind === 'FLOAT64' ? c.values : undefined,
-          u8: c.kind === 'BOOL' ? c.values : undefined,
-          spans: spans[s.col],
-        },
-        reader instanceof SpanReader ? reader : undefined,
-      );
+      return ProtoRowSink.target({
+        valid: valid[s.col]!,
+        words: c.kind === 'INT64' ? new Int32Array(c.values.buffer, c.values.byteOffset, 2 * n) : undefined,
+        f64: c.kind === 'FLOAT64' ? c.values : undefined,
+        u8: c.kind === 'BOOL' ? c.values : undefined,
+        spans: spans[s.col],
+      });
     });
     const spanReader = reader instanceof SpanReader ? reader : undefined;
     for (let from = 0; from < n; from += WRITE_DECODE_SLICE_ROWS) {
       if (from > 0) await yieldToLoop();
+      // Another batch may have used the sink during the yield: this batch's arrays again.
+      sink.use(targets, spanReader);
       const to = Math.min(n, from + WRITE_DECODE_SLICE_ROWS);
       try {
         for (let r = from; r < to; r++) {

@@ -17,8 +17,8 @@ import type { SpanReader, StringSpans } from './write-proto-string-bytes.js';
 /** How a field's value is stored: 0 int64 family, 1 int32 family, 2 uint32 family, 3 float, 4 bool, 5 string (a span of a SpanReader). */
 export type SinkStore = 0 | 1 | 2 | 3 | 4 | 5;
 
-/** Where one field's values go during a batch (set by {@link ProtoRowSink.bind}). */
-interface SlotTarget {
+/** Where one field's values go during a batch (set by {@link ProtoRowSink.use}). */
+export interface SlotTarget {
   valid: Uint8Array;
   /** INT64 as two int32 words per row (little-endian halves). */
   words: Int32Array;
@@ -81,13 +81,21 @@ export class ProtoRowSink {
   }
 
   /**
-   * Binds slot `slot` to a batch's arrays: `valid` (1 per row whose field was read) and the
-   * column's values (`words` for INT64, `f64` for FLOAT64, `u8` for BOOL, `spans` for STRING
-   * read through `reader`).
+   * The targets of one slot for a batch: `valid` (1 per row whose field was read) and the column's
+   * values (`words` for INT64, `f64` for FLOAT64, `u8` for BOOL, `spans` for STRING).
    */
-  bind(slot: number, t: Partial<SlotTarget> & { valid: Uint8Array }, reader?: SpanReader): void {
-    this.targets[slot] = { valid: t.valid, words: t.words ?? NO_WORDS, f64: t.f64 ?? NO_F64, u8: t.u8 ?? NO_U8, spans: t.spans };
-    if (reader) this.reader = reader;
+  static target(t: Partial<SlotTarget> & { valid: Uint8Array }): SlotTarget {
+    return { valid: t.valid, words: t.words ?? NO_WORDS, f64: t.f64 ?? NO_F64, u8: t.u8 ?? NO_U8, spans: t.spans };
+  }
+
+  /**
+   * Points the sink at a batch: `targets` per slot ({@link ProtoRowSink.target}), STRING spans read
+   * from `reader`. Decodes of several batches may take turns (each yields to the event loop between
+   * slices of rows), so each calls this again before every slice it decodes.
+   */
+  use(targets: readonly SlotTarget[], reader: SpanReader | undefined): void {
+    for (let k = 0; k < targets.length; k++) this.targets[k] = targets[k]!;
+    this.reader = reader;
   }
 
   /**
