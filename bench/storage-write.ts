@@ -324,7 +324,9 @@ async function serverCases(rows: Row[], batches: Uint8Array[][], log: (s: string
     log(`  raw AppendRows, Arrow batches, _default: ${rawArrow.ms.toFixed(0)} ms, server CPU ${rawArrow.cpu} ms`);
     const json = await timed(() => jsonWriterAppend(emu!.grpcPort, tableName('json'), rows));
     log(`  JSONWriter: ${json.ms.toFixed(0)} ms, server CPU ${json.cpu} ms`);
-    const counts = await target.query(`SELECT (SELECT COUNT(*) FROM sw_bench.json) AS j, (SELECT COUNT(*) FROM sw_bench.raw_default) AS d, (SELECT COUNT(*) FROM sw_bench.raw_committed) AS c, (SELECT COUNT(*) FROM sw_bench.raw_arrow) AS a`);
+    // Rows, and cells that differ from the rows written (rowsOf: id, id / 7, 'v' || id), per table.
+    const check = (t: string) => `(SELECT FORMAT('%d rows, %d wrong', COUNT(*), COUNTIF(s IS NULL OR s != CONCAT('v', CAST(id AS STRING)) OR f IS NULL OR f != id / 7)) FROM sw_bench.${t})`;
+    const counts = await target.query(`SELECT ${check('json')} AS j, ${check('raw_default')} AS d, ${check('raw_committed')} AS c, ${check('raw_arrow')} AS a`);
     return { rawDefault, rawCommitted, rawArrow, json, counts: counts[0] as Record<string, unknown> };
   } finally {
     await emu?.stop();
@@ -386,7 +388,7 @@ export async function runStorageWriteBench(opts: { rows: number; log: (s: string
     `| the server's row decoder alone (src/wire/write-rows.ts, no gRPC, no DuckDB) | ${n} | ${decode.toFixed(0)} | ${rate(n, decode)} | – | – | – | – | – |`,
     `| the columnar decoder alone (src/wire/write-proto-columns.ts; in the worker thread for requests ≥ 8 KB) | ${n} | ${columnarDecode.toFixed(0)} | ${rate(n, columnarDecode)} | – | – | – | – | – |`,
     '',
-    `Rows in the tables afterwards: ${JSON.stringify(now.counts)}${before ? ` (baseline ${JSON.stringify(before.counts)})` : ''}. Batches of ${BATCH} rows, ${IN_FLIGHT} appends in flight.`,
+    `Rows in the tables afterwards, and cells that differ from the rows written: ${JSON.stringify(now.counts)}${before ? ` (baseline ${JSON.stringify(before.counts)})` : ''}. Batches of ${BATCH} rows, ${IN_FLIGHT} appends in flight.`,
     'Server CPU: user + system time of the spawned emulator and its children over the case (all threads: V8, GC, DuckDB), a measure that, unlike the wall time, barely depends on the machine\'s load.',
     '',
     'Targets — wall-time throughput as the issue states them, and the same per second of server CPU (all threads; with the',
