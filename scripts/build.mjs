@@ -10,6 +10,7 @@ import { generateResolvedAst, RESOLVED_AST_OUT } from './gen-resolved-ast.mjs';
 import { generateRestTypes, REST_TYPES_OUT } from './gen-rest-types.mjs';
 import { buildConsole } from './build-console.mjs';
 import { buildBundle, writeCodeCache } from './build-bundle.mjs';
+import { ANALYZER_CODECS_OUT, generateAnalyzerCodecs } from './gen-analyzer-codecs.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The generated types (checked in, so tsx runs without a build) are regenerated from their sources:
@@ -51,6 +52,8 @@ protoRoot.resolvePath = (_origin, target) => {
 };
 protoRoot.loadSync('local_service.proto', { keepCase: false });
 fs.writeFileSync(path.join(root, 'dist', 'analyzer', 'zetasql-protos.json'), JSON.stringify(protoRoot.toJSON()));
+// Their codecs written out ahead of time, over the stand-in tsc compiled (src/analyzer/analyzer-codecs.ts).
+fs.writeFileSync(path.join(root, ANALYZER_CODECS_OUT), generateAnalyzerCodecs());
 // The web console's bundle (dist/web-console/, served by src/server/console.ts).
 await buildConsole();
 // The command line as one module (bin/bqemu.js runs it: faster cold start).

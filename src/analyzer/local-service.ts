@@ -11,10 +11,57 @@ import { fileURLToPath } from 'node:url';
 import { zetasqlDir } from './process.js';
 import { RawAnswer } from './answer-decoder.js';
 import { ANALYZER_OFFTHREAD_DECODE_BYTES, ANALYZER_PROTO_RECURSION_LIMIT } from '../config/analyzer-limits.js';
+import { ANALYZER_CODECS, type AnalyzerCodecFactory } from './analyzer-codecs.js';
 
 // Resolved ASTs nest deeper than protobufjs's default limit (see ANALYZER_PROTO_RECURSION_LIMIT).
 protobuf.util.recursionLimit = Math.max(protobuf.util.recursionLimit ?? 0, ANALYZER_PROTO_RECURSION_LIMIT);
 protobuf.Reader.recursionLimit = Math.max(protobuf.Reader.recursionLimit ?? 0, ANALYZER_PROTO_RECURSION_LIMIT);
+
+/** The codec factories of installAnalyzerCodecs: type full name → [field names, factory] (analyzer-codecs.ts). */
+export type AnalyzerCodecTable = Readonly<Record<string, readonly [fields: string, make: AnalyzerCodecFactory]>>;
+
+/**
+ * Makes each message type of `root` that has an entry in `codecs` take its encode, decode,
+ * fromObject and toObject from it when protobufjs sets the type up at its first use, instead of
+ * writing their sources and compiling them with `new Function` (protobufjs Type#setup, of which
+ * this is the same sequence). An entry whose field names are not the type's (made from another
+ * descriptor) is ignored: protobufjs sets that type up as before. `verify`, which nothing here
+ * calls, is generated at its first call. Only `root`'s types change (a per-type `setup`), never
+ * protobufjs's Type class: the gRPC Storage API's root (src/server/grpc/) is not affected.
+ */
+export function installAnalyzerCodecs(root: protobuf.Namespace, codecs: AnalyzerCodecTable): void {
+  if (Object.keys(codecs).length === 0) return;
+  const visit = (ns: protobuf.Namespace): void => {
+    for (const o of ns.nestedArray) {
+      if (o instanceof protobuf.Type && codecs[o.fullName]) o.setup = precompiledSetup(o, codecs[o.fullName]!);
+      if (o instanceof protobuf.Namespace) visit(o);
+    }
+  };
+  visit(root);
+}
+
+/** The `setup` of one type with an entry (see installAnalyzerCodecs). */
+function precompiledSetup(t: protobuf.Type, [fieldNames, make]: readonly [string, AnalyzerCodecFactory]): () => protobuf.Type {
+  return () => {
+    const fields = t.fieldsArray;
+    if (fieldNames !== fields.map((f) => f.name).join()) return protobuf.Type.prototype.setup.call(t);
+    const types = fields.map((f) => f.resolve().resolvedType);
+    const [encode, decode, fromObject, toObject] = make(protobuf.Writer, protobuf.Reader, types, protobuf.util);
+    const type = t as unknown as Record<string, unknown>;
+    Object.assign(type, { encode, decode, fromObject, toObject });
+    type.verify = (message: unknown) => (type.verify = protobuf.verifier(t)({ types, util: protobuf.util }) as (m: unknown) => string | null)(message);
+    // protobufjs's own wrappers of well-known types (google.protobuf.Any), as Type#setup applies them.
+    const wrapper = (protobuf.wrappers as Record<string, protobuf.IWrapper | undefined>)[t.fullName];
+    if (wrapper) {
+      const original = Object.create(t) as Record<string, unknown>;
+      original.fromObject = fromObject;
+      original.toObject = toObject;
+      type.fromObject = wrapper.fromObject!.bind(original as unknown as protobuf.Type);
+      type.toObject = wrapper.toObject!.bind(original as unknown as protobuf.Type);
+    }
+    return t;
+  };
+}
 
 let cachedService: grpc.ServiceClientConstructor | undefined;
 /** How messages become plain objects (the "proto-loader JSON form" the analyzer code reads). */
@@ -32,20 +79,28 @@ const SERVICE = 'zetasql.local_service.ZetaSqlLocalService';
  */
 export function loadRoot(): protobuf.Root {
   const json = path.join(path.dirname(fileURLToPath(import.meta.url)), 'zetasql-protos.json');
-  if (fs.existsSync(json)) {
-    const descriptor = JSON.parse(fs.readFileSync(json, 'utf8')) as protobuf.INamespace & { options?: Record<string, unknown> };
-    const root = new protobuf.Root();
-    if (descriptor.options) root.setOptions(descriptor.options);
-    // google.protobuf first: ZetaSQL's extensions of its option messages then find their target
-    // as they are added, instead of being retried at every later type (protobufjs's deferred
-    // extensions) — ~10 % of this function at start, a sixth once warm.
-    const nested = descriptor.nested ?? {};
-    return root.addJSON({ ...(nested.google ? { google: nested.google } : {}), ...nested }) as protobuf.Root;
-  }
+  // With the codecs the build wrote from this same descriptor (scripts/gen-analyzer-codecs.mjs).
+  if (fs.existsSync(json)) return rootOfDescriptor(JSON.parse(fs.readFileSync(json, 'utf8')), ANALYZER_CODECS);
   const root = new protobuf.Root();
   const dirs = [path.join(zetasqlDir(), 'protos'), path.dirname(createRequire(import.meta.url).resolve('protobufjs/package.json'))];
   root.resolvePath = (_origin, target) => dirs.map((d) => path.join(d, target)).find((p) => fs.existsSync(p)) ?? target;
   return root.loadSync('local_service.proto', { keepCase: false });
+}
+
+/**
+ * The protobufjs root of a JSON descriptor (protobufjs `Root#toJSON`'s shape), its types resolved
+ * as they are first used, with `codecs` installed (installAnalyzerCodecs; `{}` for none).
+ */
+export function rootOfDescriptor(descriptor: protobuf.INamespace & { options?: Record<string, unknown> }, codecs: AnalyzerCodecTable): protobuf.Root {
+  const root = new protobuf.Root();
+  if (descriptor.options) root.setOptions(descriptor.options);
+  // google.protobuf first: ZetaSQL's extensions of its option messages then find their target
+  // as they are added, instead of being retried at every later type (protobufjs's deferred
+  // extensions) — ~10 % of loadRoot at start, a sixth once warm.
+  const nested = descriptor.nested ?? {};
+  root.addJSON({ ...(nested.google ? { google: nested.google } : {}), ...nested });
+  installAnalyzerCodecs(root, codecs);
+  return root;
 }
 
 /**
