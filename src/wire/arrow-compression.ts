@@ -26,9 +26,8 @@
  * that decompresses to another length ("Failed to fully decompress buffer"). The lengths are
  * recorded as the codecs compress and written back over the prefixes (`fixLengthPrefixes`).
  */
+import { createRequire } from 'node:module';
 import { CompressionType, Message, RecordBatchReader, RecordBatchStreamWriter, compressionRegistry, type RecordBatch } from 'apache-arrow';
-import { compressFrameSync, decompressFrameSync } from 'lz4-napi';
-import { compress as zstdCompress, decompress as zstdDecompress } from 'zstd-napi';
 import { BigQueryError } from '../errors/errors.js';
 
 /** A buffer compression a read session can ask for (CompressionCodec names other than COMPRESSION_UNSPECIFIED). */
@@ -49,13 +48,25 @@ const ZSTD_PARAMETERS = { compressionLevel: 1 };
 /** The uncompressed lengths of the buffers compressed since the last `compressRecordBatch` began, in order. */
 let encodedLengths: number[] = [];
 
+const require = createRequire(import.meta.url);
+let lz4Napi: typeof import('lz4-napi') | undefined;
+let zstdNapi: typeof import('zstd-napi') | undefined;
+/**
+ * The two native codec libraries, loaded at their first frame: only a compressed read session uses
+ * them, and loading both cost ~10 ms of every cold start (bench/results/2026-11-27-cold-start-2.md).
+ * Both are packages of their own (not in the command-line bundle), so this is the one instance an
+ * import would give.
+ */
+const lz4 = () => (lz4Napi ??= require('lz4-napi') as typeof import('lz4-napi'));
+const zstd = () => (zstdNapi ??= require('zstd-napi') as typeof import('zstd-napi'));
+
 compressionRegistry.set(CompressionType.LZ4_FRAME, {
-  encode: (data) => (encodedLengths.push(data.length), compressFrameSync(asBuffer(data))),
-  decode: (data) => decompressFrameSync(asBuffer(data)),
+  encode: (data) => (encodedLengths.push(data.length), lz4().compressFrameSync(asBuffer(data))),
+  decode: (data) => lz4().decompressFrameSync(asBuffer(data)),
 });
 compressionRegistry.set(CompressionType.ZSTD, {
-  encode: (data) => (encodedLengths.push(data.length), zstdCompress(data, ZSTD_PARAMETERS)),
-  decode: (data) => zstdDecompress(data),
+  encode: (data) => (encodedLengths.push(data.length), zstd().compress(data, ZSTD_PARAMETERS)),
+  decode: (data) => zstd().decompress(data),
 });
 
 /**
