@@ -7,9 +7,9 @@
 // sources written and compiled for the warm-up analysis and the first query (~80 ms of the main
 // thread, bench/results/2026-11-27-cold-start-2.md), and code made by `new Function` is never in
 // the bundle's V8 code cache. Here the same generators run once at build time, over the same
-// descriptor (dist/analyzer/zetasql-protos.json loaded as src/analyzer/local-service.ts loadRoot
-// loads it), and their sources become plain functions of one module: bundled, compiled through the
-// code cache, and only looked up at run time (local-service.ts installs them).
+// descriptor (dist/analyzer/zetasql-protos.json, loaded as src/analyzer/analyzer-protos.ts
+// rootOfDescriptor loads a descriptor), and their sources become plain functions of one module: bundled, compiled through the
+// code cache, and only looked up at run time (src/analyzer/analyzer-protos.ts installs them).
 //
 // Each entry: type full name → [field names joined by ',', factory(Writer, Reader, types, util)
 // returning [encode, decode, fromObject, toObject]]. The scope names are the ones protobufjs's
@@ -24,7 +24,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the build writes the module (over tsc's output of the empty stand-in). */
 export const ANALYZER_CODECS_OUT = 'dist/analyzer/analyzer-codecs.js';
 
-/** The descriptor as loadRoot (src/analyzer/local-service.ts) adds it: google.protobuf first. */
+/** The descriptor as rootOfDescriptor (src/analyzer/analyzer-protos.ts) adds it: google.protobuf first. */
 function loadDescriptor(file) {
   const descriptor = JSON.parse(fs.readFileSync(file, 'utf8'));
   const r = new protobuf.Root();

@@ -4,7 +4,7 @@
  * none, and every codec is then generated at its first use as protobufjs does by default. The
  * build writes the real module over its compiled output (scripts/gen-analyzer-codecs.mjs:
  * dist/analyzer/analyzer-codecs.js, the same generators run once at build time over the
- * descriptor the build writes beside it); local-service.ts installs them.
+ * descriptor the build writes beside it); analyzer-protos.ts installs them.
  */
 
 /** A message type's generated codec functions, in this order (protobufjs Type#setup's scope). */

@@ -1,6 +1,9 @@
 /**
- * The analyzer codecs the build writes ahead of time (scripts/gen-analyzer-codecs.mjs, installed by
- * src/analyzer/local-service.ts installAnalyzerCodecs) must encode and decode exactly as the codecs
+ * The analyzer's protos as the build writes them. Its descriptor split in a core and the rest
+ * (scripts/split-analyzer-protos.mjs, src/analyzer/analyzer-protos.ts loadCoreRoot) must give, once
+ * completed, the same root as the whole descriptor, and the core alone the types of the emulator's
+ * own calls. The analyzer codecs the build writes ahead of time (scripts/gen-analyzer-codecs.mjs, installed by
+ * src/analyzer/analyzer-protos.ts installAnalyzerCodecs) must encode and decode exactly as the codecs
  * protobufjs generates at run time: the same bytes for a real request and a real answer of the
  * analyzer, the same decoded objects, and without protobufjs generating any of them.
  */
@@ -11,8 +14,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import protobuf from 'protobufjs';
 import { startTestAnalyzer, type TestAnalyzer } from './helpers/analyzer.js';
-import { loadRoot, rootOfDescriptor, TO_OBJECT, type AnalyzerCodecTable } from '../src/analyzer/local-service.js';
+import { TO_OBJECT } from '../src/analyzer/local-service.js';
+import { loadCoreRoot, loadRoot, rootOfDescriptor, type AnalyzerCodecTable } from '../src/analyzer/analyzer-protos.js';
 import { generateAnalyzerCodecs } from '../scripts/gen-analyzer-codecs.mjs';
+import { splitAnalyzerDescriptor } from '../scripts/split-analyzer-protos.mjs';
 
 let analyzer: TestAnalyzer;
 let dir: string;
@@ -84,6 +89,33 @@ describe('analyzer codecs written at build time', () => {
     t.encode(t.fromObject({ sqlStatement: 'SELECT 1' }));
     // protobufjs set that type up (and only it: its nested types' entries are still used).
     expect(new Set(setup.mock.contexts.map((c) => (c as protobuf.Type).fullName))).toEqual(new Set([name]));
+    setup.mockRestore();
+  });
+});
+
+describe('the analyzer descriptor split in a core and the rest', () => {
+  /** Key-sorted JSON (the completed root adds the rest's entries after the core's). */
+  const canonical = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])])) : v;
+
+  it('the core has the types of the emulator calls, and completed it is the whole root with its codecs', () => {
+    const split = splitAnalyzerDescriptor(loadRoot());
+    fs.writeFileSync(path.join(dir, 'zetasql-protos-core.json'), JSON.stringify(split.core));
+    fs.writeFileSync(path.join(dir, 'zetasql-protos-rest.json'), JSON.stringify(split.rest));
+    const { root, complete } = loadCoreRoot(dir, codecs);
+    expect(root.lookup('zetasql.local_service.AnalyzeResponse')).toBeInstanceOf(protobuf.Type);
+    expect(root.lookup('zetasql.ResolvedQueryStmtProto')).toBeInstanceOf(protobuf.Type);
+    expect(root.lookup('zetasql.local_service.ParseResponse')).toBeNull();
+    complete();
+    expect(root.lookup('zetasql.local_service.ParseResponse')).toBeInstanceOf(protobuf.Type);
+    expect(canonical(root.toJSON())).toEqual(canonical(rootOfDescriptor(descriptor, {}).toJSON()));
+    // A type of the rest takes its codecs from the table too (no protobufjs code generation).
+    const setup = vi.spyOn(protobuf.Type.prototype, 'setup');
+    const t = root.lookupType('zetasql.local_service.ParseRequest');
+    const bytes = t.encode(t.fromObject({ sqlStatement: 'SELECT 1' })).finish();
+    // TO_OBJECT names the member set of each oneof (`target`: sql_statement or parse_resume_location).
+    expect(t.toObject(t.decode(bytes), TO_OBJECT)).toEqual({ sqlStatement: 'SELECT 1', target: 'sqlStatement' });
+    expect(setup).not.toHaveBeenCalled();
     setup.mockRestore();
   });
 });
