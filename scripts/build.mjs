@@ -10,6 +10,8 @@ import { generateResolvedAst, RESOLVED_AST_OUT } from './gen-resolved-ast.mjs';
 import { generateRestTypes, REST_TYPES_OUT } from './gen-rest-types.mjs';
 import { buildConsole } from './build-console.mjs';
 import { buildBundle, writeCodeCache } from './build-bundle.mjs';
+import { ANALYZER_CODECS_OUT, generateAnalyzerCodecs } from './gen-analyzer-codecs.mjs';
+import { splitAnalyzerDescriptor } from './split-analyzer-protos.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The generated types (checked in, so tsx runs without a build) are regenerated from their sources:
@@ -38,7 +40,7 @@ const copy = (dir) => {
 };
 copy('');
 // The analyzer's protos as a protobufjs JSON descriptor: loading it is about twice as fast as
-// parsing the .proto files at every start (src/analyzer/local-service.ts uses it when present).
+// parsing the .proto files at every start (scripts/gen-analyzer-codecs.mjs reads it).
 const { default: protobuf } = await import('protobufjs');
 const protoDir = path.join(root, 'node_modules/@fivetrandevelopers/zetasql/lib/zetasql/protos');
 const protoRoot = new protobuf.Root();
@@ -51,6 +53,13 @@ protoRoot.resolvePath = (_origin, target) => {
 };
 protoRoot.loadSync('local_service.proto', { keepCase: false });
 fs.writeFileSync(path.join(root, 'dist', 'analyzer', 'zetasql-protos.json'), JSON.stringify(protoRoot.toJSON()));
+// The same split in two, what the emulator loads (src/analyzer/analyzer-protos.ts): the types of
+// its own calls at start, the rest when a method first needs them (scripts/split-analyzer-protos.mjs).
+const { core, rest } = splitAnalyzerDescriptor(protoRoot);
+fs.writeFileSync(path.join(root, 'dist', 'analyzer', 'zetasql-protos-core.json'), JSON.stringify(core));
+fs.writeFileSync(path.join(root, 'dist', 'analyzer', 'zetasql-protos-rest.json'), JSON.stringify(rest));
+// Their codecs written out ahead of time, over the stand-in tsc compiled (src/analyzer/analyzer-codecs.ts).
+fs.writeFileSync(path.join(root, ANALYZER_CODECS_OUT), generateAnalyzerCodecs());
 // The web console's bundle (dist/web-console/, served by src/server/console.ts).
 await buildConsole();
 // The command line as one module (bin/bqemu.js runs it: faster cold start).

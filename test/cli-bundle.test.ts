@@ -59,6 +59,10 @@ describe('the command-line bundle', () => {
       const bq = new BigQuery({ projectId: 'bundle-project', apiEndpoint: url });
       const [rows] = await bq.query({ query: 'SELECT 1 AS one' });
       expect(rows).toEqual([{ one: 1 }]);
+      // A script is parsed first (the analyzer's Parse, whose types the bundle adds to its
+      // analyzer root at that first use: src/analyzer/analyzer-protos.ts loadCoreRoot).
+      const [scripted] = await bq.query({ query: 'DECLARE x INT64 DEFAULT 2; SELECT x * 21 AS answer' });
+      expect(scripted).toEqual([{ answer: 42 }]);
       if (process.platform === 'linux') {
         // Every thread but the main one runs at a lower priority (src/config/limits.ts favourMainThread).
         const nice = (tid: string) => {

@@ -3,50 +3,17 @@
  * built from the protos shipped in the npm package `@fivetrandevelopers/zetasql`.
  */
 import * as grpc from '@grpc/grpc-js';
-import protobuf from 'protobufjs';
-import { createRequire } from 'node:module';
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { zetasqlDir } from './process.js';
+import type protobuf from 'protobufjs';
 import { RawAnswer } from './answer-decoder.js';
-import { ANALYZER_OFFTHREAD_DECODE_BYTES, ANALYZER_PROTO_RECURSION_LIMIT } from '../config/analyzer-limits.js';
+import { ANALYZER_OFFTHREAD_DECODE_BYTES } from '../config/analyzer-limits.js';
+import { loadCoreRoot } from './analyzer-protos.js';
 
-// Resolved ASTs nest deeper than protobufjs's default limit (see ANALYZER_PROTO_RECURSION_LIMIT).
-protobuf.util.recursionLimit = Math.max(protobuf.util.recursionLimit ?? 0, ANALYZER_PROTO_RECURSION_LIMIT);
-protobuf.Reader.recursionLimit = Math.max(protobuf.Reader.recursionLimit ?? 0, ANALYZER_PROTO_RECURSION_LIMIT);
+export { installAnalyzerCodecs, loadRoot, rootOfDescriptor, type AnalyzerCodecTable } from './analyzer-protos.js';
 
 let cachedService: grpc.ServiceClientConstructor | undefined;
 /** How messages become plain objects (the "proto-loader JSON form" the analyzer code reads). */
 export const TO_OBJECT: protobuf.IConversionOptions = { oneofs: true, longs: String, enums: String, defaults: false };
 const SERVICE = 'zetasql.local_service.ZetaSqlLocalService';
-
-/**
- * The analyzer's protos: the JSON descriptor the build writes next to this module
- * (dist/analyzer/zetasql-protos.json), else the package's .proto files parsed at start.
- * The descriptor's types are resolved as they are first used (a message type when its codec is
- * built), not all up front: `Root.fromJSON`'s `resolveAll` over the ~1,000 types cost ~1/4 of
- * the emulator's CPU to its first answer (bench/results/2026-11-26-cold-start.md). Every file is
- * proto2 without groups, so the edition features resolveAll would fill in are the defaults the
- * codecs assume when none are set (no packed encoding, no delimited messages).
- */
-export function loadRoot(): protobuf.Root {
-  const json = path.join(path.dirname(fileURLToPath(import.meta.url)), 'zetasql-protos.json');
-  if (fs.existsSync(json)) {
-    const descriptor = JSON.parse(fs.readFileSync(json, 'utf8')) as protobuf.INamespace & { options?: Record<string, unknown> };
-    const root = new protobuf.Root();
-    if (descriptor.options) root.setOptions(descriptor.options);
-    // google.protobuf first: ZetaSQL's extensions of its option messages then find their target
-    // as they are added, instead of being retried at every later type (protobufjs's deferred
-    // extensions) — ~10 % of this function at start, a sixth once warm.
-    const nested = descriptor.nested ?? {};
-    return root.addJSON({ ...(nested.google ? { google: nested.google } : {}), ...nested }) as protobuf.Root;
-  }
-  const root = new protobuf.Root();
-  const dirs = [path.join(zetasqlDir(), 'protos'), path.dirname(createRequire(import.meta.url).resolve('protobufjs/package.json'))];
-  root.resolvePath = (_origin, target) => dirs.map((d) => path.join(d, target)).find((p) => fs.existsSync(p)) ?? target;
-  return root.loadSync('local_service.proto', { keepCase: false });
-}
 
 /**
  * The gRPC client class of the local service, built straight from protobufjs types (grpc's
@@ -57,21 +24,33 @@ export function loadRoot(): protobuf.Root {
  */
 export function serviceConstructor(): grpc.ServiceClientConstructor {
   if (cachedService) return cachedService;
-  const service = loadRoot().lookupService(SERVICE);
+  const { root, complete } = loadCoreRoot();
+  const service = root.lookupService(SERVICE);
   const def: Record<string, grpc.MethodDefinition<object, object>> = {};
   for (const m of service.methodsArray) {
-    m.resolve();
-    const req = m.resolvedRequestType!;
-    const res = m.resolvedResponseType!;
+    // Resolved at the method's first call; a method whose types are not in the core root
+    // (loadCoreRoot) has the rest added first.
+    let types: { req: protobuf.Type; res: protobuf.Type } | undefined;
+    const resolve = () => (m.resolve(), { req: m.resolvedRequestType!, res: m.resolvedResponseType! });
+    const t = () => {
+      if (types) return types;
+      try {
+        types = resolve();
+      } catch {
+        complete();
+        types = resolve();
+      }
+      return types;
+    };
     const method: grpc.MethodDefinition<object, object> = {
       path: `/${SERVICE}/${m.name}`,
       requestStream: !!m.requestStream,
       responseStream: !!m.responseStream,
-      requestSerialize: (o: object) => Buffer.from(req.encode(req.fromObject(o)).finish()),
-      requestDeserialize: (b: Buffer) => req.toObject(req.decode(b), TO_OBJECT),
-      responseSerialize: (o: object) => Buffer.from(res.encode(res.fromObject(o)).finish()),
+      requestSerialize: (o: object) => Buffer.from(t().req.encode(t().req.fromObject(o)).finish()),
+      requestDeserialize: (b: Buffer) => t().req.toObject(t().req.decode(b), TO_OBJECT),
+      responseSerialize: (o: object) => Buffer.from(t().res.encode(t().res.fromObject(o)).finish()),
       // A large answer is decoded off the main thread by the caller (answer-decoder.ts).
-      responseDeserialize: (b: Buffer) => (b.length > ANALYZER_OFFTHREAD_DECODE_BYTES ? new RawAnswer(res.fullName.replace(/^\./, ''), b) : res.toObject(res.decode(b), TO_OBJECT)),
+      responseDeserialize: (b: Buffer) => (b.length > ANALYZER_OFFTHREAD_DECODE_BYTES ? new RawAnswer(t().res.fullName.replace(/^\./, ''), b) : t().res.toObject(t().res.decode(b), TO_OBJECT)),
     };
     def[m.name] = method;
     def[m.name[0].toLowerCase() + m.name.slice(1)] = method;

@@ -12,7 +12,7 @@
 import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { JS_UDF_KILL_GRACE_MS, JS_UDF_STACK_BYTES, jsUdfMemoryBytes } from '../config/limits.js';
-import type { SandboxResult, SandboxUdf } from './js-udf-sandbox.js';
+import type { SandboxResult, SandboxUdf } from './js-udf-signature.js';
 import type { WorkerJob, WorkerStart } from './js-udf-worker.js';
 import { workerScript } from '../config/worker-script.js';
 

@@ -21,33 +21,9 @@
  * TIMESTAMP as a Date; ARRAY as an array; STRUCT as an object; JSON as the parsed value.
  */
 import { newQuickJSWASMModule, newVariant, RELEASE_SYNC, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime } from 'quickjs-emscripten';
-import type { BqType } from '../types/types.js';
+import { udfSignature, type SandboxResult, type SandboxUdf } from './js-udf-signature.js';
 
-/** What the worker needs to run a UDF (src/functions/js-udf.ts JsUdfDef plus its id). */
-export interface SandboxUdf {
-  id: number;
-  name: string;
-  argNames: string[];
-  argTypes: BqType[];
-  returnType: BqType;
-  code: string;
-}
-
-/**
- * The answer for one batch: `ok` with one JSON text per row, `error` with BigQuery's text of a
- * thrown error (`Error: boom at f(INT64) line 1, column 1`), or a limit that was hit.
- */
-export type SandboxResult = { ok: string[] } | { error: string } | { limit: 'timeout' | 'memory' };
-
-/** `INT64`, `ARRAY<INT64>`, `STRUCT<a INT64, b STRING>`: the type as BigQuery prints it in UDF error texts. */
-export function typeText(t: BqType): string {
-  if (t.kind === 'ARRAY') return `ARRAY<${typeText(t.element)}>`;
-  if (t.kind === 'STRUCT') return `STRUCT<${t.fields.map((f) => (f.name ? `${f.name} ${typeText(f.type)}` : typeText(f.type))).join(', ')}>`;
-  return t.kind;
-}
-
-/** The UDF's signature in error texts: `f(INT64, STRING)`. */
-export const udfSignature = (d: Pick<SandboxUdf, 'name' | 'argTypes'>) => `${d.name}(${d.argTypes.map(typeText).join(', ')})`;
+export { typeText, udfSignature, type SandboxResult, type SandboxUdf } from './js-udf-signature.js';
 
 /**
  * Runs inside QuickJS: `__bq_run(udf, argTypes, returnType, sig, rowsJson)` converts each row's JSON

@@ -31,9 +31,9 @@ import { JS_UDF_MAX_RETRIES, JS_UDF_SYNC_WAIT_MS, jsUdfTimeoutMs } from '../conf
 import { BigQueryError } from '../errors/errors.js';
 import type { BqType } from '../types/types.js';
 import { JsUdfPool, type JsUdfBatch } from './js-udf-pool.js';
-import { udfSignature, type SandboxResult } from './js-udf-sandbox.js';
+import { udfSignature, type SandboxResult } from './js-udf-signature.js';
 
-export { typeText } from './js-udf-sandbox.js';
+export { typeText } from './js-udf-signature.js';
 
 export interface JsUdfDef {
   /** Display name in error texts (`js_boom`). */

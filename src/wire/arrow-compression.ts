@@ -15,7 +15,8 @@
  * `compressionRegistry`: LZ4 frames from `lz4-napi` and Zstandard frames from `zstd-napi`, both
  * able to decode too, so apache-arrow readers in this process read compressed batches.
  *
- * The codecs are registered once, when this module is first imported (the registry is global to
+ * The decoders are registered when this module is first imported, the encoders at the first
+ * compressed batch (useEncoders; the registry is global to
  * the apache-arrow module instance: the ES-module build this code imports; a CommonJS `require`
  * of apache-arrow — what `@google-cloud/bigquery-storage`'s readers use — has its own registry).
  *
@@ -26,9 +27,8 @@
  * that decompresses to another length ("Failed to fully decompress buffer"). The lengths are
  * recorded as the codecs compress and written back over the prefixes (`fixLengthPrefixes`).
  */
+import { createRequire } from 'node:module';
 import { CompressionType, Message, RecordBatchReader, RecordBatchStreamWriter, compressionRegistry, type RecordBatch } from 'apache-arrow';
-import { compressFrameSync, decompressFrameSync } from 'lz4-napi';
-import { compress as zstdCompress, decompress as zstdDecompress } from 'zstd-napi';
 import { BigQueryError } from '../errors/errors.js';
 
 /** A buffer compression a read session can ask for (CompressionCodec names other than COMPRESSION_UNSPECIFIED). */
@@ -49,14 +49,38 @@ const ZSTD_PARAMETERS = { compressionLevel: 1 };
 /** The uncompressed lengths of the buffers compressed since the last `compressRecordBatch` began, in order. */
 let encodedLengths: number[] = [];
 
-compressionRegistry.set(CompressionType.LZ4_FRAME, {
-  encode: (data) => (encodedLengths.push(data.length), compressFrameSync(asBuffer(data))),
-  decode: (data) => decompressFrameSync(asBuffer(data)),
-});
-compressionRegistry.set(CompressionType.ZSTD, {
-  encode: (data) => (encodedLengths.push(data.length), zstdCompress(data, ZSTD_PARAMETERS)),
-  decode: (data) => zstdDecompress(data),
-});
+const require = createRequire(import.meta.url);
+let lz4Napi: typeof import('lz4-napi') | undefined;
+let zstdNapi: typeof import('zstd-napi') | undefined;
+/**
+ * The two native codec libraries, loaded at their first use: only a compressed read session (or a
+ * compressed Arrow batch appended) needs them, and loading both cost ~10 ms of every cold start
+ * (bench/results/2026-11-27-cold-start-2.md). Both are packages of their own (not in the
+ * command-line bundle), so this is the one instance an import would give.
+ */
+const lz4 = () => (lz4Napi ??= require('lz4-napi') as typeof import('lz4-napi'));
+const zstd = () => (zstdNapi ??= require('zstd-napi') as typeof import('zstd-napi'));
+
+// Decoders from the start (apache-arrow readers in this process, e.g. of appended Arrow rows);
+// the encoders at the first compressed batch (useEncoders): apache-arrow checks an encoder when it
+// is registered by compressing a sample, which would load the libraries here.
+compressionRegistry.set(CompressionType.LZ4_FRAME, { decode: (data) => lz4().decompressFrameSync(asBuffer(data)) });
+compressionRegistry.set(CompressionType.ZSTD, { decode: (data) => zstd().decompress(data) });
+
+let encoders = false;
+/** Registers both codecs with their encoders, once (apache-arrow's writer looks them up). */
+function useEncoders(): void {
+  if (encoders) return;
+  encoders = true;
+  compressionRegistry.set(CompressionType.LZ4_FRAME, {
+    encode: (data) => (encodedLengths.push(data.length), lz4().compressFrameSync(asBuffer(data))),
+    decode: (data) => lz4().decompressFrameSync(asBuffer(data)),
+  });
+  compressionRegistry.set(CompressionType.ZSTD, {
+    encode: (data) => (encodedLengths.push(data.length), zstd().compress(data, ZSTD_PARAMETERS)),
+    decode: (data) => zstd().decompress(data),
+  });
+}
 
 /**
  * The buffer compression a CreateReadSession asks for, from its `read_options` (proto-loader plain
@@ -109,6 +133,7 @@ const EOS_BYTES = 8;
  * (no decoding needed); `compressRecordBatch` for one that holds its bytes.
  */
 export function compressedRecordBatchBytes(batch: RecordBatch, codec: BufferCompression): Uint8Array {
+  useEncoders();
   encodedLengths = [];
   const out = RecordBatchStreamWriter.writeAll([batch], { compressionType: IPC_CODEC[codec] }).toUint8Array(true);
   const msg = out.slice(schemaMessageLength(out), out.length - EOS_BYTES);

@@ -12,9 +12,19 @@
  * Decoders throw plain Errors; load-orc.ts turns them into the load job's reading error.
  */
 import zlib from 'node:zlib';
-import { decompress as zstdDecompress } from 'zstd-napi';
+import { createRequire } from 'node:module';
 import * as snappy from 'snappyjs';
 import * as lz4 from 'lz4js';
+
+const require = createRequire(import.meta.url);
+let zstdNapi: typeof import('zstd-napi') | undefined;
+/**
+ * Zstandard's decoder (`zstd-napi`, a native addon), loaded at the first ZSTD chunk: only ORC
+ * files compressed with it need it, and loading it cost ~5 ms of every cold start
+ * (bench/results/2026-11-27-cold-start-2.md). A package of its own (not in the command-line
+ * bundle): the same instance an import would give.
+ */
+const zstdDecompress = (chunk: Uint8Array) => (zstdNapi ??= require('zstd-napi') as typeof import('zstd-napi')).decompress(chunk);
 
 /** A malformed ORC file: the decoder's message, turned into BigQuery's reading error by load-orc.ts. */
 export class OrcFormatError extends Error {}

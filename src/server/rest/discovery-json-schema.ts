@@ -141,16 +141,32 @@ function message(name: string, s: DiscoveryProperty): JsonSchema {
   return out;
 }
 
+/** One discovery schema as a JSON Schema definition. */
+function definition(name: string, s: DiscoveryProperty): JsonSchema {
+  if (s.type === 'object' && !s.properties && s.additionalProperties) return property(name, name, s);
+  if (s.type === 'object') return message(name, s);
+  return property(name, name, s);
+}
+
 /**
  * All discovery schemas as one JSON Schema document (`$id` `id`, each schema under `$defs`).
- * `schemas` is the discovery document's `schemas` object.
+ * `schemas` is the discovery document's `schemas` object. Each definition is converted when it is
+ * first read (an enumerable getter that replaces itself with the value): a request's validation
+ * reads only the definitions its body reaches, and converting all 204 cost ~5 ms of the first
+ * request after a cold start (bench/results/2026-11-27-cold-start-2.md).
  */
 export function discoveryJsonSchema(id: string, schemas: Record<string, DiscoveryProperty>): JsonSchema {
   const defs: Record<string, JsonSchema> = {};
   for (const [name, s] of Object.entries(schemas)) {
-    if (s.type === 'object' && !s.properties && s.additionalProperties) defs[name] = property(name, name, s);
-    else if (s.type === 'object') defs[name] = message(name, s);
-    else defs[name] = property(name, name, s);
+    Object.defineProperty(defs, name, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const value = definition(name, s);
+        Object.defineProperty(defs, name, { value, enumerable: true, writable: true, configurable: true });
+        return value;
+      },
+    });
   }
   return { $id: id, $defs: defs };
 }
