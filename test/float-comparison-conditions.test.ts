@@ -90,6 +90,15 @@ describe('FLOAT64 comparison with a scalar subquery as a WHERE conjunct', () => 
     });
   }
 
+  it('x BETWEEN two number literals: NaN FALSE, NULL NULL, as a value and as a condition', async () => {
+    // BigQuery: x BETWEEN lo AND hi is x >= lo AND x <= hi (NaN compares FALSE, NULL gives NULL).
+    const between = (x: number | null) => (x === null ? null : compare(x, '>=', 0.5)! && compare(x, '<=', 1.5)!);
+    const [rows] = await t.bq.query({ query: `SELECT i, x BETWEEN 0.5 AND 1.5 AS b, NOT (x BETWEEN 0.5 AND 1.5) AS nb FROM UNNEST(${arr(XS)}) AS x WITH OFFSET i ORDER BY i` });
+    expect(rows).toEqual(XS.map((x, i) => ({ i, b: between(x), nb: between(x) === null ? null : !between(x) })));
+    expect(await kept('x BETWEEN 0.5 AND 1.5')).toEqual(XS.flatMap((x, i) => (between(x) === true ? [i] : [])));
+    expect(await kept('x NOT BETWEEN 0.5 AND 1.5')).toEqual(XS.flatMap((x, i) => (between(x) === false ? [i] : [])));
+  });
+
   it('a correlated subquery: NaN and NULL values on either side keep no row', async () => {
     expect(await kept('x > (SELECT MIN(y) FROM UNNEST([0.5, 1.5]) AS y WHERE y < x)')).toEqual([0, 3]);
     expect(await kept("x > (SELECT IF(x > 1.5, CAST('nan' AS FLOAT64), 0.0))")).toEqual([0]);

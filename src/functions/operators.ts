@@ -363,6 +363,9 @@ export const OPERATOR_FUNCTIONS: FnTable = {
     const plain = `(${x} BETWEEN ${lo} AND ${hi})`;
     if (isBigNumeric(c, 0) && isBigNumeric(c, 1) && isBigNumeric(c, 2)) return `(${bigNumericCompare(x!, '>=', lo!)} AND ${bigNumericCompare(x!, '<=', hi!)})`;
     if (!isFloat(c, 0)) return plain;
+    // Both bounds number literals (never NULL or NaN): a NaN x fails DuckDB's `x <= hi` (NaN orders
+    // above every number), so DuckDB's BETWEEN answers BigQuery's FALSE with no isnan per row.
+    if (NUMBER_LITERAL.test(lo!) && NUMBER_LITERAL.test(hi!)) return plain;
     return `(${cmp('>=')({ ...c, args: [x, lo] })} AND ${cmp('<=')({ ...c, args: [x, hi] })})`;
   },
   $case_no_value: caseNoValue,
