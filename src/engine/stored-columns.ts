@@ -18,6 +18,7 @@
  */
 import type { TableMeta } from '../catalog/store.js';
 import type { Engine } from './engine-types.js';
+import { quoteIdent } from './duckdb/types.js';
 
 /** Lists kept per engine: DuckDB table name → generation and column names in stored order. */
 const kept = new WeakMap<Engine, Map<string, { generation: number; columns: readonly string[] }>>();
@@ -37,7 +38,8 @@ export async function storedColumns(e: Engine, t: TableMeta): Promise<readonly s
   if (!m) kept.set(e, (m = new Map()));
   const hit = m.get(t.duckName);
   if (hit?.generation === generation) return hit.columns.length ? hit.columns : undefined;
-  const sql = `SELECT name FROM pragma_table_info('${t.duckName.replace(/'/g, "''")}') ORDER BY cid`;
+  // The name as a quoted identifier: pragma_table_info parses its argument as a qualified name.
+  const sql = `SELECT name FROM pragma_table_info('${quoteIdent(t.duckName).replace(/'/g, "''")}') ORDER BY cid`;
   const rows = (await e.db.withReadScope(tables, () => e.db.readAll(sql))).getRowsJS();
   const columns = rows.length <= MAX_ALIASED_COLUMNS ? rows.map((r) => String(r[0])) : [];
   if (e.db.generations.of(tables) === generation) {
