@@ -19,7 +19,7 @@ export async function runTpchBench(args: { tpch: number[]; tpchIters: number; wr
     `\`npm run bench -- ${process.argv.slice(2).join(' ')}\` on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), Node ${process.version}.`,
     '',
     '- data: bench/tpch-data.ts (seeded SQL generator run in DuckDB, seed 17), written as Parquet and loaded into bqemu by load jobs; the same tables stay in the raw DuckDB',
-    '- bqemu = the 22 queries in GoogleSQL through `@google-cloud/bigquery` (jobs.query + every page) against an in-process emulator; lowered = the DuckDB SQL bqemu lowers the query to, run directly on the emulator\'s DuckDB (rows materialised); raw = the DuckDB-dialect twin on the raw DuckDB (rows materialised)',
+    '- bqemu = the 22 queries in GoogleSQL through `@google-cloud/bigquery` (jobs.query + every page) against an in-process emulator; lowered = the DuckDB SQL the query job hands DuckDB (recorded from a run through the client), run directly on the emulator\'s DuckDB (rows materialised); raw = the DuckDB-dialect twin on the raw DuckDB (rows materialised)',
     '- answers: bqemu\'s rows compared with raw DuckDB\'s in order, doubles within 1e-9 relative',
     `- timing: p50 of ${args.tpchIters} rounds after 1 warm-up round; in each round bqemu, the lowered SQL and raw DuckDB run in turn (same machine load)`,
     '- CPU = p50 of this process\'s CPU time per run of each in-process side (every thread, DuckDB\'s workers included; bqemu\'s includes the in-process client\'s own work): on a shared machine a steadier figure than wall time, and lowered ÷ raw in CPU tells a lowering cost from load',

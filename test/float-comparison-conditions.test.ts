@@ -77,6 +77,28 @@ describe('FLOAT64 comparison with a scalar subquery as a WHERE conjunct', () => 
     expect(await kept('x < (SELECT y FROM UNNEST([1.0]) AS y WHERE y > 5)')).toEqual([]);
   });
 
+  // One operand a number (a literal, or a subquery's value): the NaN row of x compares FALSE on
+  // either side, whichever operand the lowering leaves unguarded.
+  for (const op of ['=', '<', '<=', '>', '>=']) {
+    it(`x ${op} 1.5, 1.5 ${op} x and the same with (SELECT 1.5) keep the TRUE rows only`, async () => {
+      const rows = (f: (x: number | null) => boolean | null) => XS.flatMap((x, i) => (f(x) === true ? [i] : []));
+      expect(await kept(`x ${op} 1.5`)).toEqual(rows((x) => compare(x, op, 1.5)));
+      expect(await kept(`1.5 ${op} x`)).toEqual(rows((x) => compare(1.5, op, x)));
+      expect(await kept(`x ${op} (SELECT 1.5)`)).toEqual(rows((x) => compare(x, op, 1.5)));
+      expect(await kept(`(SELECT 1.5) ${op} x`)).toEqual(rows((x) => compare(1.5, op, x)));
+      expect(await kept(`x ${op} (SELECT MAX(y) FROM UNNEST([1.0, 1.5]) AS y)`)).toEqual(rows((x) => compare(x, op, 1.5)));
+    });
+  }
+
+  it('x BETWEEN two number literals: NaN FALSE, NULL NULL, as a value and as a condition', async () => {
+    // BigQuery: x BETWEEN lo AND hi is x >= lo AND x <= hi (NaN compares FALSE, NULL gives NULL).
+    const between = (x: number | null) => (x === null ? null : compare(x, '>=', 0.5)! && compare(x, '<=', 1.5)!);
+    const [rows] = await t.bq.query({ query: `SELECT i, x BETWEEN 0.5 AND 1.5 AS b, NOT (x BETWEEN 0.5 AND 1.5) AS nb FROM UNNEST(${arr(XS)}) AS x WITH OFFSET i ORDER BY i` });
+    expect(rows).toEqual(XS.map((x, i) => ({ i, b: between(x), nb: between(x) === null ? null : !between(x) })));
+    expect(await kept('x BETWEEN 0.5 AND 1.5')).toEqual(XS.flatMap((x, i) => (between(x) === true ? [i] : [])));
+    expect(await kept('x NOT BETWEEN 0.5 AND 1.5')).toEqual(XS.flatMap((x, i) => (between(x) === false ? [i] : [])));
+  });
+
   it('a correlated subquery: NaN and NULL values on either side keep no row', async () => {
     expect(await kept('x > (SELECT MIN(y) FROM UNNEST([0.5, 1.5]) AS y WHERE y < x)')).toEqual([0, 3]);
     expect(await kept("x > (SELECT IF(x > 1.5, CAST('nan' AS FLOAT64), 0.0))")).toEqual([0]);

@@ -27,6 +27,7 @@ import { versionedWrite, writeTarget } from './history.js';
 import { bindSystemTime } from './system-time.js';
 import { columnHasParams, enforceSql } from './type-params.js';
 import { nonNullColumns } from './column-stats.js';
+import { storedColumns } from './stored-columns.js';
 import { lowerQuery, makeContext, readRows, resultFields } from './statement-context.js';
 import { readResultRows } from './result-json.js';
 import { rowsAtMost } from './lower/row-bound.js';
@@ -242,12 +243,25 @@ function readTables(tables: Map<string, TableMeta>, ctx: LowerContext): string[]
   return out;
 }
 
+/** Ids (serialization ids) of the tables `stmt` scans more than once. */
+function repeatedTables(stmt: Node): Set<string> {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const n of nodesOfKind(stmt, 'TableScan')) {
+    const id = String(n.table?.serializationId ?? '0');
+    if (seen.has(id)) repeated.add(id);
+    seen.add(id);
+  }
+  return repeated;
+}
+
 /**
  * Runs a query whose SQL reads exactly the stored tables `reads` (readTables). A query with an
  * analytic function is lowered knowing which scanned columns DuckDB's statistics show hold no NULL
  * (src/engine/column-stats.ts: their ORDER BY keys need no NULLS FIRST, and DuckDB plans its grouped
- * top-N); if one of its tables was written while it ran, those facts may no longer hold and it runs
- * again without them. `handler` lowers and runs the statement with the context it is given.
+ * top-N), and a table it scans more than once is read as a bare table reference over its stored
+ * columns (src/engine/stored-columns.ts); if one of its tables was written while it ran, those facts
+ * may no longer hold and it runs again without them. `handler` lowers and runs the statement with the context it is given.
  */
 async function readScoped(e: Engine, stmt: Node, tables: Map<string, TableMeta>, scans: ScannedTable[], reads: string[], ctx: LowerContext, opts: QueryOptions, handler: (c: LowerContext) => Promise<StatementResult>): Promise<StatementResult> {
   const generation = e.db.generations.of(reads);
@@ -263,6 +277,19 @@ async function readScoped(e: Engine, stmt: Node, tables: Map<string, TableMeta>,
       if (nonNull.size) bound.set(id, { ...b, nonNull });
     }
     if ([...bound.values()].some((b) => b.nonNull)) known = { ...ctx, tables: bound };
+  }
+  // A table scanned more than once is read as a bare table reference (src/engine/stored-columns.ts).
+  const repeated = repeatedTables(stmt);
+  if (!opts.dryRun && repeated.size && !e.db.generations.writing(reads)) {
+    const bound = new Map(known.tables);
+    for (const id of repeated) {
+      const t = tables.get(id);
+      const b = bound.get(id);
+      if (!t || !b) continue;
+      const stored = await storedColumns(e, t);
+      if (stored) bound.set(id, { ...b, stored });
+    }
+    if ([...bound.values()].some((b) => b.stored)) known = { ...known, tables: bound };
   }
   const r = await e.db.withReadScope(reads, () => handler(known));
   if (known === ctx || e.db.generations.of(reads) === generation) return r;

@@ -205,15 +205,28 @@ const cmp = (op: string) => (c: FnCall) => {
  */
 function conditionCompare(a: string, op: string, b: string): string {
   const nanFree: string[] = [];
-  const side = (x: string) => {
+  const side = (x: string, guard: boolean) => {
     if (isScalarSubquery(x)) return `(SELECT CASE WHEN isnan("__cmp") THEN NULL ELSE "__cmp" END FROM ${x} AS "__cmp_s"("__cmp"))`;
-    if (!NUMBER_LITERAL.test(x)) nanFree.push(` AND NOT isnan(${x})`);
+    if (guard && !NUMBER_LITERAL.test(x)) nanFree.push(` AND NOT isnan(${x})`);
     return x;
   };
-  const l = side(a);
-  const r = side(b);
+  let [guardLeft, guardRight] = NAN_GUARDS[op] ?? [true, true];
+  // `x = y`: one operand that cannot be NaN is enough.
+  if (op === '=' && (NUMBER_LITERAL.test(b) || isScalarSubquery(b))) guardLeft = false;
+  const l = side(a, guardLeft);
+  const r = side(b, guardRight);
   return `((${l} ${op} ${r})${nanFree.join('')})`;
 }
+
+/**
+ * Which operands of a condition comparison need NaN excluded, [left, right]. DuckDB orders NaN
+ * above every number and equal to itself (https://duckdb.org/docs/sql/data_types/numeric), so a NaN
+ * makes `x < NaN`, `x <= NaN`, `NaN > x`, `NaN >= x` and `NaN = NaN` TRUE — and only those: `NaN < x`
+ * and `x > NaN` are already FALSE, and `NaN <= x` / `x >= NaN` / `NaN = x` are FALSE once the other
+ * operand is not NaN (a number literal, a subquery whose NaN is made NULL, or a guarded operand). Guarding one operand where one suffices keeps the other side's scan free of a
+ * per-row `isnan` (TPC-H q17: `l_quantity < (subquery)` guarded `l_quantity` on all of lineitem).
+ */
+const NAN_GUARDS: Record<string, [boolean, boolean]> = { '<': [false, true], '<=': [false, true], '>': [true, false], '>=': [true, false], '=': [true, false] };
 
 /** True when `x` is exactly one lowered scalar subquery, `(SELECT c<n> FROM (…))` (src/engine/lower/exprs.ts). */
 function isScalarSubquery(x: string): boolean {
@@ -350,6 +363,9 @@ export const OPERATOR_FUNCTIONS: FnTable = {
     const plain = `(${x} BETWEEN ${lo} AND ${hi})`;
     if (isBigNumeric(c, 0) && isBigNumeric(c, 1) && isBigNumeric(c, 2)) return `(${bigNumericCompare(x!, '>=', lo!)} AND ${bigNumericCompare(x!, '<=', hi!)})`;
     if (!isFloat(c, 0)) return plain;
+    // Both bounds number literals (never NULL or NaN): a NaN x fails DuckDB's `x <= hi` (NaN orders
+    // above every number), so DuckDB's BETWEEN answers BigQuery's FALSE with no isnan per row.
+    if (NUMBER_LITERAL.test(lo!) && NUMBER_LITERAL.test(hi!)) return plain;
     return `(${cmp('>=')({ ...c, args: [x, lo] })} AND ${cmp('<=')({ ...c, args: [x, hi] })})`;
   },
   $case_no_value: caseNoValue,

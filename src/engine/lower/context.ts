@@ -22,6 +22,12 @@ export interface BoundTable {
   schema?: Column[];
   /** Columns (stored names) DuckDB's statistics show hold no NULL now (src/engine/column-stats.ts). */
   nonNull?: ReadonlySet<string>;
+  /**
+   * The relation's DuckDB columns in stored order, when the statement reads the stored table as it
+   * is and scans it more than once (src/engine/stored-columns.ts): its scans are then lowered as
+   * bare table references with a column alias list.
+   */
+  stored?: readonly string[];
 }
 
 /** A query parameter value with its type. */

@@ -24,7 +24,6 @@ import {
   type ResolvedScanKind,
   type ResolvedSetOperationItem,
   type ResolvedSetOperationScan,
-  type ResolvedTableScan,
   type ResolvedWithRefScan,
   type ResolvedWithScan,
   type Unkinded,
@@ -34,6 +33,7 @@ import { MAX_RECURSIVE_CTE_ITERATIONS } from '../../config/limits.js';
 import { colName, ident, selectList, type LowerContext } from './context.js';
 import { lowerExpr, lowerOrderBy, lowerWindowCall } from './exprs.js';
 import { topNWindowOf } from './nullability.js';
+import { tableReference, tableScan } from './table-scans.js';
 
 /** How each scan kind lowers; `null` marks a kind that is not lowered (lowerScan refuses it). */
 type ScanLowerings = { [K in ResolvedScanKind]: ((n: ResolvedNodeOf<K>, ctx: LowerContext) => string) | null };
@@ -46,15 +46,6 @@ function computed(list: readonly Unkinded<ResolvedComputedColumn>[] | undefined,
 
 function from(n: Node, ctx: LowerContext, a = ctx.alias()): string {
   return `(${lowerScan(n, ctx)}) AS ${a}`;
-}
-
-function tableScan(n: ResolvedTableScan, ctx: LowerContext): string {
-  const t = ctx.tables.get(String(n.table?.serializationId ?? '0'));
-  if (!t) throw BigQueryError.unboundTable(n.table?.fullName ?? n.table?.name);
-  const idx: string[] = n.columnIndexList ?? [];
-  const items = cols(n).map((c, i) => `${ident(t.columns[Number(idx[i] ?? i)])} AS ${colName(c)}`);
-  const rel = ctx.systemTime?.get(n) ?? t.read ?? t.relation;
-  return `SELECT ${items.length ? items.join(', ') : 'NULL AS "__none"'} FROM ${rel}`;
 }
 
 function projectScan(n: ResolvedProjectScan, ctx: LowerContext): string {
@@ -79,7 +70,7 @@ function filterScan(n: ResolvedFilterScan, ctx: LowerContext): string {
   // WHERE over a join goes in the join's own SELECT (column names are unique): DuckDB places an
   // IN/EXISTS subquery's semi join where the WHERE is, and above a projection it stayed on top of
   // the whole join tree (TPC-H q18: the 600,000-row join first; flat, orders filtered first).
-  const source = input.kind === 'JoinScan' ? joinClause(input as ResolvedJoinScan, ctx) : from(input, ctx);
+  const source = input.kind === 'JoinScan' ? joinClause(input as ResolvedJoinScan, ctx) : (tableReference(input, ctx) ?? from(input, ctx));
   return `SELECT ${selectList(cols(n))} FROM ${source} WHERE ${lowerExpr(n.filterExpr!, ctx)}`;
 }
 
@@ -143,8 +134,8 @@ function joinScan(n: ResolvedJoinScan, ctx: LowerContext): string {
  */
 function joinClause(n: ResolvedJoinScan, ctx: LowerContext): string {
   const left = n.leftScan!;
-  const l = left.kind === 'JoinScan' ? joinClause(left as ResolvedJoinScan, ctx) : from(left, ctx);
-  const r = from(n.rightScan!, ctx);
+  const l = left.kind === 'JoinScan' ? joinClause(left as ResolvedJoinScan, ctx) : (tableReference(left, ctx) ?? from(left, ctx));
+  const r = tableReference(n.rightScan!, ctx) ?? from(n.rightScan!, ctx);
   const type = n.joinType ?? 'INNER';
   // ON conjuncts, like WHERE ones, treat FALSE and NULL alike (no match): see filterScan.
   if (n.joinExpr) for (const c of conjuncts(n.joinExpr)) (ctx.conditions ??= new Set()).add(c);
