@@ -61,3 +61,28 @@ export async function appendRowsProcess(address: string, requests: Buffer[], inF
     },
   };
 }
+
+const FLOOR_SERVER = path.join(path.dirname(new URL(import.meta.url).pathname), 'append-rows-floor-server.cjs');
+
+/**
+ * Starts the client floor's server (bench/append-rows-floor-server.cjs, a process of its own): an
+ * AppendRows that answers every request at once without reading it. Resolves with its address and
+ * a stop function.
+ */
+export async function appendRowsFloorServer(): Promise<{ address: string; stop(): void }> {
+  const child = spawn(process.execPath, [FLOOR_SERVER], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const first = await lines.next();
+  const port = Number(first.done ? NaN : first.value);
+  if (!Number.isInteger(port)) {
+    child.kill();
+    throw new Error(`AppendRows floor server: ${first.done ? 'exited' : first.value}`);
+  }
+  return {
+    address: `127.0.0.1:${port}`,
+    stop() {
+      child.stdin!.end();
+      setTimeout(() => child.kill(), 2000).unref();
+    },
+  };
+}
