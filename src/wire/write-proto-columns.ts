@@ -1,9 +1,11 @@
 /**
  * The columnar fast path (src/wire/write-rows-columnar.ts) for proto rows: each row message of an
  * AppendRows request decoded by protobufjs's generated decoder for the writer schema and its
- * fields stored straight into the columns — INT64 as two int32 words, FLOAT64 and BOOL as they
- * are, STRING from the UTF-8 bytes on the wire (src/wire/write-proto-string-bytes.ts). The rows
- * are read where they lie in the request's serialized `ProtoRows` (no per-row buffer).
+ * fields stored into the columns — INT64 as two int32 words, FLOAT64 and BOOL as they are. A
+ * request's serialized `ProtoRows` is read where it lies (no per-row buffer), its fields written
+ * by the decoder straight into the columns through a message sink (src/wire/write-proto-sink.ts),
+ * STRING from the UTF-8 bytes on the wire (src/wire/write-proto-string-bytes.ts); rows given one
+ * buffer each (`decode`) are decoded to messages and read back, STRING as JS strings.
  */
 import protobuf from 'protobufjs';
 import type { Column } from '../types/schema.js';
@@ -48,22 +50,17 @@ export function columnarProtoDecoder(type: protobuf.Type, columns: Column[]): Co
     slots.push({ key: f.name, col, store });
   }
   const hasOwn = Object.prototype.hasOwnProperty;
-  // decodeProtoRows reads STRING fields as bytes (src/wire/write-proto-string-bytes.ts).
+  // Requests' ProtoRows decode into the columns through a message sink (write-proto-sink.ts), given
+  // a copy of the type whose STRING fields are read as bytes (src/wire/write-proto-string-bytes.ts).
   const stringFields = slots.filter((s) => s.store === 5).map((s) => s.key);
-  const bytesType = stringFields.length ? bytesTyped(type, stringFields) : undefined;
-  // Requests' ProtoRows decode into the columns through a message sink (write-proto-sink.ts).
-  const sink = stringFields.length && !bytesType ? undefined : ProtoRowSink.of(bytesType ?? type, slots.map((s, slot) => ({ key: s.key, slot, store: s.store })));
-  /**
-   * Decodes `n` rows, the r-th message given by `next(r)` (undefined: unparsable → the row path);
-   * with `source`, the messages' STRING fields are span numbers of `spanReader`, which reads it.
-   */
-  const run = async (n: number, next: (r: number) => Record<string, unknown> | undefined, options: WriteRowOptions | undefined, source?: Uint8Array, spanReader?: SpanReader): Promise<WriteColumnBatch | undefined> => {
+  const own = bytesTyped(type, stringFields);
+  const sink = own && ProtoRowSink.on(own, slots.map((s, slot) => ({ key: s.key, slot, store: s.store })));
+  /** Decodes `n` rows, the r-th message given by `next(r)` (undefined: unparsable → the row path). */
+  const run = async (n: number, next: (r: number) => Record<string, unknown> | undefined, options: WriteRowOptions | undefined): Promise<WriteColumnBatch | undefined> => {
     const fillRequired = nullFill(columns, options);
     if (!fillRequired) return undefined;
     const required = fillRequired;
-    const { cols, valid } = allocate(kinds, n, !source);
-    const spans = cols.map((c) => (source && c.kind === 'STRING' ? new StringSpans(source, n) : undefined));
-    const slotSpans = slots.map((s) => spans[s.col]);
+    const { cols, valid } = allocate(kinds, n, true);
     const words = cols.map((c) => (c.kind === 'INT64' ? new Int32Array(c.values.buffer) : undefined));
     // Per slot: its column's values, validity and int32 words (hoisted out of the row loop).
     const slotValues = slots.map((s) => cols[s.col]!.values as BigInt64Array | Float64Array | Uint8Array | (string | null)[]);
@@ -72,11 +69,6 @@ export function columnarProtoDecoder(type: protobuf.Type, columns: Column[]): Co
     for (let from = 0; from < n; from += WRITE_DECODE_SLICE_ROWS) {
       if (from > 0) await yieldToLoop();
       if (!decodeRange(from, Math.min(n, from + WRITE_DECODE_SLICE_ROWS))) return undefined;
-    }
-    for (let j = 0; j < cols.length; j++) {
-      const cells = spans[j]?.cells(valid[j]!);
-      if (spans[j] && !cells) return undefined;
-      if (cells) cols[j] = cellsColumn(cells);
     }
     return finish(cols, valid, n);
 
@@ -122,8 +114,7 @@ export function columnarProtoDecoder(type: protobuf.Type, columns: Column[]): Co
             (values as Uint8Array)[r] = v ? 1 : 0;
             break;
           default:
-            if (!slotSpans[k]) (values as (string | null)[])[r] = v as string;
-            else slotSpans[k]!.set(r, spanReader!.start(v as number), spanReader!.length(v as number));
+            (values as (string | null)[])[r] = v as string;
         }
       }
       for (let j = 0; j < required.length; j++) if (!valid[required[j]!]![r]) return false;
@@ -134,9 +125,9 @@ export function columnarProtoDecoder(type: protobuf.Type, columns: Column[]): Co
    * Decodes the `n` row messages of `protoRows` (each a field 1 of the ProtoRows, as counted) through
    * the sink: undefined when a row needs the row path (unparsable, a REQUIRED column missing).
    */
-  const runSink = async (n: number, reader: protobuf.Reader, protoRows: Uint8Array, options: WriteRowOptions | undefined): Promise<WriteColumnBatch | undefined> => {
+  const runSink = async (sink: ProtoRowSink, n: number, reader: protobuf.Reader, protoRows: Uint8Array, options: WriteRowOptions | undefined): Promise<WriteColumnBatch | undefined> => {
     const required = nullFill(columns, options);
-    if (!required || !sink) return undefined;
+    if (!required) return undefined;
     const { cols, valid } = allocate(kinds, n, false);
     const spans = cols.map((c) => (c.kind === 'STRING' ? new StringSpans(protoRows, n) : undefined));
     const targets = slots.map((s) => {
@@ -180,38 +171,26 @@ export function columnarProtoDecoder(type: protobuf.Type, columns: Column[]): Co
   };
   return {
     decode: (serialized, options) => run(serialized.length, (r) => type.decode(serialized[r]!) as unknown as Record<string, unknown>, options),
-    async decodeProtoRows(protoRows, options) {
-      // ProtoRows on the wire: field 1 (length-delimited) once per row, read with protobufjs's Reader
-      // (a SpanReader when STRING fields are read as bytes: write-proto-string-bytes.ts).
-      const reader = bytesType ? new SpanReader(protoRows) : protobuf.Reader.create(protoRows);
-      let n = 0;
-      try {
-        while (reader.pos < reader.len) {
-          const tag = reader.uint32();
-          if (tag !== SERIALIZED_ROWS_TAG) return undefined;
-          reader.skip(reader.uint32());
-          n++;
+    // Only through the sink: without one, requests decode one message at a time (`decode`).
+    decodeProtoRows: sink
+      ? async (protoRows, options) => {
+          // ProtoRows on the wire: field 1 (length-delimited) once per row, read with protobufjs's Reader
+          // (a SpanReader when STRING fields are read as bytes: write-proto-string-bytes.ts).
+          const reader = stringFields.length ? new SpanReader(protoRows) : protobuf.Reader.create(protoRows);
+          let n = 0;
+          try {
+            while (reader.pos < reader.len) {
+              const tag = reader.uint32();
+              if (tag !== SERIALIZED_ROWS_TAG) return undefined;
+              reader.skip(reader.uint32());
+              n++;
+            }
+          } catch {
+            return undefined;
+          }
+          reader.pos = 0;
+          return runSink(sink, n, reader, protoRows, options);
         }
-      } catch {
-        return undefined;
-      }
-      reader.pos = 0;
-      if (sink) return runSink(n, reader, protoRows, options);
-      const spanReader = bytesType ? (reader as SpanReader) : undefined;
-      return run(
-        n,
-        () => {
-          reader.uint32();
-          const length = reader.uint32();
-          const end = reader.pos + length;
-          spanReader?.nextMessage();
-          const msg = (bytesType ?? type).decode(reader, length) as unknown as Record<string, unknown>;
-          return reader.pos === end ? msg : undefined;
-        },
-        options,
-        bytesType && protoRows,
-        spanReader,
-      );
-    },
+      : undefined,
   };
 }

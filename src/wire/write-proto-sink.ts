@@ -66,15 +66,12 @@ export class ProtoRowSink {
 
   /**
    * A sink for the fields of `type` named in `fields` (each field name once), or undefined when
-   * protobufjs's decoder of the type cannot be given one (a copy of the type is made first).
+   * protobufjs's decoder of the type cannot be given one. `type` must be a copy that nothing else
+   * decodes with (write-proto-string-bytes.ts bytesTyped makes one): its constructor is replaced.
    */
-  static of(type: protobuf.Type, fields: readonly { key: string; slot: number; store: SinkStore }[]): ProtoRowSink | undefined {
+  static on(type: protobuf.Type, fields: readonly { key: string; slot: number; store: SinkStore }[]): ProtoRowSink | undefined {
     try {
-      const json = type.toJSON() as protobuf.IType;
-      const copy = protobuf.Type.fromJSON(type.name, json);
-      new protobuf.Root().add(copy);
-      copy.resolveAll();
-      return new ProtoRowSink(copy, fields);
+      return new ProtoRowSink(type, fields);
     } catch {
       return undefined;
     }
