@@ -78,12 +78,11 @@ function rowType(): protobuf.Type {
   return t;
 }
 
-/** storage.proto's AppendRowsRequest / AppendRowsResponse (the client library's protos.json). */
+/** storage.proto's AppendRowsRequest and ProtoRows (the client library's protos.json). */
 function storageTypes() {
   const root = protobuf.Root.fromJSON(require('@google-cloud/bigquery-storage/build/protos/protos.json'));
   return {
     request: root.lookupType('google.cloud.bigquery.storage.v1.AppendRowsRequest'),
-    response: root.lookupType('google.cloud.bigquery.storage.v1.AppendRowsResponse'),
     protoRows: root.lookupType('google.cloud.bigquery.storage.v1.ProtoRows'),
   };
 }
@@ -139,40 +138,6 @@ export function encodeArrowRequests(stream: string, rows: Row[]): Buffer[] {
   return out;
 }
 
-/** Writes pre-encoded AppendRows requests on one bidi call (IN_FLIGHT at a time); resolves with the ms from first write to last answer. */
-export async function rawAppend(address: string, requests: Buffer[]): Promise<number> {
-  const { response } = storageTypes();
-  const client = new grpc.Client(address, grpc.credentials.createInsecure());
-  const call = client.makeBidiStreamRequest(
-    '/google.cloud.bigquery.storage.v1.BigQueryWrite/AppendRows',
-    (b: Buffer) => b,
-    (b: Buffer) => response.toObject(response.decode(b)) as { error?: { message?: string } },
-  );
-  const t0 = performance.now();
-  let sent = 0;
-  let answered = 0;
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const pump = () => {
-        while (sent < requests.length && sent - answered < IN_FLIGHT) call.write(requests[sent++]);
-        if (sent === requests.length) call.end();
-      };
-      call.on('data', (r: { error?: { message?: string } }) => {
-        if (r.error) return reject(new Error(`append refused: ${r.error.message}`));
-        answered++;
-        if (answered === requests.length) resolve();
-        else pump();
-      });
-      call.on('error', reject);
-      pump();
-    });
-    return performance.now() - t0;
-  } finally {
-    call.cancel();
-    client.close();
-  }
-}
-
 /** Appends `rows` through JSONWriter on the `_default` stream; ms from the first append to the last acknowledgment. */
 async function jsonWriterAppend(grpcPort: number, table: string, rows: Row[]): Promise<number> {
   const client = new managedwriter.WriterClient({ servicePath: '127.0.0.1', port: grpcPort, sslCreds: grpc.credentials.createInsecure(), projectId: P, authClient: new PassThroughClient() as never });
@@ -223,7 +188,8 @@ async function columnarDecodeMs(batches: Uint8Array[][]): Promise<number> {
 
 /**
  * The longest event-loop stall and the 99th percentile of the delays (5 ms timer), ms, while an
- * in-process emulator takes the raw appends of `batches` — after one warm-up append to another
+ * in-process emulator takes the raw appends of `batches` from the client process
+ * (bench/append-rows-process.ts) — after one warm-up append to another
  * table (which starts the decoding worker, as the spawned cases' warm-up does).
  */
 export async function eventLoopStallMs(batches: Uint8Array[][]): Promise<{ max: number; p99: number }> {
@@ -233,11 +199,12 @@ export async function eventLoopStallMs(batches: Uint8Array[][]): Promise<{ max: 
     await target.bq.createDataset('sw_loop');
     await target.query('CREATE TABLE sw_loop.t (id INT64, f FLOAT64, s STRING)');
     await target.query('CREATE TABLE sw_loop.warm (id INT64, f FLOAT64, s STRING)');
-    await rawAppend(`127.0.0.1:${emu.grpcPort}`, encodeRequests(`projects/${P}/datasets/sw_loop/tables/warm/streams/_default`, batches.slice(0, 1), false));
-    const requests = encodeRequests(`projects/${P}/datasets/sw_loop/tables/t/streams/_default`, batches, false);
+    const address = `127.0.0.1:${emu.grpcPort}`;
+    await (await appendRowsProcess(address, encodeRequests(`projects/${P}/datasets/sw_loop/tables/warm/streams/_default`, batches.slice(0, 1), false), IN_FLIGHT)).go();
+    const client = await appendRowsProcess(address, encodeRequests(`projects/${P}/datasets/sw_loop/tables/t/streams/_default`, batches, false), IN_FLIGHT);
     const h = monitorEventLoopDelay({ resolution: 5 });
     h.enable();
-    await rawAppend(`127.0.0.1:${emu.grpcPort}`, requests);
+    await client.go();
     h.disable();
     return { max: h.max / 1e6, p99: h.percentile(99) / 1e6 };
   } finally {
@@ -323,7 +290,7 @@ async function serverCases(rows: Row[], batches: Uint8Array[][], log: (s: string
     // as in an emulator that has been taking appends: after one batch, the first 1M-row _default
     // case took 2.69–3.08 s of server CPU and the same case run next 1.41–2.58 s, load 9–18) and
     // one JSONWriter batch.
-    await rawAppend(address, encodeRequests(`${tableName('warm')}/streams/_default`, batches.slice(0, WARM_BATCHES), false));
+    await (await appendRowsProcess(address, encodeRequests(`${tableName('warm')}/streams/_default`, batches.slice(0, WARM_BATCHES), false), IN_FLIGHT)).go();
     await jsonWriterAppend(emu.grpcPort, tableName('warm'), rows.slice(0, BATCH));
     const rawDefaultReq = encodeRequests(`${tableName('raw_default')}/streams/_default`, batches, false);
     const rawDefault = await timedRaw(rawDefaultReq);
@@ -417,7 +384,7 @@ export async function runStorageWriteBench(opts: { rows: number; log: (s: string
     `- ≥ 1M rows/s server-side for Arrow batches: wall ${rate(n, now.rawArrow.ms)} — ${check((n / now.rawArrow.ms) * 1000 >= 1e6)}; wall − client floor ${rate(n, serverSide(now.rawArrow))} — ${check((n / serverSide(now.rawArrow)) * 1000 >= 1e6)}; CPU ${rate(n, now.rawArrow.cpu)} — ${check((n / now.rawArrow.cpu) * 1000 >= 1e6)}`,
     `- ≤ 2× DuckDB's appender: wall ${(bestWall / appender.ms).toFixed(2)}× — ${check(bestWall <= 2 * appender.ms)}; CPU ${(best.cpu / appender.cpu).toFixed(2)}× — ${check(best.cpu <= 2 * appender.cpu)}`,
     `- event loop never blocked > ~50 ms (spawned emulator, the longest delay over the raw proto _default case, 1 ms timer): ${now.rawDefault.loop?.max ?? 'n/a'} ms — ${check((now.rawDefault.loop?.max ?? Infinity) <= 50)}; over all its cases: ${Math.max(...loopRows('', now).map(([, t]) => t.loop?.max ?? Infinity))} ms`,
-    `- the same in an in-process emulator (client in the same process and heap, 5 ms timer): longest ${stall.max.toFixed(1)} ms (p99 ${stall.p99.toFixed(1)} ms)`,
+    `- the same in an in-process emulator (the raw client in its own process, 5 ms timer): longest ${stall.max.toFixed(1)} ms (p99 ${stall.p99.toFixed(1)} ms)`,
     `- columnar decoder's share of the raw _default append (wall; off the main thread): ${((columnarDecode / now.rawDefault.ms) * 100).toFixed(0)}%`,
     '',
     'Main thread vs the other threads (the decoding worker, DuckDB\'s threads, V8\'s helpers, the analyzer) — on two free',
