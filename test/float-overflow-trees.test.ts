@@ -45,6 +45,67 @@ describe('FLOAT64 arithmetic trees', () => {
   });
 });
 
+describe('a query checked with marks first, then exactly', () => {
+  // A query statement is lowered first with checks that only mark an overflowing row (cheaper for
+  // DuckDB to plan, src/engine/statements.ts queryStmt); a mark makes it run again with the checks
+  // spelled out, whose error or answer the client gets.
+  const seen = async (query: string): Promise<{ sql: string[]; result: unknown }> => {
+    const db = t.emu.engine.db;
+    const sql: string[] = [];
+    const readChunks = db.readChunks.bind(db);
+    db.readChunks = (text, ...rest) => (sql.push(text), readChunks(text, ...rest));
+    try {
+      const result = await t.bq.query({ query }).then((r) => r[0], (e: Error) => e);
+      return { sql, result };
+    } finally {
+      db.readChunks = readChunks;
+    }
+  };
+
+  it('runs a query once, with marks only, when nothing overflows', async () => {
+    const r = await seen('SELECT x * (1 - y) / 2 AS v FROM UNNEST([8.0]) AS x, UNNEST([0.5]) AS y');
+    expect(r.result).toEqual([{ v: 2 }]);
+    expect(r.sql).toHaveLength(1);
+    expect(r.sql[0]).toContain('__bqemu_recheck__');
+    expect(r.sql[0]).not.toContain('double overflow');
+  });
+
+  it('runs it again with the exact checks when a mark fires: BigQuery error, or the IEEE answer', async () => {
+    for (const [query, message] of [
+      ['SELECT x * 10 AS v FROM UNNEST([1e308]) AS x', 'double overflow: 1e+308 * 10'],
+      ['SELECT x / 1e-300 AS v FROM UNNEST([1e300]) AS x', 'double overflow: 1e+300 / 1e-300'],
+    ]) {
+      const r = await seen(query);
+      expect((r.result as Error).message).toContain(message);
+      expect((r.result as Error).message).not.toContain('__bqemu_recheck__');
+      expect(r.sql).toHaveLength(2);
+      expect(r.sql[1]).toContain('double overflow');
+    }
+    const r = await seen(`SELECT x / 2 AS v FROM UNNEST([CAST('-inf' AS FLOAT64)]) AS x`);
+    expect(r.result).toEqual([{ v: -Infinity }]);
+    expect(r.sql).toHaveLength(2);
+  });
+
+  it('a query into a destination table: the exact run writes it, or fails and writes nothing', async () => {
+    await t.bq.createDataset('recheck_dest').catch(() => undefined);
+    const dest = t.bq.dataset('recheck_dest');
+    const [ok] = await t.bq.createQueryJob({ query: `SELECT x * 2 AS v FROM UNNEST([CAST('inf' AS FLOAT64), 1.5]) AS x`, destination: dest.table('ieee') });
+    await ok.getQueryResults();
+    const [rows] = await dest.table('ieee').getRows();
+    expect((rows as { v: number }[]).map((r) => r.v).sort()).toEqual([3, Infinity]);
+    const e = await errorOf(t.bq.createQueryJob({ query: 'SELECT x * 10 AS v FROM UNNEST([1e308]) AS x', destination: dest.table('overflow') }).then(([job]) => job.getQueryResults()));
+    expect(e.message).toContain('double overflow: 1e+308 * 10');
+    const [exists] = await dest.table('overflow').exists();
+    expect(exists).toBe(false);
+  });
+
+  it('SAFE_MULTIPLY answers NULL on an overflow without a second run', async () => {
+    const r = await seen('SELECT SAFE_MULTIPLY(x, 10) AS v FROM UNNEST([1e308]) AS x');
+    expect(r.result).toEqual([{ v: null }]);
+    expect(r.sql).toHaveLength(1);
+  });
+});
+
 describe('FLOAT64 comparisons with a number literal', () => {
   it('NaN compares FALSE (TRUE for !=) on either side, NULL gives NULL, numbers compare', async () => {
     const cols = "x > 1.5, x >= 1.5, x < 1.5, x <= 1.5, x = 1.5, x != 1.5, 1.5 < x, 1.5 <= x, 1.5 > x, 1.5 >= x, 1.5 = x, 1.5 != x";

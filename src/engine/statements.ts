@@ -10,7 +10,7 @@ import { UNDROP } from './dataset-undelete.js';
 import { isLarge, nodesOfKind, walk, yieldIfLarge, type Node, type ResolvedNodeOf, type ResolvedStatementKind } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
 import { BigQueryError } from '../errors/errors.js';
-import type { Engine, HandlerOf, QueryOptions, ScannedTable, StatementHandler, StatementResult } from './engine-types.js';
+import type { Engine, HandlerOf, QueryOptions, ResultField, ScannedTable, StatementHandler, StatementResult } from './engine-types.js';
 import { colName, ident, type BoundTable, type LowerContext } from './lower/context.js';
 import { lowerExpr } from './lower/exprs.js';
 import { lowerScan } from './lower/scans.js';
@@ -32,10 +32,28 @@ import { lowerQuery, makeContext, readRows, resultFields } from './statement-con
 import { readResultRows } from './result-json.js';
 import { rowsAtMost } from './lower/row-bound.js';
 import { lowerLiteralsAhead } from './lower/literals-ahead.js';
+import { RECHECK_MARKER } from '../functions/registry.js';
 
+/**
+ * A query statement. It is lowered first with checks that only mark a failing row
+ * (LowerContext.recheck: FLOAT64 overflow, src/functions/operators.ts), which DuckDB plans in a
+ * fraction of the time; a run that meets the mark had no effect (a query's rows, or a destination
+ * table never created) and the statement is lowered with every check spelled out and run again,
+ * so its error or its answer is BigQuery's. @throws BigQueryError the statement's errors
+ */
 async function queryStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
   const schema = resultFields(stmt.outputColumnList ?? []);
   if (opts.dryRun) return { statementType: 'SELECT', schema, rows: [] };
+  try {
+    return await runQuery(e, stmt, { ...ctx, recheck: true }, opts, schema);
+  } catch (err) {
+    if (!String((err as Error)?.message).includes(RECHECK_MARKER)) throw err;
+    return runQuery(e, stmt, ctx, opts, schema);
+  }
+}
+
+/** Lowers and runs a query statement (see queryStmt). */
+async function runQuery(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions, schema: ResultField[]): Promise<StatementResult> {
   const sql = lowerQuery(stmt, ctx);
   if (opts.resultTable) {
     // Rows for a destination table stay inside DuckDB: the whole query runs here (its errors are

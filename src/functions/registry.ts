@@ -32,6 +32,12 @@ export interface FnCall {
    * filter the row alike (src/engine/lower/context.ts LowerContext.conditions).
    */
   condition?: boolean;
+  /**
+   * The statement runs again with every check spelled out when one of these checks fires
+   * ({@link RECHECK_MARKER}): a check may then only mark the row instead of building BigQuery's
+   * message (src/functions/operators.ts doubleOverflow; src/engine/statements.ts queryStmt).
+   */
+  recheck?: boolean;
   /** Aggregates only: DISTINCT, IGNORE/RESPECT NULLS, ORDER BY (DuckDB SQL list), LIMIT (SQL). */
   distinct?: boolean;
   nullHandling?: 'IGNORE' | 'RESPECT';
@@ -124,6 +130,13 @@ export const template =
 
 /** A SQL string literal for DuckDB. */
 export const sqlString = (s: string): string => `'${s.replace(/'/g, "''")}'`;
+
+/**
+ * The text of the error a {@link FnCall.recheck} check raises: never shown to a client — the
+ * statement that meets it is lowered again without `recheck` and run again, and that run raises
+ * BigQuery's own error (or answers, when the row held non-finite values BigQuery computes with).
+ */
+export const RECHECK_MARKER = '__bqemu_recheck__';
 
 /**
  * Raise BigQuery's runtime error `message` (a DuckDB SQL string expression) unless `safe`,

@@ -71,6 +71,11 @@ export interface LowerContext {
    * lowering converts in place (src/engine/lower/literals-ahead.ts).
    */
   argumentsAhead?: Map<Node, { sql: (string | undefined)[]; types: (BqType | undefined)[] }>;
+  /**
+   * Checks may only mark a failing row (FnCall.recheck): set by a caller that lowers and runs the
+   * statement again without it when the mark is met (src/engine/statements.ts queryStmt).
+   */
+  recheck?: boolean;
 }
 
 /** Resolved column (`ResolvedColumnProto`) → its DuckDB name. */

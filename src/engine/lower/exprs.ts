@@ -112,6 +112,7 @@ function fnCall(n: Node, ctx: LowerContext, name: string): FnCall {
     returnType: exprType(n),
     safe: n.errorMode === 'SAFE_ERROR_MODE',
     condition: ctx.conditions?.has(n) === true,
+    ...(ctx.recheck ? { recheck: true } : {}),
     duckType: ctx.duckType,
   };
 }
