@@ -190,10 +190,27 @@ function rangeChecked(c: FnCall, kind: 'date' | 'datetime' | 'timestamp', sign: 
   return `CASE ${minSub}${wide}WHEN abs(CAST(${n} AS HUGEINT)) > ${maxAmount(part)} OR ${r} < ${lo} OR ${r} > ${hi} THEN ${err} ELSE ${r} END`;
 }
 
+/**
+ * True when DATE `x` ± `n` `part`s cannot leave 0001-01-01 … 9999-12-31: both are literals
+ * (src/engine/duckdb/values.ts toDuckLiteral: `'1998-12-01'::DATE`, `CAST(-90 AS BIGINT)`), the
+ * year is within 1000–9000 and the amount within ~750 years. The range check is then dead code,
+ * and leaving it out spares DuckDB its planning (TPC-H q12 and q20's PREPARE −1.3 to −1.6 ms).
+ */
+function dateLiteralInRange(x: string, n: string, part: string): boolean {
+  const date = /^'(\d{4})-\d\d-\d\d'::DATE$/.exec(x);
+  const amount = /^CAST\((-?\d{1,9}) AS BIGINT\)$/.exec(n);
+  if (!date || !amount || Number(date[1]) < 1000 || Number(date[1]) > 9000) return false;
+  const months = ({ YEAR: 12, QUARTER: 3, MONTH: 1 } as Record<string, number>)[part];
+  const days = ({ WEEK: 7, DAY: 1 } as Record<string, number>)[part];
+  const size = Math.abs(Number(amount[1]));
+  return months ? size * months <= 9_000 : days ? size * days <= 300_000 : false;
+}
+
 function addSub(kind: 'date' | 'datetime' | 'time' | 'timestamp', sign: 1 | -1) {
   return (c: FnCall) => {
     const part = datePart(c, 2);
     const [x, n1] = c.args;
+    if (kind === 'date' && dateLiteralInRange(x!, n1!, part)) return `CAST((${x} + ${partInterval(c, part, sign < 0 ? `(- ${n1})` : n1!)}) AS DATE)`;
     const n0 = kind === 'time' ? n1 : clamped(n1!, part);
     const n = sign < 0 ? `(- ${n0})` : n0;
     if (kind === 'timestamp') {
