@@ -27,6 +27,7 @@ import { versionedWrite, writeTarget } from './history.js';
 import { bindSystemTime } from './system-time.js';
 import { columnHasParams, enforceSql } from './type-params.js';
 import { nonNullColumns } from './column-stats.js';
+import { nanFreeColumns } from './lower/nan-free.js';
 import { storedColumns } from './stored-columns.js';
 import { lowerQuery, makeContext, readRows, resultFields } from './statement-context.js';
 import { readResultRows } from './result-json.js';
@@ -285,16 +286,21 @@ async function readScoped(e: Engine, stmt: Node, tables: Map<string, TableMeta>,
   const generation = e.db.generations.of(reads);
   let known = ctx;
   // A write under way may have committed rows its generation does not show yet: no facts then.
-  if (!opts.dryRun && !e.db.generations.writing(reads) && nodesOfKind(stmt, 'AnalyticScan').length) {
+  const scansFloat = () => scans.some((s) => s.table.columns.some((c) => c.type.kind === 'FLOAT64' && s.columns.includes(c.name)));
+  if (!opts.dryRun && !e.db.generations.writing(reads) && (nodesOfKind(stmt, 'AnalyticScan').length || scansFloat())) {
     const bound = new Map(ctx.tables);
     for (const [id, t] of tables) {
       const s = scans.find((x) => x.table === t);
       const b = bound.get(id);
       if (!s || !b) continue;
-      const { nonNull } = await nonNullColumns(e, t, s.columns);
-      if (nonNull.size) bound.set(id, { ...b, nonNull });
+      const { nonNull, nanFree } = await nonNullColumns(e, t, s.columns);
+      if (nonNull.size || nanFree.size) bound.set(id, { ...b, ...(nonNull.size ? { nonNull } : {}), ...(nanFree.size ? { nanFree } : {}) });
     }
-    if ([...bound.values()].some((b) => b.nonNull)) known = { ...ctx, tables: bound };
+    if ([...bound.values()].some((b) => b.nonNull || b.nanFree)) {
+      known = { ...ctx, tables: bound };
+      const nanFree = nanFreeColumns(stmt, known);
+      if (nanFree) known.nanFree = nanFree;
+    }
   }
   // A table scanned more than once is read as a bare table reference (src/engine/stored-columns.ts).
   const repeated = repeatedTables(stmt);

@@ -129,7 +129,7 @@ const typed = (duck: string) => (c: FnCall) => `CAST(${aggregate(duck, c)} AS ${
 /** MIN: NaN when a FLOAT64 input is NaN (BigQuery docs, MIN); DuckDB's MIN skips NaN. */
 function min(c: FnCall): string {
   if (c.argTypes[0]?.kind === 'BIGNUMERIC') return bigNumericExtremeAgg(c.args[0], (k) => aggregate('min', c, [k]));
-  if (c.argTypes[0]?.kind !== 'FLOAT64') return aggregate('min', c);
+  if (c.argTypes[0]?.kind !== 'FLOAT64' || c.nanFree?.[0]) return aggregate('min', c);
   return `CASE WHEN ${aggregate('bool_or', c, [`isnan(${c.args[0]})`])} THEN 'NaN'::DOUBLE ELSE ${aggregate('min', c)} END`;
 }
 

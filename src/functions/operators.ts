@@ -188,10 +188,17 @@ const cmp = (op: string) => (c: FnCall) => {
   // left (`>`, `>=` with NaN on the right), and TRUE for `<>`: the other cases exclude NaN. NULL
   // stays NULL. The plain comparison keeps DuckDB's filter pushdown and zone maps.
   const lit = [a, b].map((x) => NUMBER_LITERAL.test(x!));
-  if (lit[0] !== lit[1]) {
-    const x = lit[0] ? b : a;
-    const nanIsTrue = lit[0] ? op === '<' || op === '<=' : op === '>' || op === '>=';
-    return nanIsTrue ? `((${a} ${op} ${b}) AND NOT isnan(${x}))` : `(${a} ${op} ${b})`;
+  // An operand known not to hold NaN (FnCall.nanFree, a column's statistics) is a number or NULL:
+  // with both sides so, DuckDB's comparison is BigQuery's (NULL stays NULL).
+  const nanFree = [0, 1].map((i) => lit[i] || c.nanFree?.[i] === true);
+  if (nanFree[0] && nanFree[1]) return `(${a} ${op} ${b})`;
+  if (nanFree[0] !== nanFree[1]) {
+    const x = nanFree[0] ? b : a;
+    const nanIsTrue = nanFree[0] ? op === '<' || op === '<=' : op === '>' || op === '>=';
+    if (!nanIsTrue) return `(${a} ${op} ${b})`;
+    // `NOT isnan(x)` makes NULL op NaN FALSE instead of NULL: alike only in a condition, or when
+    // the other side is a literal (never NULL).
+    if (lit[0] || lit[1] || c.condition) return `((${a} ${op} ${b}) AND NOT isnan(${x}))`;
   }
   const nanResult = NAN_FALSE[op] ? 'FALSE' : 'TRUE';
   const full = (x: string, y: string) => `CASE WHEN ${x} IS NULL OR ${y} IS NULL THEN NULL WHEN isnan(${x}) OR isnan(${y}) THEN ${nanResult} ELSE (${x} ${op} ${y}) END`;

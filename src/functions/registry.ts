@@ -38,6 +38,11 @@ export interface FnCall {
    * message (src/functions/operators.ts doubleOverflow; src/engine/statements.ts queryStmt).
    */
   recheck?: boolean;
+  /**
+   * Per argument, true when it cannot be NaN (src/engine/lower/nan-free.ts: a FLOAT64 column whose
+   * statistics show no NaN): its NaN handling may be left out. Absent when nothing is known.
+   */
+  nanFree?: boolean[];
   /** Aggregates only: DISTINCT, IGNORE/RESPECT NULLS, ORDER BY (DuckDB SQL list), LIMIT (SQL). */
   distinct?: boolean;
   nullHandling?: 'IGNORE' | 'RESPECT';

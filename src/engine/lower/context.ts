@@ -22,6 +22,8 @@ export interface BoundTable {
   schema?: Column[];
   /** Columns (stored names) DuckDB's statistics show hold no NULL now (src/engine/column-stats.ts). */
   nonNull?: ReadonlySet<string>;
+  /** FLOAT64 columns (stored names) DuckDB's statistics show hold no NaN now (src/engine/column-stats.ts). */
+  nanFree?: ReadonlySet<string>;
   /**
    * The relation's DuckDB columns in stored order, when the statement reads the stored table as it
    * is and scans it more than once (src/engine/stored-columns.ts): its scans are then lowered as
@@ -76,6 +78,8 @@ export interface LowerContext {
    * statement again without it when the mark is met (src/engine/statements.ts queryStmt).
    */
   recheck?: boolean;
+  /** Column ids that cannot hold NaN (src/engine/lower/nan-free.ts), set with the tables' statistics. */
+  nanFree?: ReadonlySet<string>;
 }
 
 /** Resolved column (`ResolvedColumnProto`) → its DuckDB name. */

@@ -31,6 +31,7 @@ import { collatedCall, icuLocale, sortKey } from '../../functions/collation.js';
 import { bigNumericSortKey } from '../../functions/bignumeric-exact.js';
 import { fromTypeProto } from '../../analyzer/types.js';
 import { exprNeverNull, neverNullColumns } from './nullability.js';
+import { exprNanFree } from './nan-free.js';
 
 /** How each expression kind lowers; `null` marks a kind that is not lowered (lowerExpr refuses it). */
 type ExprLowerings = { [K in ResolvedExprKind]: ((n: ResolvedNodeOf<K>, ctx: LowerContext) => string) | null };
@@ -65,7 +66,8 @@ export function lowerOrderBy(items: readonly Unkinded<ResolvedOrderByItem>[], ct
         if (mapped) return `${mapped} ${dir} NULLS LAST`;
       }
       const key = `${e} ${dir} ${nullsFirst ? 'NULLS FIRST' : 'NULLS LAST'}`;
-      if (t?.typeKind !== 'TYPE_DOUBLE') return key;
+      // A key that cannot be NaN orders as BigQuery's with the NULLS clause alone.
+      if (t?.typeKind !== 'TYPE_DOUBLE' || exprNanFree(it.columnRef ? { kind: 'ColumnRef', column: it.columnRef.column } : expression, ctx.nanFree)) return key;
       // BigQuery orders NaN right after NULL (before -inf); DuckDB puts NaN above +inf.
       const nanRank = `CASE WHEN ${e} IS NULL THEN ${nullsFirst ? 0 : 3} WHEN isnan(${e}) THEN ${desc ? 2 : 1} ELSE ${desc ? 1 : 2} END`;
       return `${nanRank} ASC, ${key}`;
@@ -113,6 +115,7 @@ function fnCall(n: Node, ctx: LowerContext, name: string): FnCall {
     safe: n.errorMode === 'SAFE_ERROR_MODE',
     condition: ctx.conditions?.has(n) === true,
     ...(ctx.recheck ? { recheck: true } : {}),
+    ...(ctx.nanFree ? { nanFree: args.map((a) => exprNanFree(a, ctx.nanFree)) } : {}),
     duckType: ctx.duckType,
   };
 }

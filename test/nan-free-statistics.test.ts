@@ -1,0 +1,71 @@
+/**
+ * FLOAT64 columns known NaN-free from DuckDB's statistics (src/engine/column-stats.ts,
+ * src/engine/lower/nan-free.ts): MIN, ORDER BY and comparisons on them are lowered without their
+ * NaN handling, and answer BigQuery's way again once a NaN is written (BigQuery docs, "Floating
+ * point semantics": NaN sorts right after NULL on ASC, compares FALSE with anything, `!=` TRUE;
+ * aggregate functions MIN: NaN when an input is NaN; NULL compared with anything is NULL).
+ * Through `@google-cloud/bigquery` against an in-process emulator.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+
+let t: TestEmulator;
+/** SQL the engine read rows with (the lowered queries). */
+const lowered: string[] = [];
+
+beforeAll(async () => {
+  t = await startTestEmulator();
+  await t.bq.createDataset('nf');
+  await q(`CREATE TABLE nf.f AS SELECT id, CAST(id AS FLOAT64) / 2 AS x, IF(id = 2, NULL, CAST(id AS FLOAT64)) AS y FROM UNNEST(GENERATE_ARRAY(1, 4)) AS id`);
+  const db = t.emu.engine.db;
+  const readChunks = db.readChunks.bind(db);
+  db.readChunks = (sql, ...rest) => (lowered.push(sql), readChunks(sql, ...rest));
+}, 60_000);
+
+afterAll(async () => {
+  await t?.emu.close();
+});
+
+async function q(query: string): Promise<Record<string, unknown>[]> {
+  return (await t.bq.query({ query, useQueryCache: false }))[0] as Record<string, unknown>[];
+}
+
+/** The rows of `query` and whether its lowered SQL tests for NaN. */
+async function run(query: string): Promise<{ rows: Record<string, unknown>[]; nanTests: boolean }> {
+  lowered.length = 0;
+  const rows = await q(query);
+  return { rows, nanTests: lowered.some((s) => s.includes('isnan')) };
+}
+
+const MIN = 'SELECT MIN(x) AS m, MIN(y) AS n FROM nf.f';
+const ORDER = 'SELECT id FROM nf.f ORDER BY x DESC';
+const CMP = 'SELECT id, x < y AS lt, x = y AS eq FROM nf.f WHERE x <= y ORDER BY id';
+
+describe('FLOAT64 columns whose statistics show no NaN', () => {
+  it('MIN, ORDER BY and comparisons lower without NaN tests and answer as before', async () => {
+    expect(await run(MIN)).toEqual({ rows: [{ m: 0.5, n: 1 }], nanTests: false });
+    expect(await run(ORDER)).toEqual({ rows: [{ id: 4 }, { id: 3 }, { id: 2 }, { id: 1 }], nanTests: false });
+    expect(await run(CMP)).toEqual({ rows: [{ id: 1, lt: true, eq: false }, { id: 3, lt: true, eq: false }, { id: 4, lt: true, eq: false }], nanTests: false });
+  });
+
+  it("a NULL against a NaN stays NULL when only one side's statistics are known", async () => {
+    const r = await run(`SELECT id, y < z AS lt, y >= z AS ge FROM nf.f, UNNEST([CAST('nan' AS FLOAT64)]) AS z ORDER BY id`);
+    expect(r.rows).toEqual([
+      { id: 1, lt: false, ge: false },
+      { id: 2, lt: null, ge: null },
+      { id: 3, lt: false, ge: false },
+      { id: 4, lt: false, ge: false },
+    ]);
+  });
+
+  it('once a NaN is written, the same queries answer with BigQuery NaN semantics', async () => {
+    await q(`INSERT INTO nf.f (id, x, y) VALUES (5, CAST('nan' AS FLOAT64), CAST('nan' AS FLOAT64))`);
+    const min = await run(MIN);
+    expect(Number.isNaN(min.rows[0]!.m) && Number.isNaN(min.rows[0]!.n)).toBe(true);
+    expect(min.nanTests).toBe(true);
+    // DESC: numbers high to low, then NaN (NaN sorts right after NULL on ASC).
+    expect((await run(ORDER)).rows).toEqual([{ id: 4 }, { id: 3 }, { id: 2 }, { id: 1 }, { id: 5 }]);
+    // NaN compares FALSE: row 5 is not kept.
+    expect((await run(CMP)).rows).toEqual([{ id: 1, lt: true, eq: false }, { id: 3, lt: true, eq: false }, { id: 4, lt: true, eq: false }]);
+  });
+});
