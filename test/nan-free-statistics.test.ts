@@ -58,6 +58,12 @@ describe('FLOAT64 columns whose statistics show no NaN', () => {
     ]);
   });
 
+  it('a NaN-free column against a scalar subquery: the subquery is planned once', async () => {
+    const r = await run('SELECT id FROM nf.f WHERE x < (SELECT MAX(y) / 4 FROM nf.f) ORDER BY id');
+    expect(r.rows).toEqual([{ id: 1 }]);
+    expect(lowered.join('\n').match(/\bmax\(/gi)).toHaveLength(1);
+  });
+
   it('once a NaN is written, the same queries answer with BigQuery NaN semantics', async () => {
     await q(`INSERT INTO nf.f (id, x, y) VALUES (5, CAST('nan' AS FLOAT64), CAST('nan' AS FLOAT64))`);
     const min = await run(MIN);

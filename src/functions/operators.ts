@@ -197,8 +197,9 @@ const cmp = (op: string) => (c: FnCall) => {
     const nanIsTrue = nanFree[0] ? op === '<' || op === '<=' : op === '>' || op === '>=';
     if (!nanIsTrue) return `(${a} ${op} ${b})`;
     // `NOT isnan(x)` makes NULL op NaN FALSE instead of NULL: alike only in a condition, or when
-    // the other side is a literal (never NULL).
-    if (lit[0] || lit[1] || c.condition) return `((${a} ${op} ${b}) AND NOT isnan(${x}))`;
+    // the other side is a literal (never NULL). A scalar subquery is not repeated in a guard: the
+    // forms below test its NaN inside it.
+    if (!isScalarSubquery(x!) && (lit[0] || lit[1] || c.condition)) return `((${a} ${op} ${b}) AND NOT isnan(${x}))`;
   }
   const nanResult = NAN_FALSE[op] ? 'FALSE' : 'TRUE';
   const full = (x: string, y: string) => `CASE WHEN ${x} IS NULL OR ${y} IS NULL THEN NULL WHEN isnan(${x}) OR isnan(${y}) THEN ${nanResult} ELSE (${x} ${op} ${y}) END`;
@@ -210,7 +211,7 @@ const cmp = (op: string) => (c: FnCall) => {
   // there. The subquery stays uncorrelated and is planned once (the form below made TPC-H q15 a
   // correlated subquery, 21× raw DuckDB at SF 1).
   if (sub >= 0 && op === '=' && c.condition) return `((${a} = ${b}) AND NOT isnan(${sub === 0 ? b : a}))`;
-  if (c.condition && op !== '<>') return conditionCompare(a!, op, b!);
+  if (c.condition && op !== '<>') return conditionCompare(a!, op, b!, nanFree);
   if (sub >= 0) return `(SELECT ${sub === 0 ? full('"__cmp"', b!) : full(a!, '"__cmp"')} FROM ${sub === 0 ? a : b} AS "__cmp_s"("__cmp"))`;
   return full(a!, b!);
 };
@@ -225,7 +226,7 @@ const cmp = (op: string) => (c: FnCall) => {
  * `l_quantity < (SELECT 0.2 * AVG(…) … WHERE l_partkey = p_partkey)` a subquery correlated on
  * every (quantity, part) pair). The plain comparison keeps DuckDB's filter pushdown and hash joins.
  */
-function conditionCompare(a: string, op: string, b: string): string {
+function conditionCompare(a: string, op: string, b: string, known: boolean[] = [false, false]): string {
   const nanFree: string[] = [];
   const side = (x: string, guard: boolean) => {
     if (isScalarSubquery(x)) return `(SELECT CASE WHEN isnan("__cmp") THEN NULL ELSE "__cmp" END FROM ${x} AS "__cmp_s"("__cmp"))`;
@@ -233,8 +234,11 @@ function conditionCompare(a: string, op: string, b: string): string {
     return x;
   };
   let [guardLeft, guardRight] = NAN_GUARDS[op] ?? [true, true];
+  // An operand known NaN-free (FnCall.nanFree) needs no guard of its own.
+  if (known[0]) guardLeft = false;
+  if (known[1]) guardRight = false;
   // `x = y`: one operand that cannot be NaN is enough.
-  if (op === '=' && (NUMBER_LITERAL.test(b) || isScalarSubquery(b))) guardLeft = false;
+  if (op === '=' && (NUMBER_LITERAL.test(b) || isScalarSubquery(b) || known[1])) guardLeft = false;
   const l = side(a, guardLeft);
   const r = side(b, guardRight);
   return `((${l} ${op} ${r})${nanFree.join('')})`;
