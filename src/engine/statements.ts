@@ -285,9 +285,12 @@ function repeatedTables(stmt: Node): Set<string> {
 async function readScoped(e: Engine, stmt: Node, tables: Map<string, TableMeta>, scans: ScannedTable[], reads: string[], ctx: LowerContext, opts: QueryOptions, handler: (c: LowerContext) => Promise<StatementResult>): Promise<StatementResult> {
   const generation = e.db.generations.of(reads);
   let known = ctx;
-  // A write under way may have committed rows its generation does not show yet: no facts then.
   const scansFloat = () => scans.some((s) => s.table.columns.some((c) => c.type.kind === 'FLOAT64' && s.columns.includes(c.name)));
-  if (!opts.dryRun && !e.db.generations.writing(reads) && (nodesOfKind(stmt, 'AnalyticScan').length || scansFloat())) {
+  // A write under way may have committed rows its generation does not show yet: no facts then. A
+  // query into a result table writes (CREATE TABLE), which moves the generations: it is never run
+  // twice, so it is lowered without facts that would need a second run to stay true.
+  const facts = !opts.dryRun && !opts.resultTable && !e.db.generations.writing(reads);
+  if (facts && (nodesOfKind(stmt, 'AnalyticScan').length || scansFloat())) {
     const bound = new Map(ctx.tables);
     for (const [id, t] of tables) {
       const s = scans.find((x) => x.table === t);
@@ -304,7 +307,7 @@ async function readScoped(e: Engine, stmt: Node, tables: Map<string, TableMeta>,
   }
   // A table scanned more than once is read as a bare table reference (src/engine/stored-columns.ts).
   const repeated = repeatedTables(stmt);
-  if (!opts.dryRun && repeated.size && !e.db.generations.writing(reads)) {
+  if (facts && repeated.size) {
     const bound = new Map(known.tables);
     for (const id of repeated) {
       const t = tables.get(id);
