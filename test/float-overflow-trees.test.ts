@@ -99,6 +99,25 @@ describe('a query checked with marks first, then exactly', () => {
     expect(exists).toBe(false);
   });
 
+  it('SUM and AVG of a tree mark their result instead of every row; a window keeps the rows marked', async () => {
+    const ok = await seen('SELECT SUM(x * 2) AS s, AVG(x * (1 - 0.5)) AS a FROM UNNEST([1.0, 3.0]) AS x');
+    expect(ok.result).toEqual([{ s: 8, a: 1 }]);
+    expect(ok.sql).toHaveLength(1);
+    expect(ok.sql[0]).toContain('isfinite(sum(');
+    expect(ok.sql[0]).toContain('isfinite(avg(');
+    const bad = await seen('SELECT k, SUM(x * 10) AS s FROM UNNEST([1.0, 1e308]) AS x WITH OFFSET k GROUP BY k');
+    expect((bad.result as Error).message).toContain('double overflow: 1e+308 * 10');
+    expect(bad.sql).toHaveLength(2);
+    const ieee = await seen(`SELECT SUM(x * 2) AS s FROM UNNEST([CAST('inf' AS FLOAT64), 1.0]) AS x`);
+    expect(ieee.result).toEqual([{ s: Infinity }]);
+    const win = await seen('SELECT SUM(x * 2) OVER (ORDER BY x ROWS BETWEEN 1 PRECEDING AND 1 PRECEDING) AS s FROM UNNEST([1.0, 3.0]) AS x ORDER BY x');
+    expect(win.result).toEqual([{ s: null }, { s: 2 }]);
+    expect(win.sql[0]).not.toContain('isfinite(sum(');
+    // The last row is in no frame, and BigQuery still raises its overflow.
+    const lastRow = await seen('SELECT SUM(x * 10) OVER (ORDER BY x ROWS BETWEEN 1 PRECEDING AND 1 PRECEDING) AS s FROM UNNEST([1.0, 1e308]) AS x');
+    expect((lastRow.result as Error).message).toContain('double overflow: 1e+308 * 10');
+  });
+
   it('SAFE_MULTIPLY answers NULL on an overflow without a second run', async () => {
     const r = await seen('SELECT SAFE_MULTIPLY(x, 10) AS v FROM UNNEST([1e308]) AS x');
     expect(r.result).toEqual([{ v: null }]);

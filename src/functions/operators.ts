@@ -47,9 +47,20 @@ function operandText(c: FnCall, i: number, asDouble: boolean): string {
  * for the DuckDB twin); the run that follows a mark is lowered exactly and decides between
  * BigQuery's error and an IEEE answer from non-finite operands.
  */
+/** `r` with the recheck mark raised when it is not finite (see doubleOverflow). */
+export const recheckMarked = (r: string): string => `CASE WHEN NOT isfinite(${r}) THEN error('${RECHECK_MARKER}') ELSE ${r} END`;
+
+/**
+ * The unchecked `+ - *` tree of `x` when `x` is such a tree checked with a recheck mark: an
+ * enclosing SUM or AVG may mark its own result instead of every row (src/functions/aggregate.ts).
+ */
+export function markedF64Tree(x: string): string | undefined {
+  return f64Tree(x, true)?.unchecked;
+}
+
 function doubleOverflow(c: FnCall, op: string): string {
   const recheck = c.recheck === true && !c.safe;
-  const marked = (r: string) => `CASE WHEN NOT isfinite(${r}) THEN error('${RECHECK_MARKER}') ELSE ${r} END`;
+  const marked = recheckMarked;
   if (op === '/') {
     const apply = (x: string, y: string) => `(CAST(${x} AS DOUBLE) / CAST(${y} AS DOUBLE))`;
     return recheck ? marked(apply(c.args[0]!, c.args[1]!)) : nestedCheck(c, op, c.args[0]!, c.args[1]!, apply);
