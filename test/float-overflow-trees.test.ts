@@ -10,7 +10,7 @@
  * Through `@google-cloud/bigquery`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+import { errorOf, startTestEmulator, withLoweredSql, type TestEmulator } from './helpers/emulator.js';
 
 let t: TestEmulator;
 beforeAll(async () => {
@@ -49,18 +49,7 @@ describe('a query checked with marks first, then exactly', () => {
   // A query statement is lowered first with checks that only mark an overflowing row (cheaper for
   // DuckDB to plan, src/engine/statements.ts queryStmt); a mark makes it run again with the checks
   // spelled out, whose error or answer the client gets.
-  const seen = async (query: string): Promise<{ sql: string[]; result: unknown }> => {
-    const db = t.emu.engine.db;
-    const sql: string[] = [];
-    const readChunks = db.readChunks.bind(db);
-    db.readChunks = (text, ...rest) => (sql.push(text), readChunks(text, ...rest));
-    try {
-      const result = await t.bq.query({ query }).then((r) => r[0], (e: Error) => e);
-      return { sql, result };
-    } finally {
-      db.readChunks = readChunks;
-    }
-  };
+  const seen = (query: string) => withLoweredSql(t, async () => (await t.bq.query({ query }))[0]);
 
   it('runs a query once, with marks only, when nothing overflows', async () => {
     const r = await seen('SELECT x * (1 - y) / 2 AS v FROM UNNEST([8.0]) AS x, UNNEST([0.5]) AS y');

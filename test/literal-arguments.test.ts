@@ -6,7 +6,7 @@
  * and the SQL handed to DuckDB has no check left for them. Through `@google-cloud/bigquery`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+import { errorOf, startTestEmulator, withLoweredSql, type TestEmulator } from './helpers/emulator.js';
 
 let t: TestEmulator;
 beforeAll(async () => {
@@ -16,23 +16,18 @@ afterAll(async () => t?.emu.close());
 
 describe('SUBSTR with literal position and length', () => {
   it('answers as the docs say, NULL for a NULL value, and lowers without the checks', async () => {
-    const db = t.emu.engine.db;
-    const sql: string[] = [];
-    const readChunks = db.readChunks.bind(db);
-    db.readChunks = (text, ...rest) => (sql.push(text), readChunks(text, ...rest));
-    try {
+    const { result, sql } = await withLoweredSql(t, async () => {
       const [rows] = await t.bq.query({
         query: `SELECT SUBSTR(s, 2, 2) AS a, SUBSTR(s, 0, 2) AS b, SUBSTR(s, 4, 100) AS c, SUBSTR(s, 1, 0) AS d FROM UNNEST(['apple', NULL]) AS s WITH OFFSET o ORDER BY o`,
       });
-      expect(rows).toEqual([
-        { a: 'pp', b: 'ap', c: 'le', d: '' },
-        { a: null, b: null, c: null, d: null },
-      ]);
-      expect(sql[0]).not.toContain('cannot be negative');
-      expect(sql[0]).not.toContain('CAST(2 AS BIGINT) IS NULL');
-    } finally {
-      db.readChunks = readChunks;
-    }
+      return rows;
+    });
+    expect(result).toEqual([
+      { a: 'pp', b: 'ap', c: 'le', d: '' },
+      { a: null, b: null, c: null, d: null },
+    ]);
+    expect(sql[0]).not.toContain('cannot be negative');
+    expect(sql[0]).not.toContain('CAST(2 AS BIGINT) IS NULL');
     const e = await errorOf(t.bq.query({ query: `SELECT SUBSTR(s, 1, -1) AS a FROM UNNEST(['apple']) AS s` }));
     expect(e.message).toContain('Third argument in SUBSTR() cannot be negative');
   });

@@ -7,19 +7,14 @@
  * Through `@google-cloud/bigquery` against an in-process emulator.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+import { startTestEmulator, withLoweredSql, type TestEmulator } from './helpers/emulator.js';
 
 let t: TestEmulator;
-/** SQL the engine read rows with (the lowered queries). */
-const lowered: string[] = [];
 
 beforeAll(async () => {
   t = await startTestEmulator();
   await t.bq.createDataset('nf');
   await q(`CREATE TABLE nf.f AS SELECT id, CAST(id AS FLOAT64) / 2 AS x, IF(id = 2, NULL, CAST(id AS FLOAT64)) AS y FROM UNNEST(GENERATE_ARRAY(1, 4)) AS id`);
-  const db = t.emu.engine.db;
-  const readChunks = db.readChunks.bind(db);
-  db.readChunks = (sql, ...rest) => (lowered.push(sql), readChunks(sql, ...rest));
 }, 60_000);
 
 afterAll(async () => {
@@ -32,9 +27,9 @@ async function q(query: string): Promise<Record<string, unknown>[]> {
 
 /** The rows of `query` and whether its lowered SQL tests for NaN. */
 async function run(query: string): Promise<{ rows: Record<string, unknown>[]; nanTests: boolean }> {
-  lowered.length = 0;
-  const rows = await q(query);
-  return { rows, nanTests: lowered.some((s) => s.includes('isnan')) };
+  const { result, sql } = await withLoweredSql(t, () => q(query));
+  if (result instanceof Error) throw result;
+  return { rows: result, nanTests: sql.some((s) => s.includes('isnan')) };
 }
 
 const MIN = 'SELECT MIN(x) AS m, MIN(y) AS n FROM nf.f';
@@ -59,9 +54,9 @@ describe('FLOAT64 columns whose statistics show no NaN', () => {
   });
 
   it('a NaN-free column against a scalar subquery: the subquery is planned once', async () => {
-    const r = await run('SELECT id FROM nf.f WHERE x < (SELECT MAX(y) / 4 FROM nf.f) ORDER BY id');
-    expect(r.rows).toEqual([{ id: 1 }]);
-    expect(lowered.join('\n').match(/\bmax\(/gi)).toHaveLength(1);
+    const r = await withLoweredSql(t, () => q('SELECT id FROM nf.f WHERE x < (SELECT MAX(y) / 4 FROM nf.f) ORDER BY id'));
+    expect(r.result).toEqual([{ id: 1 }]);
+    expect(r.sql.join('\n').match(/\bmax\(/gi)).toHaveLength(1);
   });
 
   it('queries into a destination table run once (statistics facts would need a second run)', async () => {

@@ -7,7 +7,7 @@
  * DATETIME and TIMESTAMP 0001-01-01 … 9999-12-31).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+import { errorOf, startTestEmulator, withLoweredSql, type TestEmulator } from './helpers/emulator.js';
 
 let t: TestEmulator;
 /** A cell as text: the client's wrapper objects (`{value}`) and BIGNUMERIC/NUMERIC `Big` numbers (plain notation). */
@@ -118,22 +118,15 @@ describe('DATE, DATETIME and TIMESTAMP arithmetic past 0001-01-01 … 9999-12-31
   it('DATE_ADD / DATE_SUB of literals far from the range ends: answered without the range check', async () => {
     // The GoogleSQL docs' examples (date_functions.md DATE_ADD, DATE_SUB; the last day of a shorter
     // month), TPC-H's dates; a literal near the ends keeps its check (the first case above).
-    const db = t.emu.engine.db;
-    const sql: string[] = [];
-    const readChunks = db.readChunks.bind(db);
-    db.readChunks = (text, ...rest) => (sql.push(text), readChunks(text, ...rest));
-    try {
-      expect(
-        await one(
-          `SELECT DATE_ADD(DATE '2008-12-25', INTERVAL 5 DAY) AS a, DATE_SUB(DATE '2008-12-25', INTERVAL 5 DAY) AS b, DATE_ADD(DATE '2008-01-31', INTERVAL 1 MONTH) AS c, ` +
-            `DATE_SUB(DATE '1998-12-01', INTERVAL 90 DAY) AS d, DATE_ADD(DATE '1994-01-01', INTERVAL 1 YEAR) AS e, DATE_SUB(DATE '2000-03-31', INTERVAL 1 QUARTER) AS f, DATE_ADD(DATE '2000-01-01', INTERVAL 2 WEEK) AS g`,
-        ),
-      ).toEqual({ a: '2008-12-30', b: '2008-12-20', c: '2008-02-29', d: '1998-09-02', e: '1995-01-01', f: '1999-12-31', g: '2000-01-15' });
-      expect(sql.join('\n')).not.toContain('causes overflow');
-      expect(await message(`SELECT DATE_SUB(DATE '9000-01-01', INTERVAL 9000 YEAR) AS d`)).toBe('Adding -9000 YEAR to date 9000-01-01 causes overflow');
-    } finally {
-      db.readChunks = readChunks;
-    }
+    const { result, sql } = await withLoweredSql(t, () =>
+      one(
+        `SELECT DATE_ADD(DATE '2008-12-25', INTERVAL 5 DAY) AS a, DATE_SUB(DATE '2008-12-25', INTERVAL 5 DAY) AS b, DATE_ADD(DATE '2008-01-31', INTERVAL 1 MONTH) AS c, ` +
+          `DATE_SUB(DATE '1998-12-01', INTERVAL 90 DAY) AS d, DATE_ADD(DATE '1994-01-01', INTERVAL 1 YEAR) AS e, DATE_SUB(DATE '2000-03-31', INTERVAL 1 QUARTER) AS f, DATE_ADD(DATE '2000-01-01', INTERVAL 2 WEEK) AS g`,
+      ),
+    );
+    expect(result).toEqual({ a: '2008-12-30', b: '2008-12-20', c: '2008-02-29', d: '1998-09-02', e: '1995-01-01', f: '1999-12-31', g: '2000-01-15' });
+    expect(sql.join('\n')).not.toContain('causes overflow');
+    expect(await message(`SELECT DATE_SUB(DATE '9000-01-01', INTERVAL 9000 YEAR) AS d`)).toBe('Adding -9000 YEAR to date 9000-01-01 causes overflow');
   });
 
   it('in-range results and SAFE forms', async () => {

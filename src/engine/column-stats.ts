@@ -36,7 +36,7 @@ const NAN_FREE_STATS = /\bMax: (?!nan\])[^\]]+\]/;
  * or columns of other types, count as possibly NULL. @throws BigQueryError DuckDB's errors mapped
  * (the table dropped meanwhile).
  */
-export async function nonNullColumns(e: Engine, t: TableMeta, columns: readonly string[]): Promise<{ generation: number; nonNull: ReadonlySet<string>; nanFree: ReadonlySet<string> }> {
+export async function columnFacts(e: Engine, t: TableMeta, columns: readonly string[]): Promise<{ generation: number; nonNull: ReadonlySet<string>; nanFree: ReadonlySet<string> }> {
   const tables = [t.duckName];
   const generation = e.db.generations.of(tables);
   const wanted = t.columns

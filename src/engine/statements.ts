@@ -26,7 +26,7 @@ import { checkTableGuards } from './table-guards.js';
 import { versionedWrite, writeTarget } from './history.js';
 import { bindSystemTime } from './system-time.js';
 import { columnHasParams, enforceSql } from './type-params.js';
-import { nonNullColumns } from './column-stats.js';
+import { columnFacts } from './column-stats.js';
 import { nanFreeColumns } from './lower/nan-free.js';
 import { storedColumns } from './stored-columns.js';
 import { lowerQuery, makeContext, readRows, resultFields } from './statement-context.js';
@@ -296,7 +296,7 @@ async function readScoped(e: Engine, stmt: Node, tables: Map<string, TableMeta>,
       const s = scans.find((x) => x.table === t);
       const b = bound.get(id);
       if (!s || !b) continue;
-      const { nonNull, nanFree } = await nonNullColumns(e, t, s.columns);
+      const { nonNull, nanFree } = await columnFacts(e, t, s.columns);
       if (nonNull.size || nanFree.size) bound.set(id, { ...b, ...(nonNull.size ? { nonNull } : {}), ...(nanFree.size ? { nanFree } : {}) });
     }
     if ([...bound.values()].some((b) => b.nonNull || b.nanFree)) {

@@ -16,7 +16,7 @@
  */
 import { BigQueryError } from '../errors/errors.js';
 import type { FnCall, FnTable } from './registry.js';
-import { datePart, fail, floorDiv, stringLiteral } from './util.js';
+import { datePart, fail, floorDiv, intLiteral, stringLiteral } from './util.js';
 import { civilText, fullText } from './datetime-text.js';
 
 // ---------- time zones ----------
@@ -198,12 +198,12 @@ function rangeChecked(c: FnCall, kind: 'date' | 'datetime' | 'timestamp', sign: 
  */
 function dateLiteralInRange(x: string, n: string, part: string): boolean {
   const date = /^'(\d{4})-\d\d-\d\d'::DATE$/.exec(x);
-  const amount = /^CAST\((-?\d{1,9}) AS BIGINT\)$/.exec(n);
-  if (!date || !amount || Number(date[1]) < 1000 || Number(date[1]) > 9000) return false;
+  const amount = intLiteral(n);
+  if (!date || amount === undefined || Number(date[1]) < 1000 || Number(date[1]) > 9000) return false;
   const months = ({ YEAR: 12, QUARTER: 3, MONTH: 1 } as Record<string, number>)[part];
   const days = ({ WEEK: 7, DAY: 1 } as Record<string, number>)[part];
-  const size = Math.abs(Number(amount[1]));
-  return months ? size * months <= 9_000 : days ? size * days <= 300_000 : false;
+  const size = amount < 0n ? -amount : amount;
+  return months ? size * BigInt(months) <= 9_000n : days ? size * BigInt(days) <= 300_000n : false;
 }
 
 function addSub(kind: 'date' | 'datetime' | 'time' | 'timestamp', sign: 1 | -1) {

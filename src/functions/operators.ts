@@ -30,6 +30,17 @@ function operandText(c: FnCall, i: number, asDouble: boolean): string {
   return numText(x);
 }
 
+/** `r` with the recheck mark raised when it is not finite (see doubleOverflow). */
+export const recheckMarked = (r: string): string => `CASE WHEN NOT isfinite(${r}) THEN error('${RECHECK_MARKER}') ELSE ${r} END`;
+
+/**
+ * The unchecked `+ - *` tree of `x` when `x` is such a tree checked with a recheck mark: an
+ * enclosing SUM or AVG may mark its own result instead of every row (src/functions/aggregate.ts).
+ */
+export function markedF64Tree(x: string): string | undefined {
+  return f64Tree(x, true)?.unchecked;
+}
+
 /**
  * FLOAT64 `+ - * /` of finite operands that overflows raises `double overflow: 1e+308 * 10`
  * (ZetaSQL arithmetics.h, which BigQuery runs); non-finite operands give IEEE results.
@@ -47,28 +58,16 @@ function operandText(c: FnCall, i: number, asDouble: boolean): string {
  * for the DuckDB twin); the run that follows a mark is lowered exactly and decides between
  * BigQuery's error and an IEEE answer from non-finite operands.
  */
-/** `r` with the recheck mark raised when it is not finite (see doubleOverflow). */
-export const recheckMarked = (r: string): string => `CASE WHEN NOT isfinite(${r}) THEN error('${RECHECK_MARKER}') ELSE ${r} END`;
-
-/**
- * The unchecked `+ - *` tree of `x` when `x` is such a tree checked with a recheck mark: an
- * enclosing SUM or AVG may mark its own result instead of every row (src/functions/aggregate.ts).
- */
-export function markedF64Tree(x: string): string | undefined {
-  return f64Tree(x, true)?.unchecked;
-}
-
 function doubleOverflow(c: FnCall, op: string): string {
   const recheck = c.recheck === true && !c.safe;
-  const marked = recheckMarked;
   if (op === '/') {
     const apply = (x: string, y: string) => `(CAST(${x} AS DOUBLE) / CAST(${y} AS DOUBLE))`;
-    return recheck ? marked(apply(c.args[0]!, c.args[1]!)) : nestedCheck(c, op, c.args[0]!, c.args[1]!, apply);
+    return recheck ? recheckMarked(apply(c.args[0]!, c.args[1]!)) : nestedCheck(c, op, c.args[0]!, c.args[1]!, apply);
   }
   const [a, b] = c.args.map((x) => f64Tree(x!, recheck) ?? { unchecked: x!, nested: x! });
   const unchecked = `(${a.unchecked} ${op} ${b.unchecked})`;
   const nested = recheck ? undefined : nestedCheck(c, op, a.nested!, b.nested!, (x, y) => `(${x} ${op} ${y})`);
-  const sql = nested === undefined ? marked(unchecked) : `CASE WHEN NOT isfinite(${unchecked}) THEN ${nested} ELSE ${unchecked} END`;
+  const sql = nested === undefined ? recheckMarked(unchecked) : `CASE WHEN NOT isfinite(${unchecked}) THEN ${nested} ELSE ${unchecked} END`;
   if (F64_TREES.size >= F64_TREES_MAX) F64_TREES.clear();
   F64_TREES.set(sql, { unchecked, nested });
   return sql;

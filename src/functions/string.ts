@@ -10,7 +10,7 @@
  */
 import { defineUdf } from './builtin-udfs.js';
 import type { FnCall, FnTable } from './registry.js';
-import { fail, int64Literal, nullIfAnyNull, q, unsupportedForm } from './util.js';
+import { fail, intLiteral, nullIfAnyNull, q, unsupportedForm } from './util.js';
 import { BigQueryError } from '../errors/errors.js';
 import { MAX_STRING_FUNCTION_OUTPUT_BYTES } from '../config/limits.js';
 
@@ -25,9 +25,9 @@ function substr(c: FnCall): string {
   const [s, pos, len] = c.args;
   const n = unitLen(c, s);
   // Literal arguments (SUBSTR(x, 1, 2)) settle the position's CASE and the length's check here.
-  const litPos = int64Literal(pos);
+  const litPos = intLiteral(pos);
   const p = litPos !== undefined && litPos > 0n ? pos! : `(CASE WHEN ${pos} > 0 THEN ${pos} WHEN ${pos} = 0 THEN 1 ELSE greatest(${n} + ${pos} + 1, 1) END)`;
-  const litLen = int64Literal(len);
+  const litLen = intLiteral(len);
   const neg = fail(c, `'Third argument in SUBSTR() cannot be negative'`);
   if (!isBytes(c) && len !== undefined && litLen !== undefined && litLen >= 0n) return nullIfAnyNull(c.args, `substring(${s}, ${p}, least(${len}, ${n}))`);
   if (isBytes(c)) {

@@ -126,17 +126,11 @@ export const q = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 
 /**
  * True when `sql` is one literal that is not NULL, as the lowering writes them
- * (src/engine/duckdb/values.ts toDuckLiteral): `CAST(-90 AS BIGINT)`, `'GERMANY'::VARCHAR`,
- * `'0.5'::DOUBLE`, `'1998-12-01'::DATE`, a bare integer.
+ * (src/engine/duckdb/values.ts toDuckLiteral): a number or a quoted string, in casts
+ * (`CAST(-90 AS BIGINT)`, `'GERMANY'::VARCHAR`, `'1998-12-01'::DATE`).
  */
 export function isNonNullLiteral(sql: string): boolean {
-  return /^(?:CAST\(-?\d+ AS BIGINT\)|'(?:[^']|'')*'::[A-Z]+|-?\d+)$/.test(sql);
-}
-
-/** The value of an INT64 literal as the lowering writes it (`CAST(-90 AS BIGINT)`), else undefined. */
-export function int64Literal(sql: string | undefined): bigint | undefined {
-  const m = sql === undefined ? null : /^CAST\((-?\d+) AS BIGINT\)$/.exec(sql);
-  return m ? BigInt(m[1]!) : undefined;
+  return /^(?:-?\d+(?:\.\d+)?|'(?:[^']|'')*')$/.test(unwrap(sql));
 }
 
 /**

@@ -33,3 +33,21 @@ export async function errorOf(p: Promise<unknown>): Promise<{ code?: number; mes
   }
   throw new Error('expected the call to fail');
 }
+
+/**
+ * Runs `f` and returns what it settled with (its value, or the error it threw) and the SQL texts
+ * the engine read rows with meanwhile (`Database.readChunks`: a query job's lowered statement, one
+ * per run) — for tests of what the lowering hands DuckDB.
+ */
+export async function withLoweredSql<T>(t: TestEmulator, f: () => Promise<T>): Promise<{ result: T | Error; sql: string[] }> {
+  const db = t.emu.engine.db;
+  const sql: string[] = [];
+  const readChunks = db.readChunks.bind(db);
+  db.readChunks = (text, ...rest) => (sql.push(text), readChunks(text, ...rest));
+  try {
+    const result = await f().catch((e: Error) => e);
+    return { result, sql };
+  } finally {
+    db.readChunks = readChunks;
+  }
+}

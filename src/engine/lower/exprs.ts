@@ -67,7 +67,8 @@ export function lowerOrderBy(items: readonly Unkinded<ResolvedOrderByItem>[], ct
       }
       const key = `${e} ${dir} ${nullsFirst ? 'NULLS FIRST' : 'NULLS LAST'}`;
       // A key that cannot be NaN orders as BigQuery's with the NULLS clause alone.
-      if (t?.typeKind !== 'TYPE_DOUBLE' || exprNanFree(it.columnRef ? { kind: 'ColumnRef', column: it.columnRef.column } : expression, ctx.nanFree)) return key;
+      const nanFree = it.columnRef ? !!ctx.nanFree?.has(String(it.columnRef.column?.columnId)) : exprNanFree(expression, ctx.nanFree);
+      if (t?.typeKind !== 'TYPE_DOUBLE' || nanFree) return key;
       // BigQuery orders NaN right after NULL (before -inf); DuckDB puts NaN above +inf.
       const nanRank = `CASE WHEN ${e} IS NULL THEN ${nullsFirst ? 0 : 3} WHEN isnan(${e}) THEN ${desc ? 2 : 1} ELSE ${desc ? 1 : 2} END`;
       return `${nanRank} ASC, ${key}`;
