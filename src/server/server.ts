@@ -115,6 +115,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const app = Fastify({
     loggerInstance: log.child({ component: 'server' }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: !config.logRequests }),
+    // Without --log a request logs only a handler's bug (below, with its request id): its logger is
+    // the server's own rather than a pino child per request, which cost ~75 µs of every request
+    // (CPU profile of 2,500 small queries, 2026-11-27).
+    ...(config.logRequests ? {} : { childLoggerFactory: (logger: FastifyBaseLogger) => logger }),
     bodyLimit: MAX_REQUEST_BYTES,
     routerOptions: { maxParamLength: MAX_PATH_PARAM_CHARS },
     clientErrorHandler: clientError,
@@ -145,7 +149,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     if (err instanceof BigQueryError) e = err;
     else if ((err.statusCode ?? 500) < 500) e = frameworkError(err, req.url.startsWith('/upload/') ? MAX_UPLOAD_REQUEST_BYTES : MAX_REQUEST_BYTES);
     else {
-      req.log.error({ err, method: req.method, url: req.url }, 'bug: a request handler failed unexpectedly');
+      req.log.error({ err, reqId: req.id, method: req.method, url: req.url }, 'bug: a request handler failed unexpectedly');
       e = BigQueryError.internal(err.message);
     }
     return reply.status(e.httpStatus).header('content-type', 'application/json; charset=UTF-8').send(cappedEnvelope(e));
