@@ -37,10 +37,8 @@ export function pageEnd(rows: readonly (string | Value[])[] | EncodedRows, start
   // Kept encoded: measured a block at a time where a whole block fits.
   if (rows instanceof EncodedRows) return rows.pageEnd(start, end, MAX_PAGE_BYTES);
   let bytes = 0;
-  const encoded = rows instanceof EncodedRows ? rows : undefined;
-  const list = encoded ? undefined : (rows as readonly (string | Value[])[]);
   for (let i = start; i < end; i++) {
-    bytes += encoded ? encoded.rowChars(i) : rowBytes(list![i]!);
+    bytes += rowBytes(rows[i]!);
     if (bytes > MAX_PAGE_BYTES && i > start) return i;
   }
   return end;
