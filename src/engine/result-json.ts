@@ -220,15 +220,18 @@ const MAX_BLOCK_BYTES = 256 * 1024 * 1024;
  * 8–15); strings a projection builds one after another sit one after another in the vector's
  * string heap, so each run of adjacent strings is copied with one call (a chunk of 2,048 rows is
  * ~6 runs; copying row by row cost ~1 µs per row). Any other layout gives shorter runs, down to
- * one string each.
+ * one string each. `lengths` holds each row's byte length (its text and `,`), read from the same
+ * `string_t`s, so where each row starts is known without scanning the bytes for row boundaries.
  */
-function chunkRuns(chunk: DuckDBDataChunk, keep: (bytes: Uint8Array, rows: number) => void): void {
+function chunkRuns(chunk: DuckDBDataChunk, keep: (bytes: Uint8Array, rows: number, lengths: Int32Array) => void): void {
   const n = chunk.rowCount;
   const data = duckdbBindings.vector_get_data(duckdbBindings.data_chunk_get_vector(chunk.chunk, 0), n * 16);
   const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const lengths = new Int32Array(n);
+  for (let i = 0; i < n; i++) lengths[i] = dv.getUint32(i * 16, true);
   const flush = (first: number, rows: number, bytes: number) => {
     const at = dv.byteOffset + first * 16;
-    keep(bytes <= 12 ? new Uint8Array(dv.buffer, at + 4, bytes).slice() : duckdbBindings.get_data_from_pointer(dv.buffer as ArrayBuffer, at + 8, bytes), rows);
+    keep(bytes <= 12 ? new Uint8Array(dv.buffer, at + 4, bytes).slice() : duckdbBindings.get_data_from_pointer(dv.buffer as ArrayBuffer, at + 8, bytes), rows, lengths.subarray(first, first + rows));
   };
   let first = 0;
   let run = dv.getUint32(0, true);
@@ -266,15 +269,15 @@ export async function readEncodedRows(e: Engine, sql: string, fields: readonly R
   let out = new EncodedRows();
   let bytes = 0;
   let tooLarge = false;
-  const slab = new Slab((block, rows) => out.pushFlatBytes(block, rows));
+  const slab = new Slab((block, rows, starts) => out.pushFlatBytes(block, rows, starts));
   await e.db.readChunks(
     restRowsSql(sql, fields),
     (chunk) => {
       if (tooLarge || !chunk.rowCount) return;
-      chunkRuns(chunk, (text, rows) => {
+      chunkRuns(chunk, (text, rows, lengths) => {
         bytes += 2 * (text.length - rows);
         if (text.length > MAX_BLOCK_BYTES) tooLarge = true;
-        else slab.add(text, rows);
+        else slab.add(text, rows, lengths);
       });
       if (bytes > maxBytes) throw BigQueryError.responseTooLarge();
     },
@@ -302,24 +305,36 @@ class Slab {
   private buf: Buffer | undefined;
   private used = 0;
   private rows = 0;
-  constructor(private readonly emit: (block: Buffer, rows: number) => void) {}
+  /** Where each gathered row starts in `buf` (EncodedRows' row starts; grown as rows come). */
+  private starts = new Int32Array(4096);
+  constructor(private readonly emit: (block: Buffer, rows: number, starts: Int32Array) => void) {}
 
-  /** Appends `text` (`rows` rows' texts, each followed by `,`). */
-  add(text: Uint8Array, rows: number): void {
+  /** Appends `text` (`rows` rows' texts, each followed by `,`; `lengths`: each one's bytes with its `,`). */
+  add(text: Uint8Array, rows: number, lengths: Int32Array): void {
     if (this.buf && this.used + text.length > this.buf.length) this.seal();
     if (text.length >= SLAB_BYTES) {
-      this.emit(Buffer.from(text.buffer, text.byteOffset, text.length - 1), rows);
+      this.emit(Buffer.from(text.buffer, text.byteOffset, text.length - 1), rows, rowStarts(lengths, 0, new Int32Array(rows + 1), 0));
       return;
     }
     this.buf ??= Buffer.allocUnsafeSlow(SLAB_BYTES);
     this.buf.set(text, this.used);
+    if (this.rows + rows + 1 > this.starts.length) {
+      const grown = new Int32Array(Math.max(2 * this.starts.length, this.rows + rows + 1));
+      grown.set(this.starts.subarray(0, this.rows));
+      this.starts = grown;
+    }
+    rowStarts(lengths, this.used, this.starts, this.rows);
     this.used += text.length;
     this.rows += rows;
   }
 
   /** Hands over the rows gathered so far (a partly filled buffer is copied to its size). */
   seal(): void {
-    if (this.buf && this.rows) this.emit(this.used > SLAB_BYTES / 2 ? this.buf.subarray(0, this.used - 1) : Buffer.from(this.buf.subarray(0, this.used - 1)), this.rows);
+    if (this.buf && this.rows) {
+      const starts = this.starts.slice(0, this.rows + 1);
+      starts[this.rows] = this.used;
+      this.emit(this.used > SLAB_BYTES / 2 ? this.buf.subarray(0, this.used - 1) : Buffer.from(this.buf.subarray(0, this.used - 1)), this.rows, starts);
+    }
     this.clear();
   }
 
@@ -329,6 +344,20 @@ class Slab {
     this.used = 0;
     this.rows = 0;
   }
+}
+
+/**
+ * Writes into `out` from index `first` where each of the rows of `lengths` (bytes, each with its
+ * `,`) starts, the first at byte `at`, and after them the end of the last one (its `,` included,
+ * so a block without its final `,` has that end at its length + 1, as EncodedRows keeps it).
+ */
+function rowStarts(lengths: Int32Array, at: number, out: Int32Array, first: number): Int32Array {
+  for (let i = 0; i < lengths.length; i++) {
+    out[first + i] = at;
+    at += lengths[i]!;
+  }
+  out[first + lengths.length] = at;
+  return out;
 }
 
 /**

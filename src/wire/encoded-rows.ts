@@ -80,13 +80,14 @@ export class EncodedRows {
 
   /**
    * Appends one block of `rows` flat rows (cells holding no STRUCT) as their UTF-8 texts joined by
-   * `,` (built in bulk by DuckDB, src/engine/result-json.ts). Where each row starts is found only
-   * when a page starts or ends inside the block ({@link startsOf}).
+   * `,` (built in bulk by DuckDB, src/engine/result-json.ts). `starts`, when known, is where each
+   * row starts and the block's length + 1 after them (`rows + 1` offsets); otherwise they are found
+   * when a page first starts or ends inside the block ({@link startsOf}).
    */
-  pushFlatBytes(block: Buffer, rows: number): void {
+  pushFlatBytes(block: Buffer, rows: number, starts?: Int32Array): void {
     if (rows < 1) return;
     this.blocks.push(block);
-    this.starts.push(undefined);
+    this.starts.push(starts);
     this.firstRows.push(this.length + rows);
     this.chars += block.length - (rows - 1);
   }
