@@ -31,6 +31,39 @@ describe('EncodedRows', () => {
     }
   });
 
+  it('ends a page where counting its rows one by one would (at least one row; then within the limit)', () => {
+    // The reference: the definition, row by row (src/jobs/result-bytes.ts pageEnd's contract).
+    const oneByOne = (lengths: number[], start: number, end: number, max: number) => {
+      let size = 0;
+      for (let i = start; i < end; i++) if ((size += lengths[i]!) > max && i > start) return i;
+      return end;
+    };
+    // Flat rows kept as UTF-8 bytes, as DuckDB builds them: blocks with their row starts, and
+    // one without (its starts found from the row boundaries).
+    const flat = Array.from({ length: 3000 }, (_, i) => `{"f":[{"v":"${i}"},{"v":"${'x'.repeat(i % 13)}"}]}`);
+    const bytes = new EncodedRows();
+    for (const [a, b, withStarts] of [[0, 1000, true], [1000, 1001, true], [1001, 2500, false], [2500, 3000, true]] as const) {
+      const block = Buffer.from(flat.slice(a, b).join(','));
+      let at = 0;
+      const starts = new Int32Array(b - a + 1);
+      flat.slice(a, b).forEach((t, k) => ((starts[k] = at), (at += Buffer.byteLength(t) + 1)));
+      starts[b - a] = at;
+      bytes.pushFlatBytes(block, b - a, withStarts ? starts : undefined);
+    }
+    let seed = 7;
+    const rand = (k: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % k);
+    for (const [e, lengths] of [[bytes, flat.map((t) => Buffer.byteLength(t))], [EncodedRows.fromRowTexts(texts), texts.map((t) => t.length)]] as const) {
+      const total = e.length;
+      for (let k = 0; k < 400; k++) {
+        const start = rand(total);
+        const end = start + rand(total - start + 1);
+        const max = [0, 1, rand(200), rand(5_000), rand(60_000), 1e9][k % 6]!;
+        expect(e.pageEnd(start, end, max), `${start}..${end} within ${max}`).toBe(oneByOne(lengths, start, end, max));
+      }
+      expect(e.page(0, total).texts()).toEqual(e === bytes ? flat : texts);
+    }
+  });
+
   it('holds no rows when built from none', () => {
     const e = encodeRowBlocksSync(fields, [], { useInt64Timestamp: false });
     expect(e.length).toBe(0);

@@ -115,8 +115,9 @@ export class EncodedRows {
     let size = 0;
     for (let i = start; i < end; ) {
       const b = this.blockOf(i);
+      const first = this.firstRows[b]!;
       const blockEnd = this.firstRows[b + 1]!;
-      if (i === this.firstRows[b] && blockEnd <= end) {
+      if (i === first && blockEnd <= end) {
         // A whole block within the limit passes at once (no row of it ends the page).
         const whole = this.blocks[b]!.length - (blockEnd - i - 1);
         if (size + whole <= max) {
@@ -125,9 +126,26 @@ export class EncodedRows {
           continue;
         }
       }
-      size += this.rowChars(i);
-      if (size > max && i > start) return i;
-      i++;
+      // Within the block, by its row starts: the characters of rows [i, j] are
+      // s[j + 1] - s[i] - (j + 1 - i) (each row's start to the next one's, less the `,`), which
+      // grows with j, so the first row past the limit is found by bisection.
+      const s = this.startsOf(b);
+      const last = Math.min(blockEnd, end) - 1;
+      const through = (j: number) => s[j + 1 - first]! - s[i - first]! - (j + 1 - i);
+      if (size + through(last) <= max) {
+        size += through(last);
+        i = last + 1;
+        continue;
+      }
+      let lo = i;
+      let hi = last;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (size + through(mid) > max) hi = mid;
+        else lo = mid + 1;
+      }
+      // Row `lo` passes the limit: the page ends before it, but holds at least its first row.
+      return lo > start ? lo : lo + 1;
     }
     return end;
   }
