@@ -227,6 +227,24 @@ describe('REST row text built inside DuckDB', () => {
     expect('rows' in ts && ts.rows.length).toBe(ROWS);
   });
 
+  it('keeps runs of rows over a block\'s size as blocks of their own, rows and pages intact', async () => {
+    // Every 500th row is over 1 MB: a run of row texts past the 1 MB a block gathers is kept alone.
+    const s: ResultField[] = [{ name: 's', type: T('STRING') }];
+    const sql = "SELECT CASE WHEN n % 500 = 7 THEN repeat('y', 1100000 + n) ELSE coalesce(s, '') || repeat('y', n % 300) END AS s FROM t ORDER BY n";
+    const bulk = (await readEncodedRows(e, sql, s))!;
+    const js = encodeRowStrings(s, await readRows(e, sql, s), { useInt64Timestamp: false });
+    expect(bulk.page(0, ROWS).texts()).toEqual(js);
+    for (const [a, z] of [[0, 1], [6, 9], [7, 8], [2047, 2049], [100, 2900], [2999, 3000]]) expect(bulk.page(a, z).json()).toBe(`[${js.slice(a, z).join(',')}]`);
+    const lengths = js.map((t) => Buffer.byteLength(t));
+    const rowByRow = (start: number, end: number, max: number) => {
+      let n = 0;
+      for (let i = start; i < end; i++) if ((n += lengths[i]!) > max && i > start) return i;
+      return end;
+    };
+    for (const [a, z, max] of [[0, ROWS, 1_500_000], [10, ROWS, 2_100_000], [500, 520, 5_000], [2040, 2100, 5_000], [0, ROWS, 0]] as const)
+      expect(bulk.pageEnd(a, z, max), `${a}..${z} within ${max}`).toBe(rowByRow(a, z, max));
+  });
+
   it('stops past the response limit with BigQuery\'s responseTooLarge', async () => {
     const small = { ...e, maxResponseBytes: 10_000 } as Engine;
     await expect(readEncodedRows(small, 'SELECT s FROM t', [{ name: 's', type: T('STRING') }])).rejects.toMatchObject({ reason: 'responseTooLarge' });
