@@ -28,9 +28,6 @@ export interface EncodedRowsPage {
   parts(): (string | Uint8Array)[];
 }
 
-/** What stands between two flat rows joined by `,`: `]},{"f":[` (see EncodedRows.startsOf). */
-const ROW_BOUNDARY = Buffer.from('},{"f":[');
-
 /** A block: rows' texts joined by `,`, as a string or as UTF-8 bytes. */
 type Block = string | Buffer;
 
@@ -46,7 +43,7 @@ export class EncodedRows {
    * Per block: the offset of each row's start, plus the block's length + 1 at the end (characters
    * of a string block, bytes of a byte block).
    */
-  private readonly starts: (Int32Array | undefined)[] = [];
+  private readonly starts: Int32Array[] = [];
   private chars = 0;
 
   /** Rows kept. */
@@ -80,31 +77,15 @@ export class EncodedRows {
 
   /**
    * Appends one block of `rows` flat rows (cells holding no STRUCT) as their UTF-8 texts joined by
-   * `,` (built in bulk by DuckDB, src/engine/result-json.ts). `starts`, when known, is where each
-   * row starts and the block's length + 1 after them (`rows + 1` offsets); otherwise they are found
-   * when a page first starts or ends inside the block ({@link startsOf}).
+   * `,` (built in bulk by DuckDB, src/engine/result-json.ts), with `starts`: where each row starts
+   * and, after them, the block's length + 1 (`rows + 1` offsets).
    */
-  pushFlatBytes(block: Buffer, rows: number, starts?: Int32Array): void {
+  pushFlatBytes(block: Buffer, rows: number, starts: Int32Array): void {
     if (rows < 1) return;
     this.blocks.push(block);
     this.starts.push(starts);
     this.firstRows.push(this.length + rows);
     this.chars += block.length - (rows - 1);
-  }
-
-  /** Block `b`'s row starts; for a block of flat rows, found from the boundaries between rows. */
-  private startsOf(b: number): Int32Array {
-    const known = this.starts[b];
-    if (known) return known;
-    const block = this.blocks[b] as Buffer;
-    const at = new Int32Array(this.firstRows[b + 1]! - this.firstRows[b]! + 1);
-    // Between two flat rows stands `]},{"f":[`: inside a JSON string every `"` is escaped and no
-    // cell holds an object, so the sequence marks row boundaries only.
-    let k = 1;
-    for (let i = block.indexOf(ROW_BOUNDARY, 0); i >= 0 && k < at.length - 1; i = block.indexOf(ROW_BOUNDARY, i + ROW_BOUNDARY.length)) at[k++] = i + 2;
-    at[at.length - 1] = block.length + 1;
-    this.starts[b] = at;
-    return at;
   }
 
   /**
@@ -129,7 +110,7 @@ export class EncodedRows {
       // Within the block, by its row starts: the characters of rows [i, j] are
       // s[j + 1] - s[i] - (j + 1 - i) (each row's start to the next one's, less the `,`), which
       // grows with j, so the first row past the limit is found by bisection.
-      const s = this.startsOf(b);
+      const s = this.starts[b]!;
       const last = Math.min(blockEnd, end) - 1;
       const through = (j: number) => s[j + 1 - first]! - s[i - first]! - (j + 1 - i);
       if (size + through(last) <= max) {
@@ -173,7 +154,7 @@ export class EncodedRows {
   rowChars(i: number): number {
     const b = this.blockOf(i);
     const k = i - this.firstRows[b]!;
-    const s = this.startsOf(b);
+    const s = this.starts[b]!;
     return s[k + 1]! - s[k]! - 1;
   }
 
@@ -188,7 +169,7 @@ export class EncodedRows {
       const block = this.blocks[b]!;
       if (first === 0 && last === this.firstRows[b + 1]! - this.firstRows[b]!) yield [block, 0, block.length];
       else {
-        const s = this.startsOf(b);
+        const s = this.starts[b]!;
         yield [block, s[first]!, s[last]! - 1];
       }
     }
@@ -224,7 +205,7 @@ export class EncodedRows {
         for (let i = f; i < t; i++) {
           const b = this.blockOf(i);
           const k = i - this.firstRows[b]!;
-          const s = this.startsOf(b);
+          const s = this.starts[b]!;
           out.push(textOf(this.blocks[b]!, s[k]!, s[k + 1]! - 1));
         }
         return out;
