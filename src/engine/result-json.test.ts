@@ -26,7 +26,7 @@ function rng(seed: number): () => number {
 
 const ROWS = 3000;
 const SPECIAL_FLOATS = [NaN, Infinity, -Infinity, 0, -0, 5e-324, -5e-324, 1e-323, 2.2250738585072014e-308, 2.225073858507201e-308, 1.7976931348623157e308, -1.7976931348623157e308, 1e7, 9999999.999999998, 1e-3, 0.0009999999999999998, 1e16, 1e21, 1e22, 123456789012345680000, 1.5, 0.1, -2.5e-8, 1 / 3, 2 ** 53, 4.35, 1e-7, 100];
-const SPECIAL_STRINGS = ['', '"', '\\', '\\u000B', '},{"f":[', ']},{"f":[{"v":"x"}]}', '\u2028\u2029', '😀', 'é€', '\u007f', "it's", 'a\u0000b'];
+const SPECIAL_STRINGS = ['', '"', '\\', '\\u000B', '},{"f":[', ']},{"f":[{"v":"x"}]}', '\u2028\u2029', '😀', 'é€', '\u007f', "it's", 'a\u0000b', '\\\u000b', '\u001f\\u001F\\\\u001a', '\u000e\u000f\u001a\u001b\u001c\u001d\u001e\u001f\u000b\u0001'];
 const SPECIAL_INTS = [0n, 1n, -1n, 9_223_372_036_854_775_807n, -9_223_372_036_854_775_808n, 9_007_199_254_740_993n];
 
 function randomFloat(r: () => number): number {
@@ -213,7 +213,7 @@ describe('REST row text built inside DuckDB', () => {
     expect(bulkEncodable([{ type: { kind: 'ARRAY', element: T('INT64') } }])).toBe(false);
   });
 
-  it('reads a small result as domain values and a large one (past 1 MB decoded) as text built in DuckDB', async () => {
+  it('reads a small result as domain values and a large one (past 256 KB decoded) as text built in DuckDB', async () => {
     const s: ResultField[] = [{ name: 's', type: T('STRING') }];
     const small = await readResultRows(e, 'SELECT s FROM t ORDER BY n LIMIT 10', s);
     expect('rows' in small && small.rows.length).toBe(10);

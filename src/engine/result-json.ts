@@ -9,6 +9,10 @@
  * them, never decoded into a string. (Joining rows into blocks inside DuckDB — a window for the
  * rows' position, then an ordered `string_agg` per block — cost as much as building the texts.)
  *
+ * Two cell forms that cost DuckDB more to plan than to fix afterwards are finished in JavaScript
+ * on the copied bytes (src/engine/result-json-bytes.ts: the case of escaped control characters'
+ * hex digits, FLOAT64 in Java's exponent form).
+ *
  * Only columns whose text DuckDB writes exactly as the REST API does are encoded here (INT64,
  * FLOAT64, BOOL, STRING, BYTES, DATE); a result with any other column type (TIMESTAMP — its text
  * depends on formatOptions —, DATETIME, TIME, NUMERIC, BIGNUMERIC, JSON, GEOGRAPHY, INTERVAL,
@@ -19,6 +23,7 @@ import type { DuckDBDataChunk } from '@duckdb/node-api';
 import { BigQueryError } from '../errors/errors.js';
 import type { BqType } from '../types/types.js';
 import { EncodedRows } from '../wire/encoded-rows.js';
+import { JAVA_FLOAT_MARK, javaFloatCells, lowerHexEscapes } from './result-json-bytes.js';
 import type { Value } from '../types/types.js';
 import type { Engine, ResultField } from './engine-types.js';
 import { guardValueSizes } from './result-size.js';
@@ -66,48 +71,19 @@ function bulkKinds(fields: readonly { type: BqType }[]): boolean {
   return fields.length > 0 && fields.every((f) => BULK_KINDS.has(f.type.kind));
 }
 
-/** JSON.stringify's escape of a control character (`\n`, `\u001f` with lower-case hex). */
-const controlEscape = (code: number): string => JSON.stringify(String.fromCharCode(code)).slice(1, -1);
-
 /**
- * A DuckDB VARCHAR expression: `s` as a JSON string literal exactly as JSON.stringify writes it.
- * DuckDB's `to_json` escapes the same characters (`"`, `\`, U+0000–U+001F) with the same short
- * forms, but writes the hex of `\u00XX` in upper case; strings holding a control character with a
- * letter in its hex (U+000B, U+000E, U+000F, U+001A–U+001F) are escaped by replacements instead.
+ * A DuckDB VARCHAR expression: `s` as a JSON string literal, as JSON.stringify writes it but for the
+ * case of hex digits. DuckDB's `to_json` escapes the same characters (`"`, `\`, U+0000–U+001F) with
+ * the same short forms, but writes the hex of `\u00XX` in upper case: {@link lowerHexEscapes} puts
+ * it in lower case in the copied bytes. (Doing so in SQL — 32 nested `replace` calls per STRING
+ * column — cost DuckDB ~3 ms of planning per STRING column for every bulk-encoded result.)
  */
 function jsonStringSql(s: string): string {
-  let manual = `replace(replace(${s}, '\\', '\\\\'), '"', '\\"')`;
-  for (let c = 0; c < 0x20; c++) manual = `replace(${manual}, chr(${c}), '${controlEscape(c)}')`;
-  // `\u00` in to_json's text: an escaped control character (or an escaped backslash before `u00`).
-  const json = `CAST(to_json(${s}) AS VARCHAR)`;
-  return `CASE WHEN contains(${json}, '\\u00') AND regexp_matches(${s}, '[\\x0b\\x0e\\x0f\\x1a-\\x1f]') THEN '"' || ${manual} || '"' ELSE ${json} END`;
+  return `CAST(to_json(${s}) AS VARCHAR)`;
 }
 
-/**
- * Java's `Double.toString` (the REST FLOAT64 text, `formatFloat64` in src/wire/rest-values.ts) of
- * the finite, non-zero DOUBLE `x` outside [10^-3, 10^7): `d.dddE±n` from the shortest round-trip
- * digits DuckDB writes (`1.5e+20`, `1e-05`, or plain `12345678.9` / `0.00099`); a subnormal with
- * one shortest digit takes the two-digit form when it round-trips (`4.9E-324`).
- */
-function javaExponentSql(x: string): string {
-  const s = `CAST(abs(${x}) AS VARCHAR)`;
-  const text = (digits: string, exp: string) =>
-    `left(${digits}, 1) || '.' || CASE WHEN length(${digits}) > 1 THEN substr(${digits}, 2) ELSE '0' END || 'E' || CAST(${exp} AS VARCHAR)`;
-  const intPart = `split_part(${s}, '.', 1)`;
-  const frac = `split_part(${s}, '.', 2)`;
-  const sig = `ltrim(${frac}, '0')`;
-  const plainBig = text(`rtrim(${intPart} || ${frac}, '0')`, `length(${intPart}) - 1`);
-  const plainSmall = text(`rtrim(${sig}, '0')`, `-(length(${frac}) - length(${sig}) + 1)`);
-  const expDigits = `replace(split_part(${s}, 'e', 1), '.', '')`;
-  const expForm = text(expDigits, `CAST(split_part(${s}, 'e', 2) AS INTEGER)`);
-  const two = `printf('%.1e', abs(${x}))`;
-  const twoForm = text(`replace(regexp_replace(split_part(${two}, 'e', 1), '\\.?0$', ''), '.', '')`, `CAST(split_part(${two}, 'e', 2) AS INTEGER)`);
-  return (
-    `CASE WHEN signbit(${x}) THEN '-' ELSE '' END || CASE ` +
-    `WHEN contains(${s}, 'e') THEN CASE WHEN abs(${x}) < 2.2250738585072014e-308 AND length(${expDigits}) = 1 AND CAST(${two} AS DOUBLE) = abs(${x}) THEN ${twoForm} ELSE ${expForm} END ` +
-    `WHEN ${intPart} <> '0' THEN ${plainBig} ELSE ${plainSmall} END`
-  );
-}
+/** Kinds whose cell is a JSON string built by {@link jsonStringSql} (or `null`). */
+const TEXTUAL_KINDS = new Set<BqType['kind']>(['STRING', 'JSON', 'GEOGRAPHY']);
 
 /** A piece of one `concat`: a string literal, or a DuckDB VARCHAR expression. */
 type Piece = { lit: string } | { sql: string };
@@ -130,9 +106,10 @@ function cellPieces(c: string, t: BqType): Piece[] {
       // [10^-3, 10^7) the text is DuckDB's JSON writer's (yyjson: the same shortest round-trip
       // digits and `.0` as CAST(… AS VARCHAR) writes there, checked over 3M values by
       // bench/paging-sql.ts `--check-float`, at half its CPU: ~160 vs ~330 ms per 1M values).
+      // Outside it, Java's exponent form is written in JavaScript (javaFloatCells).
       return quoted(
         `CASE WHEN abs(${x}) >= 0.001 AND abs(${x}) < 10000000 THEN CAST(to_json(${x}) AS VARCHAR) WHEN ${x} = 0 THEN CAST(${x} AS VARCHAR) ` +
-          `WHEN isnan(${x}) THEN 'NaN' WHEN isinf(${x}) THEN CASE WHEN ${x} > 0 THEN 'Infinity' ELSE '-Infinity' END ELSE ${javaExponentSql(x)} END`,
+          `WHEN isnan(${x}) THEN 'NaN' WHEN isinf(${x}) THEN CASE WHEN ${x} > 0 THEN 'Infinity' ELSE '-Infinity' END ELSE chr(${JAVA_FLOAT_MARK}) || CAST(${x} AS VARCHAR) END`,
       );
     }
     case 'BOOL':
@@ -193,7 +170,7 @@ function concatSql(pieces: Piece[]): string {
 function restRowSql(cols: readonly string[], types: readonly BqType[]): string {
   const row = (cell: (i: number) => Piece[]) => concatSql([{ lit: '{"f":[' }, ...cols.flatMap((_c, i) => [{ lit: i ? ',{"v":' : '{"v":' }, ...cell(i), { lit: '}' }]), { lit: ']},' }]);
   const fast = row((i) => cellPieces(cols[i]!, types[i]!));
-  const textual = (t: BqType) => t.kind === 'STRING' || t.kind === 'JSON' || t.kind === 'GEOGRAPHY';
+  const textual = (t: BqType) => TEXTUAL_KINDS.has(t.kind);
   const nullable = cols.filter((_c, i) => !textual(types[i]!));
   if (!nullable.length) return fast;
   const orNull = (i: number): Piece[] => (textual(types[i]!) ? cellPieces(cols[i]!, types[i]!) : [{ sql: `CASE WHEN ${cols[i]} IS NULL THEN 'null' ELSE ${concatSql(cellPieces(cols[i]!, types[i]!))} END` }]);
@@ -270,11 +247,15 @@ export async function readEncodedRows(e: Engine, sql: string, fields: readonly R
   let bytes = 0;
   let tooLarge = false;
   const slab = new Slab((block, rows, starts) => out.pushFlatBytes(block, rows, starts));
+  const textual = fields.some((f) => TEXTUAL_KINDS.has(f.type.kind));
+  const floats = fields.some((f) => f.type.kind === 'FLOAT64');
   await e.db.readChunks(
     restRowsSql(sql, fields),
     (chunk) => {
       if (tooLarge || !chunk.rowCount) return;
-      chunkRuns(chunk, (text, rows, lengths) => {
+      chunkRuns(chunk, (copied, rows, lengths) => {
+        const text = floats ? javaFloatCells(copied, lengths) : copied;
+        if (textual) lowerHexEscapes(text);
         bytes += 2 * (text.length - rows);
         if (text.length > MAX_BLOCK_BYTES) tooLarge = true;
         else slab.add(text, rows, lengths);
@@ -362,11 +343,13 @@ function rowStarts(lengths: Int32Array, at: number, out: Int32Array, first: numb
 
 /**
  * Decoded size (readRows' measure, src/engine/result-size.ts) up to which a result is read as
- * domain values: the bulk SQL's window, grouping and ordering cost DuckDB ~2.5 ms of CPU even for
- * one row (a `SELECT 1` job took 3.9 ms of server CPU instead of 1.3 ms), while reading this much as
- * domain values costs JavaScript ~15 ms at most.
+ * domain values; past it the rows read so far are dropped and the query runs again with its text
+ * built in DuckDB. CPU per result of 4 columns (STRING, STRING, INT64, FLOAT64; ~130 bytes a row
+ * here, so ~2,000 rows), domain values with the JavaScript encoders against the bulk text: 500 rows
+ * 2.9–4.2 against 3.8–4.3 ms, 2,000 rows 7.8–9.1 against 6.1–7.0, 10,000 rows 31–45 against 17–20
+ * (bench/results/2026-11-27-bulk-threshold.md).
  */
-const SMALL_RESULT_BYTES = 1024 * 1024;
+const SMALL_RESULT_BYTES = 256 * 1024;
 
 /**
  * The rows of `sql` (a SELECT whose columns are `fields`) for a job's result: as domain values when
