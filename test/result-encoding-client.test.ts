@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
 
-// Large enough (over 256 KB decoded) for the bulk path (src/engine/result-json.ts readResultRows).
+// Large enough (over 128 KB decoded) for the bulk path (src/engine/result-json.ts readResultRows).
 const N = 10_000;
 const D = 'enc_ds';
 let t: TestEmulator;

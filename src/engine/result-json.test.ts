@@ -213,7 +213,7 @@ describe('REST row text built inside DuckDB', () => {
     expect(bulkEncodable([{ type: { kind: 'ARRAY', element: T('INT64') } }])).toBe(false);
   });
 
-  it('reads a small result as domain values and a large one (past 256 KB decoded) as text built in DuckDB', async () => {
+  it('reads a small result as domain values and a large one (past 128 KB decoded) as text built in DuckDB', async () => {
     const s: ResultField[] = [{ name: 's', type: T('STRING') }];
     const small = await readResultRows(e, 'SELECT s FROM t ORDER BY n LIMIT 10', s);
     expect('rows' in small && small.rows.length).toBe(10);
@@ -225,6 +225,15 @@ describe('REST row text built inside DuckDB', () => {
     // A column the bulk path does not encode: domain values however large.
     const ts = await readResultRows(e, "SELECT s || repeat('x', 400) AS s, TIMESTAMP '2024-01-01' AS ts FROM t", [...s, { name: 'ts', type: T('TIMESTAMP') }]);
     expect('rows' in ts && ts.rows.length).toBe(ROWS);
+  });
+
+  it('reads a result of several chunks within the size limit as domain values, every chunk in order', async () => {
+    // 3,000 rows of one short string: ~100 KB decoded, two DuckDB chunks.
+    const f: ResultField[] = [{ name: 's', type: T('STRING') }];
+    const sql = 'SELECT CAST(n % 10 AS VARCHAR) AS s FROM t ORDER BY n';
+    const read = await readResultRows(e, sql, f);
+    expect('rows' in read && read.rows.length).toBe(ROWS);
+    expect('rows' in read && read.rows).toEqual(await readRows(e, sql, f));
   });
 
   it('keeps runs of rows over a block\'s size as blocks of their own, rows and pages intact', async () => {

@@ -27,7 +27,7 @@ import { JAVA_FLOAT_MARK, javaFloatCells, lowerHexEscapes } from './result-json-
 import type { Value } from '../types/types.js';
 import type { Engine, ResultField } from './engine-types.js';
 import { guardValueSizes } from './result-size.js';
-import { DUCKDB_CHUNK_ROWS, readRows } from './statement-context.js';
+import { DUCKDB_CHUNK_ROWS, readRows, readRowsIfSmall } from './statement-context.js';
 
 /**
  * Column kinds {@link cellPieces} writes, with the DuckDB column types each is written from (any
@@ -343,13 +343,15 @@ function rowStarts(lengths: Int32Array, at: number, out: Int32Array, first: numb
 
 /**
  * Decoded size (readRows' measure, src/engine/result-size.ts) up to which a result is read as
- * domain values; past it the rows read so far are dropped and the query runs again with its text
- * built in DuckDB. CPU per result of 4 columns (STRING, STRING, INT64, FLOAT64; ~130 bytes a row
- * here, so ~2,000 rows), domain values with the JavaScript encoders against the bulk text: 500 rows
- * 2.9–4.2 against 3.8–4.3 ms, 2,000 rows 7.8–9.1 against 6.1–7.0, 10,000 rows 31–45 against 17–20
+ * domain values; past it the query stops — its chunks were kept undecoded (readRowsIfSmall) — and
+ * runs again with its text built in DuckDB. CPU per result of 4 columns (STRING, STRING, INT64,
+ * FLOAT64; ~130 bytes a row here, so ~1,000 rows), domain values with the JavaScript encoders
+ * against the bulk text: 500 rows 2.9–4.6 against 3.8–4.9 ms, 2,000 rows 7.8–12.0 against
+ * 6.1–9.3, 10,000 rows 31–45 against 17–23; the server's choice with this size against 256 KB and
+ * 64 KB: 1,000 rows 6.1 / 6.8 / 10.9 ms, 2,000 rows 8.4 / 12.8 / 12.6, 5,000 rows 15.3 / 19.1 / 19.5
  * (bench/results/2026-11-27-bulk-threshold.md).
  */
-const SMALL_RESULT_BYTES = 256 * 1024;
+const SMALL_RESULT_BYTES = 128 * 1024;
 
 /**
  * The rows of `sql` (a SELECT whose columns are `fields`) for a job's result: as domain values when
@@ -365,11 +367,8 @@ export async function readResultRows(e: Engine, sql: string, fields: readonly Re
   const small = Math.min(SMALL_RESULT_BYTES, e.maxResponseBytes);
   if (!bulkKinds(fields) || small >= e.maxResponseBytes) return { rows: await readRows(e, sql, [...fields]) };
   const duckTypes: string[] = [];
-  try {
-    return { rows: await readRows(e, sql, [...fields], small, duckTypes) };
-  } catch (err) {
-    if (!(err instanceof BigQueryError) || err.reason !== 'responseTooLarge') throw err;
-  }
+  const rows = await readRowsIfSmall(e, sql, [...fields], small, duckTypes);
+  if (rows) return { rows };
   const encodedRows = bulkEncodable(fields, duckTypes) ? await readEncodedRows(e, sql, fields) : undefined;
   return encodedRows ? { encodedRows } : { rows: await readRows(e, sql, [...fields]) };
 }

@@ -14,6 +14,8 @@ import { lowerScan } from './lower/scans.js';
 import { duckType } from './duckdb/types.js';
 import { makeColumnDecoder, toDuckLiteral } from './duckdb/values.js';
 import { approxValueBytes, FIXED_CELL_BYTES, guardValueSizes, isVariableSize } from './result-size.js';
+import { variableCellsBound } from './duckdb/string-lengths.js';
+import type { DuckDBDataChunk } from '@duckdb/node-api';
 import type { NameDefaults } from './names.js';
 import { effectiveCaller, filterQuery, grants, type Caller } from './row-access.js';
 import { bindSystemTime } from './system-time.js';
@@ -97,12 +99,25 @@ export function lowerQuery(stmt: Node, ctx: LowerContext): string {
  * @throws BigQueryError `responseTooLarge` (403) "Response too large to return. …" past the limit.
  */
 export async function readRows(e: Engine, sql: string, fields: ResultField[], maxBytes = e.maxResponseBytes, duckTypes?: string[], rowsAtMost?: number): Promise<Value[][]> {
+  const d = chunkDecoder(fields, maxBytes, duckTypes);
+  await e.db.readChunks(guardValueSizes(sql, fields), d.visit, d.reset, rowsAtMost !== undefined && rowsAtMost <= DUCKDB_CHUNK_ROWS);
+  checkNoNullArrayElements(d.out, fields);
+  return d.out;
+}
+
+/**
+ * Decodes DuckDB chunks of a result of `fields` into `out` (domain values, row-major), counting
+ * their decoded size (src/engine/result-size.ts) as it grows; `reset` forgets what was decoded.
+ * `duckTypes`, when given and empty, receives the DuckDB types of the columns from the first chunk.
+ * @throws BigQueryError `responseTooLarge` from `visit` once the size passes `maxBytes`.
+ */
+function chunkDecoder(fields: ResultField[], maxBytes: number, duckTypes?: string[]) {
   const decoders = fields.map((f) => makeColumnDecoder(f.type));
   const variable = fields.map((f) => isVariableSize(f.type));
   const fixedRowBytes = 16 + variable.filter((v) => !v).length * FIXED_CELL_BYTES;
   const out: Value[][] = [];
   let bytes = 0;
-  await e.db.readChunks(guardValueSizes(sql, fields), (chunk) => {
+  const visit = (chunk: DuckDBDataChunk) => {
     if (duckTypes && !duckTypes.length) for (let j = 0; j < chunk.columnCount; j++) duckTypes.push(chunk.getColumnVector(j).type.toString());
     // Column-major read (cheaper than per-row arrays), decoded straight into rows.
     const columns = chunk.getColumns();
@@ -120,12 +135,51 @@ export async function readRows(e: Engine, sql: string, fields: ResultField[], ma
       }
       if (bytes > maxBytes) throw BigQueryError.responseTooLarge();
     }
-  }, () => {
+  };
+  const reset = () => {
     out.length = 0;
     bytes = 0;
-  }, rowsAtMost !== undefined && rowsAtMost <= DUCKDB_CHUNK_ROWS);
-  checkNoNullArrayElements(out, fields);
-  return out;
+  };
+  return { out, visit, reset };
+}
+
+/**
+ * The rows of `sql` (a SELECT of `fields`, all scalar) as domain values when their decoded size
+ * stays within `small` bytes; else undefined, with no row decoded. DuckDB's chunks are kept
+ * undecoded while an upper bound of that size (string cells by their UTF-8 length from DuckDB's
+ * `string_t`s, src/engine/duckdb/string-lengths.ts) stays within `small`; past it the query is
+ * stopped. So a result that turns out large (read again as text built in DuckDB,
+ * src/engine/result-json.ts) costs no JavaScript decoding of its first rows.
+ * `duckTypes` receives the DuckDB types of the columns (from the first chunk).
+ * @throws BigQueryError the query's errors.
+ */
+export async function readRowsIfSmall(e: Engine, sql: string, fields: ResultField[], small: number, duckTypes: string[]): Promise<Value[][] | undefined> {
+  const fixedRowBytes = 16 + fields.filter((f) => !isVariableSize(f.type)).length * FIXED_CELL_BYTES;
+  const kept: DuckDBDataChunk[] = [];
+  let bound = 0;
+  let large = false;
+  await e.db.readChunks(guardValueSizes(sql, fields), (chunk) => {
+    if (large) return;
+    if (!duckTypes.length) for (let j = 0; j < chunk.columnCount; j++) duckTypes.push(chunk.getColumnVector(j).type.toString());
+    bound += chunk.rowCount * fixedRowBytes;
+    for (let j = 0; j < fields.length; j++) if (isVariableSize(fields[j]!.type)) bound += variableCellsBound(chunk, j);
+    if (bound > small) {
+      large = true;
+      kept.length = 0;
+      // Stops the query: nothing more of it is needed.
+      throw BigQueryError.responseTooLarge();
+    }
+    kept.push(chunk);
+  }, () => {
+    kept.length = 0;
+    bound = 0;
+  }).catch((err: unknown) => {
+    if (!large || !(err instanceof BigQueryError) || err.reason !== 'responseTooLarge') throw err;
+  });
+  if (large) return undefined;
+  const d = chunkDecoder(fields, e.maxResponseBytes);
+  for (const chunk of kept) d.visit(chunk);
+  return d.out;
 }
 
 /** BigQuery refuses arrays with NULL elements in results (docs/ARCHITECTURE.md §4). */

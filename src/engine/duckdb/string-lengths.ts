@@ -1,0 +1,33 @@
+/**
+ * Sizes of a DuckDB chunk's cells read from the vectors themselves, before any value is decoded:
+ * a VARCHAR or BLOB vector holds one 16-byte `string_t` per row whose first 4 bytes are the
+ * string's length in bytes (https://duckdb.org/docs/stable/clients/c/vector#strings; the same
+ * layout src/engine/result-json.ts chunkRuns copies row texts by).
+ */
+import duckdbBindings from '@duckdb/node-bindings';
+import type { DuckDBDataChunk } from '@duckdb/node-api';
+
+/**
+ * Bytes counted per cell of a variable-size column held in a fixed-width DuckDB vector (a NUMERIC
+ * or BIGNUMERIC as DECIMAL, decoded to a text of at most ~80 characters): 16 + 2 × 90.
+ */
+const FIXED_VECTOR_CELL_BOUND = 196;
+
+/**
+ * An upper bound of the decoded size (src/engine/result-size.ts `approxValueBytes`: 16 + 2 bytes
+ * per UTF-16 unit of a string, 16 + the length of a buffer, 8 for NULL) of column `j` of `chunk`:
+ * for a VARCHAR/BLOB vector 16 + 2 × the UTF-8 length of each cell (a NULL cell's `string_t` is
+ * counted as it lies, at worst an overestimate); for any other vector
+ * {@link FIXED_VECTOR_CELL_BOUND} a cell.
+ */
+export function variableCellsBound(chunk: DuckDBDataChunk, j: number): number {
+  const n = chunk.rowCount;
+  const vector = duckdbBindings.data_chunk_get_vector(chunk.chunk, j);
+  const type = duckdbBindings.get_type_id(duckdbBindings.vector_get_column_type(vector));
+  if (type !== duckdbBindings.Type.VARCHAR && type !== duckdbBindings.Type.BLOB) return n * FIXED_VECTOR_CELL_BOUND;
+  const data = duckdbBindings.vector_get_data(vector, n * 16);
+  const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  let bytes = 0;
+  for (let i = 0; i < n; i++) bytes += dv.getUint32(i * 16, true);
+  return n * 16 + 2 * bytes;
+}
