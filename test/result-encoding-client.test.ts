@@ -119,6 +119,22 @@ describe('multi-page results through @google-cloud/bigquery', () => {
     expect(after.numRows).toBe(String(N + 10));
   });
 
+  it('FLOAT64 cells outside [1e-3, 1e7) read unparsed (skipParsing) are Java Double.toString texts in a result built inside DuckDB', async () => {
+    // Java's Double.toString (the REST FLOAT64 text; src/wire/rest-values.ts formatFloat64 cites API
+    // cells such as "1.447216127E9"): d.dddE±n outside [10^-3, 10^7), at least two significant
+    // digits, so Double.MIN_VALUE is "4.9E-324" and Double.MAX_VALUE "1.7976931348623157E308"
+    // (https://docs.oracle.com/javase/8/docs/api/java/lang/Double.html). 3,000 rows of ~150 bytes
+    // decoded take the bulk path (over 128 KB).
+    const texts = ['1.0E20', '4.9E-324', '-1.5E-5', '1.23456789E7', '9.0E-4', '1.7976931348623157E308'];
+    const [job] = await t.bq.createQueryJob({
+      query: `SELECT n, CASE MOD(n, 6) WHEN 0 THEN 1e20 WHEN 1 THEN 5e-324 WHEN 2 THEN -1.5e-5 WHEN 3 THEN 12345678.9 WHEN 4 THEN 0.0009
+        ELSE 1.7976931348623157e308 END AS f, REPEAT('x', 40) AS s FROM UNNEST(GENERATE_ARRAY(0, 2999)) AS n ORDER BY n`,
+    });
+    const [rows] = (await job.getQueryResults({ skipParsing: true, maxResults: 5000 })) as unknown as [{ f: { v: string }[] }[]];
+    expect(rows.length).toBe(3000);
+    for (let n = 0; n < 3000; n++) expect(rows[n]!.f[1]!.v, `row ${n}`).toBe(texts[n % 6]);
+  });
+
   it('a query failing at run time leaves an existing destination table untouched', async () => {
     const destinationTable = t.bq.dataset(D).table('keep');
     await t.bq.query({ query: 'SELECT 1 AS x', destination: destinationTable });
