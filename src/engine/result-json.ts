@@ -24,6 +24,7 @@ import { BigQueryError } from '../errors/errors.js';
 import type { BqType } from '../types/types.js';
 import { EncodedRows } from '../wire/encoded-rows.js';
 import { JAVA_FLOAT_MARK, javaFloatCells, lowerHexEscapes } from './result-json-bytes.js';
+import { stringTs } from './duckdb/string-lengths.js';
 import type { Value } from '../types/types.js';
 import type { Engine, ResultField } from './engine-types.js';
 import { guardValueSizes } from './result-size.js';
@@ -202,8 +203,7 @@ const MAX_BLOCK_BYTES = 256 * 1024 * 1024;
  */
 function chunkRuns(chunk: DuckDBDataChunk, keep: (bytes: Uint8Array, rows: number, lengths: Int32Array) => void): void {
   const n = chunk.rowCount;
-  const data = duckdbBindings.vector_get_data(duckdbBindings.data_chunk_get_vector(chunk.chunk, 0), n * 16);
-  const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const dv = stringTs(chunk, 0);
   const lengths = new Int32Array(n);
   for (let i = 0; i < n; i++) lengths[i] = dv.getUint32(i * 16, true);
   const flush = (first: number, rows: number, bytes: number) => {

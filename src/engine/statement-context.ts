@@ -105,6 +105,16 @@ export async function readRows(e: Engine, sql: string, fields: ResultField[], ma
   return d.out;
 }
 
+/** readRows' measure of a row's cells of fixed size (src/engine/result-size.ts), with the row's own 16 bytes. */
+function fixedBytesPerRow(fields: ResultField[]): number {
+  return 16 + fields.filter((f) => !isVariableSize(f.type)).length * FIXED_CELL_BYTES;
+}
+
+/** Fills an empty `duckTypes` with the DuckDB types of `chunk`'s columns as DuckDB names them. */
+function noteDuckTypes(chunk: DuckDBDataChunk, duckTypes: string[]): void {
+  if (!duckTypes.length) for (let j = 0; j < chunk.columnCount; j++) duckTypes.push(chunk.getColumnVector(j).type.toString());
+}
+
 /**
  * Decodes DuckDB chunks of a result of `fields` into `out` (domain values, row-major), counting
  * their decoded size (src/engine/result-size.ts) as it grows; `reset` forgets what was decoded.
@@ -114,11 +124,11 @@ export async function readRows(e: Engine, sql: string, fields: ResultField[], ma
 function chunkDecoder(fields: ResultField[], maxBytes: number, duckTypes?: string[]) {
   const decoders = fields.map((f) => makeColumnDecoder(f.type));
   const variable = fields.map((f) => isVariableSize(f.type));
-  const fixedRowBytes = 16 + variable.filter((v) => !v).length * FIXED_CELL_BYTES;
+  const fixedRowBytes = fixedBytesPerRow(fields);
   const out: Value[][] = [];
   let bytes = 0;
   const visit = (chunk: DuckDBDataChunk) => {
-    if (duckTypes && !duckTypes.length) for (let j = 0; j < chunk.columnCount; j++) duckTypes.push(chunk.getColumnVector(j).type.toString());
+    if (duckTypes) noteDuckTypes(chunk, duckTypes);
     // Column-major read (cheaper than per-row arrays), decoded straight into rows.
     const columns = chunk.getColumns();
     const n = chunk.rowCount;
@@ -154,13 +164,13 @@ function chunkDecoder(fields: ResultField[], maxBytes: number, duckTypes?: strin
  * @throws BigQueryError the query's errors.
  */
 export async function readRowsIfSmall(e: Engine, sql: string, fields: ResultField[], small: number, duckTypes: string[]): Promise<Value[][] | undefined> {
-  const fixedRowBytes = 16 + fields.filter((f) => !isVariableSize(f.type)).length * FIXED_CELL_BYTES;
+  const fixedRowBytes = fixedBytesPerRow(fields);
   const kept: DuckDBDataChunk[] = [];
   let bound = 0;
   let large = false;
   await e.db.readChunks(guardValueSizes(sql, fields), (chunk) => {
     if (large) return;
-    if (!duckTypes.length) for (let j = 0; j < chunk.columnCount; j++) duckTypes.push(chunk.getColumnVector(j).type.toString());
+    noteDuckTypes(chunk, duckTypes);
     bound += chunk.rowCount * fixedRowBytes;
     for (let j = 0; j < fields.length; j++) if (isVariableSize(fields[j]!.type)) bound += variableCellsBound(chunk, j);
     if (bound > small) {

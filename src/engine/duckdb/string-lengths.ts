@@ -2,10 +2,19 @@
  * Sizes of a DuckDB chunk's cells read from the vectors themselves, before any value is decoded:
  * a VARCHAR or BLOB vector holds one 16-byte `string_t` per row whose first 4 bytes are the
  * string's length in bytes (https://duckdb.org/docs/stable/clients/c/vector#strings; the same
- * layout src/engine/result-json.ts chunkRuns copies row texts by).
+ * layout src/engine/result-json.ts chunkRuns copies row texts by, through {@link stringTs}).
  */
 import duckdbBindings from '@duckdb/node-bindings';
 import type { DuckDBDataChunk } from '@duckdb/node-api';
+
+/**
+ * The `string_t`s of column `j` of `chunk` (a VARCHAR or BLOB vector), 16 bytes a row: the length
+ * at bytes 0–3 (little-endian), then the string inline (≤ 12 bytes) or its pointer at bytes 8–15.
+ */
+export function stringTs(chunk: DuckDBDataChunk, j: number): DataView {
+  const data = duckdbBindings.vector_get_data(duckdbBindings.data_chunk_get_vector(chunk.chunk, j), chunk.rowCount * 16);
+  return new DataView(data.buffer, data.byteOffset, data.byteLength);
+}
 
 /**
  * Bytes counted per cell of a variable-size column held in a fixed-width DuckDB vector (a NUMERIC
@@ -22,11 +31,9 @@ const FIXED_VECTOR_CELL_BOUND = 196;
  */
 export function variableCellsBound(chunk: DuckDBDataChunk, j: number): number {
   const n = chunk.rowCount;
-  const vector = duckdbBindings.data_chunk_get_vector(chunk.chunk, j);
-  const type = duckdbBindings.get_type_id(duckdbBindings.vector_get_column_type(vector));
+  const type = duckdbBindings.get_type_id(duckdbBindings.vector_get_column_type(duckdbBindings.data_chunk_get_vector(chunk.chunk, j)));
   if (type !== duckdbBindings.Type.VARCHAR && type !== duckdbBindings.Type.BLOB) return n * FIXED_VECTOR_CELL_BOUND;
-  const data = duckdbBindings.vector_get_data(vector, n * 16);
-  const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const dv = stringTs(chunk, j);
   let bytes = 0;
   for (let i = 0; i < n; i++) bytes += dv.getUint32(i * 16, true);
   return n * 16 + 2 * bytes;
