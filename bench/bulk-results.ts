@@ -17,7 +17,8 @@
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { Database } from '../src/engine/duckdb/db.js';
-import { readEncodedRows, readResultRows, restRowsSql } from '../src/engine/result-json.js';
+import { readEncodedRows, restRowsSql } from '../src/engine/result-json.js';
+import { readResultRows } from '../src/engine/query-results.js';
 import { readRows } from '../src/engine/statement-context.js';
 import type { Engine, ResultField } from '../src/engine/engine-types.js';
 import type { BqType } from '../src/types/types.js';

@@ -9,9 +9,9 @@
  * BigQueryDate, BigQueryTimestamp …), never from the emulator's own output.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+import { startTestEmulator, withLoweredSql, type TestEmulator } from './helpers/emulator.js';
 
-// Large enough (over 128 KB decoded) for the bulk path (src/engine/result-json.ts readResultRows).
+// Large enough (over 128 KB decoded) for the bulk path (src/engine/query-results.ts readResultRows).
 const N = 10_000;
 const D = 'enc_ds';
 let t: TestEmulator;
@@ -83,8 +83,15 @@ async function pageAll(jobId: string, pageSize: number): Promise<{ rows: Record<
 }
 
 describe('multi-page results through @google-cloud/bigquery', () => {
-  it('INT64, FLOAT64, BOOL, STRING, BYTES and DATE (REST text built inside DuckDB), in order, page by page', async () => {
-    const [job] = await t.bq.createQueryJob({ query: `${BULK_SELECT} ORDER BY n DESC` });
+  // A result found large after its first rows is finished from the chunks its one run kept
+  // ('keep') or by running the query again ('rerun'); the server chooses by time, both must agree.
+  it.each(['keep', 'rerun'] as const)('INT64, FLOAT64, BOOL, STRING, BYTES and DATE (REST text built inside DuckDB), in order, page by page (%s)', async (policy) => {
+    t.emu.engine.largeResults = policy;
+    const { result: job, sql } = await withLoweredSql(t, async () => (await t.bq.createQueryJob({ query: `${BULK_SELECT} ORDER BY n DESC` }))[0]);
+    t.emu.engine.largeResults = undefined;
+    if (job instanceof Error) throw job;
+    // The user's query runs once when its chunks are kept, twice (the second building the row texts) when not.
+    expect(sql.filter((q) => q.includes('generate_series(')).length).toBe(policy === 'keep' ? 1 : 2);
     const { rows, pages } = await pageAll(job.id!, 700);
     expect(pages).toBe(Math.ceil(N / 700));
     expect(rows.length).toBe(N);

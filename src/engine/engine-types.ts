@@ -116,6 +116,13 @@ export interface Engine {
   jobsProvider?: JobsProvider;
   /** Largest decoded result one query may return, in bytes (src/engine/result-size.ts). */
   maxResponseBytes: number;
+  /**
+   * How a query whose result proves large after its first rows is finished
+   * (src/engine/statement-context.ts readRowsIfSmall): undefined decides by time — its chunks are
+   * kept while that costs less than running it again —; `'keep'` keeps them (up to 64 MB of
+   * result), `'rerun'` never does (a test seam: both give the same answer).
+   */
+  largeResults?: 'keep' | 'rerun';
   /** The engine's logger (`{component: 'engine'}`, src/config/logger.ts). */
   log: Logger;
   /** The DuckDB relation of a stored table, a view, a wildcard table or an INFORMATION_SCHEMA view. */

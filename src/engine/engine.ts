@@ -70,6 +70,8 @@ export class Engine implements EngineServices {
    * "Response too large to return." (src/engine/result-size.ts, src/config/limits.ts).
    */
   maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
+  /** How a large result is finished (engine-types.ts Engine.largeResults; undefined: by time). */
+  largeResults?: 'keep' | 'rerun';
   /** The engine's logger (`{component: 'engine'}`, src/config/logger.ts). */
   log: Logger = silentLogger;
   /**

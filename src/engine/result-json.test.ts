@@ -7,9 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from './duckdb/db.js';
+import { silentLogger } from '../config/logger.js';
 import { toDuckLiteral } from './duckdb/values.js';
 import { readRows } from './statement-context.js';
-import { bulkEncodable, readEncodedRows, readResultRows } from './result-json.js';
+import { bulkEncodable, readEncodedRows } from './result-json.js';
+import { readResultRows } from './query-results.js';
 import type { Engine, ResultField } from './engine-types.js';
 import { encodeRowStrings } from '../wire/resources.js';
 import { formatDateDays } from '../types/temporal.js';
@@ -94,7 +96,7 @@ let db: Database;
 let e: Engine;
 beforeAll(async () => {
   db = await Database.open();
-  e = { db, maxResponseBytes: 512 * 1024 * 1024 } as unknown as Engine;
+  e = { db, maxResponseBytes: 512 * 1024 * 1024, log: silentLogger } as unknown as Engine;
   const r = rng(17);
   const values: string[] = [];
   for (let i = 0; i < ROWS; i++) {
@@ -110,6 +112,21 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.close();
 });
+
+/** What `f` answered and how many queries it ran through Database.readChunks meanwhile. */
+async function counted<T>(f: () => Promise<T>): Promise<{ result: T; reads: number }> {
+  const readChunks = db.readChunks;
+  let reads = 0;
+  db.readChunks = function (this: Database, ...args: Parameters<Database['readChunks']>) {
+    reads++;
+    return readChunks.apply(this, args);
+  };
+  try {
+    return { result: await f(), reads };
+  } finally {
+    db.readChunks = readChunks;
+  }
+}
 
 async function both(sql: string, fields: ResultField[]) {
   const rows = await readRows(e, sql, fields);
@@ -252,6 +269,54 @@ describe('REST row text built inside DuckDB', () => {
     };
     for (const [a, z, max] of [[0, ROWS, 1_500_000], [10, ROWS, 2_100_000], [500, 520, 5_000], [2040, 2100, 5_000], [0, ROWS, 0]] as const)
       expect(bulk.pageEnd(a, z, max), `${a}..${z} within ${max}`).toBe(rowByRow(a, z, max));
+  });
+
+  it('finishes a large result from the chunks of its one run with the bytes of running it again, every kind and DuckDB type', async () => {
+    // readRowsIfSmall keeps every chunk ('keep') or stops the query to run it again ('rerun').
+    const cases: [string, ResultField[]][] = [
+      [`SELECT ${COLUMNS.map((c) => c.name).join(', ')} FROM t ORDER BY n DESC`, COLUMNS.map((c) => ({ name: c.name, type: c.type }))],
+      [`SELECT ${TYPED_COLUMNS.map((c) => c.name).join(', ')}, repeat('z', 60) AS pad FROM typed ORDER BY n`, [...TYPED_COLUMNS.map((c) => ({ name: c.name, type: c.type })), { name: 'pad', type: T('STRING') }]],
+      ['SELECT CAST(n AS DECIMAL(18,3)) * 1.5 AS a, CAST(n AS DECIMAL(30,20)) * 0.125 AS b, CAST(n AS BIGINT) * 3002399751580331 AS f, s FROM t ORDER BY n', [{ name: 'a', type: T('NUMERIC') }, { name: 'b', type: T('BIGNUMERIC') }, { name: 'f', type: T('FLOAT64') }, { name: 's', type: T('STRING') }]],
+    ];
+    for (const [sql, fields] of cases) {
+      const rerun = await readResultRows({ ...e, largeResults: 'rerun' } as Engine, sql, fields);
+      const { result: kept, reads } = await counted(() => readResultRows({ ...e, largeResults: 'keep' } as Engine, sql, fields));
+      // One run of the query: the row texts were built from its table, not by running it again.
+      expect(reads, sql).toBe(1);
+      expect('encodedRows' in rerun && 'encodedRows' in kept, sql).toBe(true);
+      if (!('encodedRows' in rerun && 'encodedRows' in kept)) continue;
+      expect(kept.encodedRows.length).toBe(ROWS);
+      expect(kept.encodedRows.page(0, ROWS).json(), sql).toBe(rerun.encodedRows.page(0, ROWS).json());
+    }
+    // A column of a bulk kind DuckDB holds in a type the bulk path does not write (a NUMERIC that
+    // DuckDB's decimal division made a DOUBLE): the kept chunks are decoded as readRows decodes them.
+    const numeric: ResultField[] = [{ name: 'v', type: T('NUMERIC') }, { name: 's', type: T('STRING') }];
+    const nsql = "SELECT CAST(n AS DECIMAL(38,10)) / 3 AS v, repeat('q', 50) AS s FROM t ORDER BY n";
+    const kept = await readResultRows({ ...e, largeResults: 'keep' } as Engine, nsql, numeric);
+    expect('rows' in kept && kept.rows).toEqual(await readRows(e, nsql, numeric));
+  }, 60_000);
+
+  it('keeps a large result\'s order over many chunks read back from its table', async () => {
+    const fields: ResultField[] = [{ name: 'i', type: T('INT64') }, { name: 's', type: T('STRING') }];
+    await db.run('CREATE TABLE kept_big AS SELECT range AS x FROM range(200000)');
+    const sql = `SELECT x AS i, repeat(chr(97 + CAST(x % 26 AS INTEGER)), CAST(x % 30 AS INTEGER)) AS s FROM kept_big ORDER BY x DESC`;
+    const { result: kept, reads } = await counted(() => readResultRows({ ...e, largeResults: 'keep' } as Engine, sql, fields));
+    expect(reads).toBe(1);
+    expect('encodedRows' in kept).toBe(true);
+    if (!('encodedRows' in kept)) return;
+    const texts = kept.encodedRows.page(0, 200_000).texts();
+    expect(texts.length).toBe(200_000);
+    for (const k of [0, 1, 2047, 2048, 99_999, 199_999]) {
+      const x = 199_999 - k;
+      expect(texts[k]).toBe(`{"f":[{"v":"${x}"},{"v":"${String.fromCharCode(97 + (x % 26)).repeat(x % 30)}"}]}`);
+    }
+    expect(texts.every((t, k) => t.startsWith(`{"f":[{"v":"${199_999 - k}"}`))).toBe(true);
+  }, 60_000);
+
+  it('stops past the response limit with responseTooLarge whether a large result is kept or run again', async () => {
+    const sql = "SELECT s || repeat('x', 400) AS s FROM t ORDER BY n";
+    for (const largeResults of ['keep', 'rerun'] as const)
+      await expect(readResultRows({ ...e, maxResponseBytes: 300_000, largeResults } as Engine, sql, [{ name: 's', type: T('STRING') }])).rejects.toMatchObject({ reason: 'responseTooLarge' });
   });
 
   it('stops past the response limit with BigQuery\'s responseTooLarge', async () => {

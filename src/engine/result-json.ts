@@ -28,7 +28,7 @@ import { stringTs } from './duckdb/string-lengths.js';
 import type { Value } from '../types/types.js';
 import type { Engine, ResultField } from './engine-types.js';
 import { guardValueSizes } from './result-size.js';
-import { DUCKDB_CHUNK_ROWS, readRows, readRowsIfSmall } from './statement-context.js';
+import { readKeptChunks } from './duckdb/kept-chunks.js';
 
 /**
  * Column kinds {@link cellPieces} writes, with the DuckDB column types each is written from (any
@@ -68,7 +68,7 @@ export function bulkEncodable(fields: readonly { type: BqType }[], duckTypes?: r
 }
 
 /** True when `fields` may be {@link bulkEncodable} once the DuckDB column types are known. */
-function bulkKinds(fields: readonly { type: BqType }[]): boolean {
+export function bulkKinds(fields: readonly { type: BqType }[]): boolean {
   return fields.length > 0 && fields.every((f) => BULK_KINDS.has(f.type.kind));
 }
 
@@ -243,14 +243,36 @@ function chunkRuns(chunk: DuckDBDataChunk, keep: (bytes: Uint8Array, rows: numbe
  *   character, as the decoded rows are by readRows) passes `maxBytes`; the query's own errors.
  */
 export async function readEncodedRows(e: Engine, sql: string, fields: readonly ResultField[], maxBytes = e.maxResponseBytes): Promise<EncodedRows | undefined> {
+  return encodeRowTexts(fields, maxBytes, (visit, restart) => e.db.readChunks(restRowsSql(sql, fields), visit, restart));
+}
+
+/**
+ * {@link readEncodedRows} of a result already read whole: its DuckDB `chunks` (of DuckDB column
+ * types `duckTypes`) put in a temporary table whose row texts DuckDB builds
+ * (src/engine/duckdb/kept-chunks.ts) — the query does not run again.
+ * @throws BigQueryError as readEncodedRows; DuckDB's error when the table cannot be made.
+ */
+export async function readEncodedChunks(e: Engine, chunks: readonly DuckDBDataChunk[], duckTypes: readonly string[], fields: readonly ResultField[], maxBytes = e.maxResponseBytes): Promise<EncodedRows | undefined> {
+  return encodeRowTexts(fields, maxBytes, (visit) => readKeptChunks(e.db, chunks, duckTypes, (table) => restRowsSql(`SELECT * FROM ${table}`, fields), visit));
+}
+
+/**
+ * The row texts `stream` hands over (chunks of one VARCHAR column of {@link restRowsSql}; `restart`
+ * when it starts over) as EncodedRows; undefined when a block is too large to become one string.
+ * @throws BigQueryError `responseTooLarge` past `maxBytes` (2 bytes per character); `stream`'s errors.
+ */
+async function encodeRowTexts(
+  fields: readonly ResultField[],
+  maxBytes: number,
+  stream: (visit: (chunk: DuckDBDataChunk) => void, restart: () => void) => Promise<void>,
+): Promise<EncodedRows | undefined> {
   let out = new EncodedRows();
   let bytes = 0;
   let tooLarge = false;
   const slab = new Slab((block, rows, starts) => out.pushFlatBytes(block, rows, starts));
   const textual = fields.some((f) => TEXTUAL_KINDS.has(f.type.kind));
   const floats = fields.some((f) => f.type.kind === 'FLOAT64');
-  await e.db.readChunks(
-    restRowsSql(sql, fields),
+  await stream(
     (chunk) => {
       if (tooLarge || !chunk.rowCount) return;
       chunkRuns(chunk, (copied, rows, lengths) => {
@@ -339,36 +361,4 @@ function rowStarts(lengths: Int32Array, at: number, out: Int32Array, first: numb
   }
   out[first + lengths.length] = at;
   return out;
-}
-
-/**
- * Decoded size (readRows' measure, src/engine/result-size.ts) up to which a result is read as
- * domain values; past it the query stops — its chunks were kept undecoded (readRowsIfSmall) — and
- * runs again with its text built in DuckDB. CPU per result of 4 columns (STRING, STRING, INT64,
- * FLOAT64; ~130 bytes a row here, so ~1,000 rows), domain values with the JavaScript encoders
- * against the bulk text: 500 rows 2.9–4.6 against 3.8–4.9 ms, 2,000 rows 7.8–12.0 against
- * 6.1–9.3, 10,000 rows 31–45 against 17–23; the server's choice with this size against 256 KB and
- * 64 KB: 1,000 rows 6.1 / 6.8 / 10.9 ms, 2,000 rows 8.4 / 12.8 / 12.6, 5,000 rows 15.3 / 19.1 / 19.5
- * (bench/results/2026-11-27-bulk-threshold.md).
- */
-const SMALL_RESULT_BYTES = 128 * 1024;
-
-/**
- * The rows of `sql` (a SELECT whose columns are `fields`) for a job's result: as domain values when
- * the result is small or a column is not {@link bulkEncodable}; otherwise — the first
- * {@link SMALL_RESULT_BYTES} read showed a large result, and DuckDB's column types — the query
- * runs again with its REST text built inside DuckDB ({@link readEncodedRows}).
- * `rowsAtMost`: the most rows the query can return, when the resolved AST says.
- * @throws BigQueryError `responseTooLarge` past the engine's response limit; the query's errors.
- */
-export async function readResultRows(e: Engine, sql: string, fields: readonly ResultField[], rowsAtMost?: number): Promise<{ rows: Value[][] } | { encodedRows: EncodedRows }> {
-  // One chunk's rows at most (src/engine/lower/row-bound.ts): read once, as domain values.
-  if (rowsAtMost !== undefined && rowsAtMost <= DUCKDB_CHUNK_ROWS) return { rows: await readRows(e, sql, [...fields], e.maxResponseBytes, undefined, rowsAtMost) };
-  const small = Math.min(SMALL_RESULT_BYTES, e.maxResponseBytes);
-  if (!bulkKinds(fields) || small >= e.maxResponseBytes) return { rows: await readRows(e, sql, [...fields]) };
-  const duckTypes: string[] = [];
-  const rows = await readRowsIfSmall(e, sql, [...fields], small, duckTypes);
-  if (rows) return { rows };
-  const encodedRows = bulkEncodable(fields, duckTypes) ? await readEncodedRows(e, sql, fields) : undefined;
-  return encodedRows ? { encodedRows } : { rows: await readRows(e, sql, [...fields]) };
 }

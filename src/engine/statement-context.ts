@@ -154,41 +154,93 @@ function chunkDecoder(fields: ResultField[], maxBytes: number, duckTypes?: strin
 }
 
 /**
+ * What {@link readRowsIfSmall} read of a result: its rows, when small; or, when large, every DuckDB
+ * chunk of it undecoded (`chunks`) — or nothing, the query having been stopped (`stopped`).
+ */
+export type FirstRead = { rows: Value[][] } | { chunks: DuckDBDataChunk[] } | { stopped: true };
+
+/**
+ * Most decoded bytes (the upper bound readRowsIfSmall counts) of a large result whose chunks are
+ * kept rather than the query run again: past it the query stops. DuckDB's chunks hold about a
+ * third of it (1M rows of INT64, FLOAT64 and a short STRING: a bound of ~80 MB), and the result's
+ * row texts, kept until the job is forgotten, about as much.
+ */
+const KEEP_MAX_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Whether a large result's chunks are kept (its query not run again): by default while streaming
+ * them has taken at most a quarter of the time before the first chunk came. That time is about
+ * what running the query again would cost before its first row (a sort, an aggregate, a join's
+ * build: the work done before any row); keeping costs the streaming, about as much again to append
+ * the chunks to a table (src/engine/duckdb/kept-chunks.ts), and a scan of that table where a second
+ * run would stream from its plan. Measured (bench/large-results.ts, wall ms, kept / run again / this
+ * choice): an aggregate of 2M rows into 5,000 groups 42 / 49 / 40, a sort of 1M rows returning
+ * 20,000 147 / 258 / 137; sorts returning all of their 500k or 1M rows 518 / 415 / 461 and
+ * 868 / 734 / 757 (keeping loses there; stopped after a quarter, the chunks kept are wasted), a
+ * scan of 1M rows (first rows at once: run again) 686 / 509 / 482. `policy`
+ * (Engine.largeResults) forces one way.
+ * @param startMs, firstChunkMs, nowMs `performance.now()` at the query's start, its first chunk, now.
+ */
+function keepLargeResult(policy: Engine['largeResults'], startMs: number, firstChunkMs: number, nowMs: number): boolean {
+  if (policy) return policy === 'keep';
+  return 4 * (nowMs - firstChunkMs) <= firstChunkMs - startMs;
+}
+
+/**
  * The rows of `sql` (a SELECT of `fields`, all scalar) as domain values when their decoded size
- * stays within `small` bytes; else undefined, with no row decoded. DuckDB's chunks are kept
- * undecoded while an upper bound of that size (string cells by their UTF-8 length from DuckDB's
- * `string_t`s, src/engine/duckdb/string-lengths.ts) stays within `small`; past it the query is
- * stopped. So a result that turns out large (read again as text built in DuckDB,
- * src/engine/result-json.ts) costs no JavaScript decoding of its first rows.
+ * stays within `small` bytes. DuckDB's chunks are kept undecoded while an upper bound of that size
+ * (string cells by their UTF-8 length from DuckDB's `string_t`s, src/engine/duckdb/string-lengths.ts)
+ * stays within `small`. Past it the result is large and read as text built in DuckDB
+ * (src/engine/result-json.ts), with no row decoded here: the rest of its chunks are kept too while
+ * that costs less than running the query again ({@link keepLargeResult}; up to
+ * {@link KEEP_MAX_BYTES}) — `chunks` — else the query is stopped — `stopped`.
  * `duckTypes` receives the DuckDB types of the columns (from the first chunk).
  * @throws BigQueryError the query's errors.
  */
-export async function readRowsIfSmall(e: Engine, sql: string, fields: ResultField[], small: number, duckTypes: string[]): Promise<Value[][] | undefined> {
+export async function readRowsIfSmall(e: Engine, sql: string, fields: ResultField[], small: number, duckTypes: string[]): Promise<FirstRead> {
   const fixedRowBytes = fixedBytesPerRow(fields);
   const kept: DuckDBDataChunk[] = [];
   let bound = 0;
   let large = false;
+  let stopped = false;
+  const startMs = performance.now();
+  let firstChunkMs = 0;
   await e.db.readChunks(guardValueSizes(sql, fields), (chunk) => {
-    if (large) return;
+    if (stopped) return;
+    firstChunkMs ||= performance.now();
     noteDuckTypes(chunk, duckTypes);
     bound += chunk.rowCount * fixedRowBytes;
     for (let j = 0; j < fields.length; j++) if (isVariableSize(fields[j]!.type)) bound += variableCellsBound(chunk, j);
     if (bound > small) {
       large = true;
-      kept.length = 0;
-      // Stops the query: nothing more of it is needed.
-      throw BigQueryError.responseTooLarge();
+      if (bound > KEEP_MAX_BYTES || !keepLargeResult(e.largeResults, startMs, firstChunkMs, performance.now())) {
+        stopped = true;
+        kept.length = 0;
+        // Stops the query: it runs again with its text built in DuckDB.
+        throw BigQueryError.responseTooLarge();
+      }
     }
     kept.push(chunk);
   }, () => {
     kept.length = 0;
     bound = 0;
+    large = false;
+    firstChunkMs = 0;
   }).catch((err: unknown) => {
-    if (!large || !(err instanceof BigQueryError) || err.reason !== 'responseTooLarge') throw err;
+    if (!stopped || !(err instanceof BigQueryError) || err.reason !== 'responseTooLarge') throw err;
   });
-  if (large) return undefined;
-  const d = chunkDecoder(fields, e.maxResponseBytes);
-  for (const chunk of kept) d.visit(chunk);
+  if (stopped) return { stopped: true };
+  if (large) return { chunks: kept };
+  return { rows: decodeChunks(kept, fields, e.maxResponseBytes) };
+}
+
+/**
+ * Decodes kept DuckDB chunks of a result of `fields` (all scalar) into domain values, as readRows would.
+ * @throws BigQueryError `responseTooLarge` past `maxBytes` of decoded size.
+ */
+export function decodeChunks(chunks: readonly DuckDBDataChunk[], fields: ResultField[], maxBytes: number): Value[][] {
+  const d = chunkDecoder(fields, maxBytes);
+  for (const chunk of chunks) d.visit(chunk);
   return d.out;
 }
 

@@ -30,7 +30,7 @@ import { columnFacts } from './column-stats.js';
 import { nanFreeColumns } from './lower/nan-free.js';
 import { storedColumns } from './stored-columns.js';
 import { lowerQuery, makeContext, readRows, resultFields } from './statement-context.js';
-import { readResultRows } from './result-json.js';
+import { readResultRows } from './query-results.js';
 import { rowsAtMost } from './lower/row-bound.js';
 import { lowerLiteralsAhead } from './lower/literals-ahead.js';
 import { RECHECK_MARKER } from '../functions/registry.js';

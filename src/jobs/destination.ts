@@ -18,7 +18,7 @@ import { createStoredTable } from '../engine/ddl.js';
 import { insertRelation, insertValues } from '../engine/dml-values.js';
 import { columnHasParams } from '../engine/type-params.js';
 import { readRows } from '../engine/statement-context.js';
-import { readResultRows } from '../engine/result-json.js';
+import { readResultRows } from '../engine/query-results.js';
 import { checkSnapshotWrite } from '../engine/table-guards.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { TableMeta } from '../catalog/store.js';

@@ -25,16 +25,20 @@ const FIXED_VECTOR_CELL_BOUND = 196;
 /**
  * An upper bound of the decoded size (src/engine/result-size.ts `approxValueBytes`: 16 + 2 bytes
  * per UTF-16 unit of a string, 16 + the length of a buffer, 8 for NULL) of column `j` of `chunk`:
- * for a VARCHAR/BLOB vector 16 + 2 × the UTF-8 length of each cell (a NULL cell's `string_t` is
- * counted as it lies, at worst an overestimate); for any other vector
- * {@link FIXED_VECTOR_CELL_BOUND} a cell.
+ * for a VARCHAR/BLOB vector 16 + 2 × the UTF-8 length of each valid cell, 16 for a NULL one (whose
+ * `string_t` holds whatever the vector's memory held: lengths of gigabytes were seen); for any
+ * other vector {@link FIXED_VECTOR_CELL_BOUND} a cell.
  */
 export function variableCellsBound(chunk: DuckDBDataChunk, j: number): number {
   const n = chunk.rowCount;
-  const type = duckdbBindings.get_type_id(duckdbBindings.vector_get_column_type(duckdbBindings.data_chunk_get_vector(chunk.chunk, j)));
+  const vector = duckdbBindings.data_chunk_get_vector(chunk.chunk, j);
+  const type = duckdbBindings.get_type_id(duckdbBindings.vector_get_column_type(vector));
   if (type !== duckdbBindings.Type.VARCHAR && type !== duckdbBindings.Type.BLOB) return n * FIXED_VECTOR_CELL_BOUND;
   const dv = stringTs(chunk, j);
+  // DuckDB's validity mask: bit i of the little-endian 64-bit words set when row i is not NULL; none when all are valid.
+  const valid = duckdbBindings.vector_get_validity(vector, Math.ceil(n / 64) * 8) as Uint8Array | null;
   let bytes = 0;
-  for (let i = 0; i < n; i++) bytes += dv.getUint32(i * 16, true);
+  if (!valid) for (let i = 0; i < n; i++) bytes += dv.getUint32(i * 16, true);
+  else for (let i = 0; i < n; i++) if (valid[i >> 3]! & (1 << (i & 7))) bytes += dv.getUint32(i * 16, true);
   return n * 16 + 2 * bytes;
 }
