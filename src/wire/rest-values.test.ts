@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BigQuery } from '@google-cloud/bigquery';
 import type { BqType, Value } from '../types/types.js';
 import { cellJsonEncoder, encodeCell, encodeRow, formatFloat64, formatTimestampSeconds } from './rest-values.js';
+import { mulberry32 } from '../../test/helpers/seeded-random.js';
 
 const T = (kind: string) => ({ kind }) as BqType;
 const float = { useInt64Timestamp: false };
@@ -33,6 +34,37 @@ describe('formatFloat64 (Java Double.toString, as the REST API writes FLOAT64 an
     expect(formatFloat64(5e-324)).toBe('4.9E-324'); // Double.toString(Double.MIN_VALUE) per the Java docs
     expect(formatFloat64(1e23)).toBe('1.0E23');
     expect(formatFloat64(0.002)).toBe('0.002');
+  });
+  it('agrees with the Java form built from the shortest digits of toExponential() over random doubles', () => {
+    // ECMA-262 Number.prototype.toExponential(undefined): the fewest digits that identify the
+    // double; Double.toString's exponent form is those digits as d.ddd, `E`, the exponent.
+    const javaForm = (x: number): string => {
+      const [m, ex] = Math.abs(x).toExponential().split('e');
+      const digits = m!.replace('.', '');
+      return `${x < 0 ? '-' : ''}${digits[0]}.${digits.slice(1) || '0'}E${Number(ex)}`;
+    };
+    const r = mulberry32(99);
+    const dv = new DataView(new ArrayBuffer(8));
+    let checked = 0;
+    for (let i = 0; i < 200_000; i++) {
+      const k = i % 3;
+      let x: number;
+      if (k === 0) {
+        dv.setUint32(0, r());
+        dv.setUint32(4, r());
+        x = dv.getFloat64(0);
+      } else if (k === 1) x = (r() * (i + 1)) / 7;
+      else x = (r() % 1_000_000) * 10 ** ((r() % 60) - 30);
+      const a = Math.abs(x);
+      if (!Number.isFinite(x) || x === 0 || (a >= 1e-3 && a < 1e7)) continue;
+      // One significant digit takes Java's two-digit rule, checked above.
+      if (a.toExponential().split('e')[0]!.length === 1) continue;
+      checked++;
+      expect(formatFloat64(x), String(x)).toBe(javaForm(x));
+    }
+    expect(checked).toBeGreaterThan(100_000);
+    for (const x of [1e21, 1.5e21, 1e-7, 1.5e-7, 12345678.9, 123456789012345680000, 2 ** 63, 9.999999999999999e22, 0.00099, -7142857142.857143])
+      expect(formatFloat64(x), String(x)).toBe(javaForm(x));
   });
   it('spells the special values', () => {
     expect(formatFloat64(NaN)).toBe('NaN');
