@@ -311,6 +311,8 @@ describe('REST row text built inside DuckDB', () => {
       expect(texts[k]).toBe(`{"f":[{"v":"${x}"},{"v":"${String.fromCharCode(97 + (x % 26)).repeat(x % 30)}"}]}`);
     }
     expect(texts.every((t, k) => t.startsWith(`{"f":[{"v":"${199_999 - k}"}`))).toBe(true);
+    // The temporary table is dropped (the pool hands out the connection released last: the one it was on).
+    expect((await db.readAll('SELECT count(*) FROM duckdb_tables() WHERE temporary')).getRowsJS()).toEqual([[0n]]);
   }, 60_000);
 
   it('stops past the response limit with responseTooLarge whether a large result is kept or run again', async () => {

@@ -173,8 +173,8 @@ const KEEP_MAX_BYTES = 256 * 1024 * 1024;
  * what running the query again would cost before its first row (a sort, an aggregate, a join's
  * build: the work done before any row); keeping costs the streaming, about as much again to append
  * the chunks to a table (src/engine/duckdb/kept-chunks.ts), and a scan of that table where a second
- * run would stream from its plan. Measured (bench/large-results.ts, wall ms, kept / run again / this
- * choice): an aggregate of 2M rows into 5,000 groups 42 / 49 / 40, a sort of 1M rows returning
+ * run would stream from its plan. Measured (bench/large-results.ts at 18:09 in
+ * bench/results/2026-11-27-large-results.md, wall ms, kept / run again / this choice): an aggregate of 2M rows into 5,000 groups 42 / 49 / 40, a sort of 1M rows returning
  * 20,000 147 / 258 / 137; sorts returning all of their 500k or 1M rows 518 / 415 / 461 and
  * 868 / 734 / 757 (keeping loses there; stopped after a quarter, the chunks kept are wasted), a
  * scan of 1M rows (first rows at once: run again) 686 / 509 / 482. `policy`

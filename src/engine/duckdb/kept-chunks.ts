@@ -14,10 +14,9 @@
  */
 import type { DuckDBDataChunk } from '@duckdb/node-api';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { logIgnored } from '../../config/logger.js';
 import type { Database } from './db.js';
 import { mapDuckDBError } from './duckdb-errors.js';
-import { withSqlPrepared } from './sql-prepared.js';
+import { runCleanup, withSqlPrepared } from './sql-prepared.js';
 
 /**
  * Chunks appended between two yields to the event loop: `appendDataChunk` runs on the main
@@ -63,7 +62,8 @@ export async function readKeptChunks(
     } catch (e) {
       throw mapDuckDBError(e, db.log);
     } finally {
-      await c.run(`DROP TABLE IF EXISTS ${table}`).catch(logIgnored(db.log, 'dropping a kept result table'));
+      // A table that cannot be dropped stays with its connection's temporary catalog until it closes.
+      if (!(await runCleanup(c, `DROP TABLE IF EXISTS ${table}`))) db.log.warn({ table }, 'could not drop a kept result table');
     }
   });
 }

@@ -48,17 +48,27 @@ export async function withSqlPrepared<T>(c: DuckDBConnection, sql: string, use: 
 }
 
 /**
- * `DEALLOCATE name`, tried again a few times: a cancelled job's connection is interrupted again
- * every few milliseconds while the job holds it (Interrupter.interrupt), which can stop this too.
- * A statement that still cannot be deallocated stays with its connection (freed when it closes).
+ * `DEALLOCATE name`, tried again a few times ({@link runCleanup}). A statement that still cannot be
+ * deallocated stays with its connection (freed when it closes).
  */
-async function deallocate(c: DuckDBConnection, name: string): Promise<void> {
+function deallocate(c: DuckDBConnection, name: string): Promise<boolean> {
+  return runCleanup(c, `DEALLOCATE ${name}`);
+}
+
+/**
+ * Runs a statement that frees what a query left on its connection (`DEALLOCATE`, `DROP TABLE` of a
+ * temporary table), tried again a few times: a cancelled job's connection is interrupted again
+ * every few milliseconds while the job holds it (Interrupter.interrupt), which can stop this too.
+ * @returns whether it ran; never throws.
+ */
+export async function runCleanup(c: DuckDBConnection, sql: string): Promise<boolean> {
   for (let attempt = 0; attempt < 4; attempt++) {
     try {
-      await c.run(`DEALLOCATE ${name}`);
-      return;
+      await c.run(sql);
+      return true;
     } catch {
       await new Promise((r) => setTimeout(r, 10 * (attempt + 1)));
     }
   }
+  return false;
 }
