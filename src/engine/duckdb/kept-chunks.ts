@@ -16,6 +16,7 @@ import type { DuckDBDataChunk } from '@duckdb/node-api';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Database } from './db.js';
 import { mapDuckDBError } from './duckdb-errors.js';
+import { currentInterrupter, interruptedError } from './interrupts.js';
 import { runCleanup, withSqlPrepared } from './sql-prepared.js';
 
 /**
@@ -60,6 +61,8 @@ export async function readKeptChunks(
         for (let ch = await r.fetchChunk(); ch && ch.rowCount > 0; ch = await r.fetchChunk()) visit(ch);
       });
     } catch (e) {
+      // A cancelled job's connection was interrupted: its error is the cancellation, not DuckDB's text.
+      if (currentInterrupter.getStore()?.interrupted) throw interruptedError();
       throw mapDuckDBError(e, db.log);
     } finally {
       // A table that cannot be dropped stays with its connection's temporary catalog until it closes.
