@@ -7,6 +7,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../config/logger.js';
+import { BigQueryError } from '../../errors/errors.js';
 import { DUCKDB_MESSAGE_SHAPES, mapDuckDBError, UNMAPPED_LOG_MESSAGE } from './duckdb-errors.js';
 
 describe('mapDuckDBError', () => {
@@ -32,6 +33,8 @@ describe('mapDuckDBError', () => {
     const log = createLogger('warn', stream);
     mapDuckDBError(new Error('Binder Error: No function matches the given name and argument types'), log);
     mapDuckDBError(new Error('Out of Range Error: Overflow in negation of numeric value!'), log);
+    // DuckDB's text of an interrupted statement (a cancelled job) is known: the interruption.
+    expect(mapDuckDBError(new Error('INTERRUPT Error: Interrupted!'), log)).toMatchObject({ message: BigQueryError.interrupted().message, reason: BigQueryError.interrupted().reason });
     log.flush();
     return new Promise<void>((resolve) =>
       setImmediate(() => {

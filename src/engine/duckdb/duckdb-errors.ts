@@ -58,6 +58,9 @@ function mapToBigQuery(e: unknown): BigQueryError | undefined {
   const udf = jsUdfErrorOf(msg);
   if (udf) return udf;
   if (RESOURCES_EXCEEDED.test(msg)) return BigQueryError.resourcesExceeded();
+  // A statement interrupted for a cancelled or timed-out job (Interrupter.interrupt): the job layer
+  // answers the cancellation or the timeout; not an unmapped text.
+  if (/^INTERRUPT Error: Interrupted!/.test(msg)) return BigQueryError.interrupted();
   // DuckDB's parser stops at 1,000 expression levels; the lowering of a deep GoogleSQL expression
   // reaches it first: BigQuery's answer to too deep nesting.
   if (/Max expression depth limit of \d+ exceeded/.test(msg)) return BigQueryError.outOfStackSpace();
