@@ -119,8 +119,8 @@ export interface Engine {
   /**
    * How a query whose result proves large after its first rows is finished
    * (src/engine/statement-context.ts readRowsIfSmall): undefined decides by time — its chunks are
-   * kept while that costs less than running it again —; `'keep'` keeps them (up to 64 MB of
-   * result), `'rerun'` never does (a test seam: both give the same answer).
+   * kept while that costs less than running it again —; `'keep'` keeps them (up to 256 MB of
+   * readRows' size bound), `'rerun'` never does (a test seam: both give the same answer).
    */
   largeResults?: 'keep' | 'rerun';
   /** The engine's logger (`{component: 'engine'}`, src/config/logger.ts). */

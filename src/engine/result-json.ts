@@ -181,10 +181,12 @@ function restRowSql(cols: readonly string[], types: readonly BqType[]): string {
 /**
  * The DuckDB SQL whose one VARCHAR column is, per row of `sql` (a SELECT whose columns are
  * `fields`, in order) and in its order, the row's REST text followed by `,`.
+ * `sizesGuarded`: `sql`'s values were already checked against the largest value
+ * (src/engine/result-size.ts guardValueSizes: rows kept from a run that did).
  */
-export function restRowsSql(sql: string, fields: readonly ResultField[]): string {
+export function restRowsSql(sql: string, fields: readonly ResultField[], sizesGuarded = false): string {
   const cols = fields.map((_f, i) => `"c${i}"`);
-  return `SELECT ${restRowSql(cols, fields.map((f) => f.type))} AS j FROM (${guardValueSizes(sql, fields)}) AS __q(${cols.join(', ')})`;
+  return `SELECT ${restRowSql(cols, fields.map((f) => f.type))} AS j FROM (${sizesGuarded ? sql : guardValueSizes(sql, fields)}) AS __q(${cols.join(', ')})`;
 }
 
 /** UTF-8 bytes past which one block is not decoded into one JavaScript string (V8's string limit is ~512 MB). */
@@ -253,7 +255,7 @@ export async function readEncodedRows(e: Engine, sql: string, fields: readonly R
  * @throws BigQueryError as readEncodedRows; DuckDB's error when the table cannot be made.
  */
 export async function readEncodedChunks(e: Engine, chunks: readonly DuckDBDataChunk[], duckTypes: readonly string[], fields: readonly ResultField[], maxBytes = e.maxResponseBytes): Promise<EncodedRows | undefined> {
-  return encodeRowTexts(fields, maxBytes, (visit) => readKeptChunks(e.db, chunks, duckTypes, (table) => restRowsSql(`SELECT * FROM ${table}`, fields), visit));
+  return encodeRowTexts(fields, maxBytes, (visit) => readKeptChunks(e.db, chunks, duckTypes, (table) => restRowsSql(`SELECT * FROM ${table}`, fields, true), visit));
 }
 
 /**

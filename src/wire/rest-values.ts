@@ -101,6 +101,7 @@ export function formatFloat64(x: number): string {
     const s = String(x);
     return s.includes('.') ? s : `${s}.0`;
   }
+  const sign = x < 0 ? '-' : '';
   // The shortest round-trip digits and decimal exponent, read off JavaScript's own text of |x|:
   // `d.ddde±n` from 1e21 and below 1e-6, plain notation between (`71428571428.57143`, `0.000123`).
   // (Through toExponential() and string splits this cost ~1.1 µs a value, twice this.)
@@ -127,10 +128,10 @@ export function formatFloat64(x: number): string {
     // One significant digit: Java prints at least two and picks the 2-digit decimal nearest to x
     // (Double.MIN_VALUE is "4.9E-324"); it is d.0 whenever x is exactly d×10^n.
     const [m2, e2] = abs.toExponential(1).split('e');
-    if (Number(`${m2}e${e2}`) === abs) return `${x < 0 ? '-' : ''}${m2}E${Number(e2)}`;
-    return `${x < 0 ? '-' : ''}${digits[0]}.0E${exp}`;
+    if (Number(`${m2}e${e2}`) === abs) return `${sign}${m2}E${Number(e2)}`;
+    return `${sign}${digits[0]}.0E${exp}`;
   }
-  return `${x < 0 ? '-' : ''}${digits[0]}.${digits.slice(1, end)}E${exp}`;
+  return `${sign}${digits[0]}.${digits.slice(1, end)}E${exp}`;
 }
 
 /**
