@@ -38,8 +38,14 @@ export { Interrupter, currentInterrupterSignal, runInterruptible, runWithJsUdfs 
 export { duckMemoryLimit, type DatabaseOptions } from './settings.js';
 export type { WriteScope } from './write-generations.js';
 
-/** Connections opened with the database. */
+/**
+ * Connections opened with the database: one (each costs ~8–12 ms of main-thread time, its 165 UDFs,
+ * src/functions/prelude.ts: four were ~40 ms of a cold start); POOL_TOP_UP_DELAY_MS later the pool
+ * is topped up to POOL_SIZE (Database.topUp), sooner on demand (acquire).
+ */
+const POOL_AT_OPEN = 1;
 const POOL_SIZE = 4;
+export const POOL_TOP_UP_DELAY_MS = 1000;
 /**
  * Most pooled connections: more are opened on demand up to this many, so that a `SELECT 1`
  * never waits for a connection while long queries hold the first ones (measured: with 4 queries
@@ -154,12 +160,14 @@ export class Database implements MetaPersistence {
       temp_directory: tempDir,
     });
     const pool: DuckDBConnection[] = [];
-    for (let i = 0; i < POOL_SIZE; i++) pool.push(await openConnection(instance));
+    for (let i = 0; i < POOL_AT_OPEN; i++) pool.push(await openConnection(instance));
     const db = new Database(instance, pool, file !== ':memory:', opts.log);
     db.ownTempDir = ownTempDir;
     db.free = [...pool];
     await db.run('CREATE TABLE IF NOT EXISTS __bqemu_meta (kind VARCHAR, key VARCHAR, json VARCHAR, PRIMARY KEY (kind, key))');
     await db.recoverCopies();
+    db.topUpTimer = setTimeout(() => db.topUp(), POOL_TOP_UP_DELAY_MS);
+    db.topUpTimer.unref();
     return db;
   }
 
@@ -173,6 +181,16 @@ export class Database implements MetaPersistence {
   }
   /** Connections being opened by grow. */
   private opening = 0;
+  /** Pooled connections open (not those being opened; for tests). */
+  get connectionCount(): number {
+    return this.pool.length;
+  }
+  private topUpTimer: NodeJS.Timeout | undefined;
+  /** Opens connections until the pool holds POOL_SIZE (counting those a burst of queries opened). */
+  private topUp(): void {
+    this.topUpTimer = undefined;
+    while (!this.closing && this.pool.length + this.opening < POOL_SIZE) this.grow();
+  }
   /** Opens one more pooled connection and hands it to the first waiter (or the free list). */
   private grow(): void {
     this.opening++;
@@ -452,6 +470,7 @@ export class Database implements MetaPersistence {
   close(): void {
     if (this.closing) return;
     this.closing = true;
+    clearTimeout(this.topUpTimer);
     if (this.ownTempDir) fs.rmSync(this.ownTempDir, { recursive: true, force: true });
     // Idle cursor connections close now, open cursors' when they close.
     this.cursors.close();
