@@ -211,13 +211,20 @@ async function runCases(args: Args, cases: Case[], setupLog: string[], dataModes
   return { results, duckVersion };
 }
 
+/**
+ * Spawns timed for the cold start's median: single spawns on this 2-core host range over ~400 ms
+ * (430–849 ms in bench/results/2026-11-27-memory-and-start.md); a median of 3 was 595, 643 and
+ * 697 ms in bench/results/2026-11-27-11.md to -13.md.
+ */
+const COLD_START_SPAWNS = 7;
+
 async function runProcess(args: Args, r: RunResult): Promise<void> {
   let last: Spawned | undefined;
   try {
     if (ensureFreshBuild()) log('src/ was newer than dist/: built it first (npm run build)');
-    log('cold start: spawning the emulator 3 times…');
+    log(`cold start: spawning the emulator ${COLD_START_SPAWNS} times…`);
     r.coldStartMs = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < COLD_START_SPAWNS; i++) {
       if (last) await last.stop();
       last = await spawnEmulator();
       r.coldStartMs.push(last.coldStartMs);
