@@ -19,6 +19,7 @@ import {
   type DuckDBConnection,
   type DuckDBType,
 } from '@duckdb/node-api';
+import { EventLoopSlices } from '../config/limits.js';
 import { declaredUdfs, type UdfType } from './builtin-udfs.js';
 import { installRaise } from './debugging.js';
 import './index.js';
@@ -39,14 +40,20 @@ function fromDuck(t: UdfType, v: unknown): unknown {
   return v;
 }
 
-/** Registers every declared UDF on a connection. */
+/**
+ * Registers every declared UDF on a connection, in event-loop slices (EventLoopSlices): the 165
+ * registrations take ~8–12 ms of the main thread, and a pool topped up after start
+ * (src/engine/duckdb/db.ts) opened three connections in one stretch while other clients waited.
+ */
 export async function installFunctionPrelude(con: DuckDBConnection): Promise<void> {
   // IEEE results (inf, NaN) instead of NULL for non-finite floating-point results; the lowerings
   // raise BigQuery's errors before DuckDB sees a domain error.
   await con.run('SET ieee_floating_point_ops = true');
   installJsUdfRunner(con);
   installRaise(con);
+  const slices = new EventLoopSlices();
   for (const d of declaredUdfs()) {
+    if (slices.due()) await slices.next();
     con.registerScalarFunction(
       DuckDBScalarFunction.create({
         name: d.name,
