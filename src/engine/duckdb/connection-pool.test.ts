@@ -48,6 +48,14 @@ describe('connection pool', () => {
     expect(await Promise.all(held)).toEqual([42, 42, 42, 42]);
   });
 
+  it('keeps using the warm connection after the top-up (its prepared statements stay in use)', async () => {
+    db = await Database.open();
+    const d = db;
+    const before = await d.withConnection(async (c) => c);
+    expect(await until(() => d.connectionCount === 4, POOL_TOP_UP_DELAY_MS + 10_000)).toBe(true);
+    expect(await d.withConnection(async (c) => c)).toBe(before);
+  });
+
   it('opens a connection on demand when every open one is busy, before the top-up', async () => {
     db = await Database.open();
     let release!: () => void;

@@ -199,7 +199,11 @@ export class Database implements MetaPersistence {
         this.opening--;
         if (this.closing) return c.closeSync();
         this.pool.push(c);
-        this.release(c);
+        // Idle, a new connection goes under the warm ones (free is a stack): it holds none of their
+        // prepared statements, and a top-up must not make the next queries plan again.
+        const w = this.waiters.shift();
+        if (w) w(c);
+        else this.free.unshift(c);
       },
       (e: unknown) => {
         this.opening--;
