@@ -8,7 +8,10 @@
  * JobStatistics, JobStatistics2, ExplainQueryStage, QueryTimelineSample, QueryResponse and JobList
  * of src/server/rest/bigquery-v2-discovery.json. Long-running queries are cross joins of GENERATE_ARRAY.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DuckDBConnection } from '@duckdb/node-api';
+import type { Job } from '@google-cloud/bigquery';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Interrupter } from '../src/engine/duckdb/interrupts.js';
 import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';
 import { http } from './helpers/http.js';
 
@@ -86,6 +89,54 @@ describe('asynchronous lifecycle', () => {
     // The interrupted connection is usable again.
     const [rows] = await t.bq.query({ query: `SELECT COUNT(*) AS n FROM \`${D}.people\`` });
     expect(rows).toEqual([{ n: 3 }]);
+  });
+
+  it('cancels a query while its large result is read back from the chunks its run kept: stopped, no table left, connection usable', async () => {
+    // A large result whose chunks were kept is appended to a temporary table and its row texts read
+    // from there (src/engine/duckdb/kept-chunks.ts). The cancel is sent by the client when that
+    // append starts (the spy on createAppender holds it until the job's interrupter has fired), so
+    // the interrupt lands in the kept-chunk read and nowhere else.
+    const N = 200_000; // ~2.4 MB of row text: over the 128 KB of a small result.
+    t.emu.engine.largeResults = 'keep';
+    const fired = new Promise<void>((resolve) => {
+      const interrupt = Interrupter.prototype.interrupt;
+      vi.spyOn(Interrupter.prototype, 'interrupt').mockImplementation(function (this: Interrupter) {
+        interrupt.call(this);
+        resolve();
+      });
+    });
+    let cancelled: Promise<unknown> | undefined;
+    let appenderConnection: DuckDBConnection | undefined;
+    let job: Job | undefined;
+    const createAppender = DuckDBConnection.prototype.createAppender;
+    vi.spyOn(DuckDBConnection.prototype, 'createAppender').mockImplementation(async function (this: DuckDBConnection, ...args: Parameters<DuckDBConnection['createAppender']>) {
+      appenderConnection = this;
+      while (!job) await sleep(1);
+      cancelled = job.cancel();
+      await fired;
+      return createAppender.apply(this, args);
+    });
+    try {
+      const [created] = await t.bq.createQueryJob({ query: `SELECT n, CONCAT('row ', CAST(n AS STRING)) AS s FROM UNNEST(GENERATE_ARRAY(1, ${N})) AS n ORDER BY n DESC`, jobId: 'kept_to_cancel' });
+      job = created as unknown as Job;
+      const m = await waitDone('kept_to_cancel', 10_000);
+      await cancelled;
+      expect(appenderConnection).toBeDefined();
+      expect(m.status).toEqual({
+        state: 'DONE',
+        errorResult: { reason: 'stopped', message: 'Job execution was cancelled: User requested cancellation' },
+        errors: [{ reason: 'stopped', message: 'Job execution was cancelled: User requested cancellation' }],
+      });
+      expect((await errorOf(job.getQueryResults())).message).toBe('Job execution was cancelled: User requested cancellation');
+    } finally {
+      vi.restoreAllMocks();
+      t.emu.engine.largeResults = undefined;
+    }
+    // The temporary table is gone from the connection that held it, and that connection answers again.
+    const left = await appenderConnection!.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE temporary AND table_name LIKE '__bqemu_kept_%'`);
+    expect(left.getRows()).toEqual([]);
+    const [rows] = await t.bq.query({ query: `SELECT COUNT(*) AS n, MAX(name) AS m FROM \`${D}.people\`` });
+    expect(rows).toEqual([{ n: 3, m: 'éclair' }]);
   });
 
   it('jobs.cancel answers the cancelled job and a finished job unchanged', async () => {
