@@ -15,7 +15,6 @@ import {
   type DuckDBResult,
   type DuckDBResultReader,
 } from '@duckdb/node-api';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -25,10 +24,11 @@ import { BigQueryError } from '../../errors/errors.js';
 import { mapDuckDBError } from './duckdb-errors.js';
 import { PreparedStatements } from './prepared-statements.js';
 import { withSqlPrepared } from './sql-prepared.js';
-import { readScope, WriteGenerations, type WriteScope } from './write-generations.js';
+import { WriteGenerations, type WriteScope } from './write-generations.js';
+import { currentWorkContext, withWorkContext } from './async-context.js';
 import { RowFacts } from './row-facts.js';
 import { CursorPool, type ChunkCursor } from './cursor.js';
-import { currentInterrupter, interruptedError, runWithJsUdfs, type Interrupter } from './interrupts.js';
+import { currentInterrupter, interruptedError, runWithJsUdfs } from './interrupts.js';
 import { duckMemoryLimit, openConnection, type DatabaseOptions } from './settings.js';
 import '../../functions/index.js';
 
@@ -55,12 +55,9 @@ export const POOL_TOP_UP_DELAY_MS = 1000;
  */
 export const POOL_MAX = 16;
 
-/** The database whose write turn the current async context holds (see Database.serializeWrite). */
-const writeTurn = new AsyncLocalStorage<Database>();
-
 /** Runs `f` (and the async work it starts) outside any write turn: its writes wait for their own turn. */
 export function outsideWriteTurn<T>(f: () => T): T {
-  return writeTurn.exit(f);
+  return withWorkContext({ writeTurn: undefined }, f);
 }
 
 
@@ -118,8 +115,8 @@ export class Database implements MetaPersistence {
       this.generations.begin(scope);
       return run().finally(() => this.generations.end(scope));
     };
-    if (writeTurn.getStore() === this) return Array.isArray(scope) ? bumped(f, false) : f();
-    const g = () => bumped(() => writeTurn.run(this, f), true);
+    if (currentWorkContext().writeTurn === this) return Array.isArray(scope) ? bumped(f, false) : f();
+    const g = () => bumped(() => withWorkContext({ writeTurn: this }, f), true);
     const next = this.writeChain.then(g, g);
     // The chain only orders writes: each write's failure reaches its own caller through `next`.
     this.writeChain = next.catch(() => undefined);
@@ -132,7 +129,7 @@ export class Database implements MetaPersistence {
    * The caller vouches that `f`'s SQL reads no other table.
    */
   withReadScope<T>(tables: readonly string[], f: () => Promise<T>): Promise<T> {
-    return readScope.run(tables, f);
+    return withWorkContext({ readTables: tables }, f);
   }
   private waiters: ((c: DuckDBConnection) => void)[] = [];
 
@@ -228,7 +225,7 @@ export class Database implements MetaPersistence {
 
   /** Runs `f` with a pooled connection. */
   async withConnection<T>(f: (c: DuckDBConnection) => Promise<T>): Promise<T> {
-    const intr = currentInterrupter.getStore();
+    const intr = currentInterrupter();
     if (intr?.interrupted) throw interruptedError();
     const c = await this.acquire();
     intr?.active.add(c);
@@ -333,7 +330,7 @@ export class Database implements MetaPersistence {
   private async runPrepared<T>(sql: string, run: (p: DuckDBPreparedStatement) => Promise<T>, unprepared: (c: DuckDBConnection) => Promise<T>): Promise<T> {
     return this.withConnection(async (c) => {
       try {
-        return await this.prepared.run(c, sql, run, unprepared, this.generations.of(readScope.getStore()));
+        return await this.prepared.run(c, sql, run, unprepared, this.generations.of(currentWorkContext().readTables));
       } catch (e) {
         throw mapDuckDBError(e, this.log);
       }

@@ -4,15 +4,15 @@
  */
 import { REINTERRUPT_FOR_MS, REINTERRUPT_MS } from '../../config/timeouts.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { BigQueryError } from '../../errors/errors.js';
 import { withJsUdfRetry } from '../../functions/js-udf.js';
+import { currentWorkContext, withWorkContext, type InterruptState } from './async-context.js';
 
 /**
  * Interrupts the DuckDB work started inside {@link runInterruptible} (jobs.cancel): the
  * connections running it get DuckDB's `interrupt()`, and later connection requests fail.
  */
-export class Interrupter {
+export class Interrupter implements InterruptState {
   interrupted = false;
   private readonly aborter = new AbortController();
   /** Aborted by `interrupt()`: ends waits outside DuckDB too (an analyzer call, src/analyzer/pool.ts). */
@@ -42,16 +42,18 @@ export class Interrupter {
 
 /** The interrupter of the work running in the current async context, if any (see runInterruptible). */
 export function currentInterrupterSignal(): AbortSignal | undefined {
-  return currentInterrupter.getStore()?.signal;
+  return currentWorkContext().interrupter?.signal;
 }
 
 
-/** The interrupter of the current async context (see runInterruptible). */
-export const currentInterrupter = new AsyncLocalStorage<Interrupter>();
+/** The interrupter of the current async context (see runInterruptible), if any. */
+export function currentInterrupter(): InterruptState | undefined {
+  return currentWorkContext().interrupter;
+}
 
 /** Runs `f` so that every DuckDB call it makes (through {@link Database}) can be interrupted by `i`. */
 export function runInterruptible<T>(i: Interrupter, f: () => Promise<T>): Promise<T> {
-  return currentInterrupter.run(i, f);
+  return withWorkContext({ interrupter: i }, f);
 }
 
 /** The error of DuckDB work stopped by an interrupt (jobs.cancel). */
@@ -63,7 +65,7 @@ export const interruptedError = () => BigQueryError.interrupted();
  * (src/functions/js-udf.ts withJsUdfRetry), unless the job was cancelled meanwhile.
  */
 export function runWithJsUdfs<T>(statement: () => Promise<T>): Promise<T> {
-  const intr = currentInterrupter.getStore();
+  const intr = currentInterrupter();
   return withJsUdfRetry(statement, () => {
     if (intr?.interrupted) throw interruptedError();
   });

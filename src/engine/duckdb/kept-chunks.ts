@@ -60,7 +60,7 @@ export async function readKeptChunks(
       });
     } catch (e) {
       // A cancelled job's connection was interrupted: its error is the cancellation, not DuckDB's text.
-      if (currentInterrupter.getStore()?.interrupted) throw interruptedError();
+      if (currentInterrupter()?.interrupted) throw interruptedError();
       throw mapDuckDBError(e, db.log);
     } finally {
       // A table that cannot be dropped stays with its connection's temporary catalog until it closes.

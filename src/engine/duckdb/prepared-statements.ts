@@ -98,7 +98,7 @@ export class PreparedStatements {
         cache.set(sql, p);
         this.generationOf.set(p, generation);
         // A cancel that arrived while preparing interrupted nothing: honour it before running.
-        if (currentInterrupter.getStore()?.interrupted) throw interruptedError();
+        if (currentInterrupter()?.interrupted) throw interruptedError();
         if (cache.size > PREPARED_PER_CONNECTION && !evicted) {
           const [oldest, stmt] = cache.entries().next().value as [string, DuckDBPreparedStatement];
           cache.delete(oldest);

@@ -36,7 +36,7 @@ export async function withSqlPrepared<T>(c: DuckDBConnection, sql: string, use: 
   try {
     await c.run(`PREPARE ${name} AS ${sql}`);
   } catch {
-    if (currentInterrupter.getStore()?.interrupted) throw interruptedError();
+    if (currentInterrupter()?.interrupted) throw interruptedError();
     return use(() => c.stream(sql));
   }
   try {

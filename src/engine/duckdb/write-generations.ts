@@ -10,16 +10,11 @@
  * of tables is the largest of those stamps: it changes exactly when one of the tables, or anything,
  * was written. A read that cannot name its tables uses the clock itself (any write moves it).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
-
 /**
  * What a write changes: `'all'` (anything: the default), `'none'` (nothing queries read: the
  * metadata table), or the DuckDB names of the tables it changes.
  */
 export type WriteScope = 'all' | 'none' | readonly string[];
-
-/** The DuckDB tables a read names, set around a query whose tables are all known (Database.withReadScope). */
-export const readScope = new AsyncLocalStorage<readonly string[]>();
 
 /** Per-table write generations of one database (see the file comment). */
 export class WriteGenerations {

@@ -79,6 +79,18 @@ function queryPlan(j: JobRecord): Record<string, unknown>[] {
 }
 
 /**
+ * A DML statement's `numDmlAffectedRows` and `dmlStats` (DmlStatistics: the count under
+ * deletedRowCount for a DELETE, updatedRowCount for an UPDATE, insertedRowCount otherwise), as
+ * JobStatistics2 and QueryResponse carry them; empty for any other statement.
+ */
+export function dmlStatistics(r: NonNullable<JobRecord['result']>): { numDmlAffectedRows?: string; dmlStats?: Record<string, string> } {
+  if (r.numDmlAffectedRows === undefined) return {};
+  const n = String(r.numDmlAffectedRows);
+  const key = r.statementType === 'DELETE' ? 'deletedRowCount' : r.statementType === 'UPDATE' ? 'updatedRowCount' : 'insertedRowCount';
+  return { numDmlAffectedRows: n, dmlStats: { [key]: n } };
+}
+
+/**
  * JobStatistics with the query block (JobStatistics2). A PENDING or RUNNING job has its times
  * only; a dry run has no start time and reports the bytes it would process.
  */
@@ -127,16 +139,7 @@ export function jobStatistics(j: JobRecord): Record<string, unknown> {
     q.statementType = r.statementType;
     if (r.exportDataStatistics && !dry)
       q.exportDataStatistics = { fileCount: String(r.exportDataStatistics.fileCount), rowCount: String(r.exportDataStatistics.rowCount) };
-    if (r.numDmlAffectedRows !== undefined) {
-      q.numDmlAffectedRows = String(r.numDmlAffectedRows);
-      const n = String(r.numDmlAffectedRows);
-      q.dmlStats =
-        r.statementType === 'DELETE'
-          ? { deletedRowCount: n }
-          : r.statementType === 'UPDATE'
-            ? { updatedRowCount: n }
-            : { insertedRowCount: n };
-    }
+    if (r.numDmlAffectedRows !== undefined) Object.assign(q, dmlStatistics(r));
     if (r.ddlOperationPerformed) q.ddlOperationPerformed = r.ddlOperationPerformed;
     if (r.ddlTargetTable) q.ddlTargetTable = tableRef(r.ddlTargetTable);
     if (r.ddlTargetRoutine) q.ddlTargetRoutine = { projectId: r.ddlTargetRoutine.projectId, datasetId: r.ddlTargetRoutine.datasetId, routineId: r.ddlTargetRoutine.routineId };

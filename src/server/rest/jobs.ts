@@ -12,7 +12,7 @@ import type { JobRecord, JobState } from '../../jobs/jobs.js';
 import { schemaOf, encodeRowsJson, offsetOfToken, pageToken, RawJson } from '../../wire/resources.js';
 import { jsonArrayYielding, ListItemJsonCache, type ListPageJson } from '../../wire/list-pages.js';
 import { timestampEncodeOptions, type CellEncodeOptions } from '../../wire/rest-values.js';
-import { jobResource, jobStatistics } from './job-resources.js';
+import { dmlStatistics, jobResource, jobStatistics } from './job-resources.js';
 import { callerFromHeaders, intParam, objectBody, type PathParams, type RestContext } from './context.js';
 import type { RequestBodies } from '../../types/generated/bigquery-v2.js';
 import { BigQueryError } from '../../errors/errors.js';
@@ -66,11 +66,11 @@ function resultPage(ctx: RestContext, j: JobRecord, q: Record<string, unknown>, 
   const max = intParam(q.maxResults, 'maxResults') ?? DEFAULT_PAGE;
   const page = ctx.jobs.page(j, start, max);
   const fmt = formatOptionsOf(q);
-  const stats = jobStatistics(j).query as Record<string, unknown>;
   const out: Record<string, unknown> = {
     kind,
     jobReference: { projectId: j.projectId, jobId: j.jobId, location: j.location },
-    totalBytesProcessed: stats.totalBytesProcessed ?? '0',
+    // As jobStatistics reports it (job-resources.ts), without building the rest of the statistics.
+    totalBytesProcessed: String(j.stats?.bytesProcessed ?? 0),
     jobComplete: true,
     cacheHit: false,
   };
@@ -82,10 +82,7 @@ function resultPage(ctx: RestContext, j: JobRecord, q: Record<string, unknown>, 
     out.totalRows = String(page.total);
     if (page.next !== undefined) out.pageToken = pageToken(page.next);
   }
-  if (stats.numDmlAffectedRows !== undefined) {
-    out.numDmlAffectedRows = stats.numDmlAffectedRows;
-    out.dmlStats = stats.dmlStats;
-  }
+  if (j.result) Object.assign(out, dmlStatistics(j.result));
   if (j.sessionId) out.sessionInfo = { sessionId: j.sessionId };
   return out;
 }
