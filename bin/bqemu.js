@@ -9,7 +9,7 @@
 
 // libuv's thread pool runs every DuckDB call of @duckdb/node-api (a running query holds one thread
 // until DuckDB hands back a chunk); its default of 4 threads made a `SELECT 1` wait behind 4 long
-// queries. Sized above the DuckDB connection pool's maximum (src/engine/duckdb/db.ts POOL_MAX).
+// queries. Sized above the DuckDB connection pool's maximum (src/engine/duckdb/connection-pool.ts POOL_MAX).
 // Read by libuv when the pool first starts, so it is set before anything uses it.
 process.env.UV_THREADPOOL_SIZE ??= '24';
 

@@ -1,5 +1,5 @@
 /**
- * The DuckDB connection pool (src/engine/duckdb/db.ts): a database opens with one connection — the
+ * The DuckDB connection pool (src/engine/duckdb/connection-pool.ts): a database opens with one connection — the
  * other three of its pool cost ~8–12 ms of main-thread time each on the way to a cold start's first
  * answer — and tops up to four POOL_TOP_UP_DELAY_MS later; a query that finds no free connection
  * before then gets a new one at once. The user-visible side (a short query never waits behind long

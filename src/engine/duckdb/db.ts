@@ -1,10 +1,9 @@
 /**
  * The embedded DuckDB database: in memory by default, a file under `--data-dir` when persisting.
  * Sessions run with TimeZone UTC and BigQuery's NULL order (docs/ARCHITECTURE.md §4). Holds a small pool of
- * connections so reads run side by side; metadata is persisted in `__bqemu_meta`.
+ * connections so reads run side by side (connection-pool.ts); metadata is persisted in `__bqemu_meta`.
  */
 import { logIgnored, silentLogger, type Logger } from '../../config/logger.js';
-import { noteResult } from './native-memory.js';
 import {
   DuckDBInstance,
   type DuckDBAppender,
@@ -28,7 +27,8 @@ import { WriteGenerations, type WriteScope } from './write-generations.js';
 import { currentWorkContext, withWorkContext } from './async-context.js';
 import { RowFacts } from './row-facts.js';
 import { CursorPool, type ChunkCursor } from './cursor.js';
-import { currentInterrupter, interruptedError, runWithJsUdfs } from './interrupts.js';
+import { runWithJsUdfs } from './interrupts.js';
+import { ConnectionPool } from './connection-pool.js';
 import { duckMemoryLimit, openConnection, type DatabaseOptions } from './settings.js';
 import '../../functions/index.js';
 
@@ -37,29 +37,12 @@ export type { ChunkCursor } from './cursor.js';
 export { Interrupter, currentInterrupterSignal, runInterruptible, runWithJsUdfs } from './interrupts.js';
 export { duckMemoryLimit, type DatabaseOptions } from './settings.js';
 export type { WriteScope } from './write-generations.js';
-
-/**
- * Connections opened with the database: one (each costs ~8–12 ms of main-thread time, its 165 UDFs,
- * src/functions/prelude.ts: four were ~40 ms of a cold start); POOL_TOP_UP_DELAY_MS later the pool
- * is topped up to POOL_SIZE (Database.topUp), sooner on demand (acquire).
- */
-const POOL_AT_OPEN = 1;
-const POOL_SIZE = 4;
-export const POOL_TOP_UP_DELAY_MS = 1000;
-/**
- * Most pooled connections: more are opened on demand up to this many, so that a `SELECT 1`
- * never waits for a connection while long queries hold the first ones (measured: with 4 queries
- * of ~2 s running, `SELECT n` waited 0.96–7.8 s for a connection of a pool of 4). Every running
- * query also holds a libuv thread while DuckDB executes it: bin/bqemu.js sizes libuv's pool
- * (UV_THREADPOOL_SIZE) above this.
- */
-export const POOL_MAX = 16;
+export { POOL_MAX, POOL_TOP_UP_DELAY_MS } from './connection-pool.js';
 
 /** Runs `f` (and the async work it starts) outside any write turn: its writes wait for their own turn. */
 export function outsideWriteTurn<T>(f: () => T): T {
   return withWorkContext({ writeTurn: undefined }, f);
 }
-
 
 /** Metadata rows noting the copies of open multi-statement transactions (Database.keepCopy). */
 const TXN_COPY = 'txnCopy';
@@ -73,8 +56,8 @@ export function metaSql(c: { kind: string; key: string; json: string | null }): 
 
 export class Database implements MetaPersistence {
   private constructor(
-    private readonly instance: DuckDBInstance,
-    private readonly pool: DuckDBConnection[],
+    instance: DuckDBInstance,
+    private readonly pool: ConnectionPool,
     /** True when the database is a file (`--data-dir`). */
     readonly persistent: boolean,
     /** The engine's logger (src/config/logger.ts). */
@@ -84,7 +67,6 @@ export class Database implements MetaPersistence {
   }
   /** Connections of cursors (openCursor). */
   private readonly cursors: CursorPool;
-  private free: DuckDBConnection[] = [];
   /** Writes are serialised (BigQuery queues DML per table; DuckDB's optimistic writes would conflict). */
   private writeChain: Promise<unknown> = Promise.resolve();
 
@@ -131,8 +113,6 @@ export class Database implements MetaPersistence {
   withReadScope<T>(tables: readonly string[], f: () => Promise<T>): Promise<T> {
     return withWorkContext({ readTables: tables }, f);
   }
-  private waiters: ((c: DuckDBConnection) => void)[] = [];
-
   /** The private spill directory chosen for an in-memory database (removed on close). */
   private ownTempDir?: string;
 
@@ -156,87 +136,23 @@ export class Database implements MetaPersistence {
       memory_limit: duckMemoryLimit(opts.memoryLimit),
       temp_directory: tempDir,
     });
-    const pool: DuckDBConnection[] = [];
-    for (let i = 0; i < POOL_AT_OPEN; i++) pool.push(await openConnection(instance));
-    const db = new Database(instance, pool, file !== ':memory:', opts.log);
+    const log = opts.log ?? silentLogger;
+    const db = new Database(instance, await ConnectionPool.open(instance, log), file !== ':memory:', log);
     db.ownTempDir = ownTempDir;
-    db.free = [...pool];
     await db.run('CREATE TABLE IF NOT EXISTS __bqemu_meta (kind VARCHAR, key VARCHAR, json VARCHAR, PRIMARY KEY (kind, key))');
     await db.recoverCopies();
-    db.topUpTimer = setTimeout(() => db.topUp(), POOL_TOP_UP_DELAY_MS);
-    db.topUpTimer.unref();
+    db.pool.scheduleTopUp();
     return db;
   }
 
-  private acquire(): Promise<DuckDBConnection> {
-    if (this.closing) return Promise.reject(BigQueryError.databaseClosed());
-    const c = this.free.pop();
-    if (c) return Promise.resolve(c);
-    const waiting = new Promise<DuckDBConnection>((r) => this.waiters.push(r));
-    if (this.pool.length + this.opening < POOL_MAX) this.grow();
-    return waiting;
-  }
-  /** Connections being opened by grow. */
-  private opening = 0;
   /** Pooled connections open (not those being opened; for tests). */
   get connectionCount(): number {
-    return this.pool.length;
+    return this.pool.connectionCount;
   }
-  private topUpTimer: NodeJS.Timeout | undefined;
-  /** Opens connections until the pool holds POOL_SIZE (counting those a burst of queries opened). */
-  private topUp(): void {
-    this.topUpTimer = undefined;
-    while (!this.closing && this.pool.length + this.opening < POOL_SIZE) this.grow();
-  }
-  /** Opens one more pooled connection and hands it to the first waiter (or the free list). */
-  private grow(): void {
-    this.opening++;
-    openConnection(this.instance).then(
-      (c) => {
-        this.opening--;
-        if (this.closing) return c.closeSync();
-        this.pool.push(c);
-        // Idle, a new connection goes under the warm ones (free is a stack): it holds none of their
-        // prepared statements, and a top-up must not make the next queries plan again.
-        const w = this.waiters.shift();
-        if (w) w(c);
-        else this.free.unshift(c);
-      },
-      (e: unknown) => {
-        this.opening--;
-        // The waiters keep waiting for a connection to be released.
-        this.log.warn({ err: e }, 'could not open one more DuckDB connection');
-      },
-    );
-  }
-  private release(c: DuckDBConnection): void {
-    if (this.closing) {
-      // Closed after its interrupted work unwound (see close).
-      c.closeSync();
-      if (--this.busyAtClose === 0) this.instance.closeSync();
-      return;
-    }
-    const w = this.waiters.shift();
-    if (w) w(c);
-    else this.free.push(c);
-  }
-  private closing = false;
-  private busyAtClose = 0;
 
-  /** Runs `f` with a pooled connection. */
-  async withConnection<T>(f: (c: DuckDBConnection) => Promise<T>): Promise<T> {
-    const intr = currentInterrupter();
-    if (intr?.interrupted) throw interruptedError();
-    const c = await this.acquire();
-    intr?.active.add(c);
-    try {
-      if (intr?.interrupted) throw interruptedError();
-      return await f(c);
-    } finally {
-      intr?.active.delete(c);
-      this.release(c);
-      noteResult();
-    }
+  /** Runs `f` with a pooled connection (connection-pool.ts ConnectionPool.withConnection). */
+  withConnection<T>(f: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+    return this.pool.withConnection(f);
   }
 
   /**
@@ -312,13 +228,13 @@ export class Database implements MetaPersistence {
    * skipping the first `position` rows. @throws BigQueryError the query's errors, databaseClosed.
    */
   async openCursor(sql: string, reopen: (position: number) => string = () => sql): Promise<ChunkCursor> {
-    if (this.closing) throw BigQueryError.databaseClosed();
+    if (this.pool.closing) throw BigQueryError.databaseClosed();
     return this.cursors.open(sql, reopen);
   }
 
   /** Opens a cursor connection ahead of need when none is idle (CursorPool.warm). */
   warmCursorConnection(): void {
-    if (!this.closing) this.cursors.warm();
+    if (!this.pool.closing) this.cursors.warm();
   }
 
   /** Cursors open now (a test seam: a cancelled Storage Read stream must not leave one open). */
@@ -469,21 +385,11 @@ export class Database implements MetaPersistence {
    * query's promise unsettled forever.
    */
   close(): void {
-    if (this.closing) return;
-    this.closing = true;
-    clearTimeout(this.topUpTimer);
+    if (this.pool.closing) return;
     if (this.ownTempDir) fs.rmSync(this.ownTempDir, { recursive: true, force: true });
     // Idle cursor connections close now, open cursors' when they close.
     this.cursors.close();
-    const busy = this.pool.filter((c) => !this.free.includes(c));
-    for (const c of this.free) {
-      this.prepared.destroyAll(c);
-      c.closeSync();
-    }
-    this.free = [];
-    this.busyAtClose = busy.length;
-    for (const c of busy) c.interrupt();
-    if (!busy.length) this.instance.closeSync();
+    this.pool.close((c) => this.prepared.destroyAll(c));
   }
 }
 
