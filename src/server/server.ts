@@ -41,6 +41,24 @@ import { clientError, drainRequestBody, frameworkError } from './rest/framework-
 import { cappedEnvelope } from './rest/reference-ids.js';
 import { startGrpcServer } from './grpc/grpc-server.js';
 
+/** BigQuery's REST base path, as the clients send it (`https://bigquery.googleapis.com/bigquery/v2/projects/…`). */
+const API_BASE = '/bigquery/v2';
+const API_PROJECTS = `${API_BASE}/projects`;
+
+/**
+ * The path a REST request is routed by: a path under `/bigquery/v2/projects` without the base path
+ * (fastify's `rewriteUrl`), any other path as sent. The API's routes are registered once, without
+ * the base path, and served with and without it. Registering them under both prefixes took ~20 ms
+ * of every cold start (bench/results/2026-11-27-memory-and-start.md §4). `request.originalUrl` keeps
+ * the path as sent.
+ */
+export function routedPath(url: string): string {
+  if (!url.startsWith(API_PROJECTS)) return url;
+  const next = url.charCodeAt(API_PROJECTS.length);
+  // `/bigquery/v2/projects`, `/bigquery/v2/projects/…`, `/bigquery/v2/projects?…`, not `/bigquery/v2/projectsX`.
+  return Number.isNaN(next) || next === 0x2f || next === 0x3f ? url.slice(API_BASE.length) : url;
+}
+
 /**
  * Options of an embedded emulator: any knob of `EmulatorConfig` (src/config/config.ts; absent ones
  * take their defaults through the same resolver as `bqemu serve`), plus what only code can pass.
@@ -120,6 +138,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     // (CPU profile of 2,500 small queries, 2026-11-27).
     ...(config.logRequests ? {} : { childLoggerFactory: (logger: FastifyBaseLogger) => logger }),
     bodyLimit: MAX_REQUEST_BYTES,
+    rewriteUrl: (req) => routedPath(req.url ?? '/'),
     routerOptions: { maxParamLength: MAX_PATH_PARAM_CHARS },
     clientErrorHandler: clientError,
     frameworkErrors: (err, _req, r) => {
@@ -149,32 +168,28 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     if (err instanceof BigQueryError) e = err;
     else if ((err.statusCode ?? 500) < 500) e = frameworkError(err, req.url.startsWith('/upload/') ? MAX_UPLOAD_REQUEST_BYTES : MAX_REQUEST_BYTES);
     else {
-      req.log.error({ err, reqId: req.id, method: req.method, url: req.url }, 'bug: a request handler failed unexpectedly');
+      req.log.error({ err, reqId: req.id, method: req.method, url: req.originalUrl }, 'bug: a request handler failed unexpectedly');
       e = BigQueryError.internal(err.message);
     }
     return reply.status(e.httpStatus).header('content-type', 'application/json; charset=UTF-8').send(cappedEnvelope(e));
   });
   app.setNotFoundHandler((req, reply) => {
-    const e = BigQueryError.unknownRestPath(req.method, req.url);
+    const e = BigQueryError.unknownRestPath(req.method, req.originalUrl);
     reply.status(404).send(cappedEnvelope(e));
   });
   const ctx: RestContext = { engine, jobs, defaultProject: projectId, baseUrl: () => '' };
-  for (const prefix of ['/bigquery/v2', '']) {
-    await app.register(
-      async (r) => {
-        projectsRoutes(r, ctx);
-        datasetsRoutes(r, ctx);
-        tablesRoutes(r, ctx);
-        routinesRoutes(r, ctx);
-        rowAccessPoliciesRoutes(r, ctx);
-        modelsRoutes(r, ctx);
-        iamPoliciesRoutes(r, ctx);
-        tabledataRoutes(r, ctx);
-        jobsRoutes(r, ctx);
-      },
-      { prefix },
-    );
-  }
+  // Served under /bigquery/v2 too (routedPath).
+  await app.register(async (r) => {
+    projectsRoutes(r, ctx);
+    datasetsRoutes(r, ctx);
+    tablesRoutes(r, ctx);
+    routinesRoutes(r, ctx);
+    rowAccessPoliciesRoutes(r, ctx);
+    modelsRoutes(r, ctx);
+    iamPoliciesRoutes(r, ctx);
+    tabledataRoutes(r, ctx);
+    jobsRoutes(r, ctx);
+  });
   // Media uploads of load jobs (their own body parser: bytes).
   await app.register(async (r) => uploadsRoutes(r, ctx), { prefix: '/upload/bigquery/v2' });
   discoveryRoutes(app, ctx);
