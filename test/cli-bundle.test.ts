@@ -5,7 +5,8 @@
  * them that answers a query through @google-cloud/bigquery and stops cleanly on a SIGINT sent the
  * moment its ready line is read (the handlers are in place before the line is written). `serve`
  * loads the Cloud Storage client only when a service is named (src/cli/main.ts): with
- * `--storage-emulator-host` a load job reads its object from that service.
+ * `--storage-emulator-host` a load job reads its object from that service. The bundled serve also
+ * takes proto rows through the Storage Write API (`@google-cloud/bigquery-storage`'s JSONWriter).
  */
 import { spawn } from 'node:child_process';
 import { Buffer, isAscii } from 'node:buffer';
@@ -19,6 +20,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureFreshBuild } from './helpers/fresh-build.js';
 import { startCloudStorageEmulator } from './helpers/cloud-storage-emulator.js';
 import { killTree, spawnServing } from './helpers/kill-tree.js';
+import { jsonWriter, writerClient } from './helpers/storage-write.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const bundle = path.join(root, 'dist', 'cli', 'bundle', 'main.cjs');
@@ -63,6 +65,22 @@ describe('the command-line bundle', () => {
       // analyzer root at that first use: src/analyzer/analyzer-protos.ts loadCoreRoot).
       const [scripted] = await bq.query({ query: 'DECLARE x INT64 DEFAULT 2; SELECT x * 21 AS answer' });
       expect(scripted).toEqual([{ answer: 42 }]);
+      // Proto rows through the Storage Write API, decoded by the bundled protobufjs and its
+      // descriptor extension (src/wire/write-rows.ts).
+      const grpcPort = Number(/\(gRPC\) on \S+:(\d+) /.exec(out)?.[1]);
+      await bq.createDataset('sw');
+      await bq.query({ query: 'CREATE TABLE sw.t (id INT64, name STRING)' });
+      const writer = writerClient(grpcPort, 'bundle-project');
+      try {
+        const w = await jsonWriter(writer, bq, { projectId: 'bundle-project', dataset: 'sw', table: 't' });
+        const appended = await w.appendRows([{ id: 1, name: 'ann' }, { id: 2, name: 'bob' }]).getResult();
+        expect(appended.error ?? null).toBeNull();
+        w.close();
+      } finally {
+        writer.close();
+      }
+      const [written] = await bq.query({ query: 'SELECT id, name FROM sw.t ORDER BY id' });
+      expect(written).toEqual([{ id: 1, name: 'ann' }, { id: 2, name: 'bob' }]);
       if (process.platform === 'linux') {
         // Every thread but the main one runs at a lower priority (src/config/limits.ts favourMainThread).
         const nice = (tid: string) => {
