@@ -43,7 +43,7 @@ function fromDuck(t: UdfType, v: unknown): unknown {
 /**
  * Registers every declared UDF on a connection, in event-loop slices (EventLoopSlices): the 165
  * registrations take ~8–12 ms of the main thread, and a pool topped up after start
- * (src/engine/duckdb/db.ts) opened three connections in one stretch while other clients waited.
+ * (src/engine/duckdb/connection-pool.ts) opened three connections in one stretch while other clients waited.
  */
 export async function installFunctionPrelude(con: DuckDBConnection): Promise<void> {
   // IEEE results (inf, NaN) instead of NULL for non-finite floating-point results; the lowerings

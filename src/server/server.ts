@@ -15,7 +15,7 @@ import { DEFAULT_GRPC_PORT, resolveConfig, type EmulatorConfig } from '../config
 import { createLogger, type Logger } from '../config/logger.js';
 import { setJsUdfLimits } from '../config/limits.js';
 import { MAX_PATH_PARAM_CHARS, MAX_REQUEST_BYTES, MAX_UPLOAD_REQUEST_BYTES } from '../config/request-limits.js';
-import { serializeReply } from '../wire/resources.js';
+import { API_BASE_PATH, serializeReply } from '../wire/resources.js';
 import { streamLargeReplies } from './reply-chunks.js';
 import type { RestContext } from './rest/context.js';
 import { projectsRoutes } from './rest/projects.js';
@@ -41,22 +41,20 @@ import { clientError, drainRequestBody, frameworkError } from './rest/framework-
 import { cappedEnvelope } from './rest/reference-ids.js';
 import { startGrpcServer } from './grpc/grpc-server.js';
 
-/** BigQuery's REST base path, as the clients send it (`https://bigquery.googleapis.com/bigquery/v2/projects/…`). */
-const API_BASE = '/bigquery/v2';
-const API_PROJECTS = `${API_BASE}/projects`;
+const API_PROJECTS = `${API_BASE_PATH}/projects`;
 
 /**
  * The path a REST request is routed by: a path under `/bigquery/v2/projects` without the base path
  * (fastify's `rewriteUrl`), any other path as sent. The API's routes are registered once, without
- * the base path, and served with and without it. Registering them under both prefixes took ~20 ms
- * of every cold start (bench/results/2026-11-27-memory-and-start.md §4). `request.originalUrl` keeps
+ * the base path, and served with and without it. Registering them under both prefixes cost 20–50 ms
+ * of the median cold start (bench/results/2026-11-27-memory-and-start.md §4). `request.originalUrl` keeps
  * the path as sent.
  */
 export function routedPath(url: string): string {
   if (!url.startsWith(API_PROJECTS)) return url;
   const next = url.charCodeAt(API_PROJECTS.length);
   // `/bigquery/v2/projects`, `/bigquery/v2/projects/…`, `/bigquery/v2/projects?…`, not `/bigquery/v2/projectsX`.
-  return Number.isNaN(next) || next === 0x2f || next === 0x3f ? url.slice(API_BASE.length) : url;
+  return Number.isNaN(next) || next === 0x2f || next === 0x3f ? url.slice(API_BASE_PATH.length) : url;
 }
 
 /**

@@ -60,7 +60,9 @@ export class EtagMemo<K extends object> {
   }
 }
 
-const API = '/bigquery/v2';
+/** BigQuery's REST base path (`https://bigquery.googleapis.com/bigquery/v2/projects/…`): resources' selfLinks, the server's routing. */
+export const API_BASE_PATH = '/bigquery/v2';
+const API = API_BASE_PATH;
 
 /** The principal the emulator acts as (the Job resource's `user_email`, src/server/rest/job-resources.ts). */
 export const EMULATOR_USER_EMAIL = 'bqemu@localhost';

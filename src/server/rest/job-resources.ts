@@ -7,10 +7,8 @@ import { resultRowCount, type JobRecord } from '../../jobs/jobs.js';
 import { anonymousDestination } from '../../jobs/anonymous.js';
 import { destinationUris } from '../../jobs/extract.js';
 import { fieldFromType } from '../../types/schema.js';
-import { EtagMemo } from '../../wire/resources.js';
+import { API_BASE_PATH as API, EtagMemo } from '../../wire/resources.js';
 import type { Job, JobConfiguration, RequestJson } from '../../types/generated/bigquery-v2.js';
-
-const API = '/bigquery/v2';
 
 const tableRef = (r: { projectId: string; datasetId: string; tableId: string }) => ({
   projectId: r.projectId,
@@ -139,7 +137,7 @@ export function jobStatistics(j: JobRecord): Record<string, unknown> {
     q.statementType = r.statementType;
     if (r.exportDataStatistics && !dry)
       q.exportDataStatistics = { fileCount: String(r.exportDataStatistics.fileCount), rowCount: String(r.exportDataStatistics.rowCount) };
-    if (r.numDmlAffectedRows !== undefined) Object.assign(q, dmlStatistics(r));
+    Object.assign(q, dmlStatistics(r));
     if (r.ddlOperationPerformed) q.ddlOperationPerformed = r.ddlOperationPerformed;
     if (r.ddlTargetTable) q.ddlTargetTable = tableRef(r.ddlTargetTable);
     if (r.ddlTargetRoutine) q.ddlTargetRoutine = { projectId: r.ddlTargetRoutine.projectId, datasetId: r.ddlTargetRoutine.datasetId, routineId: r.ddlTargetRoutine.routineId };

@@ -72,13 +72,14 @@ export function restMethods(): Map<string, RestMethod> {
 }
 
 /**
- * The discovery method a fastify route serves (`/bigquery/v2` or no prefix; `:param` segments;
- * `::` is a literal colon; a `(regex)` constraint is part of its parameter), or undefined for routes outside the API (discovery, uploads).
+ * The discovery method a fastify route serves (routes are registered without the base path,
+ * src/server/server.ts routedPath; `:param` segments; `::` is a literal colon; a `(regex)`
+ * constraint is part of its parameter), or undefined for routes outside the API (discovery, uploads).
  * A PATCH route without a discovery method (routines) validates like the method's PUT.
  */
 export function methodOfRoute(httpMethod: string, url: string): RestMethod | undefined {
   if (url.startsWith('/upload/')) return undefined;
-  const rel = url.replace(/^\/bigquery\/v2/, '').replace(/^\//, '');
+  const rel = url.replace(/^\//, '');
   const path = rel
     .split('/')
     .map((seg) => seg.replace(/^:[A-Za-z_]+(?:\([^)]*\))?/, '*').replace(/::/g, ':'))
