@@ -93,6 +93,25 @@ describe('analyzer codecs written at build time', () => {
   });
 });
 
+describe('the language options every request carries', () => {
+  it('are one message, passed through unconverted and encoded as their JSON form', () => {
+    const { languageOptions } = analyzer.client;
+    const type = (Object.getPrototypeOf(languageOptions) as { $type?: protobuf.Type }).$type;
+    expect(type?.fullName).toBe('.zetasql.LanguageOptionsProto');
+    const json = (languageOptions as unknown as protobuf.Message).toJSON();
+    // The BigQuery options, not an empty message (src/analyzer/options.ts).
+    expect(json.productMode).toBe('PRODUCT_EXTERNAL');
+    expect((json.enabledLanguageFeatures as string[]).length).toBeGreaterThan(100);
+    const request = type!.root.lookupType('zetasql.local_service.AnalyzeRequest');
+    const converted = request.fromObject({ options: { languageOptions }, sqlStatement: 'SELECT 1' }) as unknown as { options: { languageOptions: unknown } };
+    expect(converted.options.languageOptions).toBe(languageOptions);
+    const bytes = (options: object) => Buffer.from(request.encode(request.fromObject({ options: { languageOptions: options }, sqlStatement: 'SELECT 1' })).finish());
+    expect(bytes(languageOptions).equals(bytes(json))).toBe(true);
+    expect(Object.isFrozen(languageOptions)).toBe(true);
+    expect(Object.isFrozen((languageOptions as { enabledLanguageFeatures: unknown }).enabledLanguageFeatures)).toBe(true);
+  });
+});
+
 describe('the analyzer descriptor split in a core and the rest', () => {
   /** Key-sorted JSON (the completed root adds the rest's entries after the core's). */
   const canonical = (v: unknown): unknown =>

@@ -8,6 +8,7 @@ import { reapOrphans } from './process.js';
 import { AnalyzerPool } from './pool.js';
 import type { CatalogRef } from './registered-catalogs.js';
 import { bigQueryLanguageOptions } from './options.js';
+import { languageOptionsMessage } from './local-service.js';
 import { markLarge, normalize, type Node } from './ast.js';
 import { decodeAnswer, NORMALIZED, RawAnswer } from './answer-decoder.js';
 import { BigQueryError } from '../errors/errors.js';
@@ -25,7 +26,10 @@ export class AnalyzerClient {
   constructor(private readonly log: Logger = silentLogger) {
     this.pool = new AnalyzerPool(undefined, log);
   }
-  /** BigQuery language options (set by `start`). */
+  /**
+   * BigQuery language options (set by `start`), as a LanguageOptionsProto message that every
+   * request carries unconverted (local-service.ts languageOptionsMessage); read-only.
+   */
   languageOptions: Record<string, unknown> = {};
   /**
    * The AbortSignal of the work the current call belongs to (its job's cancellation), read at each
@@ -60,7 +64,7 @@ export class AnalyzerClient {
   async start(): Promise<void> {
     reapOrphans();
     try {
-      this.languageOptions = bigQueryLanguageOptions((await this.pool.start()) as never);
+      this.languageOptions = languageOptionsMessage(bigQueryLanguageOptions((await this.pool.start()) as never));
     } catch (e) {
       throw BigQueryError.analyzer.failedToStart((e as Error).message);
     }

@@ -11,6 +11,8 @@ import { loadCoreRoot } from './analyzer-protos.js';
 export { installAnalyzerCodecs, loadRoot, rootOfDescriptor, type AnalyzerCodecTable } from './analyzer-protos.js';
 
 let cachedService: grpc.ServiceClientConstructor | undefined;
+/** The protobufjs root the service's messages come from (serviceConstructor). */
+let serviceRoot: protobuf.Root | undefined;
 /** How messages become plain objects (the "proto-loader JSON form" the analyzer code reads). */
 export const TO_OBJECT: protobuf.IConversionOptions = { oneofs: true, longs: String, enums: String, defaults: false };
 const SERVICE = 'zetasql.local_service.ZetaSqlLocalService';
@@ -25,6 +27,7 @@ const SERVICE = 'zetasql.local_service.ZetaSqlLocalService';
 export function serviceConstructor(): grpc.ServiceClientConstructor {
   if (cachedService) return cachedService;
   const { root, complete } = loadCoreRoot();
+  serviceRoot = root;
   const service = root.lookupService(SERVICE);
   const def: Record<string, grpc.MethodDefinition<object, object>> = {};
   for (const m of service.methodsArray) {
@@ -57,4 +60,19 @@ export function serviceConstructor(): grpc.ServiceClientConstructor {
   }
   cachedService = grpc.makeGenericClientConstructor(def, 'ZetaSqlLocalService');
   return cachedService;
+}
+
+/**
+ * `options` (a LanguageOptionsProto in proto-loader JSON form) as a message of the service's
+ * root, for requests to carry as is: protobufjs's `fromObject` passes an instance of its own type
+ * through unconverted, while converting the JSON form walked ~400 feature names through a switch of
+ * ~800 cases on every request. That conversion was ~0.3 ms of main thread per small query
+ * (ExtractTableNames and Analyze each carry the options; bench/results/2026-11-28-analyzer-calls.md).
+ * The message must not be changed after: every request shares it.
+ */
+export function languageOptionsMessage(options: Record<string, unknown>): Record<string, unknown> {
+  serviceConstructor();
+  const message = serviceRoot!.lookupType('zetasql.LanguageOptionsProto').fromObject(options) as unknown as Record<string, unknown>;
+  for (const v of Object.values(message)) if (Array.isArray(v)) Object.freeze(v);
+  return Object.freeze(message);
 }
