@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnalyzerPool } from '../src/analyzer/pool.js';
 import { bigQueryLanguageOptions } from '../src/analyzer/options.js';
+import { AnalyzerClient } from '../src/analyzer/client.js';
 
 /** A chain of `n` CTEs: about a second of analysis for n = 5,000 (~160 KB of text). */
 function cteChain(n: number): string {
@@ -42,6 +43,30 @@ describe('analyzer pool routing', () => {
     }
     await Promise.all(shorts);
     await long;
+  }, 60_000);
+
+  it("the client's first analysis, as SELECT 1, is what a process started later answers first", async () => {
+    const client = new AnalyzerClient();
+    await client.start();
+    try {
+      const options = { languageOptions: client.languageOptions, errorMessageMode: 'ERROR_MESSAGE_ONE_LINE' };
+      const simpleCatalog = { builtinFunctionOptions: { languageOptions: client.languageOptions } };
+      await client.call('analyze', { options, simpleCatalog, sqlStatement: 'SELECT 1 AS one' });
+      await client.call('analyze', { options, simpleCatalog: { name: 'other' }, sqlStatement: 'SELECT 2 AS two' });
+      const clientPool = (client as unknown as { pool: AnalyzerPool }).pool;
+      expect(clientPool.warmUp).toEqual({ method: 'analyze', req: { options, simpleCatalog, sqlStatement: 'SELECT 1' } });
+      // The replacement of a killed process sends it before the next call.
+      let read = 0;
+      clientPool.warmUp = { method: 'analyze', req: new Proxy(clientPool.warmUp!.req, { get: (t, k) => (k === 'sqlStatement' && read++, Reflect.get(t, k)) }) };
+      const [pid] = client.pids;
+      process.kill(pid!, 'SIGKILL');
+      const res = (await client.call('analyze', { options, simpleCatalog, sqlStatement: 'SELECT 3 AS three' })) as object;
+      expect(JSON.stringify(res)).toContain('three');
+      expect(client.pids[0]).not.toBe(pid);
+      expect(read).toBeGreaterThan(0);
+    } finally {
+      client.stop();
+    }
   }, 60_000);
 
   it('a process started with a warm-up request that fails still takes calls', async () => {

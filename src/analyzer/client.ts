@@ -78,6 +78,12 @@ export class AnalyzerClient {
    *   deadline or too large), stopped (cancelled)
    */
   async call(method: string, req: object, signal: AbortSignal | undefined = this.signalOf?.(), catalogRef?: CatalogRef): Promise<any> {
+    // The processes started from now on (a second one, a replacement) answer an analysis like the
+    // first one (the engine's warm-up: builtin functions, no table) before they take calls.
+    if (method === 'analyze' && !this.pool.warmUp) {
+      const { options, simpleCatalog } = req as { options?: object; simpleCatalog?: object };
+      this.pool.warmUp = { method, req: { options, simpleCatalog, sqlStatement: 'SELECT 1' } };
+    }
     let res: unknown;
     try {
       res = await this.pool.call(method, req, signal, BigQueryError.cancelled, catalogRef);
@@ -97,28 +103,6 @@ export class AnalyzerClient {
     // Parsing the decoder's text was one long step: let other clients in before the next one.
     await new Promise((r) => setImmediate(r));
     return decoded;
-  }
-
-  /** Analyzes one statement; returns the normalised resolved statement. */
-  async analyze(sql: string, catalog: object, options: object): Promise<Node> {
-    const res = await this.call('analyze', { options, simpleCatalog: catalog, sqlStatement: sql });
-    // The processes started from now on answer one like it before they take calls.
-    this.pool.warmUp ??= { method: 'analyze', req: { options, simpleCatalog: catalog, sqlStatement: 'SELECT 1' } };
-    return resolvedStatementOf(res);
-  }
-
-  /** The table paths a statement references, segments as written (docs/ARCHITECTURE.md §1). */
-  async extractTableNames(sql: string): Promise<string[][]> {
-    const res = await this.call('extractTableNamesFromStatement', {
-      sqlStatement: sql,
-      options: { languageOptions: this.languageOptions },
-    });
-    return (res.tableName ?? []).map((t: { tableNameSegment?: string[] }) => t.tableNameSegment ?? []);
-  }
-
-  /** Parses a script (or statement); returns the raw parse tree. */
-  async parse(sql: string, allowScript: boolean): Promise<any> {
-    return this.call('parse', { sqlStatement: sql, allowScript, options: { languageOptions: this.languageOptions } });
   }
 
   /** Stops every analyzer process. */

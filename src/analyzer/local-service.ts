@@ -3,7 +3,7 @@
  * built from the protos shipped in the npm package `@fivetrandevelopers/zetasql`.
  */
 import * as grpc from '@grpc/grpc-js';
-import type protobuf from 'protobufjs';
+import protobuf from 'protobufjs';
 import { RawAnswer } from './answer-decoder.js';
 import { ANALYZER_OFFTHREAD_DECODE_BYTES } from '../config/analyzer-limits.js';
 import { loadCoreRoot } from './analyzer-protos.js';
@@ -62,17 +62,47 @@ export function serviceConstructor(): grpc.ServiceClientConstructor {
   return cachedService;
 }
 
+/** The encodings of the messages languageOptionsMessage made, written as they are. */
+const encodedLanguageOptions = new WeakMap<object, Uint8Array>();
+/** The types whose `encode` writes those encodings. */
+const encodesKnown = new WeakSet<protobuf.Type>();
+/** protobufjs's writer with its operation queue (`_push`, what its own `bytes` and `string` use). */
+type QueueWriter = protobuf.Writer & { _push(fn: (val: Uint8Array, buf: Uint8Array, pos: number) => void, len: number, val: Uint8Array): protobuf.Writer };
+
 /**
  * `options` (a LanguageOptionsProto in proto-loader JSON form) as a message of the service's
- * root, for requests to carry as is: protobufjs's `fromObject` passes an instance of its own type
- * through unconverted, while converting the JSON form walked ~400 feature names through a switch of
- * ~800 cases on every request. That conversion was ~0.3 ms of main thread per small query
- * (ExtractTableNames and Analyze each carry the options; bench/results/2026-11-28-analyzer-calls.md).
- * The message must not be changed after: every request shares it.
+ * root, for requests to carry as is, and encoded once:
+ * - protobufjs's `fromObject` passes an instance of its own type through unconverted, while
+ *   converting the JSON form walked ~180 feature names through a `switch` of ~800 cases;
+ * - the type's `encode` writes this message's bytes as encoded here, while encoding it again
+ *   allocated ~14 KB of protobufjs writer operations.
+ * Together ~0.15 ms of main thread per request (ExtractTableNames and Analyze each carry the
+ * options; bench/results/2026-11-28-analyzer-calls.md). The message is frozen: every request
+ * shares it.
  */
 export function languageOptionsMessage(options: Record<string, unknown>): Record<string, unknown> {
   serviceConstructor();
-  const message = serviceRoot!.lookupType('zetasql.LanguageOptionsProto').fromObject(options) as unknown as Record<string, unknown>;
+  const type = serviceRoot!.lookupType('zetasql.LanguageOptionsProto');
+  const message = type.fromObject(options) as unknown as Record<string, unknown>;
   for (const v of Object.values(message)) if (Array.isArray(v)) Object.freeze(v);
-  return Object.freeze(message);
+  Object.freeze(message);
+  const bytes = type.encode(message).finish();
+  if (!encodesKnown.has(type)) {
+    // The type's own encode (set up by the call above), for every other message of the type.
+    const encode = type.encode.bind(type);
+    type.encode = (m: protobuf.Message | Record<string, unknown>, w?: protobuf.Writer) => {
+      const known = encodedLanguageOptions.get(m);
+      if (!known) return encode(m, w);
+      // As protobufjs's Writer#bytes without the length prefix (the caller's fork/ldelim writes it).
+      return ((w ?? protobuf.Writer.create()) as QueueWriter)._push(copyBytes, known.length, known);
+    };
+    encodesKnown.add(type);
+  }
+  encodedLanguageOptions.set(message, bytes);
+  return message;
+}
+
+/** A protobufjs writer operation: `val`'s bytes at `pos` of `buf`. */
+function copyBytes(val: Uint8Array, buf: Uint8Array, pos: number): void {
+  buf.set(val, pos);
 }
