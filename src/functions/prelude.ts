@@ -4,9 +4,11 @@
  * src/functions/builtin-udfs.ts), the JavaScript UDF runner (js-udf.ts), the `error()` override of
  * ERROR/IFERROR (debugging.ts) and `SET ieee_floating_point_ops = true`.
  *
- * The engine must call `installFunctionPrelude(connection)` on every DuckDB connection it opens
- * (UDFs are registered per connection). Importing the function table (index.ts) here makes sure
- * every category file has declared its UDFs first.
+ * DuckDB keeps a scalar function registered through a connection in the database's catalog, for
+ * every connection, and `ieee_floating_point_ops` is a global setting: the engine installs the
+ * prelude once per database, through its first connection (src/engine/duckdb/settings.ts
+ * openConnection). Importing the function table (index.ts) here makes sure every category file has
+ * declared its UDFs first.
  */
 import {
   BIGINT,
@@ -41,9 +43,8 @@ function fromDuck(t: UdfType, v: unknown): unknown {
 }
 
 /**
- * Registers every declared UDF on a connection, in event-loop slices (EventLoopSlices): the 165
- * registrations take ~8–12 ms of the main thread, and a pool topped up after start
- * (src/engine/duckdb/connection-pool.ts) opened three connections in one stretch while other clients waited.
+ * Registers every declared UDF in the database of `con`, in event-loop slices (EventLoopSlices):
+ * the 165 registrations take ~8–12 ms of the main thread.
  */
 export async function installFunctionPrelude(con: DuckDBConnection): Promise<void> {
   // IEEE results (inf, NaN) instead of NULL for non-finite floating-point results; the lowerings

@@ -1,14 +1,16 @@
 /**
- * The DuckDB connection pool (src/engine/duckdb/connection-pool.ts): a database opens with one connection — the
- * other three of its pool cost ~8–12 ms of main-thread time each on the way to a cold start's first
- * answer — and tops up to four POOL_TOP_UP_DELAY_MS later; a query that finds no free connection
- * before then gets a new one at once. The user-visible side (a short query never waits behind long
+ * The DuckDB connection pool (src/engine/duckdb/connection-pool.ts): a database opens with one
+ * connection, which installs the function prelude for the whole database (settings.ts
+ * openConnection), and tops up to four POOL_TOP_UP_DELAY_MS later; a query that finds no free
+ * connection before then gets a new one at once. The user-visible side (a short query never waits behind long
  * ones) is test/concurrent-queries.test.ts, through `@google-cloud/bigquery`.
  */
 import pino from 'pino';
 import { Writable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DuckDBConnection } from '@duckdb/node-api';
 import { Database, POOL_TOP_UP_DELAY_MS } from './db.js';
+import { udfNames } from '../../functions/prelude.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let db: Database | undefined;
@@ -46,6 +48,42 @@ describe('connection pool', () => {
     expect(db.connectionCount).toBe(4);
     release();
     expect(await Promise.all(held)).toEqual([42, 42, 42, 42]);
+  });
+
+  it('installs the function prelude once, and every pooled connection calls its functions', async () => {
+    const registered = vi.spyOn(DuckDBConnection.prototype, 'registerScalarFunction');
+    try {
+      db = await Database.open();
+      const d = db;
+      expect(await until(() => d.connectionCount === 4, POOL_TOP_UP_DELAY_MS + 10_000)).toBe(true);
+      // The builtin UDFs, the JavaScript UDF runner and bq_raise: registered through one connection only.
+      const names = udfNames();
+      expect(registered.mock.calls.length).toBe(names.length + 2);
+      expect(new Set(registered.mock.instances).size).toBe(1);
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      let started = 0;
+      const held = Array.from({ length: 4 }, () =>
+        d.withConnection(async (c) => {
+          started++;
+          await gate;
+          // A prelude UDF called on this connection (bq_raise raises its argument as the error).
+          const raised = await c.runAndReadAll("SELECT bq_raise('from this connection')").then(() => '', (e: Error) => e.message);
+          const found = (await c.runAndReadAll(`SELECT count(DISTINCT function_name) FROM duckdb_functions() WHERE function_name IN (${names.map((n) => `'${n}'`).join(', ')})`)).getRows()[0]![0];
+          return { connection: c, raised, found: Number(found) };
+        }),
+      );
+      expect(await until(() => started === 4, 5_000)).toBe(true);
+      release();
+      const answers = await Promise.all(held);
+      expect(new Set(answers.map((a) => a.connection)).size).toBe(4);
+      for (const a of answers) {
+        expect(a.raised).toContain('from this connection');
+        expect(a.found).toBe(names.length);
+      }
+    } finally {
+      registered.mockRestore();
+    }
   });
 
   it('keeps using the warm connection after the top-up (its prepared statements stay in use)', async () => {

@@ -11,9 +11,10 @@ import { noteResult } from './native-memory.js';
 import { openConnection } from './settings.js';
 
 /**
- * Connections opened with the database: one (each costs ~8–12 ms of main-thread time, its 165 UDFs,
- * src/functions/prelude.ts: four were ~40 ms of a cold start); POOL_TOP_UP_DELAY_MS later the pool
- * is topped up to POOL_SIZE (ConnectionPool.topUp), sooner on demand (acquire).
+ * Connections opened with the database: one (the first installs the function prelude, ~8–12 ms of
+ * main-thread time for its 165 UDFs, src/functions/prelude.ts; the others only open and set their
+ * session settings, settings.ts openConnection); POOL_TOP_UP_DELAY_MS later the pool is topped up
+ * to POOL_SIZE (ConnectionPool.topUp), sooner on demand (acquire).
  */
 export const POOL_AT_OPEN = 1;
 const POOL_SIZE = 4;
