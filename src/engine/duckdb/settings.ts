@@ -41,7 +41,7 @@ const preludes = new WeakMap<DuckDBInstance, Promise<void>>();
  * order), once the database has the function prelude (src/functions/prelude.ts). The prelude is
  * installed once per database, through its first connection: DuckDB keeps a scalar function
  * registered through any connection in the database's catalog, where every connection finds it
- * (checked in test/duckdb-pool.test.ts), and `ieee_floating_point_ops` is a global setting.
+ * (checked in src/engine/duckdb/connection-pool.test.ts), and `ieee_floating_point_ops` is a global setting.
  * Registering its 165 functions again on every pooled connection cost ~8–12 ms of the main thread
  * each, while queries on the other connections waited on DuckDB's catalog.
  */
