@@ -34,6 +34,18 @@ it('lists the nodes of each kind in pre-order, as a walk does', async () => {
     expect(got.length).toBe(nodes.length);
     expect(got.every((n, i) => n === nodes[i])).toBe(true);
   }
+  // Built at once (the path of every other statement): the same lists.
+  const other = structuredClone(a.stmt) as Node;
+  const walked = new Map<string, Node[]>();
+  walk(other, (n) => {
+    const list = walked.get(n.kind);
+    if (list) list.push(n);
+    else walked.set(n.kind, [n]);
+  });
+  for (const [kind, nodes] of walked) {
+    const got = nodesOfKind(other, kind);
+    expect(got.length === nodes.length && got.every((n, i) => n === nodes[i])).toBe(true);
+  }
 });
 
 it('a query of a large statement answers', async () => {

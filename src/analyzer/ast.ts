@@ -102,30 +102,49 @@ export function walk(n: unknown, visit: (node: Node) => void): void {
 const kindIndexes = new WeakMap<object, Map<string, Node[]>>();
 
 /**
- * Builds the kind index of a tree a step at a time ({@link walk}'s pre-order, with an explicit
- * stack): each `next()` visits one value; the index is complete when the iterator is done.
+ * Builds the kind index of a tree a few values at a time ({@link walk}'s pre-order, with an
+ * explicit stack; {@link step} visits at most `budget` values). No object per value: a generator's
+ * step result and an array of children per node were ~5 KB of garbage per small query (heap
+ * allocation profile, bench/results/2026-11-28-analyzer-calls.md).
  */
-function* kindIndexSteps(root: object, built: Map<string, Node[]>): Generator<void, void> {
-  const stack: unknown[] = [root];
-  while (stack.length) {
-    const n = stack.pop();
-    if (Array.isArray(n)) {
-      for (let i = n.length - 1; i >= 0; i--) if (n[i] && typeof n[i] === 'object') stack.push(n[i]);
-    } else if (n && typeof n === 'object' && !ArrayBuffer.isView(n)) {
+class KindIndexer {
+  private readonly stack: unknown[];
+  /** The nodes found so far, by kind, in pre-order. */
+  readonly built = new Map<string, Node[]>();
+
+  constructor(root: object) {
+    this.stack = [root];
+  }
+
+  /** Visits up to `budget` more values; true once the whole tree is indexed. */
+  step(budget: number): boolean {
+    const { stack, built } = this;
+    for (; stack.length && budget > 0; budget--) {
+      const n = stack.pop();
+      if (Array.isArray(n)) {
+        for (let i = n.length - 1; i >= 0; i--) if (n[i] && typeof n[i] === 'object') stack.push(n[i]);
+        continue;
+      }
+      if (!n || typeof n !== 'object' || ArrayBuffer.isView(n)) continue;
       const kind = (n as Node).kind;
       if (typeof kind === 'string') {
         const list = built.get(kind);
         if (list) list.push(n as Node);
         else built.set(kind, [n as Node]);
       }
-      const children: unknown[] = [];
+      // The children pushed in order, then reversed in place: the first is visited first.
+      const from = stack.length;
       for (const k in n) {
         const v = (n as Record<string, unknown>)[k];
-        if (v && typeof v === 'object') children.push(v);
+        if (v && typeof v === 'object') stack.push(v);
       }
-      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+      for (let i = from, j = stack.length - 1; i < j; i++, j--) {
+        const t = stack[i];
+        stack[i] = stack[j];
+        stack[j] = t;
+      }
     }
-    yield;
+    return stack.length === 0;
   }
 }
 
@@ -138,9 +157,9 @@ function* kindIndexSteps(root: object, built: Map<string, Node[]>): Generator<vo
 export function nodesOfKind(root: object, kind: string): readonly Node[] {
   let index = kindIndexes.get(root);
   if (!index) {
-    const built = new Map<string, Node[]>();
-    for (const _ of kindIndexSteps(root, built));
-    kindIndexes.set(root, (index = built));
+    const indexer = new KindIndexer(root);
+    indexer.step(Infinity);
+    kindIndexes.set(root, (index = indexer.built));
   }
   return index.get(kind) ?? [];
 }
@@ -163,11 +182,10 @@ export function isLarge(stmt: object): boolean {
  * event loop 172 ms.
  */
 export async function indexKindsInSlices(root: object): Promise<void> {
-  const built = new Map<string, Node[]>();
+  const indexer = new KindIndexer(root);
   const slices = new EventLoopSlices();
-  let steps = 0;
-  for (const _ of kindIndexSteps(root, built)) if ((++steps & 1023) === 0 && slices.due()) await slices.next();
-  if (!kindIndexes.has(root)) kindIndexes.set(root, built);
+  while (!indexer.step(1024)) if (slices.due()) await slices.next();
+  if (!kindIndexes.has(root)) kindIndexes.set(root, indexer.built);
 }
 
 /**
