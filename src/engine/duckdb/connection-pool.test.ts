@@ -27,6 +27,29 @@ async function until(f: () => boolean, ms: number): Promise<boolean> {
   return f();
 }
 
+/**
+ * Runs `f` on `n` pooled connections of `d` held at once: every call waits until all `n` have
+ * started (which must happen within `ms`), `whileHeld` runs, then they go on; their answers.
+ */
+async function heldAtOnce<T>(d: Database, n: number, f: (c: DuckDBConnection) => Promise<T>, ms: number, whileHeld: () => void = () => undefined): Promise<T[]> {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  let started = 0;
+  const held = Array.from({ length: n }, () =>
+    d.withConnection(async (c) => {
+      started++;
+      await gate;
+      return f(c);
+    }),
+  );
+  const all = await until(() => started === n, ms);
+  if (all) whileHeld();
+  release();
+  const answers = await Promise.all(held);
+  expect(all).toBe(true);
+  return answers;
+}
+
 describe('connection pool', () => {
   it('opens with one connection and tops up to four after POOL_TOP_UP_DELAY_MS', async () => {
     db = await Database.open();
@@ -34,20 +57,8 @@ describe('connection pool', () => {
     const d = db;
     expect(await until(() => d.connectionCount === 4, POOL_TOP_UP_DELAY_MS + 10_000)).toBe(true);
     // Every connection works: four statements held open at once each get their own.
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    let started = 0;
-    const held = Array.from({ length: 4 }, () =>
-      d.withConnection(async (c) => {
-        started++;
-        await gate;
-        return Number((await c.runAndReadAll('SELECT 41 + 1')).getRows()[0]![0]);
-      }),
-    );
-    expect(await until(() => started === 4, 5_000)).toBe(true);
-    expect(db.connectionCount).toBe(4);
-    release();
-    expect(await Promise.all(held)).toEqual([42, 42, 42, 42]);
+    const answers = await heldAtOnce(d, 4, async (c) => Number((await c.runAndReadAll('SELECT 41 + 1')).getRows()[0]![0]), 5_000, () => expect(d.connectionCount).toBe(4));
+    expect(answers).toEqual([42, 42, 42, 42]);
   });
 
   it('installs the function prelude once, and every pooled connection calls its functions', async () => {
@@ -60,22 +71,17 @@ describe('connection pool', () => {
       const names = udfNames();
       expect(registered.mock.calls.length).toBe(names.length + 2);
       expect(new Set(registered.mock.instances).size).toBe(1);
-      let release!: () => void;
-      const gate = new Promise<void>((r) => (release = r));
-      let started = 0;
-      const held = Array.from({ length: 4 }, () =>
-        d.withConnection(async (c) => {
-          started++;
-          await gate;
+      const answers = await heldAtOnce(
+        d,
+        4,
+        async (c) => {
           // A prelude UDF called on this connection (bq_raise raises its argument as the error).
           const raised = await c.runAndReadAll("SELECT bq_raise('from this connection')").then(() => '', (e: Error) => e.message);
           const found = (await c.runAndReadAll(`SELECT count(DISTINCT function_name) FROM duckdb_functions() WHERE function_name IN (${names.map((n) => `'${n}'`).join(', ')})`)).getRows()[0]![0];
           return { connection: c, raised, found: Number(found) };
-        }),
+        },
+        5_000,
       );
-      expect(await until(() => started === 4, 5_000)).toBe(true);
-      release();
-      const answers = await Promise.all(held);
       expect(new Set(answers.map((a) => a.connection)).size).toBe(4);
       for (const a of answers) {
         expect(a.raised).toContain('from this connection');
@@ -96,21 +102,9 @@ describe('connection pool', () => {
 
   it('opens a connection on demand when every open one is busy, before the top-up', async () => {
     db = await Database.open();
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    let started = 0;
-    const held = Array.from({ length: 3 }, () =>
-      db!.withConnection(async () => {
-        started++;
-        await gate;
-      }),
-    );
     const d = db;
     // All three run at once, well before the top-up would have opened the connections.
-    expect(await until(() => started === 3, POOL_TOP_UP_DELAY_MS / 2)).toBe(true);
-    expect(d.connectionCount).toBe(3);
-    release();
-    await Promise.all(held);
+    await heldAtOnce(d, 3, async () => undefined, POOL_TOP_UP_DELAY_MS / 2, () => expect(d.connectionCount).toBe(3));
   });
 
   it('a database closed before its top-up opens no more connections and logs no warning', async () => {
