@@ -62,7 +62,6 @@ export class EtagMemo<K extends object> {
 
 /** BigQuery's REST base path (`https://bigquery.googleapis.com/bigquery/v2/projects/…`): resources' selfLinks, the server's routing. */
 export const API_BASE_PATH = '/bigquery/v2';
-const API = API_BASE_PATH;
 
 /** The principal the emulator acts as (the Job resource's `user_email`, src/server/rest/job-resources.ts). */
 export const EMULATOR_USER_EMAIL = 'bqemu@localhost';
@@ -96,7 +95,7 @@ export function datasetResource(base: string, d: DatasetMeta): Dataset {
   const body: Dataset = {
     kind: 'bigquery#dataset',
     id: `${d.projectId}:${d.datasetId}`,
-    selfLink: `${base}${API}/projects/${d.projectId}/datasets/${d.datasetId}`,
+    selfLink: `${base}${API_BASE_PATH}/projects/${d.projectId}/datasets/${d.datasetId}`,
     datasetReference: { datasetId: d.datasetId, projectId: d.projectId },
     access: defaultDatasetAccess(),
     ...d.fields,
@@ -139,7 +138,7 @@ export function tableResource(base: string, t: TableMeta, numRows: number, view?
   const body: Table = {
     kind: 'bigquery#table',
     id: `${t.projectId}:${t.datasetId}.${t.tableId}`,
-    selfLink: `${base}${API}/projects/${t.projectId}/datasets/${t.datasetId}/tables/${t.tableId}`,
+    selfLink: `${base}${API_BASE_PATH}/projects/${t.projectId}/datasets/${t.datasetId}/tables/${t.tableId}`,
     tableReference: { projectId: t.projectId, datasetId: t.datasetId, tableId: t.tableId },
     ...t.fields,
     schema: tableSchema(t),
