@@ -58,6 +58,7 @@ for (let i = 0; i < runs; i++) {
     const r = await rssRun(s, marks, () => {});
     // CPU, not wall time, per query: on a shared machine the wall time mostly measures the load.
     const cpuPerQuery = (cpuMsOfTree(s.child.pid!) - cpu0) / rssQueries;
+    log(r.launcherMb === undefined ? 'no analyzer launcher within 10 s' : `analyzer launcher up before the first sample: ${r.launcherMb.toFixed(1)} MB (in every analyzer figure)`);
     for (const p of r.points) log(`RSS after ${p.queries} queries: node ${p.nodeMb.toFixed(1)} MB + analyzer ${p.childrenMb.toFixed(1)} MB`);
     const at = (n: number) => r.points.find((p) => p.queries === n)!;
     const from = at(Math.min(100, rssQueries));

@@ -186,8 +186,9 @@ export function rssOf(pid: number): RssPoint {
  * Runs `total` small queries (`SELECT <i> AS n, 'hello' AS s`, so the text varies) through the
  * client, sampling RSS after each count in `marks`. Returns the samples and the mean ms per query.
  */
-export async function rssRun(s: Spawned, marks: number[], progress: (n: number) => void): Promise<{ points: RssPoint[]; msPerQuery: number }> {
+export async function rssRun(s: Spawned, marks: number[], progress: (n: number) => void): Promise<{ points: RssPoint[]; msPerQuery: number; launcherMb?: number }> {
   const pid = s.child.pid!;
+  const launcherMb = await launcherStarted(pid);
   const t = new Target('rss', s.url, s.projectId, 'unused');
   const points: RssPoint[] = [{ ...rssOf(pid), queries: 0 }];
   const total = Math.max(...marks);
@@ -197,7 +198,42 @@ export async function rssRun(s: Spawned, marks: number[], progress: (n: number) 
     if (marks.includes(i)) points.push({ ...rssOf(pid), queries: i });
     if (i % 1000 === 0) progress(i);
   }
-  return { points, msPerQuery: (performance.now() - t0) / total };
+  return { points, msPerQuery: (performance.now() - t0) / total, launcherMb };
+}
+
+/** True when process `p` is the analyzer launcher: a `node -e` helper (src/analyzer/launcher.ts). */
+function isLauncher(p: number): boolean {
+  try {
+    const argv = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
+    return argv[1] === '-e' && argv[2]!.includes("op === 'spawn'");
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Waits (up to `timeoutMs`) until the emulator `pid` has started its analyzer launcher — a helper
+ * Node process of ~40 MB started one second after the emulator is ready (src/cli/main.ts) — and
+ * its RSS has settled; returns that RSS in MB, or undefined when none appeared. The RSS samples
+ * then all include it: a fixed process started on a timer is not growth over the queries (it
+ * appeared between the 100- and 1,000-query samples whenever 100 queries took under a second,
+ * and counted ~42 MB as growth).
+ */
+async function launcherStarted(pid: number, timeoutMs = 10_000): Promise<number | undefined> {
+  const end = performance.now() + timeoutMs;
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  let launcher: number | undefined;
+  while (launcher === undefined && performance.now() < end) {
+    launcher = childrenOf(pid).find(isLauncher);
+    if (launcher === undefined) await sleep(50);
+  }
+  if (launcher === undefined) return undefined;
+  let last = -1;
+  for (let mb = rssMb(launcher); mb !== last && performance.now() < end; mb = rssMb(launcher)) {
+    last = mb;
+    await sleep(200);
+  }
+  return rssMb(launcher);
 }
 
 /**

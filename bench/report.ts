@@ -47,7 +47,7 @@ export interface RunResult {
   cases: CaseResult[];
   coldStartMs?: number[];
   coldStartError?: string;
-  rss?: { points: RssPoint[]; msPerQuery: number };
+  rss?: { points: RssPoint[]; msPerQuery: number; launcherMb?: number };
   rssError?: string;
   peerUrl?: string;
   dataModes: string[];
@@ -169,6 +169,11 @@ export function processLines(r: RunResult): string[] {
     out.push(`cold start (spawn \`node bin/bqemu.js serve\` → first answered SELECT 1): p50 ${ms(s.p50)} ms over ${s.n} runs [${r.coldStartMs.map(ms).join(', ')}] ms`);
   } else out.push(`cold start: ${failed(r.coldStartError)}`);
   if (r.rss) {
+    out.push(
+      r.rss.launcherMb === undefined
+        ? 'RSS samples taken without the analyzer launcher (none started within 10 s)'
+        : `RSS samples taken once the analyzer launcher (a helper process started 1 s after the emulator is ready, src/analyzer/launcher.ts) was up: its ${r.rss.launcherMb.toFixed(1)} MB is in every "analyzer" figure below`,
+    );
     for (const p of r.rss.points)
       out.push(`RSS after ${int(p.queries)} queries: node ${p.nodeMb.toFixed(1)} MB + analyzer ${p.childrenMb.toFixed(1)} MB = ${(p.nodeMb + p.childrenMb).toFixed(1)} MB`);
     out.push(`small queries (SELECT <i> AS n, 'hello' AS s) through the client on the spawned emulator: ${r.rss.msPerQuery.toFixed(2)} ms each on average`);
