@@ -114,14 +114,16 @@ export const limitOf = (duckP50: number) => 1.3 * duckP50 + 3;
  * client's own floor kept apart: `within`; `over by X ms`; and when the client alone (its floor,
  * the same responses served instantly) already takes the whole limit, or its floor plus raw DuckDB's
  * own time for the query does (the rows are decoded only after the query ran), that is said, with
- * what the emulator adds (bqemu − floor) next to it.
+ * what the emulator adds (bqemu − floor) next to it and whether that alone is within the limit.
  */
 export function verdictOf(bqemu: number, floor: number | undefined, duckP50: number): string {
   const limit = limitOf(duckP50);
   if (bqemu <= limit) return 'within';
   const over = `over by ${ms(bqemu - limit)} ms`;
   if (floor === undefined) return over;
-  const added = `bqemu − floor ${ms(Math.max(0, bqemu - floor))} ms`;
+  // What the emulator adds, judged against the same limit: the issue's line with the client's own cost left out.
+  const own = Math.max(0, bqemu - floor);
+  const added = `bqemu − floor ${ms(own)} ms, ${own <= limit ? 'within' : 'over'} the limit`;
   if (floor >= limit) return `${over}; the client alone takes ${ms(floor)} ms ≥ the limit (${added})`;
   // The client decodes the rows only after the query has run: its floor and DuckDB's own time add up.
   if (floor + duckP50 >= limit) return `${over}; the client's floor and raw DuckDB's time alone take ${ms(floor + duckP50)} ms ≥ the limit (${added})`;
