@@ -9,6 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Target } from './target.js';
+import { LAUNCHER_SOURCE } from '../src/analyzer/launcher.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -201,11 +202,11 @@ export async function rssRun(s: Spawned, marks: number[], progress: (n: number) 
   return { points, msPerQuery: (performance.now() - t0) / total, launcherMb };
 }
 
-/** True when process `p` is the analyzer launcher: a `node -e` helper (src/analyzer/launcher.ts). */
+/** True when process `p` is the analyzer launcher: `node -e LAUNCHER_SOURCE` (src/analyzer/launcher.ts). */
 function isLauncher(p: number): boolean {
   try {
     const argv = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
-    return argv[1] === '-e' && argv[2]!.includes("op === 'spawn'");
+    return argv[1] === '-e' && argv[2] === LAUNCHER_SOURCE;
   } catch {
     return false;
   }
@@ -228,6 +229,7 @@ async function launcherStarted(pid: number, timeoutMs = 10_000): Promise<number 
     if (launcher === undefined) await sleep(50);
   }
   if (launcher === undefined) return undefined;
+  // Settled: the same RSS twice, 200 ms apart.
   let last = -1;
   for (let mb = rssMb(launcher); mb !== last && performance.now() < end; mb = rssMb(launcher)) {
     last = mb;

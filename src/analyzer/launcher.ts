@@ -36,9 +36,10 @@ export interface LaunchedChild {
 
 /**
  * The launcher's own code, run with `node -e`: a file of its own would need a TypeScript-free
- * copy for tsx runs and another for the compiled build.
+ * copy for tsx runs and another for the compiled build. Exported so that a bench can tell the
+ * launcher among the emulator's children (its `-e` argument; bench/process.ts).
  */
-const LAUNCHER_SOURCE = `
+export const LAUNCHER_SOURCE = `
 const { spawn } = require('node:child_process');
 const children = new Map();
 process.on('message', (m) => {
