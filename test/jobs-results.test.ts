@@ -60,6 +60,23 @@ describe('result retention', () => {
     expect(m.page(c, 490, 100).encodedRows).toHaveLength(10);
   });
 
+  it('keeps a large result built in DuckDB in SharedArrayBuffers, which V8 does not count towards a full collection', async () => {
+    const m = new JobManager(engine, 'p', { maxJobs: 1 });
+    // 20,000 rows of ~40 bytes: past the 128 KB read as values (src/engine/query-results.ts), so the
+    // row texts are built in DuckDB and kept as bytes (src/engine/result-json.ts Slab).
+    const j = await run(m, "SELECT n, CONCAT('row ', CAST(n AS STRING)) AS s FROM UNNEST(GENERATE_ARRAY(1, 20000)) AS n");
+    const page = m.page(j, 0, 20_000).encodedRows!;
+    expect(page).toHaveLength(20_000);
+    const bytes = page.parts().filter((p): p is Uint8Array => p instanceof Uint8Array);
+    expect(bytes.length).toBeGreaterThan(0);
+    for (const b of bytes) expect(b.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(page.texts()[19_999]).toBe('{"f":[{"v":"20000"},{"v":"row 20000"}]}');
+    // Evicted by the next result: its rows are dropped (their memory counted as dropped, native-memory.ts).
+    await run(m, 'SELECT 1 AS x');
+    expect(j.resultsExpired).toBe(true);
+    expect(j.encodedRows).toBeUndefined();
+  });
+
   it('keeps memory flat over many jobs', async () => {
     const m = new JobManager(engine, 'p', { maxJobs: 50 });
     for (let i = 0; i < 200; i++) await run(m, 'SELECT n, CAST(n AS STRING) AS s FROM UNNEST(GENERATE_ARRAY(1, 100)) AS n');

@@ -9,6 +9,7 @@ import { BigQueryError } from '../errors/errors.js';
 import type { Value } from '../types/types.js';
 import type { EncodedRows } from '../wire/encoded-rows.js';
 import type { Engine, ResultField } from './engine-types.js';
+import { releaseChunk } from './duckdb/native-memory.js';
 import { bulkEncodable, bulkKinds, readEncodedChunks, readEncodedRows } from './result-json.js';
 import { DUCKDB_CHUNK_ROWS, decodeChunks, readRows, readRowsIfSmall } from './statement-context.js';
 
@@ -52,6 +53,9 @@ export async function readResultRows(e: Engine, sql: string, fields: readonly Re
     } catch (err) {
       if (err instanceof BigQueryError && err.reason === 'responseTooLarge') throw err;
       e.log.debug({ err }, 'a kept result could not be read from a table: the query runs again');
+    } finally {
+      // Appended to the table (copied) or not needed: their memory goes back to DuckDB now.
+      first.chunks.forEach(releaseChunk);
     }
   }
   const encodedRows = encodable ? await readEncodedRows(e, sql, fields) : undefined;

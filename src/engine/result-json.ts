@@ -5,8 +5,9 @@
  * on DuckDB's threads and in the result's order (a streamed result keeps it,
  * https://duckdb.org/docs/stable/sql/dialect/order_preservation). JavaScript copies each chunk's
  * row texts out in a few calls (the strings lie end to end in DuckDB's string heap) and keeps the
- * bytes as they are, one block per chunk (src/wire/encoded-rows.ts): a page is sent as views of
- * them, never decoded into a string. (Joining rows into blocks inside DuckDB — a window for the
+ * bytes as they are, gathered into blocks of ~1 MB in SharedArrayBuffers ({@link Slab}: memory V8
+ * does not count; src/wire/encoded-rows.ts): a page is sent as views of them, never decoded into a
+ * string. (Joining rows into blocks inside DuckDB — a window for the
  * rows' position, then an ordered `string_agg` per block — cost as much as building the texts.)
  *
  * Two cell forms that cost DuckDB more to plan than to fix afterwards are finished in JavaScript
@@ -29,6 +30,7 @@ import type { Value } from '../types/types.js';
 import type { Engine, ResultField } from './engine-types.js';
 import { guardValueSizes } from './result-size.js';
 import { readKeptChunks } from './duckdb/kept-chunks.js';
+import { releaseChunk } from './duckdb/native-memory.js';
 
 /**
  * Column kinds {@link cellPieces} writes, with the DuckDB column types each is written from (any
@@ -284,6 +286,8 @@ async function encodeRowTexts(
         if (text.length > MAX_BLOCK_BYTES) tooLarge = true;
         else slab.add(text, rows, lengths);
       });
+      // Copied out: the chunk's memory goes back to DuckDB now (V8 does not count it).
+      releaseChunk(chunk);
       if (bytes > maxBytes) throw BigQueryError.responseTooLarge();
     },
     () => {
@@ -305,6 +309,13 @@ const SLAB_BYTES = 1024 * 1024;
  * handed to `seal` as one block without its last `,` once the next run does not fit. A million
  * rows are then ~64 kept buffers instead of ~3,000 (the copies out of DuckDB die young), and a page
  * is a few large pieces to send.
+ *
+ * The buffers are SharedArrayBuffers, whose memory V8 does not count towards its next full
+ * collection: kept in plain ArrayBuffers, the 64 MB of a million rows brought 5–6 mark-compacts
+ * (one every ~15 MB of growth), a third of the server's CPU for paging them
+ * (bench/results/2026-11-28-paging-gc.md); in SharedArrayBuffers, none. A dropped result is then
+ * counted by the jobs that drop it (src/engine/duckdb/native-memory.ts noteDroppedBytes), so a
+ * quiet heap still collects it.
  */
 class Slab {
   private buf: Buffer | undefined;
@@ -318,10 +329,10 @@ class Slab {
   add(text: Uint8Array, rows: number, lengths: Int32Array): void {
     if (this.buf && this.used + text.length > this.buf.length) this.seal();
     if (text.length >= SLAB_BYTES) {
-      this.emit(Buffer.from(text.buffer, text.byteOffset, text.length - 1), rows, rowStarts(lengths, 0, new Int32Array(rows + 1), 0));
+      this.emit(sharedCopy(text.subarray(0, text.length - 1)), rows, rowStarts(lengths, 0, new Int32Array(rows + 1), 0));
       return;
     }
-    this.buf ??= Buffer.allocUnsafeSlow(SLAB_BYTES);
+    this.buf ??= Buffer.from(new SharedArrayBuffer(SLAB_BYTES));
     this.buf.set(text, this.used);
     if (this.rows + rows + 1 > this.starts.length) {
       const grown = new Int32Array(Math.max(2 * this.starts.length, this.rows + rows + 1));
@@ -338,7 +349,7 @@ class Slab {
     if (this.buf && this.rows) {
       const starts = this.starts.slice(0, this.rows + 1);
       starts[this.rows] = this.used;
-      this.emit(this.used > SLAB_BYTES / 2 ? this.buf.subarray(0, this.used - 1) : Buffer.from(this.buf.subarray(0, this.used - 1)), this.rows, starts);
+      this.emit(this.used > SLAB_BYTES / 2 ? this.buf.subarray(0, this.used - 1) : sharedCopy(this.buf.subarray(0, this.used - 1)), this.rows, starts);
     }
     this.clear();
   }
@@ -349,6 +360,13 @@ class Slab {
     this.used = 0;
     this.rows = 0;
   }
+}
+
+/** `bytes` copied into a SharedArrayBuffer of their size ({@link Slab}: memory V8 does not count). */
+function sharedCopy(bytes: Uint8Array): Buffer {
+  const out = Buffer.from(new SharedArrayBuffer(bytes.length));
+  out.set(bytes);
+  return out;
 }
 
 /**

@@ -20,6 +20,7 @@ import type { NameDefaults } from './names.js';
 import { effectiveCaller, filterQuery, grants, type Caller } from './row-access.js';
 import { bindSystemTime } from './system-time.js';
 import { expirePartitions } from './expiration.js';
+import { releaseChunk } from './duckdb/native-memory.js';
 
 /** Builds the lowering context for a statement's bound tables. */
 export async function makeContext(e: Engine, tables: Map<string, TableMeta>, opts: NameDefaults & Partial<QueryOptions> & { noRowAccess?: boolean }): Promise<LowerContext> {
@@ -215,6 +216,8 @@ export async function readRowsIfSmall(e: Engine, sql: string, fields: ResultFiel
       large = true;
       if (bound > KEEP_MAX_BYTES || !keepLargeResult(e.largeResults, startMs, firstChunkMs, performance.now())) {
         stopped = true;
+        // Not read again: their memory goes back to DuckDB now (V8 does not count it).
+        kept.forEach(releaseChunk);
         kept.length = 0;
         // Stops the query: it runs again with its text built in DuckDB.
         throw BigQueryError.responseTooLarge();

@@ -14,6 +14,7 @@ import { anonymousTable } from './anonymous.js';
 import type { JobRecord, ResultLimits } from './jobs-model.js';
 import { ByteLedger, keptBytes, pageEnd } from './result-bytes.js';
 import { EVENT_LOOP_SLICE_MS } from '../config/limits.js';
+import { noteDroppedBytes } from '../engine/duckdb/native-memory.js';
 
 /**
  * A page of a job's result: the rows as domain values, or (results kept encoded) as REST JSON text
@@ -30,6 +31,15 @@ export interface ResultPage {
 /** Rows in a job's result, whichever form they are kept in. */
 export function resultRowCount(j: JobRecord): number {
   return j.encodedRows?.length ?? j.result?.rows?.length ?? 0;
+}
+
+/**
+ * Counts the memory of a job's kept row texts, about to be dropped, that V8 does not count (bytes
+ * built in DuckDB are kept in SharedArrayBuffers, src/engine/result-json.ts), so a full collection
+ * frees it even on a quiet heap (src/engine/duckdb/native-memory.ts noteDroppedBytes).
+ */
+export function noteDroppedResult(j: JobRecord): void {
+  if (j.encodedRows) noteDroppedBytes(j.encodedRows.bytes);
 }
 
 /** Results up to this many rows are encoded at once when kept; larger ones a slice at a time. */
@@ -99,6 +109,7 @@ export class RetainedResults {
       const j = this.jobOf(k);
       if (j?.result) {
         j.result = { ...j.result, rows: undefined };
+        noteDroppedResult(j);
         j.encodedRows = undefined;
         j.resultsExpired = true;
         this.expired(k);
