@@ -71,7 +71,7 @@ describe('result retention', () => {
     expect(bytes.length).toBeGreaterThan(0);
     for (const b of bytes) expect(b.buffer).toBeInstanceOf(SharedArrayBuffer);
     expect(page.texts()[19_999]).toBe('{"f":[{"v":"20000"},{"v":"row 20000"}]}');
-    // Evicted by the next result: its rows are dropped (their memory counted as dropped, native-memory.ts).
+    // Evicted by the next result: its rows are dropped (their slabs given back, src/engine/result-slabs.ts).
     await run(m, 'SELECT 1 AS x');
     expect(j.resultsExpired).toBe(true);
     expect(j.encodedRows).toBeUndefined();

@@ -31,6 +31,7 @@ import type { Engine, ResultField } from './engine-types.js';
 import { guardValueSizes } from './result-size.js';
 import { readKeptChunks } from './duckdb/kept-chunks.js';
 import { releaseChunk } from './duckdb/native-memory.js';
+import { recycleSlabs, Slab } from './result-slabs.js';
 
 /**
  * Column kinds {@link cellPieces} writes, with the DuckDB column types each is written from (any
@@ -270,115 +271,45 @@ async function encodeRowTexts(
   maxBytes: number,
   stream: (visit: (chunk: DuckDBDataChunk) => void, restart: () => void) => Promise<void>,
 ): Promise<EncodedRows | undefined> {
-  let out = new EncodedRows();
+  // Dropped kept rows give their slabs back for the next result (src/engine/result-slabs.ts).
+  let out = new EncodedRows(recycleSlabs);
   let bytes = 0;
   let tooLarge = false;
   const slab = new Slab((block, rows, starts) => out.pushFlatBytes(block, rows, starts));
   const textual = fields.some((f) => TEXTUAL_KINDS.has(f.type.kind));
   const floats = fields.some((f) => f.type.kind === 'FLOAT64');
-  await stream(
-    (chunk) => {
-      if (tooLarge || !chunk.rowCount) return;
-      chunkRuns(chunk, (copied, rows, lengths) => {
-        const text = floats ? javaFloatCells(copied, lengths) : copied;
-        if (textual) lowerHexEscapes(text);
-        bytes += 2 * (text.length - rows);
-        if (text.length > MAX_BLOCK_BYTES) tooLarge = true;
-        else slab.add(text, rows, lengths);
-      });
-      // Copied out: the chunk's memory goes back to DuckDB now (V8 does not count it).
-      releaseChunk(chunk);
-      if (bytes > maxBytes) throw BigQueryError.responseTooLarge();
-    },
-    () => {
-      out = new EncodedRows();
-      slab.clear();
-      bytes = 0;
-      tooLarge = false;
-    },
-  );
+  const startOver = () => {
+    out.drop();
+    out = new EncodedRows(recycleSlabs);
+    slab.clear();
+  };
+  try {
+    await stream(
+      (chunk) => {
+        if (tooLarge || !chunk.rowCount) return;
+        chunkRuns(chunk, (copied, rows, lengths) => {
+          const text = floats ? javaFloatCells(copied, lengths) : copied;
+          if (textual) lowerHexEscapes(text);
+          bytes += 2 * (text.length - rows);
+          if (text.length > MAX_BLOCK_BYTES) tooLarge = true;
+          else slab.add(text, rows, lengths);
+        });
+        // Copied out: the chunk's memory goes back to DuckDB now (V8 does not count it).
+        releaseChunk(chunk);
+        if (bytes > maxBytes) throw BigQueryError.responseTooLarge();
+      },
+      () => {
+        startOver();
+        bytes = 0;
+        tooLarge = false;
+      },
+    );
+  } catch (e) {
+    startOver();
+    throw e;
+  }
   slab.seal();
-  return tooLarge ? undefined : out;
-}
-
-/** Bytes of the buffers that runs of row texts are gathered into ({@link Slab}). */
-const SLAB_BYTES = 1024 * 1024;
-
-/**
- * Runs of row texts (each row followed by `,`) gathered into buffers of {@link SLAB_BYTES}, each
- * handed to `seal` as one block without its last `,` once the next run does not fit. A million
- * rows are then ~64 kept buffers instead of ~3,000 (the copies out of DuckDB die young), and a page
- * is a few large pieces to send.
- *
- * The buffers are SharedArrayBuffers, whose memory V8 does not count towards its next full
- * collection: kept in plain ArrayBuffers, the 64 MB of a million rows brought 5–6 mark-compacts
- * (one every ~15 MB of growth), a third of the server's CPU for paging them
- * (bench/results/2026-11-28-paging-gc.md); in SharedArrayBuffers, none. A dropped result is then
- * counted by the jobs that drop it (src/engine/duckdb/native-memory.ts noteDroppedBytes), so a
- * quiet heap still collects it.
- */
-class Slab {
-  private buf: Buffer | undefined;
-  private used = 0;
-  private rows = 0;
-  /** Where each gathered row starts in `buf` (EncodedRows' row starts; grown as rows come). */
-  private starts = new Int32Array(4096);
-  constructor(private readonly emit: (block: Buffer, rows: number, starts: Int32Array) => void) {}
-
-  /** Appends `text` (`rows` rows' texts, each followed by `,`; `lengths`: each one's bytes with its `,`). */
-  add(text: Uint8Array, rows: number, lengths: Int32Array): void {
-    if (this.buf && this.used + text.length > this.buf.length) this.seal();
-    if (text.length >= SLAB_BYTES) {
-      this.emit(sharedCopy(text.subarray(0, text.length - 1)), rows, rowStarts(lengths, 0, new Int32Array(rows + 1), 0));
-      return;
-    }
-    this.buf ??= Buffer.from(new SharedArrayBuffer(SLAB_BYTES));
-    this.buf.set(text, this.used);
-    if (this.rows + rows + 1 > this.starts.length) {
-      const grown = new Int32Array(Math.max(2 * this.starts.length, this.rows + rows + 1));
-      grown.set(this.starts.subarray(0, this.rows));
-      this.starts = grown;
-    }
-    rowStarts(lengths, this.used, this.starts, this.rows);
-    this.used += text.length;
-    this.rows += rows;
-  }
-
-  /** Hands over the rows gathered so far (a partly filled buffer is copied to its size). */
-  seal(): void {
-    if (this.buf && this.rows) {
-      const starts = this.starts.slice(0, this.rows + 1);
-      starts[this.rows] = this.used;
-      this.emit(this.used > SLAB_BYTES / 2 ? this.buf.subarray(0, this.used - 1) : sharedCopy(this.buf.subarray(0, this.used - 1)), this.rows, starts);
-    }
-    this.clear();
-  }
-
-  /** Drops what was gathered. */
-  clear(): void {
-    this.buf = undefined;
-    this.used = 0;
-    this.rows = 0;
-  }
-}
-
-/** `bytes` copied into a SharedArrayBuffer of their size ({@link Slab}: memory V8 does not count). */
-function sharedCopy(bytes: Uint8Array): Buffer {
-  const out = Buffer.from(new SharedArrayBuffer(bytes.length));
-  out.set(bytes);
-  return out;
-}
-
-/**
- * Writes into `out` from index `first` where each of the rows of `lengths` (bytes, each with its
- * `,`) starts, the first at byte `at`, and after them the end of the last one (its `,` included,
- * so a block without its final `,` has that end at its length + 1, as EncodedRows keeps it).
- */
-function rowStarts(lengths: Int32Array, at: number, out: Int32Array, first: number): Int32Array {
-  for (let i = 0; i < lengths.length; i++) {
-    out[first + i] = at;
-    at += lengths[i]!;
-  }
-  out[first + lengths.length] = at;
-  return out;
+  if (!tooLarge) return out;
+  startOver();
+  return undefined;
 }

@@ -14,7 +14,6 @@ import { anonymousTable } from './anonymous.js';
 import type { JobRecord, ResultLimits } from './jobs-model.js';
 import { ByteLedger, keptBytes, pageEnd } from './result-bytes.js';
 import { EVENT_LOOP_SLICE_MS } from '../config/limits.js';
-import { noteDroppedBytes } from '../engine/duckdb/native-memory.js';
 
 /**
  * A page of a job's result: the rows as domain values, or (results kept encoded) as REST JSON text
@@ -34,12 +33,13 @@ export function resultRowCount(j: JobRecord): number {
 }
 
 /**
- * Counts the memory of a job's kept row texts, about to be dropped, that V8 does not count (bytes
- * built in DuckDB are kept in SharedArrayBuffers, src/engine/result-json.ts), so a full collection
- * frees it even on a quiet heap (src/engine/duckdb/native-memory.ts noteDroppedBytes).
+ * Drops a job's kept row texts (EncodedRows.drop): bytes built in DuckDB go back to the pool of
+ * slabs once no reply is sending them (src/engine/result-slabs.ts), so the next large result
+ * reuses them instead of new memory that only a full collection would free.
  */
-export function noteDroppedResult(j: JobRecord): void {
-  if (j.encodedRows) noteDroppedBytes(j.encodedRows.bytes);
+export function dropKeptRows(j: JobRecord): void {
+  j.encodedRows?.drop();
+  j.encodedRows = undefined;
 }
 
 /** Results up to this many rows are encoded at once when kept; larger ones a slice at a time. */
@@ -109,8 +109,7 @@ export class RetainedResults {
       const j = this.jobOf(k);
       if (j?.result) {
         j.result = { ...j.result, rows: undefined };
-        noteDroppedResult(j);
-        j.encodedRows = undefined;
+        dropKeptRows(j);
         j.resultsExpired = true;
         this.expired(k);
       }

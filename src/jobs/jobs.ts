@@ -41,7 +41,7 @@ import { CANCEL_WAIT_MS, DEFAULT_MAX_RUNNING_JOBS } from '../config/timeouts.js'
 import { DEFAULT_MAX_RETAINED_BYTES } from './result-bytes.js';
 import { checkJobDatasetsIn, foundIn, jobKey, jobLocation } from './job-location.js';
 import { DEFAULT_LOCATION, normalizeLocation } from '../types/locations.js';
-import { noteDroppedResult, RetainedResults, resultRowCount, type ResultPage } from './job-results.js';
+import { dropKeptRows, RetainedResults, resultRowCount, type ResultPage } from './job-results.js';
 
 export type { JobListFilter, JobRecord, JobState, JobStats, ResultLimits } from './jobs-model.js';
 export { decodeParams } from './jobs-params.js';
@@ -214,7 +214,7 @@ export class JobManager {
       const k = jobKey(projectId, j.location, id);
       const gone = this.jobs.get(k);
       if (!this.jobs.delete(k)) continue;
-      if (gone) noteDroppedResult(gone);
+      if (gone) dropKeptRows(gone);
       this.anonymous.remove(projectId, id, k);
       this.release(k);
       if (this.engine.db.persistent) await this.engine.db.save('job', k, null);

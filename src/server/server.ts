@@ -15,7 +15,7 @@ import { DEFAULT_GRPC_PORT, resolveConfig, type EmulatorConfig } from '../config
 import { createLogger, type Logger } from '../config/logger.js';
 import { setJsUdfLimits } from '../config/limits.js';
 import { MAX_PATH_PARAM_CHARS, MAX_REQUEST_BYTES, MAX_UPLOAD_REQUEST_BYTES } from '../config/request-limits.js';
-import { API_BASE_PATH, serializeReply } from '../wire/resources.js';
+import { API_BASE_PATH, sentCallbacks, serializeReply } from '../wire/resources.js';
 import { streamLargeReplies } from './reply-chunks.js';
 import type { RestContext } from './rest/context.js';
 import { projectsRoutes } from './rest/projects.js';
@@ -158,6 +158,13 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   app.addHook('onRequest', networkGuards({ host, allowedHosts: config.allowedHosts, corsOrigins: config.corsOrigins }));
   if (config.requireAuth) app.addHook('onRequest', requireAuth);
   app.addHook('onRoute', addRequestValidation);
+  // A streamed reply of views of kept result bytes: their owner hears when the response closes (all
+  // handed to the socket, or the client gone), and only then reuses them (src/wire/encoded-rows.ts).
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    const callbacks = sentCallbacks(payload);
+    if (callbacks) reply.raw.once('close', () => callbacks.forEach((f) => f()));
+    done(null, payload);
+  });
   app.addHook('onSend', streamLargeReplies);
   app.setErrorHandler(async (err: Error & { statusCode?: number; code?: string }, req, reply) => {
     // An oversized body: read the rest before answering, or the client never sees the 400.

@@ -24,8 +24,13 @@ export interface EncodedRowsPage {
   json(): string;
   /** Each row's text (for callers that rewrite rows, e.g. selectedFields). */
   texts(): string[];
-  /** The same text as {@link json}, as pieces (strings, and views of UTF-8 blocks) to send in order. */
+  /**
+   * The same text as {@link json}, as pieces (strings, and views of UTF-8 blocks) to send in order.
+   * The views stay valid until {@link sent} (the blocks of dropped rows are reused only after it).
+   */
   parts(): (string | Uint8Array)[];
+  /** The reply holding {@link parts} was sent or abandoned: its views are not read any more. */
+  sent(): void;
 }
 
 /** A block: rows' texts joined by `,`, as a string or as UTF-8 bytes. */
@@ -34,8 +39,24 @@ type Block = string | Buffer;
 /** `b`'s text in [from, to) (characters of a string, bytes of a Buffer). */
 const textOf = (b: Block, from: number, to: number): string => (typeof b === 'string' ? b.slice(from, to) : b.toString('utf8', from, to));
 
-/** Kept rows as blocks of REST JSON text; see the module comment. Immutable once built. */
+/**
+ * Kept rows as blocks of REST JSON text; see the module comment. Immutable once built.
+ *
+ * Byte blocks may be given back for reuse when the rows are dropped ({@link drop}): `recycle`
+ * receives them once no page of them is still being sent ({@link EncodedRowsPage.parts} to
+ * {@link EncodedRowsPage.sent}), the views a reply holds being of those very bytes.
+ */
 export class EncodedRows {
+  /**
+   * `recycle`: receives the byte blocks of dropped rows that no reply is sending any more
+   * (src/engine/result-json.ts gives them to its pool of slabs).
+   */
+  constructor(private readonly recycle?: (blocks: Buffer[]) => void) {}
+
+  /** Pages whose byte views are being sent (parts handed out, not yet sent). */
+  private sending = 0;
+  private dropped = false;
+
   /** Global index of the first row of each block, plus the total at the end. */
   private readonly firstRows: number[] = [0];
   private readonly blocks: Block[] = [];
@@ -193,10 +214,31 @@ export class EncodedRows {
     return out;
   }
 
-  /** Rows [from, to) as a page. */
+  /**
+   * Drops the rows (their result was evicted or its job deleted): no page of them is made again,
+   * and their byte blocks go to `recycle` once no reply is sending views of them (now, or when the
+   * last such reply is sent).
+   */
+  drop(): void {
+    if (this.dropped) return;
+    this.dropped = true;
+    if (!this.sending) this.giveBack();
+  }
+
+  private giveBack(): void {
+    const bytes = this.blocks.filter((b): b is Buffer => typeof b !== 'string');
+    if (bytes.length) this.recycle?.(bytes);
+  }
+
+  /**
+   * Rows [from, to) as a page.
+   * @throws Error when the rows were dropped (their owner stopped keeping them: never read again).
+   */
   page(from: number, to: number): EncodedRowsPage {
+    if (this.dropped) throw new Error('a page of dropped result rows was asked for');
     const f = Math.max(0, Math.min(from, this.length));
     const t = Math.max(f, Math.min(to, this.length));
+    let handedOut = false;
     return {
       length: t - f,
       json: () => `[${this.joined(f, t)}]`,
@@ -210,7 +252,19 @@ export class EncodedRows {
         }
         return out;
       },
-      parts: () => this.pieces(f, t),
+      parts: () => {
+        // Views of the blocks leave with the reply: the blocks are not reused until it was sent.
+        if (this.dropped) throw new Error('parts of dropped result rows were asked for');
+        if (!handedOut) this.sending++;
+        handedOut = true;
+        return this.pieces(f, t);
+      },
+      sent: () => {
+        if (!handedOut) return;
+        handedOut = false;
+        this.sending--;
+        if (this.dropped && !this.sending) this.giveBack();
+      },
     };
   }
 

@@ -189,12 +189,28 @@ export class RawJson {
   constructor(
     readonly json: string,
     readonly parts?: readonly (string | Uint8Array)[],
+    /** Called once the reply holding the pieces was sent or abandoned (see {@link sentCallbacks}). */
+    readonly onSent?: () => void,
   ) {}
 
-  /** Pieces sent as they are: a reply holding them is streamed without joining them into one string. */
-  static fromParts(parts: readonly (string | Uint8Array)[]): RawJson {
-    return new RawJson('', parts);
+  /**
+   * Pieces sent as they are: a reply holding them is streamed without joining them into one string.
+   * `onSent`: called once the reply was sent (its views read for the last time) or abandoned.
+   */
+  static fromParts(parts: readonly (string | Uint8Array)[], onSent?: () => void): RawJson {
+    return new RawJson('', parts, onSent);
   }
+}
+
+/** The `onSent` callbacks of the RawJson pieces a streamed reply body holds (see serializeReply). */
+const whenSent = new WeakMap<object, (() => void)[]>();
+
+/**
+ * The callbacks to run once `payload` (a reply body serializeReply made) was sent or abandoned —
+ * the server runs them when the response closes (src/server/server.ts) — or undefined.
+ */
+export function sentCallbacks(payload: unknown): (() => void)[] | undefined {
+  return payload && typeof payload === 'object' ? whenSent.get(payload) : undefined;
 }
 
 /** `pieces` (strings and views of UTF-8 bytes, as RawJson.parts) as one string. */
@@ -305,6 +321,12 @@ export function serializeReply(payload: unknown): string | Readable {
   let text = JSON.stringify(shallow);
   if (!raws.length) return text;
   const mark = JSON.stringify(RAW_MARK);
+  const onSent = raws.flatMap((r) => (r.onSent ? [r.onSent] : []));
+  // Pieces copied into one string are not read again: their owners hear so at once.
+  const joined = (out: string) => {
+    for (const f of onSent) f();
+    return out;
+  };
   if (raws.some((r) => r.parts)) {
     // Streamed piece by piece (chunked transfer encoding, as any large answer, src/server/reply-chunks.ts).
     const pieces: (string | Uint8Array)[] = [];
@@ -317,14 +339,18 @@ export function serializeReply(payload: unknown): string | Readable {
     pieces.push(text.slice(from));
     let size = 0;
     for (const p of pieces) size += p.length;
-    if (size >= PIECES_STREAM_MIN) return piecesStream(pieces);
-    return joinPieces(pieces);
+    if (size >= PIECES_STREAM_MIN) {
+      const stream = piecesStream(pieces);
+      if (onSent.length) whenSent.set(stream, onSent);
+      return stream;
+    }
+    return joined(joinPieces(pieces));
   }
   for (const raw of raws) {
     const at = text.indexOf(mark);
     text = text.slice(0, at) + raw.json + text.slice(at + mark.length);
   }
-  return text;
+  return joined(text);
 }
 
 /** Opaque page token for a row offset. */

@@ -53,7 +53,10 @@ export function anonymousTableResource(ctx: RestContext, p: TablePath, view?: st
 function pageRows(page: ResultPage, pick: number[] | undefined, fmt: CellEncodeOptions): RawJson | undefined {
   if (page.encodedRows) {
     if (!page.encodedRows.length) return undefined;
-    if (!pick) return RawJson.fromParts(page.encodedRows.parts());
+    if (!pick) {
+      const rows = page.encodedRows;
+      return RawJson.fromParts(rows.parts(), () => rows.sent());
+    }
     return rowsJson(
       page.encodedRows.texts().map((r) => {
         const cells = (JSON.parse(r) as { f: unknown[] }).f;

@@ -77,7 +77,10 @@ function resultPage(ctx: RestContext, j: JobRecord, q: Record<string, unknown>, 
   if (j.result?.schema) {
     out.schema = schemaOf(page.fields);
     // No `rows` key on an empty page (recorded page_empty_result_set, page_max_results_zero).
-    if (page.encodedRows?.length) out.rows = RawJson.fromParts(page.encodedRows.parts());
+    if (page.encodedRows?.length) {
+      const rows = page.encodedRows;
+      out.rows = RawJson.fromParts(rows.parts(), () => rows.sent());
+    }
     else if (page.rows?.length) out.rows = encodeRowsJson(page.fields, page.rows, fmt);
     out.totalRows = String(page.total);
     if (page.next !== undefined) out.pageToken = pageToken(page.next);
