@@ -37,6 +37,8 @@ serve.action(async (o: Record<string, unknown>) => {
   const { prespawnAnalyzer, startAnalyzerLauncher } = await import('../analyzer/process.js');
   prespawnAnalyzer(log.child({ component: 'analyzer' })); // boots while the rest loads
   const { startEmulator } = await import('../server/server.js');
+  const { sweepArrayBuffersInPause } = await import('../engine/duckdb/native-memory.js');
+  sweepArrayBuffersInPause();
   if (config.storageEmulatorHost) {
     // Lazy too: the Cloud Storage client (@google-cloud/storage, google-auth-library: 60–80 ms of
     // the cold start) loads only when a service is named (src/engine/storage-uris.ts).

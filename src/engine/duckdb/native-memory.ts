@@ -171,6 +171,24 @@ export function releaseChunk(chunk: DuckDBDataChunk): void {
   duckdbBindings.data_chunk_reset(chunk.chunk);
 }
 
+/**
+ * Has V8 free dead young ArrayBuffers within the scavenge that found them, instead of on a background
+ * task after it (V8's `--no-concurrent-array-buffer-sweeping`, set at run time as `--expose-gc` is
+ * above). Reading a large result out of DuckDB allocates ~80 MB of short-lived copies per million
+ * rows (`get_data_from_pointer` and `vector_get_data` allocate every copy); with the sweep deferred,
+ * V8 still counts them as external memory right after the scavenge that killed them, and starts a
+ * full marking: 3–4 mark-compacts per million rows paged. Swept in the pause, 0–1 (paging 1M rows:
+ * 410–540 ms of server CPU against 480–650 ms, bench/results/2026-11-28-shared-slabs.md). For the
+ * standalone server only (src/cli/main.ts): an embedding process keeps its own V8 settings.
+ */
+export function sweepArrayBuffersInPause(): void {
+  try {
+    v8.setFlagsFromString('--no-concurrent-array-buffer-sweeping');
+  } catch {
+    // A runtime that refuses the flag: V8 sweeps as it does by default.
+  }
+}
+
 /** Counts `n` results' worth of memory awaiting a full collection; schedules one when due. */
 function noteWork(n: number): void {
   observeMajorCollections();
