@@ -21,7 +21,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, startTestEmulator } from './helpers/emulator.js';
-import { freePort } from './helpers/ports.js';
 import { descendants, killTree, spawnServing } from './helpers/kill-tree.js';
 
 const HAS_PROC = process.platform === 'linux' && fs.existsSync('/proc/self/stat');
@@ -43,17 +42,16 @@ const started: ChildProcess[] = [];
 
 /** Starts the emulator on the data directory; resolves with a client once it serves. */
 async function start(): Promise<BigQuery> {
-  const port = await freePort();
   // The load jobs' folder is allowed by the flag, or (every other start) by BQEMU_ALLOW_LOCAL_FILES.
   const viaEnv = started.length % 2 === 1;
   const env = { ...process.env, BQEMU_GCS_DIR: path.join(work, 'gcs'), ...(viaEnv ? { BQEMU_ALLOW_LOCAL_FILES: `/nonexistent-dir${path.delimiter}${filesDir}` } : {}) };
   // The writes UPDATE and DELETE rows right after insertAll streamed them, which BigQuery refuses
   // while they are in the streaming buffer (test/streaming-buffer.test.ts): the buffer is off here.
-  const args = ['serve', '--port', String(port), '--grpc-port', '0', '--project', P, '--data-dir', dataDir, '--streaming-buffer-seconds', '0', ...(viaEnv ? [] : ['--allow-local-files', filesDir])];
-  const { child: c } = await spawnServing(args, env);
+  const args = ['serve', '--port', '0', '--grpc-port', '0', '--project', P, '--data-dir', dataDir, '--streaming-buffer-seconds', '0', ...(viaEnv ? [] : ['--allow-local-files', filesDir])];
+  const { child: c, restUrl } = await spawnServing(args, env);
   started.push(c);
   child = c;
-  return new BigQuery({ projectId: P, apiEndpoint: `http://127.0.0.1:${port}`, authClient: new PassThroughClient() as never, autoRetry: false, maxRetries: 0 });
+  return new BigQuery({ projectId: P, apiEndpoint: restUrl, authClient: new PassThroughClient() as never, autoRetry: false, maxRetries: 0 });
 }
 
 /** kill -9 of the emulator and of its children (the analyzer), which would otherwise outlive it. */

@@ -22,7 +22,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from './helpers/ports.js';
 import { killTree, spawnServing } from './helpers/kill-tree.js';
 import { jsonWriter, tableName, writeClient, writerClient, type JSONWriter, type WriterClient } from './helpers/storage-write.js';
 
@@ -41,11 +40,10 @@ const started: ChildProcess[] = [];
 
 /** Starts the emulator on the data directory; resolves with its REST client and gRPC port. */
 async function start(): Promise<{ bq: BigQuery; grpcPort: number }> {
-  const port = await freePort();
-  const { child: c, serving } = await spawnServing(['serve', '--port', String(port), '--grpc-port', '0', '--project', P, '--data-dir', dataDir]);
+  const { child: c, serving, restUrl } = await spawnServing(['serve', '--port', '0', '--grpc-port', '0', '--project', P, '--data-dir', dataDir]);
   started.push(c);
   child = c;
-  const bq = new BigQuery({ projectId: P, apiEndpoint: `http://127.0.0.1:${port}`, authClient: new PassThroughClient() as never, autoRetry: false, maxRetries: 0 });
+  const bq = new BigQuery({ projectId: P, apiEndpoint: restUrl, authClient: new PassThroughClient() as never, autoRetry: false, maxRetries: 0 });
   return { bq, grpcPort: Number(serving[1]) };
 }
 

@@ -4,9 +4,10 @@
  * count towards its next full collection, reused for the next large result once a kept result is
  * dropped and no reply is sending its bytes any more ({@link recycleSlabs}).
  *
- * Measured (bench/results/2026-11-28-shared-slabs.md, paging 1M rows × 3 columns): kept in plain
- * ArrayBuffers, a million rows' 64 MB brought 5–6 mark-compacts; in SharedArrayBuffers 3, all of
- * them from freeing the dropped result before, which reuse leaves to nothing.
+ * Measured (bench/results/2026-11-28-shared-slabs.md, paging 1M rows × 3 columns, each query
+ * evicting the last result): kept in plain ArrayBuffers, a million rows' 64 MB brought 5–6
+ * mark-compacts; in SharedArrayBuffers freed by a forced collection, 3; reused, with dead young
+ * ArrayBuffers swept within the scavenge (native-memory.ts sweepArrayBuffersInPause), 0–1.
  */
 import { noteDroppedBytes } from './duckdb/native-memory.js';
 
@@ -22,9 +23,9 @@ const SLAB_BYTES = 1024 * 1024;
  * The buffers are SharedArrayBuffers, whose memory V8 does not count towards its next full
  * collection: kept in plain ArrayBuffers, the 64 MB of a million rows brought 5–6 mark-compacts
  * (one every ~15 MB of growth), a third of the server's CPU for paging them
- * (bench/results/2026-11-28-paging-gc.md); in SharedArrayBuffers, none. A dropped result is then
- * counted by the jobs that drop it (src/engine/duckdb/native-memory.ts noteDroppedBytes), so a
- * quiet heap still collects it.
+ * (bench/results/2026-11-28-paging-gc.md); in SharedArrayBuffers, none. A dropped result's slabs
+ * come back through {@link recycleSlabs}; memory not reused is counted as dropped
+ * (src/engine/duckdb/native-memory.ts noteDroppedBytes), so a quiet heap still collects it.
  */
 export class Slab {
   private buf: Buffer | undefined;

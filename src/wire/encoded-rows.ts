@@ -270,7 +270,8 @@ export class EncodedRows {
 
   /** Persisted as one text per row (src/jobs/persist.ts; {@link fromRowTexts} reads it back). */
   toJSON(): string[] {
-    return this.page(0, this.length).texts();
+    // Dropped rows are expired results: none are written.
+    return this.dropped ? [] : this.page(0, this.length).texts();
   }
 }
 

@@ -37,10 +37,12 @@ export function descendants(pid: number): number[] {
 
 /**
  * Spawns `node bin/bqemu.js <args>` and waits (up to 60 s) until it prints its serving line.
- * @returns the child and the match of the serving line (`[1]`: the gRPC port).
+ * With `--port 0` the emulator picks a free port itself (no race with other processes for a port
+ * chosen beforehand, as a free port looked up first had: EADDRINUSE in a full CI run).
+ * @returns the child, the match of the serving line (`[1]`: the gRPC port) and the REST URL it names.
  * @throws when the emulator exits or does not start in time (with its output).
  */
-export async function spawnServing(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; serving: RegExpExecArray }> {
+export async function spawnServing(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; serving: RegExpExecArray; restUrl: string }> {
   const child = spawn(process.execPath, [path.join(ROOT, 'bin/bqemu.js'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -52,7 +54,7 @@ export async function spawnServing(args: string[], env: NodeJS.ProcessEnv = proc
     if (Date.now() > deadline) throw new Error(`emulator did not start: ${out}`);
     await sleep(20);
   }
-  return { child, serving: m };
+  return { child, serving: m, restUrl: /REST v2 on (\S+) /.exec(m[0])![1]! };
 }
 
 /** `kill -9` of `child` and of its descendants (the analyzers); resolves once the child is gone. */

@@ -31,13 +31,13 @@
  *
  * Two more kinds of memory V8 does not see are handled here: a streamed chunk its owner is done
  * with is freed at once ({@link releaseChunk}), and a dropped result's row texts kept in
- * SharedArrayBuffers (src/engine/result-json.ts) count towards the next forced collection
- * ({@link noteDroppedBytes}).
+ * SharedArrayBuffers that are not reused (src/engine/result-slabs.ts) count towards the next forced
+ * collection ({@link noteDroppedBytes}).
  *
  * Two more kinds of memory V8 does not see are handled here: a streamed chunk its owner is done
  * with is freed at once ({@link releaseChunk}), and a dropped result's row texts kept in
- * SharedArrayBuffers (src/engine/result-json.ts) count towards the next forced collection
- * ({@link noteDroppedBytes}).
+ * SharedArrayBuffers that are not reused (src/engine/result-slabs.ts) count towards the next forced
+ * collection ({@link noteDroppedBytes}).
  *
  * A forced pause is also deferred until no request is in flight ({@link beginRequest} /
  * {@link endRequest}, counted by the server): a 100–190 ms pause in the middle of other clients'
@@ -153,7 +153,7 @@ export const DROPPED_BYTES_PER_COLLECTION = RESULTS_PER_COLLECTION * DROPPED_BYT
 /**
  * Counts `bytes` of memory V8 does not count that was just dropped and is freed only when a full
  * collection finds its wrappers (a kept result's row texts in SharedArrayBuffers,
- * src/engine/result-json.ts `Slab`): with V8 unaware of it, a quiet heap would keep hundreds of MB of
+ * src/engine/result-slabs.ts `Slab`): with V8 unaware of it, a quiet heap would keep hundreds of MB of
  * dropped results. Weighs as one result per {@link DROPPED_BYTES_PER_RESULT}, under the same rule as
  * {@link noteResult} (interval, pause share, deferral).
  */
