@@ -14,7 +14,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
-import { freePort } from './helpers/ports.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HAS_PROC = process.platform === 'linux' && fs.existsSync('/proc/self/stat');
@@ -70,10 +69,12 @@ async function until<T>(f: () => T | undefined | false, what: string, ms = 10_00
 }
 
 
-/** Starts `node bin/bqemu.js serve --port P` and waits for its "serving" line. */
+/**
+ * Starts `node bin/bqemu.js serve --port 0` (the emulator picks a free port itself: no race for one
+ * looked up beforehand) and waits for its "serving" line, which names the port.
+ */
 async function spawnEmulator(): Promise<{ child: ChildProcess; port: number; analyzer: Proc; sockDir: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/bqemu.js'), 'serve', '--port', String(port), '--grpc-port', '0', '--project', 'sup-project'], {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/bqemu.js'), 'serve', '--port', '0', '--grpc-port', '0', '--project', 'sup-project'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -82,8 +83,9 @@ async function spawnEmulator(): Promise<{ child: ChildProcess; port: number; ana
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  await until(() => out.includes('bqemu serving') || child.exitCode !== null, 'the emulator to start', 30_000);
+  await until(() => /REST v2 on http:\/\/127\.0\.0\.1:\d+ /.test(out) || child.exitCode !== null, 'the emulator to start', 30_000);
   if (child.exitCode !== null) throw new Error(`emulator exited: ${out}`);
+  const port = Number(/REST v2 on http:\/\/127\.0\.0\.1:(\d+) /.exec(out)![1]);
   const analyzer = await until(() => processes().find((p) => startedBy(p, child.pid) && p.cmd.includes('remote_server') && p.state !== 'Z'), 'its analyzer child');
   const m = /unix:(\S+)\/zs\.sock/.exec(analyzer.cmd);
   if (!m) throw new Error(`unexpected analyzer command line: ${analyzer.cmd}`);

@@ -12,7 +12,6 @@ import { BigQuery } from '@google-cloud/bigquery';
 import { PassThroughClient } from 'google-auth-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pino, type Logger } from 'pino';
-import { freePort } from './helpers/ports.js';
 import { StderrLines, STDERR_TAIL_LINES } from '../src/analyzer/process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -27,10 +26,13 @@ afterEach(async () => {
   }
 });
 
-/** Starts `bin/bqemu.js serve` on a free port; resolves once it serves, with its output so far (growing). */
+/**
+ * Starts `bin/bqemu.js serve` on ports it picks itself (`--port 0 --grpc-port 0`: no race for a port
+ * looked up beforehand, and no clash with an emulator serving on the default ports); resolves once
+ * it serves, with its output so far (growing) and the REST port its serving line names.
+ */
 async function serve(args: string[]): Promise<{ bq: BigQuery; out: { stdout: string; stderr: string }; port: number; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/bqemu.js'), 'serve', '--port', String(port), '--project', 'log-project', ...args], {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/bqemu.js'), 'serve', '--port', '0', '--grpc-port', '0', '--project', 'log-project', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, BQEMU_LOG_LEVEL: '' },
@@ -40,11 +42,12 @@ async function serve(args: string[]): Promise<{ bq: BigQuery; out: { stdout: str
   child.stdout!.on('data', (d) => (out.stdout += d));
   child.stderr!.on('data', (d) => (out.stderr += d));
   const deadline = Date.now() + 60_000;
-  while (!out.stdout.includes('bqemu serving')) {
+  while (!/REST v2 on http:\/\/127\.0\.0\.1:\d+ /.test(out.stdout)) {
     if (child.exitCode !== null) throw new Error(`emulator exited: ${out.stdout}${out.stderr}`);
     if (Date.now() > deadline) throw new Error(`emulator did not start: ${out.stdout}${out.stderr}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+  const port = Number(/REST v2 on http:\/\/127\.0\.0\.1:(\d+) /.exec(out.stdout)![1]);
   const bq = new BigQuery({ projectId: 'log-project', apiEndpoint: `http://127.0.0.1:${port}`, authClient: new PassThroughClient() as never, autoRetry: false, maxRetries: 0 });
   return { bq, out, port, child };
 }
