@@ -77,6 +77,22 @@ describe('result retention', () => {
     expect(j.encodedRows).toBeUndefined();
   });
 
+  it('a read of a deleted job\'s results still in flight answers 404, not an empty page', async () => {
+    const m = new JobManager(engine, 'p');
+    const j = await run(m, 'SELECT n FROM UNNEST(GENERATE_ARRAY(1, 5)) AS n');
+    expect(m.page(j, 0, 10).total).toBe(5);
+    await m.delete('p', j.jobId);
+    // A getQueryResults that found the job before the delete reads it after.
+    let err: unknown;
+    try {
+      m.page(j, 0, 10);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(BigQueryError);
+    expect((err as BigQueryError).httpStatus).toBe(404);
+  });
+
   it('keeps memory flat over many jobs', async () => {
     const m = new JobManager(engine, 'p', { maxJobs: 50 });
     for (let i = 0; i < 200; i++) await run(m, 'SELECT n, CAST(n AS STRING) AS s FROM UNNEST(GENERATE_ARRAY(1, 100)) AS n');

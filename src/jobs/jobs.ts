@@ -214,7 +214,11 @@ export class JobManager {
       const k = jobKey(projectId, j.location, id);
       const gone = this.jobs.get(k);
       if (!this.jobs.delete(k)) continue;
-      if (gone) dropKeptRows(gone);
+      if (gone) {
+        dropKeptRows(gone);
+        // A read of its results still in flight answers 404, not an empty page.
+        gone.resultsExpired = true;
+      }
       this.anonymous.remove(projectId, id, k);
       this.release(k);
       if (this.engine.db.persistent) await this.engine.db.save('job', k, null);
