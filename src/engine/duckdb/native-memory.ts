@@ -177,9 +177,10 @@ export function releaseChunk(chunk: DuckDBDataChunk): void {
  * above). Reading a large result out of DuckDB allocates ~80 MB of short-lived copies per million
  * rows (`get_data_from_pointer` and `vector_get_data` allocate every copy); with the sweep deferred,
  * V8 still counts them as external memory right after the scavenge that killed them, and starts a
- * full marking: 3–4 mark-compacts per million rows paged. Swept in the pause, 0–1 (paging 1M rows:
- * 410–540 ms of server CPU against 480–650 ms, bench/results/2026-11-28-shared-slabs.md). For the
- * standalone server only (src/cli/main.ts): an embedding process keeps its own V8 settings.
+ * full marking: 3–4 mark-compacts per million rows paged. Swept in the pause, 0–1 (paging 1M rows
+ * in the steady state: 390–550 ms of server CPU against 520–810 ms,
+ * bench/results/2026-11-28-shared-slabs.md). For the standalone server only (src/cli/main.ts): an
+ * embedding process keeps its own V8 settings.
  */
 export function sweepArrayBuffersInPause(): void {
   try {
