@@ -79,4 +79,21 @@ describe('slabs of dropped results (through the client)', () => {
     // sealed whole once more than half full), 2 of the ~2.3 MB.
     expect(pooledSlabs()).toBeGreaterThanOrEqual(Math.floor(Buffer.byteLength(expectedRows('r')) / (1024 * 1024)));
   });
+
+  it('a client that goes away in the middle of a page releases it: later results read as their own rows', async () => {
+    const [job] = await t.bq.createQueryJob({ query: rowsSql('gone'), useLegacySql: false });
+    await job.getQueryResults({ maxResults: 1 });
+    // Read the first bytes of the whole result as one page, then hang up.
+    const abort = new AbortController();
+    const res = await fetch(`${t.emu.url}/bigquery/v2/projects/${t.projectId}/queries/${job.id}?maxResults=${ROWS}`, { signal: abort.signal });
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    expect(Buffer.from(first.value!).toString('utf8')).toContain('"rows":[{"f":[{"v":"1"},{"v":"gone-1"}]}');
+    abort.abort();
+    await reader.closed.catch(() => undefined);
+    for (const tag of ['after1', 'after2', 'after3']) {
+      const [rows] = await t.bq.query({ query: rowsSql(tag), useLegacySql: false });
+      expect(rows.every((r: { n: number; s: string }, i: number) => r.n === i + 1 && r.s === `${tag}-${i + 1}`)).toBe(true);
+    }
+  });
 });

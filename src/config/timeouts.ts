@@ -29,6 +29,14 @@ export const REQUEST_ID_TTL_MS = 15 * 60 * 1000;
 /** How long jobs.cancel waits for the cancelled job to stop before answering, ms (emulator's choice: short jobs answer DONE). */
 export const CANCEL_WAIT_MS = 2000;
 
+/**
+ * How long the server's close waits for its HTTP connections to end by themselves before it closes
+ * them all, ms (emulator's choice). Node closes idle keep-alive connections at once, but not one
+ * that never sent a request (undici opens one ahead after an aborted reply): without this, such a
+ * connection kept close — and `bqemu serve`'s exit on SIGTERM — waiting forever.
+ */
+export const SHUTDOWN_GRACE_MS = 2000;
+
 /** Query jobs running at once by default; later ones stay PENDING (src/jobs/slots.ts; emulator's choice, `--max-running-jobs`). */
 export const DEFAULT_MAX_RUNNING_JOBS = 16;
 

@@ -14,6 +14,7 @@ import { beginRequest, endRequest } from '../engine/duckdb/native-memory.js';
 import { DEFAULT_GRPC_PORT, resolveConfig, type EmulatorConfig } from '../config/config.js';
 import { createLogger, type Logger } from '../config/logger.js';
 import { setJsUdfLimits } from '../config/limits.js';
+import { SHUTDOWN_GRACE_MS } from '../config/timeouts.js';
 import { MAX_PATH_PARAM_CHARS, MAX_REQUEST_BYTES, MAX_UPLOAD_REQUEST_BYTES } from '../config/request-limits.js';
 import { API_BASE_PATH, sentCallbacks, serializeReply } from '../wire/resources.js';
 import { streamLargeReplies } from './reply-chunks.js';
@@ -235,7 +236,14 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const close = async () => {
     if (closed) return;
     closed = true;
-    await Promise.all([app.close(), grpc.close()]);
+    // Connections still open after the grace period (one that never sent a request is not idle to
+    // Node) are closed, requests in flight with them.
+    const force = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    try {
+      await Promise.all([app.close(), grpc.close()]);
+    } finally {
+      clearTimeout(force);
+    }
     engine.stop();
   };
   return { url, projectId, engine, app, config, log, grpcPort: grpc.port, grpcAddress: grpc.address, close };
