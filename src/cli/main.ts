@@ -7,7 +7,7 @@
 import { Command, Option } from 'commander';
 import { ConfigError, KNOBS, parseFlags, resolveConfig, type EmulatorConfig } from '../config/config.js';
 import { createServiceAccountKey } from '../server/service-account.js';
-import { favourMainThread } from '../config/limits.js';
+import { favourMainThread, sweepArrayBuffersInPause } from '../config/limits.js';
 
 const program = new Command();
 program.name('bqemu').description('A local emulator of Google BigQuery');
@@ -37,7 +37,6 @@ serve.action(async (o: Record<string, unknown>) => {
   const { prespawnAnalyzer, startAnalyzerLauncher } = await import('../analyzer/process.js');
   prespawnAnalyzer(log.child({ component: 'analyzer' })); // boots while the rest loads
   const { startEmulator } = await import('../server/server.js');
-  const { sweepArrayBuffersInPause } = await import('../engine/duckdb/native-memory.js');
   sweepArrayBuffersInPause();
   if (config.storageEmulatorHost) {
     // Lazy too: the Cloud Storage client (@google-cloud/storage, google-auth-library: 60–80 ms of

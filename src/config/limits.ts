@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
+import v8 from 'node:v8';
 
 /** JavaScript UDF limits set from the configuration (undefined: the environment, else the default). */
 const jsUdf: { timeoutMs?: number; memoryMb?: number } = {};
@@ -84,6 +85,26 @@ export function favourMainThread(): void {
     } catch {
       // The thread ended meanwhile, or not permitted: it keeps its priority.
     }
+  }
+}
+
+/**
+ * Has V8 free dead young ArrayBuffers within the scavenge that found them, instead of on a
+ * background task after it (V8's `--no-concurrent-array-buffer-sweeping`, set at run time as
+ * src/engine/duckdb/native-memory.ts sets `--expose-gc`). Reading a large result out of DuckDB
+ * allocates ~80 MB of short-lived copies per million rows (`get_data_from_pointer` and
+ * `vector_get_data` allocate every copy); with the sweep deferred,
+ * V8 still counts them as external memory right after the scavenge that killed them, and starts a
+ * full marking: 3–4 mark-compacts per million rows paged. Swept in the pause, 0–1 (paging 1M rows
+ * in the steady state: 390–550 ms of server CPU against 520–810 ms,
+ * bench/results/2026-11-28-shared-slabs.md). For the standalone server only (src/cli/main.ts): an
+ * embedding process keeps its own V8 settings.
+ */
+export function sweepArrayBuffersInPause(): void {
+  try {
+    v8.setFlagsFromString('--no-concurrent-array-buffer-sweeping');
+  } catch {
+    // A runtime that refuses the flag: V8 sweeps as it does by default.
   }
 }
 

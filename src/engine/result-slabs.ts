@@ -7,7 +7,7 @@
  * Measured (bench/results/2026-11-28-shared-slabs.md, paging 1M rows × 3 columns, each query
  * evicting the last result): kept in plain ArrayBuffers, a million rows' 64 MB brought 5–6
  * mark-compacts; in SharedArrayBuffers freed by a forced collection, 3; reused, with dead young
- * ArrayBuffers swept within the scavenge (native-memory.ts sweepArrayBuffersInPause), 0–1.
+ * ArrayBuffers swept within the scavenge (src/config/limits.ts sweepArrayBuffersInPause), 0–1.
  */
 import { noteDroppedBytes } from './duckdb/native-memory.js';
 

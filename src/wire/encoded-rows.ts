@@ -12,7 +12,7 @@
  */
 import type { Value } from '../types/types.js';
 import type { CellEncodeOptions } from './rest-values.js';
-import { encodeRowStrings, type WireField } from './resources.js';
+import { encodeRowStrings, RawJson, type WireField } from './resources.js';
 
 /** Rows per block. */
 export const ROWS_PER_BLOCK = 1024;
@@ -49,7 +49,7 @@ const textOf = (b: Block, from: number, to: number): string => (typeof b === 'st
 export class EncodedRows {
   /**
    * `recycle`: receives the byte blocks of dropped rows that no reply is sending any more
-   * (src/engine/result-json.ts gives them to its pool of slabs).
+   * (src/engine/result-slabs.ts takes them into its pool of slabs).
    */
   constructor(private readonly recycle?: (blocks: Buffer[]) => void) {}
 
@@ -273,6 +273,14 @@ export class EncodedRows {
     // Dropped rows are expired results: none are written.
     return this.dropped ? [] : this.page(0, this.length).texts();
   }
+}
+
+/**
+ * A page's rows as the REST `rows` of a reply: its {@link EncodedRowsPage.parts}, with
+ * {@link EncodedRowsPage.sent} called once the reply was sent or abandoned (src/server/server.ts).
+ */
+export function pageRowsJson(page: EncodedRowsPage): RawJson {
+  return RawJson.fromParts(page.parts(), () => page.sent());
 }
 
 /** Encodes `rows` into `out` a block at a time, yielding after each block. */

@@ -34,11 +34,6 @@
  * SharedArrayBuffers that are not reused (src/engine/result-slabs.ts) count towards the next forced
  * collection ({@link noteDroppedBytes}).
  *
- * Two more kinds of memory V8 does not see are handled here: a streamed chunk its owner is done
- * with is freed at once ({@link releaseChunk}), and a dropped result's row texts kept in
- * SharedArrayBuffers that are not reused (src/engine/result-slabs.ts) count towards the next forced
- * collection ({@link noteDroppedBytes}).
- *
  * A forced pause is also deferred until no request is in flight ({@link beginRequest} /
  * {@link endRequest}, counted by the server): a 100–190 ms pause in the middle of other clients'
  * requests is an event-loop stall they all wait for (in a 1-minute fuzz run, 6 forced pauses of
@@ -169,25 +164,6 @@ export function noteDroppedBytes(bytes: number): void {
  */
 export function releaseChunk(chunk: DuckDBDataChunk): void {
   duckdbBindings.data_chunk_reset(chunk.chunk);
-}
-
-/**
- * Has V8 free dead young ArrayBuffers within the scavenge that found them, instead of on a background
- * task after it (V8's `--no-concurrent-array-buffer-sweeping`, set at run time as `--expose-gc` is
- * above). Reading a large result out of DuckDB allocates ~80 MB of short-lived copies per million
- * rows (`get_data_from_pointer` and `vector_get_data` allocate every copy); with the sweep deferred,
- * V8 still counts them as external memory right after the scavenge that killed them, and starts a
- * full marking: 3–4 mark-compacts per million rows paged. Swept in the pause, 0–1 (paging 1M rows
- * in the steady state: 390–550 ms of server CPU against 520–810 ms,
- * bench/results/2026-11-28-shared-slabs.md). For the standalone server only (src/cli/main.ts): an
- * embedding process keeps its own V8 settings.
- */
-export function sweepArrayBuffersInPause(): void {
-  try {
-    v8.setFlagsFromString('--no-concurrent-array-buffer-sweeping');
-  } catch {
-    // A runtime that refuses the flag: V8 sweeps as it does by default.
-  }
 }
 
 /** Counts `n` results' worth of memory awaiting a full collection; schedules one when due. */

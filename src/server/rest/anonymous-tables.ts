@@ -11,6 +11,7 @@ import { BigQueryError } from '../../errors/errors.js';
 import { ANONYMOUS_TABLE_TTL_MS } from '../../jobs/anonymous.js';
 import type { JobRecord, ResultPage } from '../../jobs/jobs.js';
 import { encodeRowsJson, offsetOfToken, pageToken, RawJson, rowsJson, tableResource } from '../../wire/resources.js';
+import { pageRowsJson } from '../../wire/encoded-rows.js';
 import { timestampEncodeOptions, type CellEncodeOptions } from '../../wire/rest-values.js';
 import { intParam, type RestContext } from './context.js';
 import type { Table } from '../../types/generated/bigquery-v2.js';
@@ -53,10 +54,7 @@ export function anonymousTableResource(ctx: RestContext, p: TablePath, view?: st
 function pageRows(page: ResultPage, pick: number[] | undefined, fmt: CellEncodeOptions): RawJson | undefined {
   if (page.encodedRows) {
     if (!page.encodedRows.length) return undefined;
-    if (!pick) {
-      const rows = page.encodedRows;
-      return RawJson.fromParts(rows.parts(), () => rows.sent());
-    }
+    if (!pick) return pageRowsJson(page.encodedRows);
     return rowsJson(
       page.encodedRows.texts().map((r) => {
         const cells = (JSON.parse(r) as { f: unknown[] }).f;

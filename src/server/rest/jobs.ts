@@ -9,7 +9,8 @@ import { checkLabels } from './metadata-limits.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { JobRecord, JobState } from '../../jobs/jobs.js';
-import { schemaOf, encodeRowsJson, offsetOfToken, pageToken, RawJson } from '../../wire/resources.js';
+import { schemaOf, encodeRowsJson, offsetOfToken, pageToken } from '../../wire/resources.js';
+import { pageRowsJson } from '../../wire/encoded-rows.js';
 import { jsonArrayYielding, ListItemJsonCache, type ListPageJson } from '../../wire/list-pages.js';
 import { timestampEncodeOptions, type CellEncodeOptions } from '../../wire/rest-values.js';
 import { dmlStatistics, jobResource, jobStatistics } from './job-resources.js';
@@ -77,10 +78,7 @@ function resultPage(ctx: RestContext, j: JobRecord, q: Record<string, unknown>, 
   if (j.result?.schema) {
     out.schema = schemaOf(page.fields);
     // No `rows` key on an empty page (recorded page_empty_result_set, page_max_results_zero).
-    if (page.encodedRows?.length) {
-      const rows = page.encodedRows;
-      out.rows = RawJson.fromParts(rows.parts(), () => rows.sent());
-    }
+    if (page.encodedRows?.length) out.rows = pageRowsJson(page.encodedRows);
     else if (page.rows?.length) out.rows = encodeRowsJson(page.fields, page.rows, fmt);
     out.totalRows = String(page.total);
     if (page.next !== undefined) out.pageToken = pageToken(page.next);
