@@ -54,6 +54,9 @@ export async function readKeptChunks(
       } finally {
         a.closeSync();
       }
+      // DuckDB drops an interrupt that reached the connection before its next query starts (the
+      // appends above are no query): a job cancelled meanwhile stops here instead of reading on.
+      if (currentInterrupter()?.interrupted) throw interruptedError();
       await withSqlPrepared(c, sqlOver(table), async (open) => {
         const r = await open();
         for (let ch = await r.fetchChunk(); ch && ch.rowCount > 0; ch = await r.fetchChunk()) visit(ch);
