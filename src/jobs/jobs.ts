@@ -213,12 +213,11 @@ export class JobManager {
     for (const id of [...(j.childJobIds ?? []), jobId]) {
       const k = jobKey(projectId, j.location, id);
       const gone = this.jobs.get(k);
-      if (!this.jobs.delete(k)) continue;
-      if (gone) {
-        dropKeptRows(gone);
-        // A read of its results still in flight answers 404, not an empty page.
-        gone.resultsExpired = true;
-      }
+      if (!gone) continue;
+      this.jobs.delete(k);
+      dropKeptRows(gone);
+      // A read of its results still in flight answers 404, not an empty page.
+      gone.resultsExpired = true;
       this.anonymous.remove(projectId, id, k);
       this.release(k);
       if (this.engine.db.persistent) await this.engine.db.save('job', k, null);
