@@ -13,6 +13,7 @@
  *   character at offset 0: zz`, `Failed to decode invalid ASCII string`, `A string is not valid
  *   UTF-8.`, `Invalid format 'BASE32'`.
  */
+import { decodeBase64 } from './string-encoding.js';
 
 const normalised = (fmt: string) => fmt.trim().toUpperCase().replace(/^UTF8$/, 'UTF-8');
 
@@ -111,9 +112,9 @@ export function parseBytes(fmt: string, s: string): Uint8Array {
     }
     case 'BASE64':
     case 'BASE64M': {
-      const t = s.replace(/\s+/g, '');
-      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(t) || t.length % 4 === 1) throw new Error(`Failed to decode invalid base64 string`);
-      return new Uint8Array(Buffer.from(t, 'base64'));
+      const out = decodeBase64(s);
+      if (!out) throw new Error(`Failed to decode invalid base64 string`);
+      return out;
     }
     case 'ASCII':
       if (/[^\x00-\x7f]/.test(s)) throw new Error('Failed to decode invalid ASCII string');

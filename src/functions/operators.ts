@@ -302,8 +302,11 @@ function caseWithValue(c: FnCall): string {
 function concat(c: FnCall): string {
   if (c.returnType.kind === 'ARRAY') return c.args.reduce((x, y) => `list_concat(${x}, ${y})`);
   const joined = `(${c.args.map((a) => `${a}`).join(' || ')})`;
-  // BYTES typed: DuckDB folds `BLOB || NULL` to an untyped NULL that octet_length() cannot bind.
-  return c.returnType.kind === 'BYTES' ? `CAST(${joined} AS BLOB)` : joined;
+  // Typed again: DuckDB binds `NULL::VARCHAR || x` (and `NULL::BLOB || x`) to an untyped NULL, on
+  // which an overloaded function picks the wrong signature — `repeat` the BLOB one, after which
+  // REPEAT's `strlen` cannot bind (`REPEAT(CONCAT('a', CAST(NULL AS STRING)), 2)`), octet_length()
+  // none at all.
+  return `CAST(${joined} AS ${c.returnType.kind === 'BYTES' ? 'BLOB' : 'VARCHAR'})`;
 }
 
 /** arr[OFFSET(i)] / arr[ORDINAL(i)] with BigQuery's out-of-bounds error. */

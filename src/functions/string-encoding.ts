@@ -2,7 +2,7 @@
  * String functions (BigQuery "String functions"), encodings and normalisation: TO_BASE64 /
  * FROM_BASE64, TO_BASE32 / FROM_BASE32, TO_HEX / FROM_HEX, SAFE_CONVERT_BYTES_TO_STRING,
  * NORMALIZE / NORMALIZE_AND_CASEFOLD and SOUNDEX (a phonetic encoding). Decoding errors carry
- * BigQuery's texts (`Failed to decode invalid base64 string: …`).
+ * ZetaSQL's texts (`Failed to decode invalid base64 string`).
  */
 import { defineUdf } from './builtin-udfs.js';
 import type { FnCall, FnTable } from './registry.js';
@@ -56,11 +56,26 @@ defineUdf('bq_from_base32', ['VARCHAR'], 'BLOB', (s) => {
   return new Uint8Array(out);
 });
 
-defineUdf('bq_from_base64', ['VARCHAR'], 'BLOB', (s) => {
-  const t = s.replace(/[\s]/g, '');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(t) || t.replace(/=+$/, '').length % 4 === 1) return null;
-  return new Uint8Array(Buffer.from(t, 'base64'));
-});
+/**
+ * Base64 text → bytes under the rules of ZetaSQL's FROM_BASE64 (absl's `Base64Unescape`), which
+ * CAST(… AS BYTES FORMAT 'BASE64'/'BASE64M') shares: white space anywhere is skipped; the
+ * standard alphabet only (`+` and `/`); padding, `=` or `.`, is optional, but when present it must
+ * complete the last group of 4 (2 characters after a 2-character tail, 1 after a 3-character tail);
+ * a 1-character tail is invalid; nothing may follow the padding. Checked against the reference
+ * evaluator (test/differential/families-text.ts): `YWJ` → "ab", `YW..` → "a", `YWJj=` and `YQ=`
+ * are invalid.
+ * @returns the bytes, or null when the text is not valid base64.
+ */
+export function decodeBase64(text: string): Uint8Array | null {
+  const m = /^([A-Za-z0-9+/]*)([=.]*)$/.exec(text.replace(/\s+/g, ''));
+  if (!m) return null;
+  const tail = m[1]!.length % 4;
+  const pad = m[2]!.length;
+  if (tail === 1 || (pad > 0 && pad + tail !== 4)) return null;
+  return new Uint8Array(Buffer.from(m[1]!, 'base64'));
+}
+
+defineUdf('bq_from_base64', ['VARCHAR'], 'BLOB', decodeBase64);
 
 defineUdf('bq_utf8_lossy', ['BLOB'], 'VARCHAR', (b) => new TextDecoder('utf-8', { fatal: false }).decode(b));
 
@@ -96,23 +111,32 @@ function normalize(c: FnCall, fold: boolean): string {
   return `${fold ? 'bq_normalize_casefold' : 'bq_normalize'}(${c.args[0]}, '${mode}')`;
 }
 
+/**
+ * FROM_HEX; an odd number of digits reads as if led by 0. Error text as ZetaSQL's (the reference
+ * evaluator): `Failed to decode invalid hexadecimal string due to character at offset 1: 0g` —
+ * the offset of the first character that is not a hex digit (a byte offset in ZetaSQL; every
+ * character before it is an ASCII digit, so the character offset is the same).
+ */
 function fromHex(c: FnCall): string {
   const s = c.args[0];
-  const bad = fail(c, `'Failed to decode invalid hexadecimal string: ' || ${s}`);
+  const offset = `CAST(strpos(${s}, regexp_extract(${s}, '[^0-9a-fA-F]')) - 1 AS VARCHAR)`;
+  const bad = fail(c, `'Failed to decode invalid hexadecimal string due to character at offset ' || ${offset} || ': ' || ${s}`);
   return `CASE WHEN NOT regexp_full_match(${s}, '[0-9a-fA-F]*') THEN ${bad} ELSE unhex(CASE WHEN length(${s}) % 2 = 1 THEN '0' || ${s} ELSE ${s} END) END`;
 }
 
-const decodeOrFail = (udf: string, what: string) => (c: FnCall) => {
+/** A decoding UDF that answers NULL for invalid text, with `message` (a SQL string expression over the text) raised instead. */
+const decodeOrFail = (udf: string, message: (s: string) => string) => (c: FnCall) => {
   const s = c.args[0];
-  return `CASE WHEN ${s} IS NOT NULL AND ${udf}(${s}) IS NULL THEN ${fail(c, `'Failed to decode invalid ${what} string: ' || ${s}`)} ELSE ${udf}(${s}) END`;
+  return `CASE WHEN ${s} IS NOT NULL AND ${udf}(${s}) IS NULL THEN ${fail(c, message(s))} ELSE ${udf}(${s}) END`;
 };
 
 /** The encoding and normalisation functions of the string_functions page. */
 export const STRING_ENCODING_FUNCTIONS: FnTable = {
   to_base64: (c) => `to_base64(${c.args[0]})`,
-  from_base64: decodeOrFail('bq_from_base64', 'base64'),
+  // ZetaSQL's text carries no input (the reference evaluator: `Failed to decode invalid base64 string`).
+  from_base64: decodeOrFail('bq_from_base64', () => `'Failed to decode invalid base64 string'`),
   to_base32: (c) => `bq_to_base32(${c.args[0]})`,
-  from_base32: decodeOrFail('bq_from_base32', 'base32'),
+  from_base32: decodeOrFail('bq_from_base32', (s) => `'Failed to decode invalid base32 string: ' || ${s}`),
   to_hex: (c) => `lower(hex(${c.args[0]}))`,
   from_hex: fromHex,
   safe_convert_bytes_to_string: (c) => `bq_utf8_lossy(${c.args[0]})`,

@@ -1,0 +1,57 @@
+/**
+ * FROM_BASE64 / CAST … FORMAT 'BASE64', FROM_HEX and CONCAT under REPEAT through the real client.
+ * Expected values and error texts: the ZetaSQL reference evaluator (`EvaluateQuery`,
+ * test/differential/evaluator.ts), run on each query here — absl's base64 rules (white space
+ * skipped, `=` or `.` padding that must complete the last group, no padding needed), the offset in
+ * FROM_HEX's error — and string_functions#repeat (REPEAT of NULL is NULL).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+
+let t: TestEmulator;
+/** The single row of `query`, BYTES as base64 text. */
+const one = async (query: string) => {
+  const [rows] = await t.bq.query({ query });
+  const r = rows[0] as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Buffer.isBuffer(v) ? v.toString('base64') : v]));
+};
+const err = async (query: string) => (await errorOf(t.bq.query({ query }))).message;
+
+beforeAll(async () => {
+  t = await startTestEmulator();
+});
+afterAll(async () => t?.emu.close());
+
+describe('FROM_BASE64 and CAST … FORMAT BASE64', () => {
+  it('skips white space, takes `=` or `.` as padding and needs none', async () => {
+    expect(
+      await one(`SELECT FROM_BASE64('YWJ') AS a, FROM_BASE64('YW..') AS b, FROM_BASE64('YW.=') AS c, FROM_BASE64(' Y W J j ') AS d,
+        FROM_BASE64('YW\\tI=') AS e, FROM_BASE64('A bc.') AS f, FROM_BASE64('') AS g, CAST(' A bc.' AS BYTES FORMAT 'BASE64M') AS h,
+        CAST('YWJjZA' AS BYTES FORMAT 'BASE64') AS i`),
+    ).toEqual({ a: 'YWI=', b: 'YQ==', c: 'YQ==', d: 'YWJj', e: 'YWI=', f: 'Abc=', g: '', h: 'Abc=', i: 'YWJjZA==' });
+  });
+
+  it('rejects padding that does not complete the last group, a 1-character tail and text after the padding', async () => {
+    for (const text of ['YWJj=', 'YQ=', 'YWJjZA===', 'Y', 'YW=I', 'YQ==YQ==', '==', '-_'])
+      expect(await err(`SELECT FROM_BASE64('${text}') AS b`), text).toBe('Failed to decode invalid base64 string');
+    expect(await err(`SELECT CAST('YWJjZA=' AS BYTES FORMAT 'BASE64') AS b`)).toBe('Failed to decode invalid base64 string');
+    expect(await one(`SELECT SAFE.FROM_BASE64('YQ=') AS a`)).toEqual({ a: null });
+  });
+});
+
+describe('FROM_HEX', () => {
+  it("names the offset of the first character that is not a hex digit", async () => {
+    expect(await err(`SELECT FROM_HEX('ab cd') AS b`)).toBe('Failed to decode invalid hexadecimal string due to character at offset 2: ab cd');
+    expect(await err(`SELECT FROM_HEX('zz') AS b`)).toBe('Failed to decode invalid hexadecimal string due to character at offset 0: zz');
+    expect(await one(`SELECT FROM_HEX('abc') AS a, SAFE.FROM_HEX('0g') AS b`)).toEqual({ a: 'Crw=', b: null });
+  });
+});
+
+describe('CONCAT as an argument', () => {
+  it('keeps its STRING type when an argument is a NULL literal (REPEAT of it is NULL, not a DuckDB error)', async () => {
+    expect(
+      await one(`SELECT REPEAT(CONCAT('a', CAST(NULL AS STRING)), 2) AS a, REPEAT(CAST(NULL AS STRING) || 'x', 2) AS b,
+        REPEAT(CONCAT('a', 'b'), 2) AS c, TO_HEX(REPEAT(CONCAT(b'a', CAST(NULL AS BYTES)), 2)) AS d`),
+    ).toEqual({ a: null, b: null, c: 'abab', d: null });
+  });
+});
