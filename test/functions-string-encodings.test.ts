@@ -1,5 +1,6 @@
 /**
- * FROM_BASE64 / CAST … FORMAT 'BASE64', FROM_HEX and CONCAT under REPEAT through the real client.
+ * FROM_BASE64 / CAST … FORMAT 'BASE64' and 'BASE8', FROM_HEX, SOUNDEX, INITCAP with delimiters
+ * and CONCAT under REPEAT through the real client.
  * Expected values and error texts: the ZetaSQL reference evaluator (`EvaluateQuery`,
  * test/differential/evaluator.ts), run on each query here — absl's base64 rules (white space
  * skipped, `=` or `.` padding that must complete the last group, no padding needed), the offset in
@@ -44,6 +45,27 @@ describe('FROM_HEX', () => {
     expect(await err(`SELECT FROM_HEX('ab cd') AS b`)).toBe('Failed to decode invalid hexadecimal string due to character at offset 2: ab cd');
     expect(await err(`SELECT FROM_HEX('zz') AS b`)).toBe('Failed to decode invalid hexadecimal string due to character at offset 0: zz');
     expect(await one(`SELECT FROM_HEX('abc') AS a, SAFE.FROM_HEX('0g') AS b`)).toEqual({ a: 'Crw=', b: null });
+  });
+});
+
+describe('CAST … FORMAT BASE8', () => {
+  it('keeps the low bits of a leading group too large for its bytes', async () => {
+    expect(await one(`SELECT CAST('616263' AS BYTES FORMAT 'BASE8') AS a, CAST('777' AS BYTES FORMAT 'BASE8') AS b, CAST('712345670' AS BYTES FORMAT 'BASE8') AS c`)).toEqual({
+      a: 'HLM=',
+      b: '/w==',
+      c: 'BynLuA==',
+    });
+  });
+});
+
+describe('SOUNDEX and INITCAP', () => {
+  it('SOUNDEX keeps the first letter as written; INITCAP keeps its delimiters as written', async () => {
+    expect(await one(`SELECT SOUNDEX('apple') AS a, SOUNDEX('Apple') AS b, SOUNDEX('1apple') AS c, SOUNDEX('ashcraft') AS d`)).toEqual({ a: 'a140', b: 'A140', c: 'a140', d: 'a261' });
+    expect(await one(`SELECT INITCAP('aEb', 'E') AS a, INITCAP('tHisEisEaESentence', 'E') AS b, INITCAP('hello-WORLD foo', '-') AS c`)).toEqual({
+      a: 'AEB',
+      b: 'ThisEIsEAESentence',
+      c: 'Hello-World foo',
+    });
   });
 });
 

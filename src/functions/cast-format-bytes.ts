@@ -7,7 +7,8 @@
  * - BASE2 writes 8 digits a byte; BASE8 writes 8 digits per 3 bytes, a leading group of 1 or 2
  *   bytes as 3 or 6 digits. Reading, digits are grouped from the right (8 per 1 byte in BASE2, 8
  *   per 3 bytes in BASE8), a shorter leading group making 1 byte (BASE2) or one byte per 3 digits
- *   (BASE8); HEX reads an odd number of digits as if led by 0.
+ *   begun (BASE8, keeping the low bits of a group too large); HEX reads an odd number of digits as
+ *   if led by 0.
  * - errors: `Failed to decode invalid base2 string due to character 'Y' at offset 0`,
  *   `Failed to decode invalid base8 string`, `Failed to decode invalid hexadecimal string due to
  *   character at offset 0: zz`, `Failed to decode invalid ASCII string`, `A string is not valid
@@ -34,19 +35,20 @@ function base8(buf: Uint8Array): string {
   return out;
 }
 
-/** BASE8 text → bytes, or null when a digit is not octal or a group does not fit its bytes. */
+/**
+ * BASE8 text → bytes, or null when a digit is not octal. A leading group too large for its bytes
+ * keeps its low bits, as ZetaSQL (the reference evaluator: '777' → 0xff, '616263' → 0x1cb3).
+ */
 function fromBase8(s: string): Uint8Array | null {
   if (!/^[0-7]*$/.test(s)) return null;
   const leadDigits = s.length % 8;
   const out: number[] = [];
   const push = (digits: string, bytes: number) => {
     const v = parseInt(digits, 8);
-    if (v >= 2 ** (8 * bytes)) return false;
     for (let i = bytes - 1; i >= 0; i--) out.push(Math.floor(v / 2 ** (8 * i)) % 256);
-    return true;
   };
-  if (leadDigits && !push(s.slice(0, leadDigits), Math.ceil(leadDigits / 3))) return null;
-  for (let i = leadDigits; i < s.length; i += 8) if (!push(s.slice(i, i + 8), 3)) return null;
+  if (leadDigits) push(s.slice(0, leadDigits), Math.ceil(leadDigits / 3));
+  for (let i = leadDigits; i < s.length; i += 8) push(s.slice(i, i + 8), 3);
   return Uint8Array.from(out);
 }
 

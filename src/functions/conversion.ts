@@ -56,13 +56,16 @@ export function normalizeBigNumeric(s: string): string | null {
 defineUdf('bq_parse_bignumeric', ['VARCHAR'], 'VARCHAR', (s) => normalizeBigNumeric(s));
 
 const BIGNUMERIC_MAX_SCALED = 57896044618658097711785492504343953926634992332820282019728792003956564819967n;
+const NUMERIC_MAX_SCALED = 10n ** 38n - 1n;
 
 /**
- * FLOAT64 → BIGNUMERIC text: the double's exact binary value rounded half away from zero to 38
- * fraction digits (conversion_rules: "The floating point number will round half away from zero");
- * null for NaN, ±inf and values outside BIGNUMERIC's range.
+ * FLOAT64 → decimal text with `scale` fraction digits: the double's exact binary value rounded half
+ * away from zero (conversion_rules: "The floating point number will round half away from zero");
+ * null for NaN, ±inf and values whose scaled magnitude passes `maxScaled`. Exact where DuckDB's
+ * DOUBLE → DECIMAL cast multiplies in double precision (CAST(12345678.123456789 AS NUMERIC) gave
+ * 12345678.12345679; the ZetaSQL reference evaluator 12345678.123456789).
  */
-export function doubleToBigNumeric(x: number): string | null {
+function doubleToDecimalText(x: number, scale: number, maxScaled: bigint): string | null {
   if (!Number.isFinite(x)) return null;
   const view = new DataView(new ArrayBuffer(8));
   view.setFloat64(0, x);
@@ -71,19 +74,26 @@ export function doubleToBigNumeric(x: number): string | null {
   let mant = bits & ((1n << 52n) - 1n);
   if (expBits) mant |= 1n << 52n;
   const e = (expBits || 1) - 1075; // x = ±mant × 2^e
-  let num = mant * 10n ** 38n;
+  let num = mant * 10n ** BigInt(scale);
   let den = 1n;
   if (e >= 0) num <<= BigInt(e);
   else den <<= BigInt(-e);
   const q = num / den;
   const v = 2n * (num - q * den) >= den ? q + 1n : q;
-  if (v > BIGNUMERIC_MAX_SCALED) return null;
-  const t = v.toString().padStart(39, '0');
-  const frac = t.slice(-38).replace(/0+$/, '');
+  if (v > maxScaled) return null;
+  const t = v.toString().padStart(scale + 1, '0');
+  const frac = t.slice(-scale).replace(/0+$/, '');
   const neg = bits >> 63n === 1n && v !== 0n;
-  return `${neg ? '-' : ''}${t.slice(0, -38)}${frac ? '.' + frac : ''}`;
+  return `${neg ? '-' : ''}${t.slice(0, -scale)}${frac ? '.' + frac : ''}`;
 }
 
+/** FLOAT64 → BIGNUMERIC text (38 fraction digits; see doubleToDecimalText); null outside BIGNUMERIC's range. */
+export const doubleToBigNumeric = (x: number): string | null => doubleToDecimalText(x, 38, BIGNUMERIC_MAX_SCALED);
+
+/** FLOAT64 → NUMERIC text (9 fraction digits; see doubleToDecimalText); null outside NUMERIC's range. */
+export const doubleToNumeric = (x: number): string | null => doubleToDecimalText(x, 9, NUMERIC_MAX_SCALED);
+
+defineUdf('bq_double_to_numeric', ['DOUBLE'], 'VARCHAR', doubleToNumeric);
 defineUdf('bq_double_to_bignumeric', ['DOUBLE'], 'VARCHAR', doubleToBigNumeric);
 
 /**
@@ -154,12 +164,19 @@ function fromString(c: FnCall, x: string, to: BqType): string {
   }
 }
 
-/** FLOAT64/NUMERIC → INT64: round half away from zero, with BigQuery's range errors. */
+/**
+ * FLOAT64/NUMERIC/BIGNUMERIC → INT64: round half away from zero, with BigQuery's range errors
+ * (`int64 out of range: <value>`, as the ZetaSQL reference evaluator). A BIGNUMERIC (text) is
+ * rounded exactly (`bq_bignumeric_round`) and read as a HUGEINT, which every value past the INT64
+ * range may miss (a 39-digit one): NULL there is out of range too.
+ */
 function toInt64(c: FnCall, x: string, from: BqType): string {
-  if (from.kind === 'NUMERIC' || from.kind === 'BIGNUMERIC') {
-    const d = from.kind === 'BIGNUMERIC' ? `CAST(${x} AS DECIMAL(38,0))` : x;
-    return `CASE WHEN round(${d}) NOT BETWEEN -9223372036854775808 AND 9223372036854775807 THEN ${fail(c, `'int64 out of range: ' || CAST(${x} AS VARCHAR)`)} ELSE CAST(round(${d}) AS BIGINT) END`;
+  const outOfRange = () => fail(c, `'int64 out of range: ' || ${castToString(x, from)}`);
+  if (from.kind === 'BIGNUMERIC') {
+    const r = `TRY_CAST(bq_bignumeric_round(${x}, 0, 'ROUND') AS HUGEINT)`;
+    return `CASE WHEN ${x} IS NULL THEN NULL WHEN ${r} IS NULL OR ${r} NOT BETWEEN -9223372036854775808 AND 9223372036854775807 THEN ${outOfRange()} ELSE CAST(${r} AS BIGINT) END`;
   }
+  if (from.kind === 'NUMERIC') return `CASE WHEN round(${x}) NOT BETWEEN -9223372036854775808 AND 9223372036854775807 THEN ${outOfRange()} ELSE CAST(round(${x}) AS BIGINT) END`;
   const nonFinite = fail(c, `'Illegal conversion of non-finite floating point number to an integer: ' || bq_float_text(${x})`);
   const range = fail(c, `'int64 out of range: ' || bq_float_text(${x})`);
   return `CASE WHEN NOT isfinite(${x}) THEN ${nonFinite} WHEN round(${x}) >= 9.223372036854775807e18 OR round(${x}) < -9.223372036854775808e18 THEN ${range} ELSE CAST(round(${x}) AS BIGINT) END`;
@@ -183,7 +200,7 @@ export function castSql(c: FnCall, x: string, from: BqType, to: BqType): string 
   if (to.kind === 'BIGNUMERIC') return from.kind === 'NUMERIC' ? castToString(x, from) : `CAST(${x} AS VARCHAR)`;
   if (to.kind === 'NUMERIC' && from.kind === 'FLOAT64') {
     // ZetaSQL's `numeric out of range: -6.15656e+113` (the double as `%.6g`), not DuckDB's failed cast.
-    const v = `TRY_CAST(${x} AS DECIMAL(38,9))`;
+    const v = `CAST(bq_double_to_numeric(${x}) AS DECIMAL(38,9))`;
     const nonFinite = fail(c, `'Illegal conversion of non-finite floating point number to numeric: ' || lower(CAST(${x} AS VARCHAR))`);
     return `CASE WHEN ${x} IS NULL THEN NULL WHEN NOT isfinite(${x}) THEN ${nonFinite} WHEN ${v} IS NULL THEN ${fail(c, `'numeric out of range: ' || printf('%.6g', ${x})`)} ELSE ${v} END`;
   }

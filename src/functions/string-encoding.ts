@@ -90,13 +90,14 @@ const SOUNDEX_CODE: Record<string, string> = {};
 for (const [letters, code] of [['AEIOUY', '0'], ['HW', ''], ['BFPV', '1'], ['CGJKQSXZ', '2'], ['DT', '3'], ['L', '4'], ['MN', '5'], ['R', '6']])
   for (const ch of letters) SOUNDEX_CODE[ch] = code;
 
-/** SOUNDEX: non-Latin characters are skipped; H and W do not separate equal codes. */
+/** SOUNDEX: non-Latin characters are skipped; H and W do not separate equal codes; the first letter as written. */
 defineUdf('bq_soundex', ['VARCHAR'], 'VARCHAR', (s) => {
-  const letters = [...s.toUpperCase()].filter((ch) => ch >= 'A' && ch <= 'Z');
+  // The first letter keeps its case (ZetaSQL's reference evaluator: SOUNDEX('apple') = 'a140').
+  const letters = [...s].filter((ch) => /^[A-Za-z]$/.test(ch));
   if (!letters.length) return '';
-  let out = letters[0];
-  let last = SOUNDEX_CODE[letters[0]];
-  for (const ch of letters.slice(1)) {
+  let out = letters[0]!;
+  let last = SOUNDEX_CODE[out.toUpperCase()];
+  for (const ch of letters.slice(1).map((l) => l.toUpperCase())) {
     const code = SOUNDEX_CODE[ch];
     if (code === '') continue;
     if (code !== '0' && code !== last) out += code;

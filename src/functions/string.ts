@@ -230,10 +230,12 @@ defineUdf('bq_initcap', ['VARCHAR', 'VARCHAR'], 'VARCHAR', (s, delims) => {
   let out = '';
   let start = true;
   for (const ch of s) {
+    // A delimiter is kept as written (ZetaSQL's reference evaluator: INITCAP('aEb', 'E') = 'AEB').
     // Simple (one-to-one) case mapping, as ZetaSQL's ICU title-casing: `ß` stays `ß`, not `SS`.
     const up = ch.toUpperCase();
-    out += start ? ([...up].length === 1 ? up : ch) : ch.toLowerCase();
-    start = d.has(ch);
+    const delimiter = d.has(ch);
+    out += delimiter ? ch : start ? ([...up].length === 1 ? up : ch) : ch.toLowerCase();
+    start = delimiter;
   }
   return out;
 });
