@@ -100,16 +100,29 @@ function stringAgg(c: FnCall): string {
   return `CASE WHEN ${size} > ${MAX_RESULT_VALUE_BYTES} THEN ${fail(c, q(BigQueryError.resourcesExceeded().message))} ELSE ${agg} END`;
 }
 
-/** APPROX_QUANTILES(x, n): the exact 0/n, 1/n, …, n/n quantiles (discrete, BigQuery's ranks). */
+/**
+ * APPROX_QUANTILES(x, n): the exact 0/n, 1/n, …, n/n quantiles (discrete, BigQuery's ranks), an
+ * ARRAY of n + 1 values of x's type. IGNORE NULLS (the default) drops NULL rows; RESPECT NULLS
+ * ranks them below every value ([NULL, NULL, 1, 1, 1, 4, …, 10] gives [NULL, 4, 10], with
+ * DISTINCT [NULL, 6, 10]): the quantiles are taken of `{nonNull, x}` pairs, which DuckDB orders
+ * with false first. NULL for zero rows or when every x is NULL, with either null handling.
+ * Source: https://cloud.google.com/bigquery/docs/reference/standard-sql/approximate_aggregate_functions#approx_quantiles
+ */
 function approxQuantiles(c: FnCall): string {
   const n = checkApproxNumber(c, c.args[1]);
   if (n === undefined || n <= 0n) throw BigQueryError.approxQuantilesNumber();
   // The positions 0/n … n/n built by DuckDB (a constant list), not spelled out in the SQL text.
   const qs = `list_transform(range(0, ${n + 1n}), i -> i / ${n})`;
+  const big = c.argTypes[0]?.kind === 'BIGNUMERIC';
   const x = c.args[0];
-  const filter = c.nullHandling === 'RESPECT' ? undefined : `${x} IS NOT NULL`;
-  if (c.argTypes[0]?.kind === 'BIGNUMERIC') return `list_transform(${aggregate('quantile_disc', c, [bigNumericSortKey(x), qs], filter)}, k -> ${bigNumericFromKey('k')})`;
-  return aggregate('quantile_disc', { ...c, distinct: c.distinct }, [x, qs], filter);
+  const key = big ? bigNumericSortKey(x) : x;
+  const value = (k: string) => (big ? bigNumericFromKey(k) : k);
+  if (c.nullHandling !== 'RESPECT') {
+    const qd = aggregate('quantile_disc', c, [key, qs], `${x} IS NOT NULL`);
+    return big ? `list_transform(${qd}, k -> ${value('k')})` : qd;
+  }
+  const qd = aggregate('quantile_disc', c, [`struct_pack(n := ${x} IS NOT NULL, k := ${key})`, qs]);
+  return `CASE WHEN ${aggregate('count', c, [x])} = 0 THEN NULL ELSE list_transform(${qd}, e -> ${value('e.k')}) END`;
 }
 
 /** Names of the fields of the STRUCT elements of an ARRAY<STRUCT<…>> return type. */
@@ -120,24 +133,47 @@ function elementFields(c: FnCall): string[] {
   return el.fields.map((_f, i) => `"${duckFieldName(el, i).replace(/"/g, '""')}"`);
 }
 
-/** APPROX_TOP_COUNT(x, n): exact counts, highest first. */
+/**
+ * APPROX_TOP_COUNT(x, n): exact counts, highest first, an ARRAY<STRUCT<value, count INT64>> of at
+ * most n elements. NULL is a value like any other (`[NULL, "pear", "pear", "pear", "apple", NULL]`
+ * gives `[{pear, 3}, {NULL, 2}]`): DuckDB's histogram skips it, so its rows are counted apart.
+ * NULL for zero rows. Ties are not ordered by the page; here the larger value (NULL largest) comes
+ * first. Source: https://cloud.google.com/bigquery/docs/reference/standard-sql/approximate_aggregate_functions#approx_top_count
+ */
 function approxTopCount(c: FnCall): string {
   const [x, n] = c.args;
   checkApproxNumber(c, n);
   const [fv, fc] = elementFields(c);
-  const counted = `list_transform(map_entries(${aggregate('histogram', c, [x])}), e -> struct_pack(c := e.value, v := e.key))`;
-  return `list_transform(list_slice(list_reverse_sort(${counted}), 1, ${n}), s -> struct_pack(${fv} := s.v, ${fc} := s.c))`;
+  const hist = aggregate('histogram', c, [x]);
+  const nulls = aggregate('count', c, ['1'], `${x} IS NULL`);
+  const values = `coalesce(list_transform(map_entries(${hist}), e -> struct_pack(c := CAST(e.value AS BIGINT), v := e.key)), [])`;
+  const counted = `list_concat(${values}, CASE WHEN ${nulls} > 0 THEN [struct_pack(c := ${nulls}, v := NULL)] ELSE [] END)`;
+  const top = `list_transform(list_slice(list_reverse_sort(${counted}), 1, ${n}), s -> struct_pack(${fv} := s.v, ${fc} := s.c))`;
+  return `CASE WHEN ${hist} IS NULL AND ${nulls} = 0 THEN NULL ELSE ${top} END`;
 }
 
-/** APPROX_TOP_SUM(x, weight, n): exact sums of weight per value, highest first. */
+/**
+ * APPROX_TOP_SUM(x, weight, n): exact sums of weight per value, highest first, an
+ * ARRAY<STRUCT<value, sum>> of at most n elements. NULL is a value like any other
+ * (`[("apple", 0), (NULL, 2)]` gives `[{NULL, 2}, {apple, 0}]`); a NULL weight adds nothing, and a
+ * value whose weights are all NULL has sum NULL and ranks after every non-NULL sum
+ * (`[("apple", NULL), ("pear", 0), ("pear", NULL)]` gives `[{pear, 0}, {apple, NULL}]`). NULL for
+ * zero rows. Ties are not ordered by the page; here the larger value (NULL largest) comes first.
+ * Source: https://cloud.google.com/bigquery/docs/reference/standard-sql/approximate_aggregate_functions#approx_top_sum
+ */
 function approxTopSum(c: FnCall): string {
   const [x, w, n] = c.args;
   checkApproxNumber(c, n);
   const [fv, fs] = elementFields(c);
   const pairs = aggregate('list', c, [`struct_pack(v := ${x}, w := ${w})`]);
-  // The aggregate must not sit inside a lambda body: bind it through a one-element list.
-  const sums = `list_transform(list_distinct(list_transform(z.p, e -> e.v)), k -> struct_pack(s := list_sum(list_transform(list_filter(z.p, e -> e.v = k), e -> e.w)), v := k))`;
-  const top = `list_transform(list_slice(list_reverse_sort(${sums}), 1, ${n}), e -> struct_pack(${fv} := e.v, ${fs} := e.s))`;
+  // The distinct values are wrapped in a STRUCT so that list_distinct keeps NULL; list_sum skips
+  // NULL weights and is NULL when all are. The aggregate must not sit inside a lambda body: bind
+  // it through a one-element list.
+  const keys = `list_distinct(list_transform(z.p, e -> struct_pack(k := e.v)))`;
+  const sum = `list_sum(list_transform(list_filter(z.p, e -> e.v IS NOT DISTINCT FROM d.k), e -> e.w))`;
+  const sums = `list_transform(${keys}, d -> struct_pack(s := ${sum}, v := d.k))`;
+  const ranked = `list_transform(${sums}, e -> struct_pack(n := e.s IS NOT NULL, s := e.s, v := e.v))`;
+  const top = `list_transform(list_slice(list_reverse_sort(${ranked}), 1, ${n}), e -> struct_pack(${fv} := e.v, ${fs} := e.s))`;
   return `list_extract(list_transform([struct_pack(p := ${pairs})], z -> ${top}), 1)`;
 }
 
