@@ -3,8 +3,14 @@
  * constant: it is parsed here and each specifier becomes a piece of SQL, concatenated.
  *
  * Supported: `%d %i %o %x %X %f %F %e %E %g %G %s %t %T %%` with flags `- + space # 0`, width and
- * precision. A NULL argument prints `NULL`. Not supported: `*` width/precision and the `'`
- * (grouping) flag — they raise "not supported".
+ * precision. Not supported: `*` width/precision and the `'` (grouping) flag — they raise "not
+ * supported".
+ *
+ * NULLs (https://cloud.google.com/bigquery/docs/reference/standard-sql/string_functions#format_string,
+ * "NULL argument handling"; checked against the ZetaSQL reference evaluator): a NULL format string
+ * gives NULL; a NULL argument of `%t` / `%T` prints `NULL` (then padded or cut like any text:
+ * `FORMAT('%10t|', NULL)` = `'      NULL|'`), and a NULL argument of any other specifier makes the
+ * whole result NULL (`FORMAT('-%s-', NULL)` is NULL) — each piece is NULL then, and `||` carries it.
  */
 import { BigQueryError } from '../errors/errors.js';
 import type { BqType } from '../types/types.js';
@@ -71,7 +77,7 @@ function format(c: FnCall): string {
     const t = c.argTypes[argi];
     argi++;
     if (arg === undefined || !t) throw BigQueryError.formatTooFewArguments();
-    parts.push(`coalesce(${piece(flags, width, prec, spec, arg, t)}, 'NULL')`);
+    parts.push(piece(flags, width, prec, spec, arg, t));
   }
   if (last < fmt.length) parts.push(q(fmt.slice(last)));
   if (!parts.length) return `''`;
