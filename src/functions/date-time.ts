@@ -15,7 +15,7 @@
  * arithmetic wraps around midnight; month arithmetic clamps to the month's last day.
  */
 import { BigQueryError } from '../errors/errors.js';
-import type { FnCall, FnTable } from './registry.js';
+import type { FnCall, FnLowering, FnTable } from './registry.js';
 import { datePart, fail, floorDiv, intLiteral, stringLiteral } from './util.js';
 import { civilText, fullText } from './datetime-text.js';
 
@@ -248,6 +248,8 @@ function civilDiff(c: FnCall, part: string, a: string, b: string): string {
   return `(${floorDiv(`epoch_us(${a})`, String(u))} - ${floorDiv(`epoch_us(${b})`, String(u))})`;
 }
 
+const dateDiff = (c: FnCall) => civilDiff(c, datePart(c, 2), c.args[0], c.args[1]);
+
 function timeDiff(c: FnCall): string {
   const part = datePart(c, 2);
   if (!MICROS[part] || part === 'DAY') badPart(c, part);
@@ -260,6 +262,15 @@ function timestampDiff(c: FnCall): string {
   if (!MICROS[part]) badPart(c, part);
   const [a, b] = c.args;
   return `((epoch_us(${a}) - epoch_us(${b})) // ${MICROS[part]})`;
+}
+
+/**
+ * TIMESTAMP_ADD/_SUB/_DIFF/_TRUNC of a DATETIME (or DATE, coerced) answer as DATETIME_ADD/… (ZetaSQL
+ * reference evaluator): DIFF counts boundaries (`TIMESTAMP_DIFF(DATETIME '2024-03-25', DATETIME
+ * '2024-03-24 23:00:00', DAY)` = 1), WEEK…YEAR are allowed, overflow names the datetime.
+ */
+function civilWhenDatetime(datetime: FnLowering, timestamp: FnLowering): FnLowering {
+  return (c) => (c.argTypes[0]?.kind === 'DATETIME' ? datetime(c) : timestamp(c));
 }
 
 /** LAST_DAY(date_or_datetime[, part]). */
@@ -381,16 +392,16 @@ export const DATE_TIME_FUNCTIONS: FnTable = {
   datetime_sub: addSub('datetime', -1),
   time_add: addSub('time', 1),
   time_sub: addSub('time', -1),
-  timestamp_add: addSub('timestamp', 1),
-  timestamp_sub: addSub('timestamp', -1),
-  date_diff: (c) => civilDiff(c, datePart(c, 2), c.args[0], c.args[1]),
-  datetime_diff: (c) => civilDiff(c, datePart(c, 2), c.args[0], c.args[1]),
+  timestamp_add: civilWhenDatetime(addSub('datetime', 1), addSub('timestamp', 1)),
+  timestamp_sub: civilWhenDatetime(addSub('datetime', -1), addSub('timestamp', -1)),
+  date_diff: dateDiff,
+  datetime_diff: dateDiff,
   time_diff: timeDiff,
-  timestamp_diff: timestampDiff,
+  timestamp_diff: civilWhenDatetime(dateDiff, timestampDiff),
   date_trunc: dateTrunc,
   datetime_trunc: datetimeTrunc,
   time_trunc: timeTrunc,
-  timestamp_trunc: timestampTrunc,
+  timestamp_trunc: civilWhenDatetime(datetimeTrunc, timestampTrunc),
   last_day: lastDay,
   unix_date: (c) => `CAST(${c.args[0]} - DATE '1970-01-01' AS BIGINT)`,
   date_from_unix_date: (c) =>
