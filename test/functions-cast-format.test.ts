@@ -3,7 +3,8 @@
  * Expected values: BigQuery's documentation examples (format-elements: format year/month/day/
  * hour/minute/second/meridian/time zone part as string, format string as month/day/hour/minute/
  * second/meridian part, format bytes as string; string_functions edit-distance-1/-2/-4;
- * conversion_functions parse-numeric-2..-7) and the error texts of ZetaSQL's cast_date_time.cc.
+ * conversion_functions parse-numeric-2..-7) and the error texts of ZetaSQL's cast_date_time.cc and
+ * PARSE_NUMERIC (the ZetaSQL reference evaluator).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';
@@ -86,6 +87,12 @@ describe('EDIT_DISTANCE and PARSE_NUMERIC', () => {
       CAST(PARSE_NUMERIC("  1,2,,3,.45 + ") AS STRING) AS e, CAST(PARSE_NUMERIC(".1234  ") AS STRING) AS f,
       CAST(PARSE_BIGNUMERIC("12.34e-1-") AS STRING) AS g, SAFE.PARSE_NUMERIC("1-2") AS h`);
     expect(r).toEqual({ a: '12340000000000000000000000000', b: '1.012345679', c: '-12.34', d: '-1.234', e: '123.45', f: '0.1234', g: '-1.234', h: null });
+  });
+
+  it('PARSE_NUMERIC / PARSE_BIGNUMERIC reject a text with its own wording (the ZetaSQL reference evaluator)', async () => {
+    expect(await err(`SELECT PARSE_NUMERIC(' 1 2') AS a`)).toBe('Invalid input to PARSE_NUMERIC: " 1 2"');
+    expect(await err(`SELECT PARSE_NUMERIC('1e30') AS a`)).toBe('Invalid input to PARSE_NUMERIC: "1e30"');
+    expect(await err(`SELECT PARSE_BIGNUMERIC('123.456E37') AS a`)).toBe('Invalid input to PARSE_BIGNUMERIC: "123.456E37"');
   });
 });
 

@@ -3,10 +3,11 @@
  * BigQuery's documentation examples (net_functions#nethost, #netpublic_suffix, #netreg_domain:
  * the shared table of inputs, and the private-domain note `NET.REG_DOMAIN("foo.us.com")` →
  * `us.com`) and the documented NULL cases (no host, adjacent dots in the middle, no public
- * suffix, only a public suffix).
+ * suffix, only a public suffix). NET.IP_NET_MASK / NET.IP_TRUNC argument errors: the texts of the
+ * ZetaSQL reference evaluator.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';
 
 let t: TestEmulator;
 const q = async (query: string) => (await t.bq.query({ query }))[0] as Record<string, unknown>[];
@@ -61,5 +62,16 @@ describe('NET.HOST, NET.PUBLIC_SUFFIX, NET.REG_DOMAIN', () => {
       bare_domain: null,
       null_input: null,
     });
+  });
+});
+
+describe('NET.IP_NET_MASK and NET.IP_TRUNC argument errors', () => {
+  const err = async (query: string) => (await errorOf(t.bq.query({ query }))).message;
+  it('name the argument at fault and its value', async () => {
+    expect(await err(`SELECT NET.IP_NET_MASK(1, 33) AS m`)).toBe('The first argument of NET.IP_NET_MASK() must be either 4 (for IPv4) or 16 (for IPv6); got 1');
+    expect(await err(`SELECT NET.IP_NET_MASK(16, -1) AS m`)).toBe('The second argument of NET.IP_NET_MASK() must be between 0 and the first argument * 8; got -1');
+    expect(await err(`SELECT NET.IP_TRUNC(b'123', 33) AS m`)).toBe('The first argument of NET.IP_TRUNC() must have length 4 (for IPv4) or 16 (for IPv6); got 3');
+    expect(await err(`SELECT NET.IP_TRUNC(b'1234', -1) AS m`)).toBe('The second argument of NET.IP_TRUNC() must be between 0 and 8 * LENGTH(first argument); got -1');
+    expect((await t.bq.query({ query: `SELECT SAFE.NET.IP_TRUNC(b'1234', -1) AS m` }))[0]).toEqual([{ m: null }]);
   });
 });

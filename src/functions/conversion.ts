@@ -222,12 +222,16 @@ export function castSql(c: FnCall, x: string, from: BqType, to: BqType): string 
   return c.safe ? `TRY_CAST(${x} AS ${dt})` : `CAST(${x} AS ${dt})`;
 }
 
-/** PARSE_NUMERIC / PARSE_BIGNUMERIC: the text (parseNumberText), rounded and range-checked. */
+/**
+ * PARSE_NUMERIC / PARSE_BIGNUMERIC: the text (parseNumberText), rounded and range-checked. A text
+ * that is not a number, or is past the range, fails with ZetaSQL's `Invalid input to
+ * PARSE_NUMERIC: "<text>"` (the reference evaluator; not CAST's `Invalid NUMERIC value: …`).
+ */
 function parseNumber(c: FnCall, kind: 'NUMERIC' | 'BIGNUMERIC'): string {
   const x = c.args[0];
   const text = `bq_parse_number_text(${x})`;
   const v = kind === 'NUMERIC' ? `TRY_CAST(${text} AS DECIMAL(38,9))` : `bq_parse_bignumeric(${text})`;
-  return `CASE WHEN ${x} IS NULL THEN NULL WHEN ${v} IS NOT NULL THEN ${v} ELSE ${fail(c, `'Invalid ${kind} value: ' || ${x}`)} END`;
+  return `CASE WHEN ${x} IS NULL THEN NULL WHEN ${v} IS NOT NULL THEN ${v} ELSE ${fail(c, `'Invalid input to PARSE_${kind}: "' || ${x} || '"'`)} END`;
 }
 
 /** The conversion_functions page: CAST and PARSE_NUMERIC / PARSE_BIGNUMERIC. */

@@ -83,8 +83,18 @@ export const NET_FUNCTIONS: FnTable = {
   'net.ip_from_string': (c) => `CASE WHEN ${c.args[0]} IS NOT NULL AND bq_ip_from_string(${c.args[0]}) IS NULL THEN ${invalid('NET.IP_FROM_STRING')(c, 'unparseable IP-address')} ELSE bq_ip_from_string(${c.args[0]}) END`,
   'net.safe_ip_from_string': (c) => `bq_ip_from_string(${c.args[0]})`,
   'net.ip_to_string': (c) => `CASE WHEN ${c.args[0]} IS NOT NULL AND bq_ip_to_string(${c.args[0]}) IS NULL THEN ${fail(c, `'NET.IP_TO_STRING() encountered a non-IPv4/IPv6 address. Expected 4 or 16 bytes but got ' || CAST(octet_length(${c.args[0]}) AS VARCHAR)`)} ELSE bq_ip_to_string(${c.args[0]}) END`,
-  'net.ip_net_mask': (c) => `CASE WHEN ${c.args[0]} IS NOT NULL AND ${c.args[1]} IS NOT NULL AND bq_ip_net_mask(${c.args[0]}, ${c.args[1]}) IS NULL THEN ${fail(c, `'NET.IP_NET_MASK() encountered an invalid argument'`)} ELSE bq_ip_net_mask(${c.args[0]}, ${c.args[1]}) END`,
-  'net.ip_trunc': (c) => `CASE WHEN ${c.args[0]} IS NOT NULL AND ${c.args[1]} IS NOT NULL AND bq_ip_trunc(${c.args[0]}, ${c.args[1]}) IS NULL THEN ${fail(c, `'NET.IP_TRUNC() encountered an invalid argument'`)} ELSE bq_ip_trunc(${c.args[0]}, ${c.args[1]}) END`,
+  'net.ip_net_mask': (c) => {
+    const [n, prefix] = c.args;
+    const firstBad = fail(c, `'The first argument of NET.IP_NET_MASK() must be either 4 (for IPv4) or 16 (for IPv6); got ' || CAST(${n} AS VARCHAR)`);
+    const secondBad = fail(c, `'The second argument of NET.IP_NET_MASK() must be between 0 and the first argument * 8; got ' || CAST(${prefix} AS VARCHAR)`);
+    return `CASE WHEN ${n} IS NOT NULL AND ${prefix} IS NOT NULL AND bq_ip_net_mask(${n}, ${prefix}) IS NULL THEN (CASE WHEN ${n} NOT IN (4, 16) THEN ${firstBad} ELSE ${secondBad} END) ELSE bq_ip_net_mask(${n}, ${prefix}) END`;
+  },
+  'net.ip_trunc': (c) => {
+    const [ip, prefix] = c.args;
+    const firstBad = fail(c, `'The first argument of NET.IP_TRUNC() must have length 4 (for IPv4) or 16 (for IPv6); got ' || CAST(octet_length(${ip}) AS VARCHAR)`);
+    const secondBad = fail(c, `'The second argument of NET.IP_TRUNC() must be between 0 and 8 * LENGTH(first argument); got ' || CAST(${prefix} AS VARCHAR)`);
+    return `CASE WHEN ${ip} IS NOT NULL AND ${prefix} IS NOT NULL AND bq_ip_trunc(${ip}, ${prefix}) IS NULL THEN (CASE WHEN octet_length(${ip}) NOT IN (4, 16) THEN ${firstBad} ELSE ${secondBad} END) ELSE bq_ip_trunc(${ip}, ${prefix}) END`;
+  },
   'net.ipv4_from_int64': (c) => {
     const n = c.args[0];
     const err = fail(c, `'NET.IPV4_FROM_INT64() encountered a value that does not fit in 32 bits: ' || CAST(${n} AS VARCHAR)`);
