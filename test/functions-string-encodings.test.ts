@@ -1,6 +1,6 @@
 /**
- * FROM_BASE64 / CAST … FORMAT 'BASE64' and 'BASE8', FROM_HEX, SOUNDEX, INITCAP with delimiters
- * and CONCAT under REPEAT through the real client.
+ * FROM_BASE64 / CAST … FORMAT 'BASE64' and 'BASE8', FROM_HEX, SOUNDEX, INITCAP with delimiters,
+ * SPLIT (BYTES, NULL delimiter) and CONCAT under REPEAT through the real client.
  * Expected values and error texts: the ZetaSQL reference evaluator (`EvaluateQuery`,
  * test/differential/evaluator.ts), run on each query here — absl's base64 rules (white space
  * skipped, `=` or `.` padding that must complete the last group, no padding needed), the offset in
@@ -66,6 +66,21 @@ describe('SOUNDEX and INITCAP', () => {
       b: 'ThisEIsEAESentence',
       c: 'Hello-World foo',
     });
+  });
+});
+
+describe('SPLIT', () => {
+  it('splits BYTES at byte boundaries only, into bytes for an empty delimiter', async () => {
+    const [rows] = await t.bq.query({
+      query: `SELECT SPLIT(b',a,,b,', b',') AS a, SPLIT(b'a::b', b'::') AS b, SPLIT(b'\\x12\\x34', b'\\x23') AS c, SPLIT(b'abc', b'') AS d, SPLIT(b'', b',') AS e`,
+    });
+    const b64 = (xs: Buffer[]) => xs.map((x) => x.toString('base64'));
+    const r = rows[0] as Record<string, Buffer[]>;
+    expect([b64(r.a!), b64(r.b!), b64(r.c!), b64(r.d!), b64(r.e!)]).toEqual([['', 'YQ==', '', 'Yg==', ''], ['YQ==', 'Yg=='], ['EjQ='], ['YQ==', 'Yg==', 'Yw=='], ['']]);
+  });
+
+  it('is NULL for a NULL delimiter', async () => {
+    expect(await one(`SELECT ARRAY_LENGTH(SPLIT('a,b', CAST(NULL AS STRING))) IS NULL AS a, ARRAY_LENGTH(SPLIT(b'a,b', NULL)) IS NULL AS b`)).toEqual({ a: true, b: true });
   });
 });
 

@@ -160,10 +160,19 @@ function replace(c: FnCall): string {
   return `CASE WHEN ${from} = '' THEN (CASE WHEN ${to} IS NULL THEN NULL ELSE ${s} END) ELSE replace(${s}, ${from}, ${to}) END`;
 }
 
+/**
+ * SPLIT(value[, delimiter]): NULL when either is NULL (DuckDB's string_split keeps the whole text
+ * for a NULL delimiter); an empty delimiter splits into characters (bytes). BYTES are split over
+ * their hex digits with a space after each byte (`2C 61 `), so that a delimiter matches only at
+ * byte boundaries, then decoded back. Checked against the ZetaSQL reference evaluator
+ * (`SPLIT(b',a,,b,', b',')` = ['', 'a', '', 'b', '']).
+ */
 function split(c: FnCall): string {
-  if (isBytes(c)) unsupportedForm(c, 'of BYTES');
-  const [s, d] = c.args;
-  return `string_split(${s}, ${d ?? `','`})`;
+  const [s, d = `','`] = c.args;
+  if (!isBytes(c)) return `CASE WHEN ${d} IS NULL THEN NULL ELSE string_split(${s}, ${d}) END`;
+  const spaced = (b: string) => `regexp_replace(hex(${b}), '(..)', '\\1 ', 'g')`;
+  const eachByte = `list_transform(range(0, octet_length(${s})), i -> unhex(substring(hex(${s}), 2 * i + 1, 2)))`;
+  return `CASE WHEN ${s} IS NULL OR ${d} IS NULL THEN NULL WHEN octet_length(${d}) = 0 AND octet_length(${s}) > 0 THEN ${eachByte} ELSE list_transform(string_split(${spaced(s)}, ${spaced(d)}), p -> unhex(replace(p, ' ', ''))) END`;
 }
 
 /** TO_CODE_POINTS: code points of a STRING, byte values of BYTES. */
