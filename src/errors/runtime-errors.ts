@@ -32,6 +32,15 @@ export function arrayNullElement(field: string): BigQueryError {
   return runtime('Array cannot have a null element; error in writing field ' + field);
 }
 
+/**
+ * `Required field <name> cannot be null` — a DML statement writing NULL to a REQUIRED (NOT NULL)
+ * column (BigQuery's text for a NULL in a REQUIRED field, as load jobs report it; DuckDB's own
+ * `NOT NULL constraint failed: <table>.<column>` names the internal table).
+ */
+export function requiredFieldNull(field: string): BigQueryError {
+  return runtime(`Required field ${field} cannot be null`);
+}
+
 /** 400 invalidQuery `<FN> does not support the <part> date part` (ZetaSQL's text for a date part a function does not take). */
 export function datePartNotSupported(fn: string, part: string): BigQueryError {
   return invalidQuery(`${fn} does not support the ${part} date part`);

@@ -84,6 +84,8 @@ function mapToBigQuery(e: unknown): BigQueryError | undefined {
   if (/Overflow in negation of (?:INT64|numeric value)|Overflow on abs\(-9223372036854775808\)/.test(msg)) return BigQueryError.int64Overflow('--9223372036854775808');
   if (/Overflow|out of range for the destination type|is out of range/.test(msg) && /INT64|BIGINT|HUGEINT/.test(msg))
     return BigQueryError.int64Overflow();
+  // A DML write of NULL to a REQUIRED column: DuckDB names its internal table (`t40.a`).
+  if ((m = /NOT NULL constraint failed: [^.]+\.(.+)$/.exec(msg))) return BigQueryError.requiredFieldNull(m[1]!);
   if ((m = /Could not convert string '(.*)' to INT64/.exec(msg))) return BigQueryError.badCastValue('int64', m[1]);
   if ((m = /Could not convert string '(.*)' to DOUBLE/.exec(msg))) return BigQueryError.badCastValue('double', m[1]);
   if ((m = /Could not convert string '(.*)' to BOOL/.exec(msg))) return BigQueryError.badCastValue('bool', m[1]);
