@@ -1,6 +1,6 @@
 /**
  * ALTER TABLE: ADD COLUMN [IF NOT EXISTS], DROP COLUMN [IF EXISTS], RENAME COLUMN, RENAME TO,
- * SET OPTIONS, ALTER COLUMN SET DATA TYPE / DROP NOT NULL / SET OPTIONS.
+ * SET OPTIONS, ALTER COLUMN SET DATA TYPE / DROP NOT NULL / SET OPTIONS / SET DEFAULT / DROP DEFAULT.
  * Source: BigQuery DDL reference (data-definition-language#alter_table_statement).
  */
 import type { Node, ResolvedAlterActionKind } from '../analyzer/ast.js';
@@ -15,7 +15,7 @@ import { resolveTablePath, refText } from './names.js';
 import { literalOptions } from './options.js';
 import { expirationOptionFields } from './expiration.js';
 import { checkSnapshotAlter } from './table-guards.js';
-import { columnsFromDefinitions } from './ddl.js';
+import { columnDefault, columnsFromDefinitions } from './ddl.js';
 import { checkSetDataType, detailsFromAnnotations } from './type-params.js';
 import { addPicosColumnSql, isPicosColumn, picosColumnName } from './picos-storage.js';
 
@@ -55,10 +55,13 @@ const ACTIONS: Record<ResolvedAlterActionKind, Action | null> = {
       if (a.isIfNotExists) return;
       throw BigQueryError.columnAlreadyExists(d.name);
     }
-    // Type parameters and OPTIONS(description) as in CREATE TABLE; added columns are NULLABLE.
-    const { defaultSql: _ds, defaultValueExpression: _dv, ...c } = { ...columnsFromDefinitions([d])[0], required: false };
+    // Type parameters, OPTIONS(description) and DEFAULT as in CREATE TABLE; added columns are
+    // NULLABLE. The DEFAULT applies to rows written from now on: the table's rows so far read NULL
+    // (https://cloud.google.com/bigquery/docs/default-values), so DuckDB's ADD COLUMN gets none.
+    const c = { ...columnsFromDefinitions([d])[0]!, required: false };
     t.columns = [...t.columns, c];
     ddl.push(`ALTER TABLE ${ident(t.duckName)} ADD COLUMN ${ident(c.name)} ${duckType(c.type)}`);
+    if (c.defaultSql) ddl.push(`ALTER TABLE ${ident(t.duckName)} ALTER COLUMN ${ident(c.name)} SET DEFAULT (${c.defaultSql})`);
   },
   DropColumnAction: (t, a, ddl) => {
     const i = find(t, a.name);
@@ -114,8 +117,23 @@ const ACTIONS: Record<ResolvedAlterActionKind, Action | null> = {
   AddConstraintAction: null,
   AddSubEntityAction: null,
   AddToRestricteeListAction: null,
-  AlterColumnDropDefaultAction: null,
-  AlterColumnSetDefaultAction: null,
+  AlterColumnSetDefaultAction: (t, a, ddl) => {
+    const i = alteredColumn(t, a);
+    if (i === undefined) return;
+    const dv = columnDefault(a.defaultValue);
+    ddl.push(`ALTER TABLE ${ident(t.duckName)} ALTER COLUMN ${ident(t.columns[i].name)} SET DEFAULT (${dv.defaultSql})`);
+    t.columns = t.columns.map((c, j) => (j === i ? { ...c, ...dv } : c));
+  },
+  AlterColumnDropDefaultAction: (t, a, ddl) => {
+    const i = alteredColumn(t, a);
+    if (i === undefined) return;
+    ddl.push(`ALTER TABLE ${ident(t.duckName)} ALTER COLUMN ${ident(t.columns[i].name)} DROP DEFAULT`);
+    t.columns = t.columns.map((c, j) => {
+      if (j !== i) return c;
+      const { defaultSql: _s, defaultValueExpression: _e, ...rest } = c;
+      return rest;
+    });
+  },
   AlterSubEntityAction: null,
   DropConstraintAction: null,
   DropPrimaryKeyAction: null,

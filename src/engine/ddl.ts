@@ -83,14 +83,22 @@ export function columnsFromDefinitions(defs: Node[]): Column[] {
     checkFieldNames(String(d.name), type);
     const c: Column = { name: String(d.name), type, required: !!d.annotations?.notNull, ...detailsFromAnnotations(type, d.annotations) };
     if (typeof opts.description === 'string') c.description = opts.description;
-    if (d.defaultValue?.expression) {
-      c.defaultValueExpression = String(d.defaultValue.sql ?? '');
-      c.defaultSql = lowerExpr(d.defaultValue.expression, {
-        tables: new Map(), namedParams: new Map(), positionalParams: [], duckType, literal: toDuckLiteral, alias: makeAliaser(), scan: lowerScan,
-      });
-    }
-    return c;
+    return d.defaultValue?.expression ? { ...c, ...columnDefault(d.defaultValue) } : c;
   });
+}
+
+/**
+ * A column's DEFAULT (a resolved ColumnDefaultValue: `expression` and its GoogleSQL `sql`): the
+ * text for REST's `defaultValueExpression` and the lowered DuckDB expression the table's DEFAULT
+ * holds (https://cloud.google.com/bigquery/docs/default-values).
+ */
+export function columnDefault(dv: Node): Pick<Column, 'defaultValueExpression' | 'defaultSql'> {
+  return {
+    defaultValueExpression: String(dv.sql ?? ''),
+    defaultSql: lowerExpr(dv.expression, {
+      tables: new Map(), namedParams: new Map(), positionalParams: [], duckType, literal: toDuckLiteral, alias: makeAliaser(), scan: lowerScan,
+    }),
+  };
 }
 
 /**
