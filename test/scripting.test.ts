@@ -309,6 +309,21 @@ describe('multi-statement transactions', () => {
   it('COMMIT without a transaction is an error', async () => {
     expect((await errorOf(q('SELECT 1;\nCOMMIT TRANSACTION;'))).message).toBe('There is no active transaction to commit');
   });
+
+  it('holds CREATE TEMP TABLE and CREATE TEMP FUNCTION (the transactions page: a temp table staged from one table, merged into another)', async () => {
+    await q('CREATE TABLE sc.arrivals (id INT64, amount INT64); INSERT sc.arrivals VALUES (1, 5), (3, 30)');
+    const out = await q(`BEGIN TRANSACTION;
+CREATE TEMP TABLE staged AS SELECT * FROM sc.arrivals;
+CREATE TEMP FUNCTION twice(x INT64) AS (x * 2);
+DELETE sc.arrivals WHERE TRUE;
+MERGE sc.accounts a USING staged s ON a.id = s.id
+  WHEN MATCHED THEN UPDATE SET amount = a.amount + twice(s.amount)
+  WHEN NOT MATCHED THEN INSERT (id, amount) VALUES (s.id, twice(s.amount));
+COMMIT TRANSACTION;
+SELECT (SELECT COUNT(*) FROM sc.arrivals) AS arrivals, (SELECT COUNT(*) FROM staged) AS staged`);
+    expect(out).toEqual([{ arrivals: 0, staged: 2 }]);
+    expect(await rowsOf()).toEqual([{ id: 1, amount: 110 }, { id: 3, amount: 60 }]);
+  });
 });
 
 describe('CREATE TEMP FUNCTION (SQL)', () => {

@@ -10,7 +10,8 @@
  * the transaction read its own writes (recorded routines_scripting/txn_in_exception_block: a
  * handled error inside an open transaction leaves the insert visible to the script).
  * Known gap: other jobs see the uncommitted rows (no snapshot isolation between jobs), and DDL
- * inside a transaction is refused.
+ * inside a transaction is refused but for CREATE TEMP TABLE / CREATE TEMP FUNCTION (which ROLLBACK
+ * keeps; DROP of a temporary table is refused too).
  */
 import type { Node } from '../analyzer/ast.js';
 import type { TableMeta } from '../catalog/store.js';
@@ -20,6 +21,12 @@ import { BigQueryError } from '../errors/errors.js';
 
 const DML = new Set(['InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt', 'TruncateStmt']);
 const READ_ONLY = new Set(['QueryStmt', 'AssertStmt']);
+/**
+ * DDL a transaction may hold when it creates a temporary table or function (BigQuery
+ * "Multi-statement transactions", statements supported in transactions: `CREATE TEMP TABLE`,
+ * `CREATE TEMP FUNCTION`). The object is the script's; ROLLBACK does not drop it.
+ */
+const TEMP_DDL = new Set(['CreateTableStmt', 'CreateTableAsSelectStmt', 'CreateFunctionStmt']);
 
 export class ScriptTransaction {
   /** Table relation → the table holding its rows as they were when the transaction first wrote it. */
@@ -36,6 +43,7 @@ export class ScriptTransaction {
   /** Called before each analyzed statement runs: keeps the rows a DML statement is about to change. */
   async before(stmt: Node, tables: Map<string, TableMeta>, defaults: NameDefaults): Promise<void> {
     if (!this.open || READ_ONLY.has(stmt.kind)) return;
+    if (TEMP_DDL.has(stmt.kind) && stmt.createScope === 'CREATE_TEMP') return;
     if (!DML.has(stmt.kind)) throw BigQueryError.notSupported(`Statement ${stmt.kind.replace(/Stmt$/, '')} inside a multi-statement transaction`);
     const meta = tables.get(String(stmt.tableScan?.table?.serializationId ?? ''));
     if (!meta || meta.type !== 'TABLE') return;
