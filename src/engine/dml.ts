@@ -10,7 +10,10 @@ import { logIgnored } from '../config/logger.js';
 import type { Node } from '../analyzer/ast.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { Engine, QueryOptions, StatementHandler, StatementHandlers, StatementResult } from './engine-types.js';
-import { colName, ident, type BoundTable, type LowerContext } from './lower/context.js';
+import { colName, exprType, ident, type BoundTable, type LowerContext } from './lower/context.js';
+import { duckFieldName } from './duckdb/types.js';
+import { sqlString } from '../functions/registry.js';
+import { typeToSql, type BqType } from '../types/types.js';
 import { lowerExpr } from './lower/exprs.js';
 import { lowerScan } from './lower/scans.js';
 import { columnHasParams, enforceSql } from './type-params.js';
@@ -31,13 +34,63 @@ function targetSelect(t: BoundTable, scan: Node): string {
   return `SELECT rowid AS __r${cols.length ? ', ' + cols.join(', ') : ''} FROM ${t.relation}`;
 }
 
-/** Target column name of an update item (`SET col = …`); nested paths are not supported yet. */
-function updateColumn(t: BoundTable, scan: Node, item: Node): string {
-  const target: Node = item.target;
-  if (target.kind !== 'ColumnRef') throw BigQueryError.notSupported('UPDATE of a nested field path');
+/**
+ * An update item's target: the column it writes (its ColumnRef) and the STRUCT field path below it
+ * (`SET s.a.b = …` → [GetStructField of s.a, GetStructField of s.a.b], outermost first; empty for
+ * `SET col = …`). Other targets (array elements) are not supported.
+ */
+function updateTarget(item: Node): { column: Node; path: Node[] } {
+  const path: Node[] = [];
+  let target: Node = item.target;
+  while (target.kind === 'GetStructField') {
+    path.unshift(target);
+    target = target.expr;
+  }
+  if (target.kind !== 'ColumnRef') throw BigQueryError.notSupported('UPDATE of an array element');
+  return { column: target, path };
+}
+
+/** Target column name of an update item's root column. */
+function updateColumn(t: BoundTable, scan: Node, column: Node): string {
   const idx: string[] = scan.columnIndexList ?? [];
-  const pos = (scan.columnList as Node[]).findIndex((c) => String(c.columnId) === String(target.column.columnId));
+  const pos = (scan.columnList as Node[]).findIndex((c) => String(c.columnId) === String(column.column.columnId));
   return t.columns[Number(idx[pos] ?? pos)];
+}
+
+/**
+ * `struct` (SQL) with the field that `path[0]` reads — and below it the rest of the path — set to
+ * `value`: the STRUCT rebuilt field by field. A NULL STRUCT on the path fails with ZetaSQL's
+ * `Cannot set field of NULL STRUCT<a INT64, b INT64>` (the reference evaluator's EvaluateModify).
+ */
+function withField(struct: string, path: Node[], value: string): string {
+  const [step, ...rest] = path;
+  const type = exprType(step!.expr) as Extract<BqType, { kind: 'STRUCT' }>;
+  const at = Number(step!.fieldIdx ?? 0);
+  const fields = type.fields.map((_f, i) => {
+    const name = duckFieldName(type, i).replace(/"/g, '""');
+    const current = `struct_extract(${struct}, '${duckFieldName(type, i).replace(/'/g, "''")}')`;
+    return `"${name}" := ${i !== at ? current : rest.length ? withField(current, rest, value) : value}`;
+  });
+  const nullStruct = `error(${sqlString(`Cannot set field of NULL ${typeToSql(type)}`)})`;
+  return `(CASE WHEN ${struct} IS NULL THEN ${nullStruct} ELSE struct_pack(${fields.join(', ')}) END)`;
+}
+
+/**
+ * The target columns an UPDATE writes and each one's new value (SQL over the change set's source):
+ * items on fields of one STRUCT column are applied in order to that column's current value.
+ */
+function updateAssignments(t: BoundTable, scan: Node, items: Node[], ctx: LowerContext): { cols: string[]; vals: string[] } {
+  const byColumn = new Map<string, { col: string; value: string }>();
+  for (const item of items) {
+    const { column, path } = updateTarget(item);
+    const key = String(column.column.columnId);
+    const value = updateValue(item, ctx);
+    const prior = byColumn.get(key);
+    const base = prior?.value ?? lowerExpr(column, ctx);
+    byColumn.set(key, { col: prior?.col ?? updateColumn(t, scan, column), value: path.length ? withField(base, path, value) : value });
+  }
+  const entries = [...byColumn.values()];
+  return { cols: entries.map((e) => e.col), vals: entries.map((e) => e.value) };
 }
 
 /**
@@ -94,8 +147,7 @@ async function countOf(c: { runAndReadAll(sql: string): Promise<{ getRowsJS(): u
 async function updateStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOptions): Promise<StatementResult> {
   const t = bound(ctx, stmt.tableScan);
   const items: Node[] = stmt.updateItemList ?? [];
-  const cols = items.map((it) => updateColumn(t, stmt.tableScan, it));
-  const vals = items.map((it) => updateValue(it, ctx));
+  const { cols, vals } = updateAssignments(t, stmt.tableScan, items, ctx);
   const a = ctx.alias('tg');
   let source = `(${targetSelect(t, stmt.tableScan)}) AS ${a}`;
   if (stmt.fromScan) source += ` CROSS JOIN (${lowerScan(stmt.fromScan, ctx)}) AS ${ctx.alias('fr')}`;
@@ -147,9 +199,9 @@ async function mergeStmt(e: Engine, stmt: Node, ctx: LowerContext, opts: QueryOp
   const values: string[] = [];
   const plan = clauses.map((cl, i) => {
     if (cl.actionType === 'UPDATE') {
-      const cols = (cl.updateItemList as Node[]).map((it) => updateColumn(t, stmt.tableScan, it));
-      const v = (cl.updateItemList as Node[]).map((it, j) => {
-        values.push(`CASE WHEN __clause = ${i} THEN ${updateValue(it, ctx)} END AS __c${i}_${j}`);
+      const { cols, vals } = updateAssignments(t, stmt.tableScan, cl.updateItemList as Node[], ctx);
+      const v = vals.map((value, j) => {
+        values.push(`CASE WHEN __clause = ${i} THEN ${value} END AS __c${i}_${j}`);
         return `__c${i}_${j}`;
       });
       return { kind: 'UPDATE' as const, cols, v };
