@@ -1,6 +1,7 @@
 /**
  * ALTER TABLE: ADD COLUMN [IF NOT EXISTS], DROP COLUMN [IF EXISTS], RENAME COLUMN, RENAME TO,
- * SET OPTIONS, ALTER COLUMN SET DATA TYPE / DROP NOT NULL / SET OPTIONS / SET DEFAULT / DROP DEFAULT.
+ * SET OPTIONS, ALTER COLUMN SET DATA TYPE / DROP NOT NULL / SET OPTIONS / SET DEFAULT / DROP DEFAULT,
+ * ADD PRIMARY KEY / ADD [CONSTRAINT] FOREIGN KEY / DROP PRIMARY KEY / DROP CONSTRAINT (table-constraints.ts).
  * Source: BigQuery DDL reference (data-definition-language#alter_table_statement).
  */
 import type { Node, ResolvedAlterActionKind } from '../analyzer/ast.js';
@@ -18,8 +19,9 @@ import { checkSnapshotAlter } from './table-guards.js';
 import { columnDefault, columnsFromDefinitions } from './ddl.js';
 import { checkSetDataType, detailsFromAnnotations } from './type-params.js';
 import { addPicosColumnSql, isPicosColumn, picosColumnName } from './picos-storage.js';
+import { addConstraint, dropConstraint } from './table-constraints.js';
 
-type Action = (t: TableMeta, a: Node, ddl: string[]) => Promise<void> | void;
+type Action = (t: TableMeta, a: Node, ddl: string[], e: Engine) => Promise<void> | void;
 
 const find = (t: TableMeta, name: string) => t.columns.findIndex((c) => c.name.toLowerCase() === name.toLowerCase());
 
@@ -114,7 +116,7 @@ const ACTIONS: Record<ResolvedAlterActionKind, Action | null> = {
     const desc = literalOptions(a.optionList).description;
     if (i >= 0 && typeof desc === 'string') t.columns = t.columns.map((c, j) => (j === i ? { ...c, description: desc } : c));
   },
-  AddConstraintAction: null,
+  AddConstraintAction: (t, a, _ddl, e) => addConstraint(e, t, a),
   AddSubEntityAction: null,
   AddToRestricteeListAction: null,
   AlterColumnSetDefaultAction: (t, a, ddl) => {
@@ -135,8 +137,8 @@ const ACTIONS: Record<ResolvedAlterActionKind, Action | null> = {
     });
   },
   AlterSubEntityAction: null,
-  DropConstraintAction: null,
-  DropPrimaryKeyAction: null,
+  DropConstraintAction: (t, a) => dropConstraint(t, String(a.name), !!a.isIfExists),
+  DropPrimaryKeyAction: (t, a) => dropConstraint(t, undefined, !!a.isIfExists),
   DropSubEntityAction: null,
   FilterUsingAction: null,
   GrantToAction: null,
@@ -167,7 +169,7 @@ async function alterTable(e: Engine, stmt: Node, _ctx: LowerContext, opts: Query
     }
     const f = ACTIONS[a.kind as ResolvedAlterActionKind] as Action | null | undefined;
     if (!f) throw BigQueryError.notSupported(`ALTER TABLE action ${a.kind.replace(/Action$/, '')}`);
-    await f(t, a, ddl);
+    await f(t, a, ddl, e);
   }
   if (opts.dryRun) return base;
   t.lastModifiedTime = Date.now();

@@ -30,6 +30,7 @@ import { picosColumnsDdl } from './picos-storage.js';
 import { isLocationName, normalizeLocation, sameLocation } from '../types/locations.js';
 import { detailsFromAnnotations, enforceSql } from './type-params.js';
 import { checkTruncateOverStreamingBuffer } from './streaming-buffer.js';
+import { createTableConstraints } from './table-constraints.js';
 
 const now = () => Date.now();
 
@@ -206,7 +207,8 @@ async function createTable(e: Engine, stmt: Node, ctx: LowerContext, opts: Query
   for (const c of columns) checkFieldNames(c.name, c.type);
   const base = { statementType, ddlOperationPerformed: op, ddlTargetTable: r, ...schemaResult(columns) } as StatementResult;
   if (op === 'SKIP' || opts.dryRun) return base;
-  await createStoredTable(e, r, columns, await withExpirationExpression(e, stmt.optionList, ctx, tableFields(stmt)), fill, existing);
+  const fields = { ...tableFields(stmt), ...createTableConstraints(e, stmt) };
+  await createStoredTable(e, r, columns, await withExpirationExpression(e, stmt.optionList, ctx, fields), fill, existing);
   return base;
 }
 
