@@ -20,7 +20,8 @@ import { intervalFromString } from './interval-parse.js';
 import { BigQueryError } from '../errors/errors.js';
 import { duckFieldName } from '../types/duckdb-types.js';
 import type { BqType } from '../types/types.js';
-import { parseTimestampText, toLocal } from './date-time.js';
+import { toLocal } from './date-time.js';
+import { parseTimestampText } from './timestamp-functions.js';
 import { defineUdf } from './builtin-udfs.js';
 import type { FnCall, FnTable } from './registry.js';
 import { castToString } from './text.js';
@@ -155,7 +156,7 @@ function fromString(c: FnCall, x: string, to: BqType): string {
       return check(`regexp_full_match(${x}, '[0-9]{1,2}:[0-9]{1,2}(:[0-9]{1,2}([.][0-9]{1,9})?)?') AND ${v} IS NOT NULL`, v, quoteMsg('Invalid time string ', x, '"'));
     }
     case 'TIMESTAMP':
-      return parseTimestampText(c, x);
+      return parseTimestampText(c, x, undefined, ' (scale TIMESTAMP_NANOSECOND)');
     case 'INTERVAL':
       return intervalFromString(c, x);
     case 'JSON':

@@ -7,12 +7,14 @@ import { BigQueryError } from '../errors/errors.js';
 import type { FnCall, FnTable } from './registry.js';
 import { fromLocal, toLocal } from './date-time.js';
 import { fail, q, stringLiteral } from './util.js';
+import { offsetShortText, zoneOffsetMinutes } from './datetime-text.js';
+import { outOfRange } from './datetime-range.js';
 
 const pad = (e: string, n = 2, ch = '0') => `lpad(CAST(${e} AS VARCHAR), ${n}, '${ch}')`;
 const h12 = (x: string) => `(CASE WHEN hour(${x}) % 12 = 0 THEN 12 ELSE hour(${x}) % 12 END)`;
 
 /** Offset of zone `tz` at instant `ts`, in minutes (SQL). */
-const offsetMinutes = (ts: string, tz?: string) => `((epoch_us(${toLocal(ts, tz)}) - epoch_us(${ts})) // 60000000)`;
+const offsetMinutes = (ts: string, tz?: string) => zoneOffsetMinutes(ts, toLocal(ts, tz));
 const offsetText = (mins: string, colon: boolean) =>
   `(CASE WHEN ${mins} < 0 THEN '-' ELSE '+' END || ${pad(`abs(${mins}) // 60`)} || '${colon ? ':' : ''}' || ${pad(`abs(${mins}) % 60`)})`;
 
@@ -111,7 +113,7 @@ function strptimePatterns(fmt: string): { patterns: string[]; zoned: boolean; ha
   return { patterns, zoned, hasYear };
 }
 
-/** PARSE_DATE / PARSE_DATETIME / PARSE_TIME / PARSE_TIMESTAMP. */
+/** PARSE_DATE / PARSE_DATETIME / PARSE_TIME / PARSE_TIMESTAMP; a result outside the range is `Invalid result from parsing function`. */
 function parseFn(kind: 'DATE' | 'DATETIME' | 'TIME' | 'TIMESTAMP') {
   return (c: FnCall) => {
     const [fmtSql, s, tz] = c.args;
@@ -127,15 +129,16 @@ function parseFn(kind: 'DATE' | 'DATETIME' | 'TIME' | 'TIMESTAMP') {
     else if (kind === 'DATETIME') v = zoned ? `CAST(timezone('UTC', ${parsed}) AS TIMESTAMP)` : parsed;
     else v = `CAST(${parsed} AS ${kind})`;
     const err = fail(c, `'Failed to parse input string "' || ${s} || '"'`);
-    return `CASE WHEN ${s} IS NULL OR ${fmtSql} IS NULL THEN NULL WHEN ${parsed} IS NULL THEN ${err} ELSE ${v} END`;
+    // A result outside BigQuery's range (a zone past 9999-12-31, year 0): the reference evaluator's text.
+    const range = kind === 'TIME' ? '' : `WHEN ${outOfRange(v, kind === 'TIMESTAMP' ? 'timestamp' : kind === 'DATE' ? 'date' : 'datetime')} THEN ${fail(c, `'Invalid result from parsing function'`)} `;
+    return `CASE WHEN ${s} IS NULL OR ${fmtSql} IS NULL THEN NULL WHEN ${parsed} IS NULL THEN ${err} ${range}ELSE ${v} END`;
   };
 }
 
 /** STRING(timestamp[, zone]): `YYYY-MM-DD HH:MM:SS[.ffffff]±HH[:MM]` in the zone. */
 export function timestampString(ts: string, tz?: string): string {
   const mins = offsetMinutes(ts, tz);
-  const off = `(CASE WHEN ${mins} < 0 THEN '-' ELSE '+' END || ${pad(`abs(${mins}) // 60`)} || CASE WHEN abs(${mins}) % 60 = 0 THEN '' ELSE ':' || ${pad(`abs(${mins}) % 60`)} END)`;
-  return `CAST(${toLocal(ts, tz)} AS VARCHAR) || ${off}`;
+  return `CAST(${toLocal(ts, tz)} AS VARCHAR) || ${offsetShortText(mins)}`;
 }
 
 /** FORMAT_* and PARSE_* of the date, datetime, time and timestamp functions pages. */

@@ -17,7 +17,8 @@
 import { BigQueryError } from '../errors/errors.js';
 import type { FnCall, FnLowering, FnTable } from './registry.js';
 import { datePart, fail, floorDiv, intLiteral, stringLiteral } from './util.js';
-import { civilText, fullText } from './datetime-text.js';
+import { civilText, fullText, zonedText, zoneName } from './datetime-text.js';
+import { outOfRange, RANGE, rangeOr } from './datetime-range.js';
 
 // ---------- time zones ----------
 
@@ -110,25 +111,55 @@ function truncDate(c: FnCall, part: string, x: string): string {
   return `CAST(date_trunc('${duck[part]}', ${x}) AS DATE)`;
 }
 
-/** A civil TIMESTAMP truncated to any part, as civil TIMESTAMP. */
-function truncCivil(c: FnCall, part: string, x: string): string {
-  if (part === 'MICROSECOND' || part === 'NANOSECOND') return x;
-  if (['MILLISECOND', 'SECOND', 'MINUTE', 'HOUR'].includes(part)) return `date_trunc('${part.toLowerCase()}', ${x})`;
-  return `CAST(${truncDate(c, part, x)} AS TIMESTAMP)`;
+/** A part as ZetaSQL names it in errors: `WEEK(SATURDAY)` for WEEK_SATURDAY. */
+const partText = (part: string) => part.replace(/^WEEK_(\w+)$/, 'WEEK($1)');
+
+/**
+ * DATE `r` computed from civil `x` by `what` (`Truncating` / `Last day of`), or ZetaSQL's error when
+ * a week or ISO year carries it outside 0001-01-01 … 9999-12-31 (reference evaluator: `Truncating
+ * date 0001-01-01 to WEEK resulted in an out of range date value: -719163`, the value in days since
+ * 1970-01-01; `Last day of date 9999-12-31 to WEEK resulted in an out of range date value: 2932897`).
+ */
+function dateInRange(c: FnCall, what: string, part: string, x: string, r: string): string {
+  if (weekStart(part) === undefined && part !== 'ISOYEAR') return r;
+  return rangeOr(r, 'date', fail(c, `'${what} date ' || CAST(CAST(${x} AS DATE) AS VARCHAR) || ' to ${partText(part)} resulted in an out of range date value: ' || CAST(${r} - DATE '1970-01-01' AS VARCHAR)`));
 }
 
-const dateTrunc = (c: FnCall) => truncDate(c, datePart(c, 1), c.args[0]);
-const datetimeTrunc = (c: FnCall) => truncCivil(c, datePart(c, 1), c.args[0]);
+/** A civil TIMESTAMP truncated to any part, as civil TIMESTAMP (`checked`: DATETIME_TRUNC's range error). */
+function truncCivil(c: FnCall, part: string, x: string, checked = false): string {
+  if (part === 'MICROSECOND' || part === 'NANOSECOND') return x;
+  if (['MILLISECOND', 'SECOND', 'MINUTE', 'HOUR'].includes(part)) return `date_trunc('${part.toLowerCase()}', ${x})`;
+  const d = truncDate(c, part, x);
+  return `CAST(${checked ? dateInRange(c, 'Truncating', part, x, d) : d} AS TIMESTAMP)`;
+}
+
+const dateTrunc = (c: FnCall) => dateInRange(c, 'Truncating', datePart(c, 1), c.args[0], truncDate(c, datePart(c, 1), c.args[0]));
+const datetimeTrunc = (c: FnCall) => truncCivil(c, datePart(c, 1), c.args[0], true);
 function timeTrunc(c: FnCall): string {
   const part = datePart(c, 1);
   if (!(part in MICROS) || part === 'DAY') badPart(c, part);
   return `CAST(${truncCivil(c, part, `(DATE '1970-01-01' + ${c.args[0]})`)} AS TIME)`;
 }
+/**
+ * TIMESTAMP_TRUNC of a TIMESTAMP, in `zone` (default UTC). A result before 0001-01-01 UTC is an
+ * error (reference evaluator): for a week `Truncating 0001-01-01 00:00:00+00 to the nearest week
+ * causes overflow` (the timestamp in the zone), for ISOYEAR `Invalid date value: -719163` (the
+ * civil date in days since 1970-01-01), else `Truncating to the nearest DAY causes underflow at
+ * timezone America/Los_Angeles`.
+ */
 function timestampTrunc(c: FnCall): string {
   const part = datePart(c, 1);
   const [ts, , tz] = c.args;
   if (['MICROSECOND', 'MILLISECOND', 'SECOND'].includes(part)) return `date_trunc('${part.toLowerCase()}', ${ts})`;
-  return fromLocal(truncCivil(c, part, toLocal(ts, tz)), tz);
+  const local = toLocal(ts, tz);
+  const lit = tz === undefined ? undefined : stringLiteral(tz);
+  const msg =
+    weekStart(part) !== undefined
+      ? `'Truncating ' || ${zonedText(ts, local)} || ' to the nearest week causes overflow'`
+      : part === 'ISOYEAR'
+        ? `'Invalid date value: ' || CAST(CAST(${local} AS DATE) - DATE '1970-01-01' AS VARCHAR)`
+        : `'Truncating to the nearest ${part} causes underflow at timezone ' || ${tz === undefined ? `'UTC'` : zoneName(tz, lit === undefined ? undefined : fixedOffset(lit))}`;
+  return rangeOr(fromLocal(truncCivil(c, part, local), tz), 'timestamp', fail(c, msg));
 }
 
 /** The interval of `n` parts (for *_ADD/*_SUB). */
@@ -149,13 +180,6 @@ function partInterval(c: FnCall, part: string, n: string): string {
       return badPart(c, part);
   }
 }
-
-/** The supported range of each civil type (BigQuery docs, "Data types"). */
-const RANGE: Record<'date' | 'datetime' | 'timestamp', [string, string]> = {
-  date: [`DATE '0001-01-01'`, `DATE '9999-12-31'`],
-  datetime: [`TIMESTAMP '0001-01-01 00:00:00'`, `TIMESTAMP '9999-12-31 23:59:59.999999'`],
-  timestamp: [`TIMESTAMPTZ '0001-01-01 00:00:00+00'`, `TIMESTAMPTZ '9999-12-31 23:59:59.999999+00'`],
-};
 
 /** Microseconds between 0001-01-01 and 10000-01-01: an amount past it leaves every type's range. */
 const SPAN_MICROS = 315537897600000000n;
@@ -273,12 +297,12 @@ function civilWhenDatetime(datetime: FnLowering, timestamp: FnLowering): FnLower
   return (c) => (c.argTypes[0]?.kind === 'DATETIME' ? datetime(c) : timestamp(c));
 }
 
-/** LAST_DAY(date_or_datetime[, part]). */
+/** LAST_DAY(date_or_datetime[, part]): a week or ISO year ending past 9999-12-31 is an error ({@link dateInRange}). */
 function lastDay(c: FnCall): string {
   const part = c.args[1] ? datePart(c, 1) : 'MONTH';
   const x = c.args[0];
   const w = weekStart(part);
-  if (w !== undefined) return `CAST(${truncDate(c, part, x)} + 6 AS DATE)`;
+  if (w !== undefined) return dateInRange(c, 'Last day of', part, x, `CAST(${truncDate(c, part, x)} + 6 AS DATE)`);
   switch (part) {
     case 'MONTH':
       return `last_day(CAST(${x} AS DATE))`;
@@ -287,7 +311,7 @@ function lastDay(c: FnCall): string {
     case 'YEAR':
       return `make_date(year(${x}), 12, 31)`;
     case 'ISOYEAR':
-      return `CAST(date_trunc('isoyear', CAST(date_trunc('isoyear', ${x}) AS DATE) + 371) - INTERVAL 1 DAY AS DATE)`;
+      return dateInRange(c, 'Last day of', part, x, `CAST(date_trunc('isoyear', CAST(date_trunc('isoyear', ${x}) AS DATE) + 371) - INTERVAL 1 DAY AS DATE)`);
   }
   return badPart(c, part);
 }
@@ -295,50 +319,26 @@ function lastDay(c: FnCall): string {
 /** UNIX_SECONDS / UNIX_MILLIS: whole units since the epoch, rounded down. */
 const unixUnits = (u: number) => (c: FnCall) => floorDiv(`epoch_us(${c.args[0]})`, String(u));
 
-/** TIMESTAMP_SECONDS / _MILLIS / _MICROS with BigQuery's range. */
-function fromUnix(u: number) {
-  return (c: FnCall) => {
-    const n = c.args[0];
-    const max = Math.floor(253402300799999999 / u);
-    const min = Math.ceil(-62135596800000000 / u);
-    const err = fail(c, `'Value ' || CAST(${n} AS VARCHAR) || ' cannot be converted to a timestamp'`);
-    return `CASE WHEN ${n} > ${max} OR ${n} < ${min} THEN ${err} ELSE make_timestamptz(CAST(${n} AS BIGINT) * ${u}) END`;
-  };
-}
-
-/** TIMESTAMP(string[, zone]): the string's own zone/offset wins over `zone`. */
-export function parseTimestampText(c: FnCall, s: string, tz?: string): string {
-  const hasZone = `regexp_matches(trim(${s}), '(Z|[+-][0-9]{1,2}(:?[0-9]{2})?|[ ][A-Za-z_]+(/[A-Za-z_]+)*)$')`;
-  const err = fail(c, `'Invalid timestamp: ''' || ${s} || ''''`);
-  const text = `regexp_replace(trim(${s}), '^([0-9]+-[0-9]+-[0-9]+)[Tt]', '\\1 ')`;
-  const withZone = `TRY_CAST(${text} AS TIMESTAMPTZ)`;
-  const local = `TRY_CAST(${text} AS TIMESTAMP)`;
-  const v = `CASE WHEN ${hasZone} THEN ${withZone} ELSE ${fromLocal(local, tz)} END`;
-  // No surrounding whitespace (ZetaSQL reference: ' 2020-01-02' is not a timestamp).
-  return `CASE WHEN ${s} IS NULL THEN NULL WHEN ${s} <> trim(${s}) OR (${v}) IS NULL THEN ${err} ELSE ${v} END`;
-}
-
-function timestampCtor(c: FnCall): string {
-  const [x, tz] = c.args;
-  switch (c.argTypes[0]?.kind) {
-    case 'STRING':
-      return parseTimestampText(c, x, tz);
-    case 'DATE':
-      return fromLocal(`CAST(${x} AS TIMESTAMP)`, tz);
-    case 'DATETIME':
-      return fromLocal(x, tz);
-    default:
-      return x;
-  }
-}
-
 /**
  * DATE/DATETIME/TIME from parts: parts outside the calendar are errors, never carried (ZetaSQL:
  * `Input calculates to invalid date: 0000-01-01`; DuckDB would accept year 0 or hour 24).
  */
 function checkedParts(c: FnCall, kind: 'date' | 'datetime' | 'time', ok: string, fmt: string, value: string): string {
   const err = fail(c, `'Input calculates to invalid ${kind}: ' || printf('${fmt}', ${c.args.join(', ')})`);
-  return `CASE WHEN ${c.args.map((x) => `${x} IS NULL`).join(' OR ')} THEN NULL WHEN NOT (${ok}) THEN ${err} ELSE ${value} END`;
+  // Seconds past 59 carry (DATETIME(2020, 1, 1, 0, 0, 60) is 00:01:00), but not past 9999-12-31.
+  const past = kind === 'datetime' ? `WHEN ${outOfRange(value, 'datetime')} THEN ${err} ` : '';
+  return `CASE WHEN ${c.args.map((x) => `${x} IS NULL`).join(' OR ')} THEN NULL WHEN NOT (${ok}) THEN ${err} ${past}ELSE ${value} END`;
+}
+
+/**
+ * The civil view of TIMESTAMP `ts` in zone `tz` (DATE / DATETIME(ts, zone), EXTRACT(DATE / DATETIME
+ * FROM ts AT TIME ZONE zone)); a zone that
+ * carries it outside the range is an error (reference evaluator): `Invalid date extracted from
+ * timestamp 10000-01-01 04:00:00+05`, `Invalid Datetime [INVALID]extracted from timestamp …`.
+ */
+function zonedCivil(c: FnCall, ts: string, tz: string | undefined, message: string): string {
+  const local = toLocal(ts, tz);
+  return tz === undefined ? local : rangeOr(local, 'datetime', fail(c, `'${message}' || ${zonedText(ts, local)}`));
 }
 
 /**
@@ -352,7 +352,7 @@ const onCalendar = (a: string[]) =>
 function dateCtor(c: FnCall): string {
   const a = c.args;
   if (a.length === 3) return checkedParts(c, 'date', `${a[0]} BETWEEN 1 AND 9999 AND ${onCalendar(a)}`, '%04d-%02d-%02d', `make_date(${a[0]}, ${a[1]}, ${a[2]})`);
-  if (c.argTypes[0]?.kind === 'TIMESTAMP') return `CAST(${toLocal(a[0], a[1])} AS DATE)`;
+  if (c.argTypes[0]?.kind === 'TIMESTAMP') return `CAST(${zonedCivil(c, a[0], a[1], 'Invalid date extracted from timestamp ')} AS DATE)`;
   return `CAST(${a[0]} AS DATE)`;
 }
 
@@ -361,7 +361,7 @@ function datetimeCtor(c: FnCall): string {
   if (a.length === 6)
     return checkedParts(c, 'datetime', `${a[0]} BETWEEN 1 AND 9999 AND ${onCalendar(a)} AND ${a[3]} BETWEEN 0 AND 23 AND ${a[4]} BETWEEN 0 AND 59`, '%04d-%02d-%02d %04d:%02d:%02d', `make_timestamp(${a[0]}, ${a[1]}, ${a[2]}, ${a[3]}, ${a[4]}, ${a[5]})`);
   if (a.length === 2 && c.argTypes[1]?.kind === 'TIME') return `(${a[0]} + ${a[1]})`;
-  if (c.argTypes[0]?.kind === 'TIMESTAMP') return toLocal(a[0], a[1]);
+  if (c.argTypes[0]?.kind === 'TIMESTAMP') return zonedCivil(c, a[0], a[1], 'Invalid Datetime [INVALID]extracted from timestamp ');
   return `CAST(${a[0]} AS TIMESTAMP)`;
 }
 
@@ -381,11 +381,10 @@ export const DATE_TIME_FUNCTIONS: FnTable = {
   date: dateCtor,
   datetime: datetimeCtor,
   time: timeCtor,
-  timestamp: timestampCtor,
   $extract: extract,
-  $extract_date: (c) => (c.argTypes[0]?.kind === 'TIMESTAMP' ? `CAST(${toLocal(c.args[0], c.args[1])} AS DATE)` : `CAST(${c.args[0]} AS DATE)`),
+  $extract_date: (c) => (c.argTypes[0]?.kind === 'TIMESTAMP' ? `CAST(${zonedCivil(c, c.args[0], c.args[1], 'Invalid date extracted from timestamp ')} AS DATE)` : `CAST(${c.args[0]} AS DATE)`),
   $extract_time: (c) => (c.argTypes[0]?.kind === 'TIMESTAMP' ? `CAST(${toLocal(c.args[0], c.args[1])} AS TIME)` : `CAST(${c.args[0]} AS TIME)`),
-  $extract_datetime: (c) => toLocal(c.args[0], c.args[1]),
+  $extract_datetime: (c) => zonedCivil(c, c.args[0], c.args[1], 'Invalid Datetime [INVALID]extracted from timestamp '),
   date_add: addSub('date', 1),
   date_sub: addSub('date', -1),
   datetime_add: addSub('datetime', 1),
@@ -409,10 +408,4 @@ export const DATE_TIME_FUNCTIONS: FnTable = {
   unix_seconds: unixUnits(1e6),
   unix_millis: unixUnits(1e3),
   unix_micros: (c) => `epoch_us(${c.args[0]})`,
-  timestamp_seconds: fromUnix(1e6),
-  timestamp_millis: fromUnix(1e3),
-  timestamp_micros: fromUnix(1),
-  timestamp_from_unix_seconds: fromUnix(1e6),
-  timestamp_from_unix_millis: fromUnix(1e3),
-  timestamp_from_unix_micros: fromUnix(1),
 };

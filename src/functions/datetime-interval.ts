@@ -19,12 +19,7 @@
 import { ivDays, ivMicros, ivMonths } from './interval.js';
 import { raise, type FnCall } from './registry.js';
 import { civilText, fullText } from './datetime-text.js';
-
-const DATETIME_MIN = `TIMESTAMP '0001-01-01 00:00:00'`;
-const DATETIME_MAX = `TIMESTAMP '9999-12-31 23:59:59.999999'`;
-const TIMESTAMP_MIN = `TIMESTAMPTZ '0001-01-01 00:00:00+00'`;
-const TIMESTAMP_MAX = `TIMESTAMPTZ '9999-12-31 23:59:59.999999+00'`;
-const out = (v: string, lo: string, hi: string) => `(${v} < ${lo} OR ${v} > ${hi})`;
+import { outOfRange as out } from './datetime-range.js';
 
 /** `body` over the struct `{x, i}` of the two arguments, each written once. */
 const bind2 = (x: string, i: string, body: (p: string) => string) => `list_extract(list_transform([struct_pack(x := ${x}, i := ${i})], bq_dti -> ${body('bq_dti')}), 1)`;
@@ -42,9 +37,9 @@ export function datetimePlusInterval(c: FnCall, x: string, i: string, op: '+' | 
     const s3 = `(${s2} + to_microseconds(${u}))`;
     const err = (amount: string, part: string, at: string) => raise(c, `'Adding ' || CAST(${amount} AS VARCHAR) || ' ${part} to datetime ' || ${civilText(at)} || ' causes overflow'`);
     return (
-      `CASE WHEN ${m} <> 0 AND ${out(s1, DATETIME_MIN, DATETIME_MAX)} THEN ${err(m, 'MONTH', `${p}.x`)} ` +
-      `WHEN ${d} <> 0 AND ${out(s2, DATETIME_MIN, DATETIME_MAX)} THEN ${err(d, 'DAY', s1)} ` +
-      `WHEN ${out(s3, DATETIME_MIN, DATETIME_MAX)} THEN ${err(`${u} + 1`, 'MICROSECOND', s2)} ELSE ${s3} END`
+      `CASE WHEN ${m} <> 0 AND ${out(s1, 'datetime')} THEN ${err(m, 'MONTH', `${p}.x`)} ` +
+      `WHEN ${d} <> 0 AND ${out(s2, 'datetime')} THEN ${err(d, 'DAY', s1)} ` +
+      `WHEN ${out(s3, 'datetime')} THEN ${err(`${u} + 1`, 'MICROSECOND', s2)} ELSE ${s3} END`
     );
   });
 }
@@ -61,7 +56,7 @@ export function timestampPlusInterval(c: FnCall, t: string, i: string, op: '+' |
     const s2 = `(${s1} + to_microseconds(${u}))`;
     const dayErr = raise(c, `'Adding ' || CAST(${d} * 24 AS VARCHAR) || ' HOUR to timestamp ' || ${civilText(`${p}.x`)} || '+00 causes overflow'`);
     const timeErr = raise(c, `'Adding ' || CAST(${u} AS VARCHAR) || ' MICROSECOND to timestamp timestamp(' || ${fullText(s2)} || '+00:00) causes overflow'`);
-    return `CASE WHEN ${d} <> 0 AND ${out(s1, TIMESTAMP_MIN, TIMESTAMP_MAX)} THEN ${dayErr} WHEN ${out(s2, TIMESTAMP_MIN, TIMESTAMP_MAX)} THEN ${timeErr} ELSE ${s2} END`;
+    return `CASE WHEN ${d} <> 0 AND ${out(s1, 'timestamp')} THEN ${dayErr} WHEN ${out(s2, 'timestamp')} THEN ${timeErr} ELSE ${s2} END`;
   });
 }
 
@@ -76,5 +71,5 @@ export function datePlusDays(c: FnCall, x: string, n: string, op: '+' | '-'): st
   const err = raise(c, `'Adding ' || CAST(${signed} AS VARCHAR) || ' DAY to date ' || CAST(${x} AS VARCHAR) || ' causes overflow'`);
   // The amount's negation overflows INT64: `Subtracting -9223372036854775808 DAY from date …`.
   const minSub = op === '-' ? `WHEN ${n} = -9223372036854775808 THEN ${raise(c, `'Subtracting ' || CAST(${n} AS VARCHAR) || ' DAY from date ' || CAST(${x} AS VARCHAR) || ' causes overflow'`)} ` : '';
-  return `CASE WHEN ${x} IS NULL OR ${n} IS NULL THEN NULL ${minSub}WHEN abs(${signed}) > ${DATE_SPAN_DAYS} OR ${r} < DATE '0001-01-01' OR ${r} > DATE '9999-12-31' THEN ${err} ELSE ${r} END`;
+  return `CASE WHEN ${x} IS NULL OR ${n} IS NULL THEN NULL ${minSub}WHEN abs(${signed}) > ${DATE_SPAN_DAYS} OR ${out(r, 'date')} THEN ${err} ELSE ${r} END`;
 }

@@ -24,6 +24,7 @@ import { CAST_FORMAT_FUNCTIONS } from './cast-format.js';
 import { CONVERSION_FUNCTIONS } from './conversion.js';
 import { DATE_TIME_FORMAT_FUNCTIONS } from './date-time-format.js';
 import { DATE_TIME_FUNCTIONS } from './date-time.js';
+import { TIMESTAMP_CONSTRUCTOR_FUNCTIONS } from './timestamp-functions.js';
 import { DEBUGGING_FUNCTIONS } from './debugging.js';
 import { GEOGRAPHY_AGGREGATE_FUNCTIONS } from './geography-aggregates.js';
 import { GEOGRAPHY_CELL_FUNCTIONS } from './geography-cells.js';
@@ -63,6 +64,7 @@ export const FUNCTION_PAGES: readonly FnPage[] = [
   page('conversion.ts', { CONVERSION_FUNCTIONS }),
   page('cast-format.ts', { CAST_FORMAT_FUNCTIONS }),
   page('date-time.ts', { DATE_TIME_FUNCTIONS }),
+  page('timestamp-functions.ts', { TIMESTAMP_CONSTRUCTOR_FUNCTIONS }),
   page('date-time-format.ts', { DATE_TIME_FORMAT_FUNCTIONS }),
   page('interval.ts', { INTERVAL_FUNCTIONS }),
   page('time-series.ts', { TIME_SERIES_FUNCTIONS }),
