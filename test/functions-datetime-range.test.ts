@@ -73,4 +73,8 @@ describe('date and time functions past the range', () => {
     ).toEqual({ a: '9999-12-31 23:59:59.999999+00', b: '0001-01-01 00:00:00+00', c: '9999-12-31 23:59:59.999999+00', d: '9999-12-31', e: '0001-01-01', f: '0001-01-07 00:00:00+00', g: '9999-12-31', h: '2020-01-01 00:01:00' });
   });
 
+  it('gives NULL for a NULL TIMESTAMP plus an interval with months', async () => {
+    // Reference evaluator: NULL; the month part is refused only for a timestamp that is there.
+    expect(await one(`SELECT CAST(NULL AS TIMESTAMP) + JUSTIFY_HOURS(INTERVAL '1-2' YEAR TO MONTH) AS a, CAST(NULL AS TIMESTAMP) - INTERVAL 1 MONTH AS b`)).toEqual({ a: null, b: null });
+  });
 });

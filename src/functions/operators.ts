@@ -139,7 +139,8 @@ function timestampInterval(c: FnCall, op: '+' | '-'): string {
   const [t, i] = c.args;
   const months = `(datepart('year', ${i}) * 12 + datepart('month', ${i}))`;
   const err = raise(c, `'TIMESTAMP +/- INTERVAL is not supported for intervals with non-zero MONTH or YEAR part.'`);
-  return `CASE WHEN ${months} <> 0 THEN ${err} ELSE ${timestampPlusInterval(c, t!, i!, op)} END`;
+  // A NULL timestamp gives NULL whatever the interval (reference evaluator: CAST(NULL AS TIMESTAMP) + INTERVAL 1 MONTH).
+  return `CASE WHEN ${t} IS NOT NULL AND ${months} <> 0 THEN ${err} ELSE ${timestampPlusInterval(c, t!, i!, op)} END`;
 }
 
 /** `x / y` with BigQuery's division-by-zero error, result cast to the GoogleSQL return type. */
