@@ -10,7 +10,8 @@
  *   `Bad int64 value: …`; → FLOAT64 `Bad double value: …`; → BOOL only true/false (any case),
  *   else `Bad bool value: …`; → NUMERIC `Invalid NUMERIC value: …`; → DATE `Invalid date: '…'`;
  *   → DATETIME `Invalid datetime string "…"`; → TIME `Invalid time string "…"`; → TIMESTAMP
- *   honours zone names and offsets, else `Invalid timestamp: '…'`;
+ *   honours zone names and offsets, else `Invalid timestamp: '…'` (outside the range `Invalid
+ *   timestamp string "…" (scale TIMESTAMP_NANOSECOND)`, timestamp-functions.ts);
  * - FLOAT64/NUMERIC → INT64 round half away from zero (DuckDB rounds half to even for DOUBLE);
  *   non-finite → `Illegal conversion of non-finite floating point number to an integer: inf`;
  *   out of range → `int64 out of range: 1e+20`.

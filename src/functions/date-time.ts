@@ -2,7 +2,8 @@
  * Date and time functions (GoogleSQL "Date", "Datetime", "Time", "Timestamp" functions):
  * constructors, EXTRACT, *_ADD/*_SUB, *_DIFF, *_TRUNC, LAST_DAY, UNIX conversions.
  * FORMAT_* and PARSE_* are in date-time-format.ts, GENERATE_DATE_ARRAY / GENERATE_TIMESTAMP_ARRAY in
- * array.ts, the INTERVAL functions in interval.ts.
+ * array.ts, the INTERVAL functions in interval.ts, TIMESTAMP(…) and TIMESTAMP_SECONDS/_MILLIS/_MICROS
+ * in timestamp-functions.ts; BigQuery's range of each type in datetime-range.ts.
  *
  * Storage: DATE → DATE, DATETIME → TIMESTAMP (civil), TIME → TIME, TIMESTAMP → TIMESTAMPTZ (the
  * session runs in UTC). A TIMESTAMP is viewed in a time zone through `toLocal` (a civil
