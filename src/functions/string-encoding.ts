@@ -5,7 +5,7 @@
  * ZetaSQL's texts (`Failed to decode invalid base64 string`).
  */
 import { defineUdf } from './builtin-udfs.js';
-import type { FnCall, FnTable } from './registry.js';
+import type { FnCall, FnLowering, FnTable } from './registry.js';
 import { enumName, fail, NORMALIZE_MODES } from './util.js';
 
 // ---------- encodings ----------
@@ -131,11 +131,16 @@ const decodeOrFail = (udf: string, message: (s: string) => string) => (c: FnCall
   return `CASE WHEN ${s} IS NOT NULL AND ${udf}(${s}) IS NULL THEN ${fail(c, message(s))} ELSE ${udf}(${s}) END`;
 };
 
+/**
+ * FROM_BASE64(string) → BYTES (decodeBase64's rules); invalid text fails with ZetaSQL's text, which
+ * carries no input (the reference evaluator: `Failed to decode invalid base64 string`).
+ */
+export const fromBase64: FnLowering = decodeOrFail('bq_from_base64', () => `'Failed to decode invalid base64 string'`);
+
 /** The encoding and normalisation functions of the string_functions page. */
 export const STRING_ENCODING_FUNCTIONS: FnTable = {
   to_base64: (c) => `to_base64(${c.args[0]})`,
-  // ZetaSQL's text carries no input (the reference evaluator: `Failed to decode invalid base64 string`).
-  from_base64: decodeOrFail('bq_from_base64', () => `'Failed to decode invalid base64 string'`),
+  from_base64: fromBase64,
   to_base32: (c) => `bq_to_base32(${c.args[0]})`,
   from_base32: decodeOrFail('bq_from_base32', (s) => `'Failed to decode invalid base32 string: ' || ${s}`),
   to_hex: (c) => `lower(hex(${c.args[0]}))`,
