@@ -15,10 +15,20 @@
  * does not count), and QuickJS's malloc limit (half of it) stops floods of small objects early;
  * the stack is capped too (a stack overflow is reported like any thrown error).
  *
- * Type mapping (BigQuery "JavaScript UDFs", SQL type encodings): INT64 arrives as a decimal string
- * (recorded js_udf_int_to_int: `return x + 1` with 41 answers 411); FLOAT64 and NUMERIC as numbers;
- * BOOL as boolean; STRING as string; BYTES as a base64 string; DATE, DATETIME, TIME as strings;
- * TIMESTAMP as a Date; ARRAY as an array; STRUCT as an object; JSON as the parsed value.
+ * Type mapping (BigQuery's "Supported JavaScript UDF data types" table on that page; the JSON each
+ * argument arrives as is prepared by src/functions/js-udf-encoding.ts): FLOAT64 a Number; NUMERIC
+ * and BIGNUMERIC a Number when the value is an integer in [-2^53, 2^53], else its decimal String
+ * (1.25 → "1.25"); BOOL a Boolean; STRING a String; BYTES its base64 String (b'ab' → "YWI="); DATE
+ * a Date at midnight UTC; TIMESTAMP a Date with a `microsecond` field (the fraction below the
+ * millisecond, 0–999); ARRAY an Array; STRUCT an Object; JSON the parsed value. The table has no
+ * row for INT64 — the recording wins: it arrives as a decimal String (recorded js_udf_int_to_int:
+ * `return x + 1` with 41 answers 411) — nor for DATETIME and TIME, which stay Strings.
+ *
+ * Results are converted by the declared type: a Date for DATE, DATETIME or TIME gives its UTC
+ * calendar date / date and time / time of day (the page is silent; UTC matches the DATE argument
+ * mapping, so a DATE round-trips), for TIMESTAMP its instant (with a returned `microsecond` field
+ * 0–999); NUMERIC, BIGNUMERIC, BYTES and the civil types leave as strings that the lowering
+ * converts as CAST/FROM_BASE64 do (src/functions/js-udf-encoding.ts).
  */
 import { newQuickJSWASMModule, newVariant, RELEASE_SYNC, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime } from 'quickjs-emscripten';
 import { udfSignature, type SandboxResult, type SandboxUdf } from './js-udf-signature.js';
@@ -35,14 +45,47 @@ export { typeText, udfSignature, type SandboxResult, type SandboxUdf } from './j
 const DRIVER = String.raw`
 (function () {
   const parse = JSON.parse, stringify = JSON.stringify, isArray = Array.isArray, apply = Reflect.apply;
-  const D = Date, N = Number, S = String, isFinite = Number.isFinite, trunc = Math.trunc, IE = InternalError;
+  const D = Date, N = Number, S = String, isFinite = Number.isFinite, isInteger = Number.isInteger, trunc = Math.trunc, IE = InternalError;
+  const CIVIL = /^(\d{4})-(\d\d)-(\d\d)(?: (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?(?:[+-]00)?)?$/;
+  const pad = (n, w) => S(n).padStart(w, '0');
+  // NUMERIC/BIGNUMERIC canonical text: a Number for an integer within [-2^53, 2^53], else the text.
+  function decimal(s) {
+    const digits = s[0] === '-' ? s.slice(1) : s;
+    const safe = /^\d+$/.test(digits) && (digits.length < 16 || (digits.length === 16 && digits <= '9007199254740992'));
+    return safe ? N(s) : s;
+  }
+  // DuckDB's DATE / TIMESTAMPTZ text (UTC) as a Date; a TIMESTAMP's Date carries the microseconds
+  // below its millisecond as \`microsecond\`. Undefined for another shape.
+  function civil(s) {
+    const m = CIVIL.exec(s);
+    if (!m) return undefined;
+    const d = new D(0);
+    d.setUTCFullYear(N(m[1]), N(m[2]) - 1, N(m[3]));
+    const f = (m[7] || '').padEnd(6, '0');
+    d.setUTCHours(N(m[4] || 0), N(m[5] || 0), N(m[6] || 0), N(f.slice(0, 3)));
+    if (m[4] !== undefined) d.microsecond = N(f.slice(3));
+    return d;
+  }
+  // A Date's UTC fields as \`YYYY-MM-DD\`, \`HH:MM:SS.mmm\` or both (\`part\` 'date', 'time', 'datetime');
+  // an invalid Date gives "Invalid Date", which the conversion after the sandbox rejects.
+  function utcText(d, part) {
+    if (!isFinite(d.getTime())) return 'Invalid Date';
+    const y = d.getUTCFullYear();
+    const date = (y < 0 ? '-' : '') + pad(y < 0 ? -y : y, 4) + '-' + pad(d.getUTCMonth() + 1, 2) + '-' + pad(d.getUTCDate(), 2);
+    const time = pad(d.getUTCHours(), 2) + ':' + pad(d.getUTCMinutes(), 2) + ':' + pad(d.getUTCSeconds(), 2) + '.' + pad(d.getUTCMilliseconds(), 3);
+    return part === 'date' ? date : part === 'time' ? time : date + ' ' + time;
+  }
+  // A returned TIMESTAMP Date's \`microsecond\` field (0-999) as three more fraction digits.
+  const micros = (u) => (isInteger(u) && u >= 0 && u <= 999 ? pad(u, 3) : '');
   function toJs(v, t) {
     if (v === null || v === undefined) return null;
     switch (t.kind) {
       case 'INT64': return typeof v === 'string' ? v : S(v);
-      case 'FLOAT64': case 'NUMERIC': case 'BIGNUMERIC': return typeof v === 'number' ? v : N(v);
+      case 'FLOAT64': return typeof v === 'number' ? v : N(v);
+      case 'NUMERIC': case 'BIGNUMERIC': return typeof v === 'number' ? v : decimal(S(v));
       case 'BOOL': return !!v;
-      case 'TIMESTAMP': return new D(S(v).replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00'));
+      case 'DATE': return civil(S(v)) || S(v);
+      case 'TIMESTAMP': return civil(S(v)) || new D(S(v).replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00'));
       case 'JSON': return v;
       case 'ARRAY': { const out = []; for (let i = 0; i < v.length; i++) out.push(toJs(v[i], t.element)); return out; }
       case 'STRUCT': { const o = {}; for (const f of t.fields) o[f.name || ''] = toJs(v[f.name || ''], f.type); return o; }
@@ -57,10 +100,13 @@ const DRIVER = String.raw`
         if (!isFinite(n)) throw new Error('Cannot convert ' + S(v) + ' to INT64 in ' + sig);
         return trunc(n);
       }
-      case 'FLOAT64': case 'NUMERIC': case 'BIGNUMERIC': return N(v);
+      case 'FLOAT64': return N(v);
       case 'BOOL': return !!v;
       case 'STRING': return S(v);
-      case 'TIMESTAMP': return v instanceof D ? v.toISOString() : S(v);
+      case 'DATE': return v instanceof D ? utcText(v, 'date') : S(v);
+      case 'DATETIME': return v instanceof D ? utcText(v, 'datetime') : S(v);
+      case 'TIME': return v instanceof D ? utcText(v, 'time') : S(v);
+      case 'TIMESTAMP': return v instanceof D ? utcText(v, 'datetime') + micros(v.microsecond) + '+00' : S(v);
       case 'JSON': return v;
       case 'ARRAY': {
         if (!isArray(v)) throw new Error('Expected an array result in ' + sig);

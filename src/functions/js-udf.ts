@@ -30,7 +30,9 @@ import { DuckDBScalarFunction, BIGINT, VARCHAR, type DuckDBConnection } from '@d
 import { JS_UDF_MAX_RETRIES, JS_UDF_SYNC_WAIT_MS, jsUdfTimeoutMs } from '../config/limits.js';
 import { BigQueryError } from '../errors/errors.js';
 import type { BqType } from '../types/types.js';
+import { jsUdfArgSql, jsUdfResultSql } from './js-udf-encoding.js';
 import { JsUdfPool, type JsUdfBatch } from './js-udf-pool.js';
+import type { FnCall } from './registry.js';
 import { udfSignature, type SandboxResult } from './js-udf-signature.js';
 
 export { typeText } from './js-udf-signature.js';
@@ -300,11 +302,13 @@ export function installJsUdfRunner(con: DuckDBConnection): void {
 }
 
 /**
- * Lowers a call: arguments as a JSON array (NULL arguments stay JSON null), result cast from JSON.
- * `duckType` is the DuckDB type of the return type.
+ * Lowers call `c` of JS UDF `id`: the arguments as a JSON array (NULL arguments stay JSON null),
+ * each encoded for the sandbox by its declared type (jsUdfArgSql), and the JSON answer converted
+ * to the declared return type (jsUdfResultSql).
  */
-export function lowerJsUdfCall(id: number, args: string[], returnDuckType: string): string {
-  const arr = args.length ? `to_json([${args.map((a) => `to_json(${a})`).join(', ')}])::VARCHAR` : `'[]'`;
-  const call = `CAST(bq_js_udf(${id}, ${arr}) AS JSON)`;
-  return returnDuckType === 'VARCHAR' ? `(${call} ->> '$')` : `CAST(${call} AS ${returnDuckType})`;
+export function lowerJsUdfCall(id: number, c: FnCall): string {
+  const types = registry.get(id)?.argTypes ?? c.argTypes;
+  const args = c.args.map((a, i) => `to_json(${jsUdfArgSql(a, types[i] ?? c.argTypes[i])})`);
+  const arr = args.length ? `to_json([${args.join(', ')}])::VARCHAR` : `'[]'`;
+  return jsUdfResultSql(c, `CAST(bq_js_udf(${id}, ${arr}) AS JSON)`);
 }

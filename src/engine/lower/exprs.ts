@@ -127,7 +127,7 @@ function fnCall(n: Node, ctx: LowerContext, name: string): FnCall {
  */
 function callFunction(n: Node, ctx: LowerContext, extra?: Partial<FnCall>, wrap = true, scalar = false): string {
   const jsId = jsUdfIdOf(String(n.function?.name ?? ''));
-  if (jsId !== undefined) return `(${lowerJsUdfCall(jsId, (n.argumentList ?? []).map((a: Node) => lowerExpr(a, ctx)), ctx.duckType(exprType(n)))})`;
+  if (jsId !== undefined) return `(${lowerJsUdfCall(jsId, fnCall(n, ctx, 'js_udf'))})`;
   const name = functionName(n);
   const f = lookupFunction(name);
   if (!f) throw BigQueryError.notSupported(`Function ${displayName(name)}`);
