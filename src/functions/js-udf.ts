@@ -8,9 +8,9 @@
  *
  * Calls reach the code through one DuckDB scalar function, `bq_js_udf(id, args_json)`, registered
  * on every connection by the prelude: the lowering passes the arguments as a JSON array
- * (`to_json`), the sandbox converts them with BigQuery's JavaScript type mapping, calls the
- * function and answers the result as JSON text that the lowering casts to the declared return
- * type. A thrown error fails the query with BigQuery's text (`Error: boom at f(INT64) line 1,
+ * (`to_json`, each encoded by src/functions/js-udf-encoding.ts), the sandbox converts them with
+ * BigQuery's JavaScript type mapping, calls the function and answers the result as JSON text that
+ * the lowering converts to the declared return type (js-udf-encoding.ts again). A thrown error fails the query with BigQuery's text (`Error: boom at f(INT64) line 1,
  * column 1`, recorded routines_scripting/js_udf_throws).
  *
  * DuckDB calls a scalar function synchronously on the main thread, one vector (≤ 2,048 rows) at a
