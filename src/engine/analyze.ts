@@ -8,6 +8,7 @@ import { resolvedStatementOf, type AnalyzerClient } from '../analyzer/client.js'
 import type { Node } from '../analyzer/ast.js';
 import { toTypeProto } from '../analyzer/types.js';
 import { CATALOG_FUNCTIONS } from '../analyzer/catalog-functions.js';
+import { excludedNamespaceFunctions } from '../analyzer/function-namespaces.js';
 import { rewriteGroupByExpressions } from '../analyzer/rewrite.js';
 import { ERROR_REWRITES } from '../analyzer/error-rewrites.js';
 import { isMissingRangeSessionize, lineColOf, mapLocations, rewriteRangeSessionize, type SessionizeRewrite } from '../analyzer/range-sessionize.js';
@@ -212,6 +213,9 @@ export class StatementAnalyzer {
     // Statement targets the name extractor does not report (ALTER TABLE …) are bound on demand.
     for (let attempt = 0; !stmt; attempt++) {
       try {
+        // A dataset named like a builtin function namespace (`net`) leaves that namespace out.
+        const excluded = excludedNamespaceFunctions(root.catalog.map((c) => c.name));
+        root.builtinFunctionOptions = { languageOptions: this.analyzer.languageOptions, ...(excluded.length ? { excludeFunctionIds: excluded } : {}) };
         const res = await this.analyzer.call('analyze', { options, simpleCatalog: root, ...target }, undefined, { key: catalogKey(root) });
         stmt = resolvedStatementOf(res);
       } catch (e) {
