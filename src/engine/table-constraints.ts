@@ -81,7 +81,7 @@ export function addConstraint(e: Engine, t: TableMeta, a: Node): void {
   if (k?.kind === 'PrimaryKey') {
     if (c.primaryKey) {
       if (a.isIfNotExists) return;
-      throw BigQueryError.invalidQuery(`Table ${t.tableId} already has a primary key`);
+      throw BigQueryError.primaryKeyExists(t.tableId);
     }
     withConstraints(t, { ...c, primaryKey: primaryKeyOf(k) });
     return;
@@ -89,7 +89,7 @@ export function addConstraint(e: Engine, t: TableMeta, a: Node): void {
   const fk = foreignKeyOf(e, k);
   if (fk.name && c.foreignKeys?.some((f) => f.name?.toLowerCase() === fk.name!.toLowerCase())) {
     if (a.isIfNotExists) return;
-    throw BigQueryError.invalidQuery(`Constraint ${fk.name} already exists on table ${t.tableId}`);
+    throw BigQueryError.constraintExists(fk.name, t.tableId);
   }
   withConstraints(t, { ...c, foreignKeys: [...(c.foreignKeys ?? []), fk] });
 }
@@ -103,7 +103,7 @@ export function dropConstraint(t: TableMeta, name: string | undefined, ifExists:
   if (name === undefined) {
     if (!c.primaryKey) {
       if (ifExists) return;
-      throw BigQueryError.invalidQuery(`Table ${t.tableId} does not have a primary key`);
+      throw BigQueryError.noPrimaryKey(t.tableId);
     }
     withConstraints(t, { ...c, primaryKey: undefined });
     return;
@@ -111,7 +111,7 @@ export function dropConstraint(t: TableMeta, name: string | undefined, ifExists:
   const kept = (c.foreignKeys ?? []).filter((f) => f.name?.toLowerCase() !== name.toLowerCase());
   if (kept.length === (c.foreignKeys ?? []).length) {
     if (ifExists) return;
-    throw BigQueryError.invalidQuery(`Constraint ${name} not found on table ${t.tableId}`);
+    throw BigQueryError.constraintNotFound(name, t.tableId);
   }
   withConstraints(t, { ...c, foreignKeys: kept });
 }

@@ -120,3 +120,28 @@ export function invalidGrantee(grantee: string): BigQueryError {
 export function nestedSchemaNotExportable(field: string): BigQueryError {
   return invalid(`Operation cannot be performed on a nested schema. Field: ${field}`);
 }
+
+/**
+ * 400 invalidQuery errors of ALTER TABLE on unenforced keys
+ * (https://cloud.google.com/bigquery/docs/primary-foreign-keys): a second primary key, a foreign
+ * key name already used, and dropping a key the table does not have. BigQuery's exact texts are
+ * not recorded; these name the table and the constraint.
+ */
+export function primaryKeyExists(table: string): BigQueryError {
+  return invalidQuery(`Table ${table} already has a primary key`);
+}
+
+/** 400 invalidQuery — ADD CONSTRAINT with a name the table's foreign keys already use (see {@link primaryKeyExists}). */
+export function constraintExists(name: string, table: string): BigQueryError {
+  return invalidQuery(`Constraint ${name} already exists on table ${table}`);
+}
+
+/** 400 invalidQuery — DROP PRIMARY KEY of a table without one (see {@link primaryKeyExists}). */
+export function noPrimaryKey(table: string): BigQueryError {
+  return invalidQuery(`Table ${table} does not have a primary key`);
+}
+
+/** 400 invalidQuery — DROP CONSTRAINT of a name the table does not have (see {@link primaryKeyExists}). */
+export function constraintNotFound(name: string, table: string): BigQueryError {
+  return invalidQuery(`Constraint ${name} not found on table ${table}`);
+}
