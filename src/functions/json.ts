@@ -133,7 +133,8 @@ export function jsonText(x: string, t: BqType, o: JsonOpts): string {
         return `'[' || array_to_string(list_transform(${x}, e -> ${jsonText('e', t.element, o)}), ',') || ']'`;
       case 'STRUCT': {
         const parts = t.fields.map((f, i) => `'${JSON.stringify(f.name).replace(/'/g, "''")}:' || ${jsonText(`struct_extract(${x}, '${duckFieldName(t, i).replace(/'/g, "''")}')`, f.type, o)}`);
-        return parts.length ? `'{' || ${parts.join(` || ',' || `)} || '}'` : `'{}'`;
+        // A NULL STRUCT's fields read as NULL in DuckDB: test the STRUCT itself (`null`, not `{"a":null}`).
+        return `CASE WHEN ${x} IS NOT NULL THEN ${parts.length ? `'{' || ${parts.join(` || ',' || `)} || '}'` : `'{}'`} END`;
       }
       default:
         throw BigQueryError.notSupported(`JSON encoding of ${t.kind}`);
