@@ -9,6 +9,7 @@ import { fromLocal, toLocal } from './date-time.js';
 import { fail, q, stringLiteral } from './util.js';
 import { offsetShortText, zoneOffsetMinutes } from './datetime-text.js';
 import { outOfRange } from './datetime-range.js';
+import { parseEpochSeconds } from './parse-epoch-seconds.js';
 
 const pad = (e: string, n = 2, ch = '0') => `lpad(CAST(${e} AS VARCHAR), ${n}, '${ch}')`;
 const h12 = (x: string) => `(CASE WHEN hour(${x}) % 12 = 0 THEN 12 ELSE hour(${x}) % 12 END)`;
@@ -99,7 +100,7 @@ function strptimePatterns(fmt: string): { patterns: string[]; zoned: boolean; ha
   let optionalFraction = false;
   const out = expanded.replace(ELEMENT, (_all, el: string) => {
     if (el === 'z' || el === 'Ez' || el === 'Z') zoned = true;
-    if (['Y', 'y', 'E4Y', 'C', 'G', 'g', 's'].includes(el)) hasYear = true;
+    if (['Y', 'y', 'E4Y', 'C', 'G', 'g'].includes(el)) hasYear = true;
     if (el === 'E*S') {
       optionalFraction = true;
       return '%S\u0000';
@@ -119,6 +120,8 @@ function parseFn(kind: 'DATE' | 'DATETIME' | 'TIME' | 'TIMESTAMP') {
     const [fmtSql, s, tz] = c.args;
     const fmt = stringLiteral(fmtSql);
     if (fmt === undefined) throw BigQueryError.notSupported(`${c.name.toUpperCase()} with a non-constant format string`);
+    const epoch = parseEpochSeconds(c, kind, fmt);
+    if (epoch !== undefined) return epoch;
     const { patterns, zoned, hasYear } = strptimePatterns(fmt);
     const input = hasYear || kind === 'TIME' ? s : `'1970 ' || ${s}`;
     const pats = (hasYear || kind === 'TIME' ? patterns : patterns.map((p) => `%Y ${p}`)).map(q);
