@@ -1,8 +1,9 @@
 /**
  * Format elements of the timestamp text functions through the real client: PARSE_TIMESTAMP /
- * PARSE_DATETIME `%s` (seconds since the epoch).
+ * PARSE_DATETIME `%s` (seconds since the epoch) and FORMAT_TIMESTAMP `%Z` / `%z` / `%Ez`.
  * Expected values and error texts: the ZetaSQL reference evaluator (test/differential/evaluator.ts),
- * e.g. PARSE_TIMESTAMP('%s', '-62135596800') = 0001-01-01 00:00:00 UTC.
+ * e.g. PARSE_TIMESTAMP('%s', '-62135596800') = 0001-01-01 00:00:00 UTC and
+ * FORMAT_TIMESTAMP('%Z', TIMESTAMP '2020-06-01 00:00:00 UTC', 'Asia/Kolkata') = 'UTC+0530'.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';
@@ -49,5 +50,14 @@ describe('PARSE_TIMESTAMP / PARSE_DATETIME %s (reference evaluator)', () => {
     expect(await err(`SELECT PARSE_DATETIME('%s', '-62135596801')`)).toContain('Invalid result from parsing function');
     expect(await err(`SELECT PARSE_DATE('%s', '1700000000')`)).toContain('Invalid format: %s is not allowed for the DATE type.');
     expect(await err(`SELECT PARSE_TIME('%s', '1700000000')`)).toContain('Invalid format: %s is not allowed for the TIME type.');
+  });
+});
+
+describe('FORMAT_TIMESTAMP %Z (reference evaluator)', () => {
+  it('writes UTC±H for whole hours, else UTC±HHMM like %z', async () => {
+    const zones = ['Asia/Kolkata', 'America/St_Johns', 'Pacific/Chatham', '-03:30', 'UTC', 'America/New_York', 'Europe/Paris'];
+    expect(await row(`SELECT ${zones.map((z, i) => `FORMAT_TIMESTAMP('%Z|%z|%Ez', TIMESTAMP '2020-06-01 00:00:00 UTC', '${z}') AS c${i}`).join(', ')}`)).toEqual([
+      'UTC+0530|+0530|+05:30', 'UTC-0230|-0230|-02:30', 'UTC+1245|+1245|+12:45', 'UTC-0330|-0330|-03:30', 'UTC|+0000|+00:00', 'UTC-4|-0400|-04:00', 'UTC+2|+0200|+02:00',
+    ]);
   });
 });

@@ -48,7 +48,8 @@ function element(el: string, x: string, ts?: string, tz?: string): string {
     if (el === 's') return `CAST(epoch_us(${ts}) // 1000000 AS VARCHAR)`;
     if (el === 'Z') {
       const mins = offsetMinutes(ts, tz);
-      return `CASE WHEN ${mins} = 0 THEN 'UTC' ELSE 'UTC' || CASE WHEN ${mins} < 0 THEN '-' ELSE '+' END || CAST(abs(${mins}) // 60 AS VARCHAR) || CASE WHEN abs(${mins}) % 60 = 0 THEN '' ELSE ':' || ${pad(`abs(${mins}) % 60`)} END END`;
+      // `UTC`, `UTC-4` for whole hours, else `UTC+0530` (%z's digits), as the ZetaSQL reference evaluator.
+      return `CASE WHEN ${mins} = 0 THEN 'UTC' WHEN ${mins} % 60 = 0 THEN 'UTC' || CASE WHEN ${mins} < 0 THEN '-' ELSE '+' END || CAST(abs(${mins}) // 60 AS VARCHAR) ELSE 'UTC' || ${offsetText(mins, false)} END`;
     }
   }
   throw BigQueryError.notSupported(`the format element %${el}`);
