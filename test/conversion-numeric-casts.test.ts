@@ -27,7 +27,9 @@ afterAll(async () => t?.emu.close());
 
 describe('FLOAT64 → NUMERIC', () => {
   it("rounds the double's exact value half away from zero at 9 digits", async () => {
-    const values = '[1.0000000005, 0.0000000015, 12345678.123456789, 43499999.99999991, 0.0009765625, 123.4567890125, 1e29, -1e-300]';
+    // Both paths of the lowering: values DuckDB's own cast gets right (1234.5, -0.25, 4499999.123456789,
+    // an integer past 2^52) and values only the exact conversion gets right (the rest).
+    const values = '[1.0000000005, 0.0000000015, 12345678.123456789, 43499999.99999991, 0.0009765625, 123.4567890125, 1e29, -1e-300, 1234.5, -0.25, 4499999.123456789, 4503599627370496.0]';
     expect(await column(`SELECT CAST(x * 1 AS NUMERIC) AS a FROM UNNEST(${values}) x WITH OFFSET o ORDER BY o`)).toEqual([
       '1.000000001',
       '0.000000001',
@@ -37,6 +39,10 @@ describe('FLOAT64 → NUMERIC', () => {
       '123.456789012',
       '99999999999999991433150857216',
       '0',
+      '1234.5',
+      '-0.25',
+      '4499999.123456789',
+      '4503599627370496',
     ]);
   });
 });

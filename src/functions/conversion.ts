@@ -92,6 +92,21 @@ function doubleToDecimalText(x: number, scale: number, maxScaled: bigint): strin
 /** FLOAT64 → BIGNUMERIC text (38 fraction digits; see doubleToDecimalText); null outside BIGNUMERIC's range. */
 export const doubleToBigNumeric = (x: number): string | null => doubleToDecimalText(x, 38, BIGNUMERIC_MAX_SCALED);
 
+/**
+ * FLOAT64 → NUMERIC (SQL; NULL past NUMERIC's range) without per-row JavaScript where DuckDB's own
+ * cast is exact: an integer below 2^53, or a value below 4.5e6 whose product x·10^9 — computed
+ * in double precision, as DuckDB's cast does — lies further from a rounding boundary (k + ½) than
+ * its own rounding error (|x·10^9| · 2^-52, with margin), so the exact value rounds the same way.
+ * Every other value takes {@link doubleToNumeric} (bq_double_to_numeric): CAST(x/7 AS NUMERIC)
+ * over 100,000 rows took 2.3 s through it alone.
+ */
+function doubleToNumericSql(x: string): string {
+  const p = `(${x} * 1e9)`;
+  const integral = `${x} = trunc(${x}) AND abs(${x}) < 9.0e15`;
+  const clear = `abs(${x}) < 4.5e6 AND abs(${p} - floor(${p}) - 0.5) > abs(${p}) * 4.5e-16`;
+  return `(CASE WHEN ${integral} THEN CAST(CAST(${x} AS BIGINT) AS DECIMAL(38,9)) WHEN ${clear} THEN CAST(${x} AS DECIMAL(38,9)) ELSE CAST(bq_double_to_numeric(${x}) AS DECIMAL(38,9)) END)`;
+}
+
 /** FLOAT64 → NUMERIC text (9 fraction digits; see doubleToDecimalText); null outside NUMERIC's range. */
 export const doubleToNumeric = (x: number): string | null => doubleToDecimalText(x, 9, NUMERIC_MAX_SCALED);
 
@@ -202,7 +217,7 @@ export function castSql(c: FnCall, x: string, from: BqType, to: BqType): string 
   if (to.kind === 'BIGNUMERIC') return from.kind === 'NUMERIC' ? castToString(x, from) : `CAST(${x} AS VARCHAR)`;
   if (to.kind === 'NUMERIC' && from.kind === 'FLOAT64') {
     // ZetaSQL's `numeric out of range: -6.15656e+113` (the double as `%.6g`), not DuckDB's failed cast.
-    const v = `CAST(bq_double_to_numeric(${x}) AS DECIMAL(38,9))`;
+    const v = doubleToNumericSql(x);
     const nonFinite = fail(c, `'Illegal conversion of non-finite floating point number to numeric: ' || lower(CAST(${x} AS VARCHAR))`);
     return `CASE WHEN ${x} IS NULL THEN NULL WHEN NOT isfinite(${x}) THEN ${nonFinite} WHEN ${v} IS NULL THEN ${fail(c, `'numeric out of range: ' || printf('%.6g', ${x})`)} ELSE ${v} END`;
   }
