@@ -93,7 +93,11 @@ function decodeValue(pv: RestParameterValue | undefined, t: BqType, path: string
     }
     case 'RANGE': {
       if (pv.rangeValue && typeof pv.rangeValue === 'object') {
-        return { start: decodeValue(pv.rangeValue.start, t.element, `${path}.start`), end: decodeValue(pv.rangeValue.end, t.element, `${path}.end`) };
+        // A bound whose value is the word UNBOUNDED (or NULL) is unbounded, as in the range's text
+        // form: @google-cloud/bigquery sends `{value: 'UNBOUNDED'}` for an open end (BigQueryRange#value).
+        const rangeBound = (b: RestParameterValue | undefined, which: 'start' | 'end'): Value =>
+          typeof b?.value === 'string' && /^(UNBOUNDED|NULL)$/i.test(b.value) ? null : decodeValue(b, t.element, `${path}.${which}`);
+        return { start: rangeBound(pv.rangeValue.start, 'start'), end: rangeBound(pv.rangeValue.end, 'end') };
       }
       if (typeof pv.value !== 'string') return null;
       const parts = splitRangeText(pv.value);
@@ -110,7 +114,8 @@ function decodeValue(pv: RestParameterValue | undefined, t: BqType, path: string
  * A REST query parameter → its name (absent for positional parameters), type and domain value.
  * NULL when `parameterValue` is absent, or for a scalar when `parameterValue.value` is absent;
  * an ARRAY with `parameterValue` but no `arrayValues` is the empty array; a STRUCT field missing
- * from `structValues` is NULL; a RANGE bound missing from `rangeValue` is unbounded (null).
+ * from `structValues` is NULL; a RANGE bound missing from `rangeValue`, or whose value is the word
+ * UNBOUNDED (or NULL), is unbounded (null).
  * @throws BigQueryError invalid (400), location = the parameter name: type errors (see
  * decodeParameterType) and values that do not parse as the type (texts in rest-json.ts MESSAGES).
  */
