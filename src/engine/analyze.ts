@@ -187,7 +187,6 @@ export class StatementAnalyzer {
       ],
       systemVariables: [...(params.systemVariables ?? [])].map(([path, t]) => ({ namePath: path.split('.'), type: toTypeProto(t) })),
     };
-    root.builtinFunctionOptions = { languageOptions: this.analyzer.languageOptions };
     root.customFunction = [...CATALOG_FUNCTIONS, ...(params.functions ?? [])];
     root.constant = [...(params.variables ?? [])].map(([name, t]) => ({ namePath: [name], type: toTypeProto(t), value: {} }));
     let stmt: Node | undefined;

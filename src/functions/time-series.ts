@@ -16,6 +16,7 @@
 import type { FnCall, FnTable } from './registry.js';
 import { ivDays, ivMicros, ivMonths } from './interval.js';
 import { fail, q } from './util.js';
+import { rangeOr } from './datetime-range.js';
 
 const DAY_US = 86400000000n;
 /** `a mod b` rounded toward negative infinity (b > 0). */
@@ -62,7 +63,7 @@ function dateBucket(c: FnCall): string {
       [`${months} < 0 OR ${days} < 0`, 'Negative bucket width INTERVAL is not allowed'],
       [`(${months} > 0) = (${days} > 0)`, 'Exactly one non-zero INTERVAL part in bucket width is required'],
     ],
-    `CASE WHEN ${result} NOT BETWEEN DATE '0001-01-01' AND DATE '9999-12-31' THEN ${fail(c, `'${out}'`)} ELSE ${result} END`,
+    rangeOr(result, 'date', fail(c, `'${out}'`)),
   );
 }
 
@@ -83,7 +84,7 @@ function datetimeBucket(c: FnCall): string {
       [`${months} < 0 OR ${days} < 0 OR ${micros} < 0`, 'Negative bucket width INTERVAL is not allowed'],
       [`${set(months)} + ${set(days)} + ${set(micros)} <> 1`, 'Exactly one non-zero INTERVAL part in bucket width is required'],
     ],
-    `CASE WHEN ${result} NOT BETWEEN TIMESTAMP '0001-01-01 00:00:00' AND TIMESTAMP '9999-12-31 23:59:59.999999' THEN ${fail(c, `'${out}'`)} ELSE ${result} END`,
+    rangeOr(result, 'datetime', fail(c, `'${out}'`)),
   );
 }
 
