@@ -5,15 +5,11 @@
  * (test/differential/evaluator.ts) to each query below.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+import { firstRow, queryError, startTestEmulator, type TestEmulator } from './helpers/emulator.js';
 
 let t: TestEmulator;
-const one = async (query: string) => {
-  const [rows] = await t.bq.query({ query, wrapIntegers: false });
-  const r = rows[0] as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v && typeof v === 'object' && 'value' in v ? (v as { value: unknown }).value : v]));
-};
-const err = async (query: string) => (await errorOf(t.bq.query({ query }))).message;
+const one = (query: string) => firstRow(t, query);
+const err = (query: string) => queryError(t, query);
 
 beforeAll(async () => {
   t = await startTestEmulator();

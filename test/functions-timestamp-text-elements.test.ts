@@ -6,15 +6,11 @@
  * FORMAT_TIMESTAMP('%Z', TIMESTAMP '2020-06-01 00:00:00 UTC', 'Asia/Kolkata') = 'UTC+0530'.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorOf, startTestEmulator, type TestEmulator } from './helpers/emulator.js';
+import { firstRow, queryError, startTestEmulator, type TestEmulator } from './helpers/emulator.js';
 
 let t: TestEmulator;
-const row = async (query: string) => {
-  const [rows] = await t.bq.query({ query });
-  const r = rows[0] as Record<string, unknown>;
-  return Object.values(r).map((v) => (v && typeof v === 'object' && 'value' in v ? (v as { value: unknown }).value : v));
-};
-const err = async (query: string) => (await errorOf(t.bq.query({ query }))).message;
+const row = async (query: string) => Object.values(await firstRow(t, query));
+const err = (query: string) => queryError(t, query);
 
 beforeAll(async () => {
   t = await startTestEmulator();

@@ -35,6 +35,21 @@ export async function errorOf(p: Promise<unknown>): Promise<{ code?: number; mes
 }
 
 /**
+ * The first row `query` answers through the client (integers as numbers), each value the client
+ * wraps (BigQueryDate, BigQueryTimestamp, BigQueryInt …) replaced by its `value` text.
+ */
+export async function firstRow(t: TestEmulator, query: string): Promise<Record<string, unknown>> {
+  const [rows] = await t.bq.query({ query, wrapIntegers: false });
+  const r = rows[0] as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v && typeof v === 'object' && 'value' in v ? (v as { value: unknown }).value : v]));
+}
+
+/** The message of the error `query` fails with through the client (fails the test when it answers). */
+export async function queryError(t: TestEmulator, query: string): Promise<string> {
+  return (await errorOf(t.bq.query({ query }))).message;
+}
+
+/**
  * Runs `f` and returns what it settled with (its value, or the error it threw) and the SQL texts
  * the engine read rows with meanwhile (`Database.readChunks`: a query job's lowered statement, one
  * per run) — for tests of what the lowering hands DuckDB.
